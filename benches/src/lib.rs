@@ -1,0 +1,6 @@
+//! benches: a small wall-clock measurement harness for tensim's speed benchmarks (no timed tests: speed is
+//! measured here and reported, never asserted).
+
+pub mod harness;
+
+pub use harness::{Measurement, measure};

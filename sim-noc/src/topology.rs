@@ -1,0 +1,237 @@
+//! NoC topology and routing: each NoC is a 2-D torus over the whole SoC grid. NoC0 routes east then south,
+//! NoC1 north then west, both wrapping around the edges (tt-isa-documentation WormholeB0/NoC/RoutingPaths.md).
+//!
+//! Every router has two outgoing links per NoC (NoC0: east, south; NoC1: north, west). Links are numbered
+//! densely ([`LinkId`]) so per-link state lives in flat arrays.
+
+use soc_descriptors::{GridSize, Noc0Coord, NocId};
+use std::fmt;
+
+/// Direction of an outgoing router link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dir {
+    /// +x (NoC0).
+    East,
+    /// +y (NoC0).
+    South,
+    /// -y (NoC1).
+    North,
+    /// -x (NoC1).
+    West,
+}
+
+impl Dir {
+    /// The tt-npe link name (`NOC_0_EAST`, …).
+    pub fn npe_name(self) -> &'static str {
+        match self {
+            Dir::East => "NOC_0_EAST",
+            Dir::South => "NOC_0_SOUTH",
+            Dir::North => "NOC_1_NORTH",
+            Dir::West => "NOC_1_WEST",
+        }
+    }
+
+    /// The NoC this direction belongs to.
+    pub fn noc(self) -> NocId {
+        match self {
+            Dir::East | Dir::South => NocId::Noc0,
+            Dir::North | Dir::West => NocId::Noc1,
+        }
+    }
+
+    fn local_index(self) -> u32 {
+        match self {
+            Dir::East | Dir::North => 0,
+            Dir::South | Dir::West => 1,
+        }
+    }
+}
+
+/// Dense index of one router-to-router link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LinkId(pub u32);
+
+/// The torus of one chip (both NoCs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Topology {
+    grid: GridSize,
+}
+
+impl Topology {
+    /// The topology of a `grid`-sized chip.
+    pub fn new(grid: GridSize) -> Topology {
+        Topology { grid }
+    }
+
+    /// The grid.
+    pub fn grid(&self) -> GridSize {
+        self.grid
+    }
+
+    /// Number of links over both NoCs.
+    pub fn num_links(&self) -> usize {
+        self.grid.count() * 4
+    }
+
+    /// The link leaving router `at` in direction `dir`.
+    pub fn link(&self, at: Noc0Coord, dir: Dir) -> LinkId {
+        let noc = dir.noc().index() as u32;
+        LinkId(((noc * self.grid.y + at.y) * self.grid.x + at.x) * 2 + dir.local_index())
+    }
+
+    /// Where link `l` starts and which way it goes.
+    pub fn link_info(&self, l: LinkId) -> (Noc0Coord, Dir) {
+        let local = l.0 % 2;
+        let rest = l.0 / 2;
+        let x = rest % self.grid.x;
+        let rest = rest / self.grid.x;
+        let y = rest % self.grid.y;
+        let noc = rest / self.grid.y;
+        let dir = match (noc, local) {
+            (0, 0) => Dir::East,
+            (0, _) => Dir::South,
+            (_, 0) => Dir::North,
+            _ => Dir::West,
+        };
+        (Noc0Coord::new(x, y), dir)
+    }
+
+    /// The router one step from `at` in `dir`, wrapping around the torus.
+    pub fn step(&self, at: Noc0Coord, dir: Dir) -> Noc0Coord {
+        let (w, h) = (self.grid.x, self.grid.y);
+        match dir {
+            Dir::East => Noc0Coord::new((at.x + 1) % w, at.y),
+            Dir::South => Noc0Coord::new(at.x, (at.y + 1) % h),
+            Dir::North => Noc0Coord::new(at.x, (at.y + h - 1) % h),
+            Dir::West => Noc0Coord::new((at.x + w - 1) % w, at.y),
+        }
+    }
+
+    /// Router-to-router hops of the unicast route from `src` to `dst` on `noc`.
+    pub fn hops(&self, noc: NocId, src: Noc0Coord, dst: Noc0Coord) -> u32 {
+        let (w, h) = (self.grid.x, self.grid.y);
+        match noc {
+            NocId::Noc0 => (dst.x + w - src.x) % w + (dst.y + h - src.y) % h,
+            NocId::Noc1 => (src.x + w - dst.x) % w + (src.y + h - dst.y) % h,
+        }
+    }
+
+    /// Append the links of the unicast route from `src` to `dst` on `noc` to `out`, in path order:
+    /// NoC0 east then south, NoC1 north then west.
+    pub fn unicast_route(&self, noc: NocId, src: Noc0Coord, dst: Noc0Coord, out: &mut Vec<LinkId>) {
+        let (first, second) = match noc {
+            NocId::Noc0 => (Dir::East, Dir::South),
+            NocId::Noc1 => (Dir::North, Dir::West),
+        };
+        let mut at = src;
+        let done_first = |p: Noc0Coord| match first {
+            Dir::East | Dir::West => p.x == dst.x,
+            Dir::South | Dir::North => p.y == dst.y,
+        };
+        while !done_first(at) {
+            out.push(self.link(at, first));
+            at = self.step(at, first);
+        }
+        while at != dst {
+            out.push(self.link(at, second));
+            at = self.step(at, second);
+        }
+    }
+}
+
+impl fmt::Display for LinkId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "link#{}", self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wh() -> Topology {
+        Topology::new(GridSize::new(10, 12))
+    }
+
+    fn route(t: &Topology, noc: NocId, s: (u32, u32), d: (u32, u32)) -> Vec<(Noc0Coord, Dir)> {
+        let mut v = Vec::new();
+        t.unicast_route(
+            noc,
+            Noc0Coord::new(s.0, s.1),
+            Noc0Coord::new(d.0, d.1),
+            &mut v,
+        );
+        v.into_iter().map(|l| t.link_info(l)).collect()
+    }
+
+    #[test]
+    fn noc0_goes_east_then_south() {
+        let t = wh();
+        let r = route(&t, NocId::Noc0, (1, 1), (3, 2));
+        assert_eq!(
+            r,
+            vec![
+                (Noc0Coord::new(1, 1), Dir::East),
+                (Noc0Coord::new(2, 1), Dir::East),
+                (Noc0Coord::new(3, 1), Dir::South)
+            ]
+        );
+        assert_eq!(
+            t.hops(NocId::Noc0, Noc0Coord::new(1, 1), Noc0Coord::new(3, 2)),
+            3
+        );
+    }
+
+    #[test]
+    fn noc1_goes_north_then_west() {
+        let t = wh();
+        let r = route(&t, NocId::Noc1, (3, 2), (1, 1));
+        assert_eq!(
+            r,
+            vec![
+                (Noc0Coord::new(3, 2), Dir::North),
+                (Noc0Coord::new(3, 1), Dir::West),
+                (Noc0Coord::new(2, 1), Dir::West)
+            ]
+        );
+    }
+
+    #[test]
+    fn routes_wrap_around_the_torus() {
+        let t = wh();
+        // NoC0 from (2,2) back to (1,1): east through the wrap (9 hops), south through the wrap (11 hops).
+        let r = route(&t, NocId::Noc0, (2, 2), (1, 1));
+        assert_eq!(r.len(), 20);
+        assert_eq!(r[7], (Noc0Coord::new(9, 2), Dir::East));
+        assert_eq!(r[8], (Noc0Coord::new(0, 2), Dir::East));
+        assert_eq!(
+            t.hops(NocId::Noc0, Noc0Coord::new(2, 2), Noc0Coord::new(1, 1)),
+            20
+        );
+        // NoC1 from (1,1) to (2,2): north through the wrap (11), west through the wrap (9).
+        assert_eq!(route(&t, NocId::Noc1, (1, 1), (2, 2)).len(), 20);
+    }
+
+    #[test]
+    fn link_ids_are_dense_and_invertible() {
+        let t = wh();
+        let mut seen = vec![false; t.num_links()];
+        for y in 0..12 {
+            for x in 0..10 {
+                for d in [Dir::East, Dir::South, Dir::North, Dir::West] {
+                    let p = Noc0Coord::new(x, y);
+                    let l = t.link(p, d);
+                    assert!(!seen[l.0 as usize]);
+                    seen[l.0 as usize] = true;
+                    assert_eq!(t.link_info(l), (p, d));
+                }
+            }
+        }
+        assert!(seen.iter().all(|s| *s));
+    }
+
+    #[test]
+    fn route_to_self_is_empty() {
+        assert!(route(&wh(), NocId::Noc0, (4, 4), (4, 4)).is_empty());
+    }
+}

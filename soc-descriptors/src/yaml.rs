@@ -1,0 +1,427 @@
+//! The only module in tensim that parses YAML: raw serde shapes of the SoC and core descriptor files, and a
+//! generic typed parser other crates use for their YAML inputs. serde_yaml is unmaintained; swapping it must
+//! touch this file only.
+//!
+//! Every error comes back as a [`SocError`] naming the file, the line and column where serde_yaml knows them,
+//! and the key path (`dram_views[3].channel`).
+
+use crate::error::SocError;
+use serde::Deserialize;
+use serde::de::{self, DeserializeOwned, Deserializer, SeqAccess, Visitor};
+use std::fmt;
+
+/// Parse `text` (the contents of `file`) into `T`, reporting errors with file, line/column and key path.
+pub fn parse_yaml<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, SocError> {
+    let de = serde_yaml::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(de).map_err(|e| path_error(e, file, ""))
+}
+
+/// Map a serde_path_to_error error to a [`SocError`]; `prefix` is prepended to the key path.
+fn path_error(
+    e: serde_path_to_error::Error<serde_yaml::Error>,
+    file: &str,
+    prefix: &str,
+) -> SocError {
+    let path = e.path().to_string();
+    let inner = e.into_inner();
+    yaml_error(&inner, file, &join_path(prefix, &path))
+}
+
+fn join_path(prefix: &str, path: &str) -> String {
+    match (prefix.is_empty(), path.is_empty() || path == ".") {
+        (true, _) => path.to_string(),
+        (false, true) => prefix.to_string(),
+        (false, false) if path.starts_with('[') => format!("{prefix}{path}"),
+        (false, false) => format!("{prefix}.{path}"),
+    }
+}
+
+fn yaml_error(inner: &serde_yaml::Error, file: &str, key: &str) -> SocError {
+    let mut message = inner.to_string();
+    // serde_yaml appends " at line L column C"; we print the location ourselves.
+    if let Some(i) = message.find(" at line ") {
+        let tail = &message[i + " at line ".len()..];
+        if tail.split(' ').nth(1) == Some("column") {
+            let rest: String = tail
+                .splitn(4, ' ')
+                .nth(3)
+                .map(|s| s.to_string())
+                .unwrap_or_default();
+            message = format!("{}{}", &message[..i], rest);
+        }
+    }
+    let mut err = SocError::new(file, message);
+    if !key.is_empty() && key != "." {
+        err = err.key(key);
+    }
+    if let Some(loc) = inner.location() {
+        err = err.at(loc.line(), loc.column());
+    }
+    err
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// SoC descriptor (tt-metal soc_descriptors/*.yaml and tt-umd soc_descs/*.yaml)
+// ---------------------------------------------------------------------------------------------------------
+
+/// A coordinate string `X-Y` as written (parsed and checked by the descriptor validation).
+pub(crate) type RawCoord = String;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawSoc {
+    pub grid: RawGrid,
+    pub arc: Vec<RawCoord>,
+    pub pcie: Vec<RawCoord>,
+    pub dram: Vec<RawDramChannel>,
+    #[serde(default)]
+    pub dram_views: Option<Vec<RawDramView>>,
+    #[serde(default)]
+    pub dram_view_size: Option<u64>,
+    // Older tt-metal flattened form of the DRAM views.
+    #[serde(default)]
+    pub dram_preferred_eth_endpoint: Option<Vec<RawCoord>>,
+    #[serde(default)]
+    pub dram_preferred_worker_endpoint: Option<Vec<RawCoord>>,
+    #[serde(default)]
+    pub dram_address_offsets: Option<Vec<u64>>,
+    pub eth: Vec<RawCoord>,
+    pub functional_workers: Vec<RawCoord>,
+    #[serde(default)]
+    pub harvested_workers: Option<Vec<RawCoord>>,
+    pub router_only: Vec<RawCoord>,
+    #[serde(default)]
+    pub security: Option<Vec<RawCoord>>,
+    #[serde(default)]
+    pub l2cpu: Option<Vec<RawCoord>>,
+    #[serde(default)]
+    pub dispatch: Option<Vec<RawCoord>>,
+    #[serde(default)]
+    pub noc0_x_to_noc1_x: Option<Vec<u32>>,
+    #[serde(default)]
+    pub noc0_y_to_noc1_y: Option<Vec<u32>>,
+    pub worker_l1_size: u64,
+    pub dram_bank_size: u64,
+    pub eth_l1_size: u64,
+    pub arch_name: String,
+    pub features: RawFeatures,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawGrid {
+    pub x_size: u32,
+    pub y_size: u32,
+}
+
+/// One entry of `dram`: a list of subchannel endpoints, or (flat form) a single endpoint.
+#[derive(Debug)]
+pub(crate) struct RawDramChannel(pub Vec<RawCoord>);
+
+impl<'de> Deserialize<'de> for RawDramChannel {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = RawDramChannel;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a coordinate `X-Y` or a list of them")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(RawDramChannel(vec![v.to_string()]))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+                Ok(RawDramChannel(vec![v.to_string()]))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+                Ok(RawDramChannel(vec![v.to_string()]))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut v = Vec::new();
+                while let Some(s) = seq.next_element::<String>()? {
+                    v.push(s);
+                }
+                Ok(RawDramChannel(v))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawDramView {
+    pub channel: u32,
+    pub eth_endpoint: RawEndpoint,
+    pub worker_endpoint: RawEndpoint,
+    pub address_offset: u64,
+}
+
+/// A DRAM view endpoint: one subchannel for both NoCs (Grayskull) or `[noc0, noc1]`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RawEndpoint(pub [u32; 2]);
+
+impl<'de> Deserialize<'de> for RawEndpoint {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = RawEndpoint;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a subchannel index or a list `[noc0, noc1]` of two")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+                let v = u32::try_from(v).map_err(|_| E::custom("subchannel index too large"))?;
+                Ok(RawEndpoint([v, v]))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+                let v = u32::try_from(v)
+                    .map_err(|_| E::custom(format!("subchannel index {v} is negative")))?;
+                Ok(RawEndpoint([v, v]))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let a: u32 = seq
+                    .next_element()?
+                    .ok_or_else(|| de::Error::invalid_length(0, &self))?;
+                let b: u32 = seq
+                    .next_element()?
+                    .ok_or_else(|| de::Error::invalid_length(1, &self))?;
+                if seq.next_element::<u32>()?.is_some() {
+                    return Err(de::Error::invalid_length(3, &self));
+                }
+                Ok(RawEndpoint([a, b]))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawFeatures {
+    #[serde(default)]
+    pub noc: Option<RawNocFeatures>,
+    pub unpacker: RawUnpacker,
+    pub math: RawMath,
+    pub packer: RawVersion,
+    pub overlay: RawVersion,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawNocFeatures {
+    #[serde(default)]
+    pub translation_id_enabled: Option<bool>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawUnpacker {
+    pub version: u32,
+    pub inline_srca_trans_without_srca_trans_instr: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawMath {
+    pub dst_size_alignment: u32,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawVersion {
+    pub version: u32,
+}
+
+pub(crate) fn parse_soc(text: &str, file: &str) -> Result<RawSoc, SocError> {
+    parse_yaml(text, file)
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Core descriptor (tt-metal core_descriptors/*.yaml)
+// ---------------------------------------------------------------------------------------------------------
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawCoreConfig {
+    pub compute_with_storage_grid_range: RawRange,
+    #[serde(default)]
+    pub tg_compute_with_storage_grid_range: Option<RawRange>,
+    #[serde(default)]
+    pub storage_cores: Vec<[i32; 2]>,
+    #[serde(default)]
+    pub storage_core_bank_size: Option<u64>,
+    #[serde(default)]
+    pub l1_bank_size: Option<u64>,
+    pub dispatch_cores: Vec<[i32; 2]>,
+    #[serde(default)]
+    pub tg_dispatch_cores: Option<Vec<[i32; 2]>>,
+    #[serde(default)]
+    pub dispatch_core_type: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawRange {
+    pub start: [i32; 2],
+    pub end: [i32; 2],
+}
+
+/// One configuration, with the key path it came from (`nebula_x1.1`, `unharvested.col.2`).
+#[derive(Debug)]
+pub(crate) struct RawCoreEntry {
+    pub product: String,
+    pub axis: Option<String>,
+    pub num_cqs: u32,
+    pub config: RawCoreConfig,
+}
+
+pub(crate) fn parse_core(text: &str, file: &str) -> Result<Vec<RawCoreEntry>, SocError> {
+    let doc: serde_yaml::Value =
+        serde_yaml::from_str(text).map_err(|e| yaml_error(&e, file, ""))?;
+    let top = match doc {
+        serde_yaml::Value::Mapping(m) => m,
+        serde_yaml::Value::Null => {
+            return Err(SocError::new(file, "empty core descriptor").hint(
+                "a core descriptor maps product names to command-queue counts to configurations",
+            ));
+        }
+        other => {
+            return Err(SocError::new(file, "expected a mapping of product names")
+                .value(value_kind(&other)));
+        }
+    };
+    let mut out = Vec::new();
+    for (pk, pv) in top {
+        let product = scalar_key(&pk, file, "")?;
+        let pmap = as_mapping(pv, file, &product)?;
+        for (k, v) in pmap {
+            // Either `<num_cqs>: config` or `<axis>: { <num_cqs>: config }`.
+            match &k {
+                serde_yaml::Value::Number(_) => {
+                    let cqs = cq_key(&k, file, &product)?;
+                    let path = format!("{product}.{cqs}");
+                    out.push(RawCoreEntry {
+                        product: product.clone(),
+                        axis: None,
+                        num_cqs: cqs,
+                        config: config(v, file, &path)?,
+                    });
+                }
+                _ => {
+                    let axis = scalar_key(&k, file, &product)?;
+                    if axis != "row" && axis != "col" {
+                        return Err(SocError::new(
+                            file,
+                            "expected a number of command queues or a dispatch axis",
+                        )
+                        .key(format!("{product}.{axis}"))
+                        .value(&axis)
+                        .hint("use `1`/`2` (command queues) or `row`/`col` (dispatch core axis)"));
+                    }
+                    let apath = format!("{product}.{axis}");
+                    for (ck, cv) in as_mapping(v, file, &apath)? {
+                        let cqs = cq_key(&ck, file, &apath)?;
+                        let path = format!("{apath}.{cqs}");
+                        out.push(RawCoreEntry {
+                            product: product.clone(),
+                            axis: Some(axis.clone()),
+                            num_cqs: cqs,
+                            config: config(cv, file, &path)?,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn config(v: serde_yaml::Value, file: &str, path: &str) -> Result<RawCoreConfig, SocError> {
+    serde_path_to_error::deserialize(v).map_err(|e| path_error(e, file, path))
+}
+
+fn value_kind(v: &serde_yaml::Value) -> &'static str {
+    match v {
+        serde_yaml::Value::Null => "nothing",
+        serde_yaml::Value::Bool(_) => "a boolean",
+        serde_yaml::Value::Number(_) => "a number",
+        serde_yaml::Value::String(_) => "a string",
+        serde_yaml::Value::Sequence(_) => "a list",
+        serde_yaml::Value::Mapping(_) => "a mapping",
+        serde_yaml::Value::Tagged(_) => "a tagged value",
+    }
+}
+
+fn as_mapping(
+    v: serde_yaml::Value,
+    file: &str,
+    path: &str,
+) -> Result<serde_yaml::Mapping, SocError> {
+    match v {
+        serde_yaml::Value::Mapping(m) => Ok(m),
+        other => Err(SocError::new(file, "expected a mapping")
+            .key(path)
+            .value(value_kind(&other))),
+    }
+}
+
+fn scalar_key(k: &serde_yaml::Value, file: &str, path: &str) -> Result<String, SocError> {
+    match k {
+        serde_yaml::Value::String(s) => Ok(s.clone()),
+        serde_yaml::Value::Number(n) => Ok(n.to_string()),
+        other => Err(SocError::new(file, "expected a name as key")
+            .key(path)
+            .value(value_kind(other))),
+    }
+}
+
+fn cq_key(k: &serde_yaml::Value, file: &str, path: &str) -> Result<u32, SocError> {
+    let n = match k {
+        serde_yaml::Value::Number(n) => n.as_u64(),
+        _ => None,
+    };
+    match n {
+        Some(n @ 1..=2) => Ok(n as u32),
+        _ => Err(SocError::new(
+            file,
+            "expected the number of hardware command queues (1 or 2)",
+        )
+        .key(path)
+        .value(scalar_key(k, file, path).unwrap_or_else(|_| value_kind(k).to_string()))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Doc {
+        a: bool,
+        b: Vec<String>,
+    }
+
+    #[test]
+    fn capitalised_booleans_and_trailing_commas_parse() {
+        let d: Doc = parse_yaml("a: True\nb: [ 1-1, 2-1, ]\n", "t.yaml").unwrap();
+        assert!(d.a);
+        assert_eq!(d.b, vec!["1-1", "2-1"]);
+    }
+
+    #[test]
+    fn unknown_key_names_file_line_and_key() {
+        let e = parse_yaml::<Doc>("a: False\nb: []\nzz: 3\n", "t.yaml").unwrap_err();
+        assert_eq!(e.file, "t.yaml");
+        assert_eq!(e.key.as_deref(), Some("zz"));
+        assert_eq!(e.location, Some((3, 1)));
+        assert!(e.message.contains("unknown field `zz`"), "{e}");
+    }
+
+    #[test]
+    fn syntax_error_has_line_and_column() {
+        let e = parse_yaml::<Doc>("a: true\nb: [1-1\n", "t.yaml").unwrap_err();
+        assert!(e.location.is_some(), "{e}");
+        assert!(e.to_string().starts_with("t.yaml:"), "{e}");
+    }
+}

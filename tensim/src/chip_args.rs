@@ -1,0 +1,69 @@
+//! Command-line options that choose a chip (`--arch` or `--soc`, `--core-desc`, `--harvest`, …), shared by
+//! every subcommand that needs one.
+
+use clap::Args;
+use sim_device::{ChipSpec, SocSource};
+use soc_descriptors::{Arch, ChipOptions, DispatchAxis};
+use std::path::PathBuf;
+
+/// Which chip to use.
+#[derive(Args, Debug, Clone)]
+pub struct ChipArgs {
+    /// A built-in chip description: wormhole_b0, blackhole or grayskull.
+    #[arg(long, value_parser = parse_arch, conflicts_with = "soc")]
+    pub arch: Option<Arch>,
+    /// A SoC descriptor YAML file (tt-metal or tt-umd); relative names are also looked up under
+    /// $TT_METAL_HOME/tt_metal/soc_descriptors/.
+    #[arg(long, value_name = "FILE")]
+    pub soc: Option<PathBuf>,
+    /// A tt-metal core descriptor YAML file (default: next to --soc in tt-metal's layout, else built in).
+    #[arg(long, value_name = "FILE")]
+    pub core_desc: Option<PathBuf>,
+    /// Harvested Tensix rows (WH, GS) or columns (BH): bit i removes the i-th row/column in NoC0 order.
+    /// Decimal or 0x-hex.
+    #[arg(long, value_name = "MASK", value_parser = parse_mask, default_value = "0")]
+    pub harvest: u32,
+    /// Number of hardware command queues (selects the core-descriptor configuration).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=2))]
+    pub num_hw_cqs: u32,
+    /// Dispatch core axis for axis-keyed core descriptors (row or col).
+    #[arg(long, value_name = "AXIS", value_parser = parse_axis)]
+    pub dispatch_axis: Option<DispatchAxis>,
+}
+
+fn parse_arch(s: &str) -> Result<Arch, String> {
+    Arch::from_cli_name(s)
+        .ok_or_else(|| format!("unknown arch `{s}`: use wormhole_b0, blackhole or grayskull"))
+}
+
+fn parse_mask(s: &str) -> Result<u32, String> {
+    let r = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) => u32::from_str_radix(h, 16),
+        None => s.parse(),
+    };
+    r.map_err(|_| format!("`{s}` is not a harvesting mask: give a decimal or 0x-hex number"))
+}
+
+fn parse_axis(s: &str) -> Result<DispatchAxis, String> {
+    DispatchAxis::parse(s).ok_or_else(|| format!("unknown dispatch axis `{s}`: use row or col"))
+}
+
+impl ChipArgs {
+    /// The chip specification; `default_arch` applies when neither --arch nor --soc is given.
+    pub fn spec(&self, default_arch: Option<Arch>) -> Result<ChipSpec, String> {
+        let soc = match (&self.soc, self.arch, default_arch) {
+            (Some(p), _, _) => SocSource::File(p.clone()),
+            (None, Some(a), _) | (None, None, Some(a)) => SocSource::Builtin(a),
+            (None, None, None) => return Err("choose a chip with --arch ARCH or --soc FILE".into()),
+        };
+        Ok(ChipSpec {
+            soc,
+            core_desc: self.core_desc.clone(),
+            options: ChipOptions {
+                harvest_mask: self.harvest,
+                num_hw_cqs: self.num_hw_cqs,
+                dispatch_axis: self.dispatch_axis,
+            },
+        })
+    }
+}
