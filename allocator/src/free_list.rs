@@ -42,20 +42,8 @@ fn align_down(v: u64, a: u64) -> u64 {
 impl FreeList {
     /// A free list over `[base, base + size)` handing out `alignment`-aligned addresses and sizes.
     pub fn new(base: u64, size: u64, alignment: u64) -> FreeList {
-        assert!(
-            alignment.is_power_of_two(),
-            "alignment {alignment} is not a power of two"
-        );
-        FreeList {
-            base,
-            size,
-            alignment,
-            blocks: vec![Block {
-                addr: base,
-                size,
-                allocated: false,
-            }],
-        }
+        assert!(alignment.is_power_of_two(), "alignment {alignment} is not a power of two");
+        FreeList { base, size, alignment, blocks: vec![Block { addr: base, size, allocated: false }] }
     }
 
     /// Start of the range.
@@ -80,11 +68,7 @@ impl FreeList {
 
     /// Bytes allocated.
     pub fn allocated_bytes(&self) -> u64 {
-        self.blocks
-            .iter()
-            .filter(|b| b.allocated)
-            .map(|b| b.size)
-            .sum()
+        self.blocks.iter().filter(|b| b.allocated).map(|b| b.size).sum()
     }
 
     /// Bytes free.
@@ -94,12 +78,7 @@ impl FreeList {
 
     /// Size of the largest free block.
     pub fn largest_free_block(&self) -> u64 {
-        self.blocks
-            .iter()
-            .filter(|b| !b.allocated)
-            .map(|b| b.size)
-            .max()
-            .unwrap_or(0)
+        self.blocks.iter().filter(|b| !b.allocated).map(|b| b.size).max().unwrap_or(0)
     }
 
     /// Allocate `size` bytes (rounded up to the alignment); `None` when no free block fits.
@@ -122,17 +101,8 @@ impl FreeList {
             }
         };
         let found = match dir {
-            Direction::BottomUp => self
-                .blocks
-                .iter()
-                .enumerate()
-                .find_map(|(i, b)| fits(b).map(|a| (i, a))),
-            Direction::TopDown => self
-                .blocks
-                .iter()
-                .enumerate()
-                .rev()
-                .find_map(|(i, b)| fits(b).map(|a| (i, a))),
+            Direction::BottomUp => self.blocks.iter().enumerate().find_map(|(i, b)| fits(b).map(|a| (i, a))),
+            Direction::TopDown => self.blocks.iter().enumerate().rev().find_map(|(i, b)| fits(b).map(|a| (i, a))),
         }?;
         self.carve(found.0, found.1, size);
         Some(found.1)
@@ -144,10 +114,7 @@ impl FreeList {
         if addr % self.alignment != 0 {
             return None;
         }
-        let i = self
-            .blocks
-            .iter()
-            .position(|b| !b.allocated && b.addr <= addr && addr + size <= b.addr + b.size)?;
+        let i = self.blocks.iter().position(|b| !b.allocated && b.addr <= addr && addr + size <= b.addr + b.size)?;
         self.carve(i, addr, size);
         Some(addr)
     }
@@ -156,34 +123,19 @@ impl FreeList {
         let b = self.blocks[i];
         let mut repl = Vec::with_capacity(3);
         if addr > b.addr {
-            repl.push(Block {
-                addr: b.addr,
-                size: addr - b.addr,
-                allocated: false,
-            });
+            repl.push(Block { addr: b.addr, size: addr - b.addr, allocated: false });
         }
-        repl.push(Block {
-            addr,
-            size,
-            allocated: true,
-        });
+        repl.push(Block { addr, size, allocated: true });
         let end = addr + size;
         if end < b.addr + b.size {
-            repl.push(Block {
-                addr: end,
-                size: b.addr + b.size - end,
-                allocated: false,
-            });
+            repl.push(Block { addr: end, size: b.addr + b.size - end, allocated: false });
         }
         self.blocks.splice(i..=i, repl);
     }
 
     /// Free the allocation starting at `addr`; returns its size, or `None` if nothing starts there.
     pub fn deallocate(&mut self, addr: u64) -> Option<u64> {
-        let i = self
-            .blocks
-            .iter()
-            .position(|b| b.allocated && b.addr == addr)?;
+        let i = self.blocks.iter().position(|b| b.allocated && b.addr == addr)?;
         let size = self.blocks[i].size;
         self.blocks[i].allocated = false;
         // Coalesce with the next, then the previous free block.
@@ -200,10 +152,7 @@ impl FreeList {
 
     /// The allocation starting at `addr`, if any.
     pub fn allocation_at(&self, addr: u64) -> Option<Block> {
-        self.blocks
-            .iter()
-            .find(|b| b.allocated && b.addr == addr)
-            .copied()
+        self.blocks.iter().find(|b| b.allocated && b.addr == addr).copied()
     }
 
     /// Lowest allocated address, if anything is allocated.
@@ -245,14 +194,7 @@ mod tests {
         f.deallocate(1024).unwrap();
         f.deallocate(a).unwrap();
         f.deallocate(c).unwrap();
-        assert_eq!(
-            f.blocks(),
-            &[Block {
-                addr: 0,
-                size: 4096,
-                allocated: false
-            }]
-        );
+        assert_eq!(f.blocks(), &[Block { addr: 0, size: 4096, allocated: false }]);
         assert_eq!(f.deallocate(0), None);
     }
 

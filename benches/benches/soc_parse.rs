@@ -3,9 +3,7 @@
 //! real files; the built-in descriptions are always measured.
 
 use benches::measure;
-use soc_descriptors::{
-    Arch, Chip, ChipOptions, CoreDescriptor, SocDescriptor, builtin_core_descriptor, builtin_soc,
-};
+use soc_descriptors::{Arch, Chip, ChipOptions, CoreDescriptor, SocDescriptor, builtin_core_descriptor, builtin_soc};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -14,17 +12,10 @@ fn main() {
     let dir = std::env::var_os("TENSIM_SOC_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/soc"));
-    for name in [
-        "wormhole_b0_80_arch.yaml",
-        "blackhole_140_arch.yaml",
-        "grayskull_120_arch.yaml",
-    ] {
+    for name in ["wormhole_b0_80_arch.yaml", "blackhole_140_arch.yaml", "grayskull_120_arch.yaml"] {
         let soc = dir.join("tt-metal/soc_descriptors").join(name);
         let core = dir.join("tt-metal/core_descriptors").join(name);
-        match (
-            std::fs::read_to_string(&soc),
-            std::fs::read_to_string(&core),
-        ) {
+        match (std::fs::read_to_string(&soc), std::fs::read_to_string(&core)) {
             (Ok(s), Ok(c)) => {
                 println!(
                     "{}",
@@ -54,13 +45,7 @@ fn main() {
         println!(
             "{}",
             measure(&format!("built-in chip {arch}"), budget, || {
-                Chip::new(
-                    builtin_soc(arch),
-                    &builtin_core_descriptor(arch),
-                    "b",
-                    ChipOptions::default(),
-                )
-                .unwrap()
+                Chip::new(builtin_soc(arch), &builtin_core_descriptor(arch), "b", ChipOptions::default()).unwrap()
             })
         );
     }

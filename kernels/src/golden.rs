@@ -27,10 +27,7 @@ pub fn pcc(a: &[f32], b: &[f32]) -> f64 {
 /// Largest absolute difference between two equally long series.
 pub fn max_abs_diff(a: &[f32], b: &[f32]) -> f32 {
     assert_eq!(a.len(), b.len(), "max_abs_diff: lengths differ");
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f32::max)
+    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
 }
 
 #[cfg(test)]

@@ -1,3 +1,8 @@
-//! kernels: tensim's kernel library and the CPU references its examples are checked against.
+//! kernels: tensim's kernel library — the tt-metal programming examples rewritten in Rust against tensim's
+//! API, each with its CPU reference and check — plus deterministic test data and comparison helpers.
 
+pub mod examples;
 pub mod golden;
+pub mod rng;
+
+pub use examples::{Example, ExampleOptions, Outcome, find, list};

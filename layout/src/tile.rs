@@ -18,23 +18,14 @@ pub const FACE_HW: usize = FACE_HEIGHT * FACE_WIDTH;
 /// `((i/16)*2 + (j/16))*256 + (i%16)*16 + (j%16)`.
 #[inline]
 pub fn tile_offset(i: usize, j: usize) -> usize {
-    ((i / FACE_HEIGHT) * 2 + (j / FACE_WIDTH)) * FACE_HW
-        + (i % FACE_HEIGHT) * FACE_WIDTH
-        + (j % FACE_WIDTH)
+    ((i / FACE_HEIGHT) * 2 + (j / FACE_WIDTH)) * FACE_HW + (i % FACE_HEIGHT) * FACE_WIDTH + (j % FACE_WIDTH)
 }
 
 /// Row-major `rows × cols` matrix → tiles (row-major of tiles), each tile as four faces.
 /// `rows` and `cols` must be multiples of 32.
 pub fn tilize_nfaces<T: Copy + Default>(data: &[T], rows: usize, cols: usize) -> Vec<T> {
-    assert!(
-        rows % TILE_HEIGHT == 0 && cols % TILE_WIDTH == 0,
-        "tilize: {rows}x{cols} is not a multiple of 32x32"
-    );
-    assert_eq!(
-        data.len(),
-        rows * cols,
-        "tilize: data length does not match {rows}x{cols}"
-    );
+    assert!(rows % TILE_HEIGHT == 0 && cols % TILE_WIDTH == 0, "tilize: {rows}x{cols} is not a multiple of 32x32");
+    assert_eq!(data.len(), rows * cols, "tilize: data length does not match {rows}x{cols}");
     let mut out = vec![T::default(); data.len()];
     let tiles_c = cols / TILE_WIDTH;
     for r in 0..rows {
@@ -49,15 +40,8 @@ pub fn tilize_nfaces<T: Copy + Default>(data: &[T], rows: usize, cols: usize) ->
 
 /// The inverse of [`tilize_nfaces`].
 pub fn untilize_nfaces<T: Copy + Default>(data: &[T], rows: usize, cols: usize) -> Vec<T> {
-    assert!(
-        rows % TILE_HEIGHT == 0 && cols % TILE_WIDTH == 0,
-        "untilize: {rows}x{cols} is not a multiple of 32x32"
-    );
-    assert_eq!(
-        data.len(),
-        rows * cols,
-        "untilize: data length does not match {rows}x{cols}"
-    );
+    assert!(rows % TILE_HEIGHT == 0 && cols % TILE_WIDTH == 0, "untilize: {rows}x{cols} is not a multiple of 32x32");
+    assert_eq!(data.len(), rows * cols, "untilize: data length does not match {rows}x{cols}");
     let mut out = vec![T::default(); data.len()];
     let tiles_c = cols / TILE_WIDTH;
     for r in 0..rows {
@@ -89,10 +73,7 @@ mod tests {
         let m: Vec<u32> = (0..(r * c) as u32).collect();
         let t = tilize_nfaces(&m, r, c);
         // Tile (1, 2) element (3, 17) is matrix element (35, 81).
-        assert_eq!(
-            t[(3 + 2) * TILE_HW + tile_offset(3, 17)],
-            (35 * c + 81) as u32
-        );
+        assert_eq!(t[(3 + 2) * TILE_HW + tile_offset(3, 17)], (35 * c + 81) as u32);
         assert_eq!(untilize_nfaces(&t, r, c), m);
     }
 }

@@ -1,5 +1,21 @@
-//! sim-core: the hardware-agnostic heart of tensim — simulated time ([`Cycle`], [`Cycles`]).
+//! sim-core: the hardware-agnostic heart of tensim — simulated time ([`Cycle`], [`Cycles`]), the event
+//! queue that orders everything by (cycle, tie-break), kernel threads as stackful coroutines ([`Fiber`])
+//! with their local clocks ([`FiberClock`]), and the Chrome/Perfetto trace writer.
+//!
+//! Time and ordering contract (see ARCHITECTURE.md):
+//! - every event and every kernel resumption has a key `(cycle, order)`; the queue hands them out in key
+//!   order, so a run is a deterministic function of its inputs;
+//! - hardware events at a cycle come before kernel resumptions at the same cycle; among kernels the fixed
+//!   tie-break is the fiber id (core, then RISC);
+//! - a kernel's local clock may run ahead of global time through time-only calls; before it touches shared
+//!   state it synchronises ([`FiberClock::sync`]) so that every earlier event has happened.
 
+pub mod fiber;
+pub mod queue;
 pub mod time;
+pub mod trace;
 
+pub use fiber::{Fiber, FiberClock, FiberFailure, FiberId, Step, Suspend, Yielder, abort};
+pub use queue::{EventKey, EventQueue};
 pub use time::{Cycle, Cycles};
+pub use trace::{TraceArg, TraceBuilder, Track};

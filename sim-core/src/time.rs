@@ -115,10 +115,7 @@ mod tests {
         assert_eq!(t - Cycle(100), Cycles(20));
         assert_eq!(Cycle(5).since(Cycle(9)), Cycles::ZERO);
         assert_eq!(Cycles(3) * 4, Cycles(12));
-        assert_eq!(
-            [Cycles(1), Cycles(2)].into_iter().sum::<Cycles>(),
-            Cycles(3)
-        );
+        assert_eq!([Cycles(1), Cycles(2)].into_iter().sum::<Cycles>(), Cycles(3));
         assert_eq!(Cycles(1500).as_micros(1000), 1.5);
     }
 }

@@ -2,8 +2,8 @@
 //! descriptor found next to it in tt-metal's layout, given explicitly, or built in), plus harvesting.
 
 use soc_descriptors::{
-    Arch, Chip, ChipOptions, CoreDescriptor, SocDescriptor, SocError, builtin_core_descriptor,
-    builtin_name, builtin_soc, whole_grid_core_descriptor,
+    Arch, Chip, ChipOptions, CoreDescriptor, SocDescriptor, SocError, builtin_core_descriptor, builtin_name,
+    builtin_soc, whole_grid_core_descriptor,
 };
 use std::path::{Path, PathBuf};
 
@@ -31,11 +31,7 @@ pub struct ChipSpec {
 impl ChipSpec {
     /// The built-in chip of `arch`, unharvested.
     pub fn builtin(arch: Arch) -> ChipSpec {
-        ChipSpec {
-            soc: SocSource::Builtin(arch),
-            core_desc: None,
-            options: ChipOptions::default(),
-        }
+        ChipSpec { soc: SocSource::Builtin(arch), core_desc: None, options: ChipOptions::default() }
     }
 
     /// Load and validate the chip.
@@ -98,10 +94,7 @@ fn sibling_core_descriptor(soc: &Path) -> Option<PathBuf> {
     if dir.file_name()? != "soc_descriptors" {
         return None;
     }
-    let cand = dir
-        .parent()?
-        .join("core_descriptors")
-        .join(soc.file_name()?);
+    let cand = dir.parent()?.join("core_descriptors").join(soc.file_name()?);
     cand.is_file().then_some(cand)
 }
 

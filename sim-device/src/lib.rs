@@ -1,5 +1,51 @@
-//! sim-device: the simulated chip and its host API — so far, where the chip description comes from.
+//! sim-device: the simulated chip assembled from a SoC description and per-arch parameters, and the
+//! TT-Metalium-style host API — devices, buffers, programs (kernels, circular buffers, semaphores, runtime
+//! args), enqueue/read/write — returning output data and a [`RunReport`] of the run's timing.
 
+pub mod buffer;
 pub mod chip_spec;
+pub mod coords;
+pub mod device;
+mod engine;
+pub mod error;
+pub mod params;
+pub mod program;
+pub mod report;
 
+pub use buffer::{Buffer, BufferType, HostData, InterleavedBufferConfig, from_bytes, tensor_accessor_args, to_bytes};
 pub use chip_spec::{ChipSpec, SocSource};
+pub use coords::{CoreCoord, CoreRange, CoreRangeSet, WorkSplit, num_cores_to_corerangeset, split_work_to_cores};
+pub use device::{Device, MemoryReports};
+pub use error::{BlockedKernel, DeviceError};
+pub use params::{ArchParams, MemParams, Param};
+pub use program::{
+    CbHandle, CircularBufferConfig, ComputeConfig, DataMovementConfig, Kernel, KernelBody, KernelConfig, KernelHandle,
+    MAX_RUNTIME_ARGS, MathFidelity, Program,
+};
+pub use report::{KernelRun, RunReport, ZoneRecord};
+pub use sim_core::{Cycle, Cycles};
+pub use sim_tensix::{
+    CBIndex, Compute, ComputeRole, DataFormat, DataMovementProcessor, Dataflow, Risc, WordCond, bfloat16,
+};
+pub use soc_descriptors::{Arch, NocId, TranslatedCoord};
+
+/// Everything a tensim program needs, host side and kernel side, in one import.
+pub mod prelude {
+    pub use crate::buffer::{Buffer, BufferType, HostData, InterleavedBufferConfig, tensor_accessor_args};
+    pub use crate::chip_spec::{ChipSpec, SocSource};
+    pub use crate::coords::{
+        CoreCoord, CoreRange, CoreRangeSet, WorkSplit, num_cores_to_corerangeset, split_work_to_cores,
+    };
+    pub use crate::device::Device;
+    pub use crate::error::DeviceError;
+    pub use crate::program::{
+        CircularBufferConfig, ComputeConfig, DataMovementConfig, Kernel, KernelHandle, MathFidelity, Program,
+    };
+    pub use crate::report::RunReport;
+    pub use sim_tensix::{
+        AddrGen, CBIndex, Compute, ComputeRole, DataFormat, DataMovementProcessor, Dataflow, InterleavedAddrGen,
+        InterleavedAddrGenFast, InterleavedPow2AddrGenFast, TensorAccessor, TensorAccessorArgs, WordCond, bfloat16,
+        pack_two_bfloat16_into_uint32,
+    };
+    pub use soc_descriptors::{Arch, NocId, TranslatedCoord};
+}

@@ -155,12 +155,7 @@ mod tests {
 
     fn route(t: &Topology, noc: NocId, s: (u32, u32), d: (u32, u32)) -> Vec<(Noc0Coord, Dir)> {
         let mut v = Vec::new();
-        t.unicast_route(
-            noc,
-            Noc0Coord::new(s.0, s.1),
-            Noc0Coord::new(d.0, d.1),
-            &mut v,
-        );
+        t.unicast_route(noc, Noc0Coord::new(s.0, s.1), Noc0Coord::new(d.0, d.1), &mut v);
         v.into_iter().map(|l| t.link_info(l)).collect()
     }
 
@@ -176,10 +171,7 @@ mod tests {
                 (Noc0Coord::new(3, 1), Dir::South)
             ]
         );
-        assert_eq!(
-            t.hops(NocId::Noc0, Noc0Coord::new(1, 1), Noc0Coord::new(3, 2)),
-            3
-        );
+        assert_eq!(t.hops(NocId::Noc0, Noc0Coord::new(1, 1), Noc0Coord::new(3, 2)), 3);
     }
 
     #[test]
@@ -204,10 +196,7 @@ mod tests {
         assert_eq!(r.len(), 20);
         assert_eq!(r[7], (Noc0Coord::new(9, 2), Dir::East));
         assert_eq!(r[8], (Noc0Coord::new(0, 2), Dir::East));
-        assert_eq!(
-            t.hops(NocId::Noc0, Noc0Coord::new(2, 2), Noc0Coord::new(1, 1)),
-            20
-        );
+        assert_eq!(t.hops(NocId::Noc0, Noc0Coord::new(2, 2), Noc0Coord::new(1, 1)), 20);
         // NoC1 from (1,1) to (2,2): north through the wrap (11), west through the wrap (9).
         assert_eq!(route(&t, NocId::Noc1, (1, 1), (2, 2)).len(), 20);
     }

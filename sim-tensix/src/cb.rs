@@ -1,5 +1,9 @@
-//! Circular-buffer bookkeeping with tt-metal's semantics: two shared 16-bit counters per (core, CB) —
-//! pages received (bumped by push) and pages acknowledged (bumped by pop) — compared modulo 2^16.
+//! Circular buffers with tt-metal's semantics (tt-metal-api.md §2.2): two shared 16-bit counters per
+//! (core, CB) — pages received (bumped by push) and pages acknowledged (bumped by pop) — compared modulo
+//! 2^16; read and write pointers private to each RISC, wrapping only when they reach the limit exactly.
+
+use crate::format::DataFormat;
+use crate::risc::Risc;
 
 /// The shared counters of one circular buffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -32,16 +36,112 @@ impl CbCounters {
     }
 }
 
+/// One circular buffer index on one core.
+#[derive(Debug, Clone)]
+pub struct CircularBuffer {
+    /// CB index (0..NUM_CIRCULAR_BUFFERS).
+    pub index: u8,
+    /// First byte in L1.
+    pub base: u32,
+    /// Size in bytes.
+    pub size: u32,
+    /// Page size in bytes.
+    pub page_size: u32,
+    /// Data format of its pages.
+    pub format: DataFormat,
+    /// The shared counters.
+    pub counters: CbCounters,
+    rd_ptr: [u32; 5],
+    wr_ptr: [u32; 5],
+    /// The packer's sequential output pointer (pages into the reserved region), per RISC.
+    tile_wr: [u32; 5],
+}
+
+impl CircularBuffer {
+    /// A CB at `[base, base + size)` of `page_size`-byte pages.
+    pub fn new(index: u8, base: u32, size: u32, page_size: u32, format: DataFormat) -> CircularBuffer {
+        CircularBuffer {
+            index,
+            base,
+            size,
+            page_size,
+            format,
+            counters: CbCounters::default(),
+            rd_ptr: [base; 5],
+            wr_ptr: [base; 5],
+            tile_wr: [0; 5],
+        }
+    }
+
+    /// Number of pages.
+    pub fn num_pages(&self) -> u32 {
+        self.size / self.page_size
+    }
+
+    /// One past the last byte.
+    pub fn limit(&self) -> u32 {
+        self.base + self.size
+    }
+
+    /// Pages available to a consumer.
+    pub fn pages_available(&self) -> u32 {
+        self.counters.pages_available() as u32
+    }
+
+    /// Pages free for a producer.
+    pub fn pages_free(&self) -> i64 {
+        self.counters.pages_free(self.num_pages())
+    }
+
+    /// `get_read_ptr` of `risc`.
+    pub fn read_ptr(&self, risc: Risc) -> u32 {
+        self.rd_ptr[risc.index()]
+    }
+
+    /// `get_write_ptr` of `risc`.
+    pub fn write_ptr(&self, risc: Risc) -> u32 {
+        self.wr_ptr[risc.index()]
+    }
+
+    /// The packer's next page index inside the reserved region of `risc`.
+    pub fn tile_write_index(&self, risc: Risc) -> u32 {
+        self.tile_wr[risc.index()]
+    }
+
+    /// Advance the packer's sequential pointer of `risc` by one page.
+    pub fn advance_tile_write(&mut self, risc: Risc) {
+        self.tile_wr[risc.index()] += 1;
+    }
+
+    /// `cb_push_back(n)` by `risc`: publish `n` pages and move its write pointer.
+    pub fn push(&mut self, risc: Risc, n: u32) {
+        self.counters.push(n as u16);
+        let p = &mut self.wr_ptr[risc.index()];
+        *p = p.wrapping_add(n * self.page_size);
+        if *p == self.base + self.size {
+            *p = self.base;
+        }
+        self.tile_wr[risc.index()] = 0;
+    }
+
+    /// `cb_pop_front(n)` by `risc`: free `n` pages and move its read pointer.
+    pub fn pop(&mut self, risc: Risc, n: u32) {
+        self.counters.pop(n as u16);
+        let p = &mut self.rd_ptr[risc.index()];
+        *p = p.wrapping_add(n * self.page_size);
+        if *p == self.base + self.size {
+            *p = self.base;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn counters_wrap_modulo_2_16() {
-        let mut c = CbCounters {
-            received: 65534,
-            acked: 65533,
-        };
+        let mut c = CbCounters { received: 65534, acked: 65533 };
         assert_eq!(c.pages_available(), 1);
         c.push(3);
         assert_eq!(c.received, 1);
@@ -50,5 +150,24 @@ mod tests {
         c.pop(4);
         assert_eq!(c.pages_available(), 0);
         assert_eq!(c.pages_free(8), 8);
+    }
+
+    #[test]
+    fn pointers_are_private_and_wrap_at_the_limit_exactly() {
+        let mut cb = CircularBuffer::new(0, 0x1000, 4 * 2048, 2048, DataFormat::Float16_b);
+        cb.push(Risc::Ncrisc, 3);
+        assert_eq!(cb.write_ptr(Risc::Ncrisc), 0x1000 + 3 * 2048);
+        assert_eq!(cb.write_ptr(Risc::Brisc), 0x1000, "pointers are per RISC");
+        cb.push(Risc::Ncrisc, 1);
+        assert_eq!(cb.write_ptr(Risc::Ncrisc), 0x1000, "wrapped at the limit");
+        assert_eq!(cb.pages_available(), 4);
+        assert_eq!(cb.pages_free(), 0);
+        cb.pop(Risc::Brisc, 2);
+        assert_eq!(cb.read_ptr(Risc::Brisc), 0x1000 + 2 * 2048);
+        // Pushing 3 pages from offset 2 of 4 overshoots the limit and does not wrap (tt-metal behaviour).
+        let mut cb2 = CircularBuffer::new(1, 0, 4 * 16, 16, DataFormat::UInt32);
+        cb2.push(Risc::Brisc, 2);
+        cb2.push(Risc::Brisc, 3);
+        assert_eq!(cb2.write_ptr(Risc::Brisc), 80);
     }
 }

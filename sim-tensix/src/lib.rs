@@ -1,5 +1,30 @@
-//! sim-tensix: one Tensix core — circular-buffer arithmetic (this module so far).
+//! sim-tensix: one Tensix core — L1, circular buffers, semaphores, the five RISCs — and the kernel APIs
+//! kernels are written against ([`Dataflow`] for BRISC/NCRISC, [`Compute`] for the TRISCs). The rest of
+//! the chip is reached only through [`KernelHost`].
 
+pub mod addrgen;
+pub mod args;
 pub mod cb;
+pub mod compute;
+pub mod core;
+pub mod dataflow;
+pub mod format;
+pub mod host;
+pub mod l1;
+pub mod params;
+pub mod risc;
 
-pub use cb::CbCounters;
+pub use addrgen::{
+    AddrGen, BankTables, InterleavedAddrGen, InterleavedAddrGenFast, InterleavedPow2AddrGenFast, TensorAccessor,
+    TensorAccessorArgs,
+};
+pub use args::{KernelArgs, KernelInstance};
+pub use cb::{CbCounters, CircularBuffer};
+pub use compute::{Compute, ComputeRole};
+pub use core::{Barrier, NocCounters, TensixCore, Wait, Waiter, WordCond};
+pub use dataflow::{ArgValue, CBIndex, CbId, Dataflow};
+pub use format::{DataFormat, bfloat16, pack_two_bfloat16_into_uint32};
+pub use host::{AtomicOp, AtomicReq, CoreIdx, KernelHost, McastReq, ReadReq, WriteReq};
+pub use l1::{L1, L1OutOfRange};
+pub use params::ApiCosts;
+pub use risc::{DataMovementProcessor, Risc};

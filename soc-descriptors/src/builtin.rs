@@ -5,9 +5,7 @@
 use crate::arch::Arch;
 use crate::chip::{Chip, ChipOptions};
 use crate::coords::{GridSize, Noc0Coord, RelativeCoord};
-use crate::core_desc::{
-    CoreConfig, CoreConfigEntry, CoreDescriptor, DispatchAxis, DispatchCoreType, RelativeRange,
-};
+use crate::core_desc::{CoreConfig, CoreConfigEntry, CoreDescriptor, DispatchAxis, DispatchCoreType, RelativeRange};
 use crate::descriptor::{DramBank, DramChannel, Features, SocDescriptor, TileKind};
 use crate::error::SocError;
 
@@ -58,10 +56,7 @@ fn range(a: u32, b: u32) -> Vec<u32> {
 
 fn wormhole_b0() -> Facts {
     let eth_cols = outside_in(&[1, 2, 3, 4, 6, 7, 8, 9], true);
-    let eth = [0u32, 6]
-        .iter()
-        .flat_map(|&y| eth_cols.iter().map(move |&x| (x, y)))
-        .collect();
+    let eth = [0u32, 6].iter().flat_map(|&y| eth_cols.iter().map(move |&x| (x, y))).collect();
     // Per channel: worker subchannel of its two 1 GiB views, and the Ethernet subchannel of the channel.
     let worker_eps = [[2, 1], [0, 2], [1, 2], [0, 1], [2, 0], [0, 2]];
     let eth_eps = [0, 1, 0, 2, 1, 1];
@@ -110,22 +105,11 @@ fn blackhole() -> Facts {
     let channel_rows = [[0, 1, 11], [2, 10, 3], [9, 4, 8], [5, 7, 6]];
     let dram = [0u32, 9]
         .iter()
-        .flat_map(|&x| {
-            channel_rows
-                .iter()
-                .map(move |rows| rows.iter().map(|&y| (x, y)).collect())
-        })
+        .flat_map(|&x| channel_rows.iter().map(move |rows| rows.iter().map(|&y| (x, y)).collect()))
         .collect();
     let eth_cols = outside_in(&[range(1, 7), range(10, 16)].concat(), false);
     let views = (0..8u32)
-        .map(|ch| {
-            (
-                ch,
-                0,
-                if ch < 4 { [0, 1] } else { [2, 1] },
-                if ch < 4 { [0, 1] } else { [2, 1] },
-            )
-        })
+        .map(|ch| (ch, 0, if ch < 4 { [0, 1] } else { [2, 1] }, if ch < 4 { [0, 1] } else { [2, 1] }))
         .collect();
     Facts {
         grid: GridSize::new(17, 12),
@@ -152,10 +136,7 @@ fn blackhole() -> Facts {
 }
 
 fn grayskull() -> Facts {
-    let dram = [1u32, 4, 7, 10]
-        .iter()
-        .flat_map(|&x| [0u32, 6].map(|y| vec![(x, y)]))
-        .collect();
+    let dram = [1u32, 4, 7, 10].iter().flat_map(|&x| [0u32, 6].map(|y| vec![(x, y)])).collect();
     Facts {
         grid: GridSize::new(13, 12),
         tensix_cols: range(1, 12),
@@ -203,13 +184,7 @@ pub fn builtin_soc(arch: Arch) -> SocDescriptor {
     }
     for (ch, eps) in f.dram.iter().enumerate() {
         for (sub, &p) in eps.iter().enumerate() {
-            set(
-                p,
-                TileKind::Dram {
-                    channel: ch as u32,
-                    subchannel: sub as u32,
-                },
-            );
+            set(p, TileKind::Dram { channel: ch as u32, subchannel: sub as u32 });
         }
     }
     for (ch, &p) in f.eth.iter().enumerate() {
@@ -221,11 +196,7 @@ pub fn builtin_soc(arch: Arch) -> SocDescriptor {
     for &p in &f.arc {
         set(p, TileKind::Arc);
     }
-    let c = |v: &[(u32, u32)]| {
-        v.iter()
-            .map(|&(x, y)| Noc0Coord::new(x, y))
-            .collect::<Vec<_>>()
-    };
+    let c = |v: &[(u32, u32)]| v.iter().map(|&(x, y)| Noc0Coord::new(x, y)).collect::<Vec<_>>();
     SocDescriptor {
         arch,
         grid: g,
@@ -234,23 +205,17 @@ pub fn builtin_soc(arch: Arch) -> SocDescriptor {
         eth: c(&f.eth),
         pcie: c(&f.pcie),
         arc: c(&f.arc),
-        dram_channels: f
-            .dram
-            .iter()
-            .map(|eps| DramChannel { endpoints: c(eps) })
-            .collect(),
+        dram_channels: f.dram.iter().map(|eps| DramChannel { endpoints: c(eps) }).collect(),
         dram_banks: f
             .views
             .iter()
-            .map(
-                |&(channel, address_offset, worker_endpoint, eth_endpoint)| DramBank {
-                    channel,
-                    address_offset,
-                    size_bytes: f.view_size,
-                    worker_endpoint,
-                    eth_endpoint,
-                },
-            )
+            .map(|&(channel, address_offset, worker_endpoint, eth_endpoint)| DramBank {
+                channel,
+                address_offset,
+                size_bytes: f.view_size,
+                worker_endpoint,
+                eth_endpoint,
+            })
             .collect(),
         worker_l1_size: f.worker_l1,
         eth_l1_size: f.eth_l1,
@@ -266,10 +231,7 @@ fn rc(x: i32, y: i32) -> RelativeCoord {
 }
 
 fn rect(x0: i32, y0: i32, x1: i32, y1: i32) -> RelativeRange {
-    RelativeRange {
-        start: rc(x0, y0),
-        end: rc(x1, y1),
-    }
+    RelativeRange { start: rc(x0, y0), end: rc(x1, y1) }
 }
 
 fn tensix_config(compute: RelativeRange, dispatch: Vec<RelativeCoord>) -> CoreConfig {
@@ -287,35 +249,21 @@ fn tensix_config(compute: RelativeRange, dispatch: Vec<RelativeCoord>) -> CoreCo
 /// The built-in core descriptor of `arch` (tt-metal's Tensix-dispatch configurations).
 pub fn builtin_core_descriptor(arch: Arch) -> CoreDescriptor {
     let mut entries = Vec::new();
-    let mut push =
-        |product: &str, axis: Option<DispatchAxis>, config: &dyn Fn(u32) -> CoreConfig| {
-            for cqs in 1..=2 {
-                entries.push(CoreConfigEntry {
-                    product: product.to_string(),
-                    axis,
-                    num_cqs: cqs,
-                    config: config(cqs),
-                });
-            }
-        };
+    let mut push = |product: &str, axis: Option<DispatchAxis>, config: &dyn Fn(u32) -> CoreConfig| {
+        for cqs in 1..=2 {
+            entries.push(CoreConfigEntry { product: product.to_string(), axis, num_cqs: cqs, config: config(cqs) });
+        }
+    };
     match arch {
         Arch::WormholeB0 => {
             let last_row = || (0..8).map(|x| rc(x, -1)).collect::<Vec<_>>();
-            push("galaxy", None, &|_| {
-                tensix_config(rect(0, 0, 7, 9), (0..8).map(|y| rc(-1, y)).collect())
-            });
+            push("galaxy", None, &|_| tensix_config(rect(0, 0, 7, 9), (0..8).map(|y| rc(-1, y)).collect()));
             push("nebula_x1", None, &|_| CoreConfig {
                 tg_compute_grid: Some(rect(0, 0, 7, 1)),
-                tg_dispatch_cores: Some(
-                    (1..=6)
-                        .flat_map(|r| (0..8).map(move |x| rc(x, -r)))
-                        .collect(),
-                ),
+                tg_dispatch_cores: Some((1..=6).flat_map(|r| (0..8).map(move |x| rc(x, -r))).collect()),
                 ..tensix_config(rect(0, 0, 7, 7), last_row())
             });
-            push("nebula_x2", None, &|_| {
-                tensix_config(rect(0, 0, 7, 6), last_row())
-            });
+            push("nebula_x2", None, &|_| tensix_config(rect(0, 0, 7, 6), last_row()));
         }
         Arch::Blackhole => {
             for (h, product) in [(0, "unharvested"), (1, "1xharvested"), (2, "2xharvested")] {
@@ -326,12 +274,9 @@ pub fn builtin_core_descriptor(arch: Arch) -> CoreDescriptor {
         }
         Arch::Grayskull => {
             // Storage-only cores fill the last row (E150) or column (E75) around the dispatch cores.
-            let storage_line =
-                |dispatch: &[i32], all: std::ops::Range<i32>, f: &dyn Fn(i32) -> RelativeCoord| {
-                    all.filter(|i| !dispatch.contains(i))
-                        .map(f)
-                        .collect::<Vec<_>>()
-                };
+            let storage_line = |dispatch: &[i32], all: std::ops::Range<i32>, f: &dyn Fn(i32) -> RelativeCoord| {
+                all.filter(|i| !dispatch.contains(i)).map(f).collect::<Vec<_>>()
+            };
             push("E150", None, &|cqs| {
                 let d: &[i32] = if cqs == 1 { &[0, 6] } else { &[0, 6, 1, 7] };
                 CoreConfig {
@@ -372,12 +317,7 @@ pub fn builtin_name(arch: Arch) -> String {
 impl Chip {
     /// The built-in chip of `arch` with `opts` applied.
     pub fn builtin(arch: Arch, opts: ChipOptions) -> Result<Chip, SocError> {
-        Chip::new(
-            builtin_soc(arch),
-            &builtin_core_descriptor(arch),
-            &builtin_name(arch),
-            opts,
-        )
+        Chip::new(builtin_soc(arch), &builtin_core_descriptor(arch), &builtin_name(arch), opts)
     }
 }
 
@@ -387,10 +327,7 @@ mod tests {
 
     #[test]
     fn ethernet_channel_order() {
-        assert_eq!(
-            outside_in(&[1, 2, 3, 4, 6, 7, 8, 9], true),
-            vec![9, 1, 8, 2, 7, 3, 6, 4]
-        );
+        assert_eq!(outside_in(&[1, 2, 3, 4, 6, 7, 8, 9], true), vec![9, 1, 8, 2, 7, 3, 6, 4]);
         assert_eq!(
             outside_in(&[1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 15, 16], false),
             vec![1, 16, 2, 15, 3, 14, 4, 13, 5, 12, 6, 11, 7, 10]

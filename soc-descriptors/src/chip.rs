@@ -3,9 +3,7 @@
 //! conversion between logical, NoC0, NoC1 and translated coordinates.
 
 use crate::arch::{Arch, HarvestAxis};
-use crate::coords::{
-    GridSize, LogicalCoord, Noc0Coord, Noc1Coord, NocId, RelativeCoord, TranslatedCoord,
-};
+use crate::coords::{GridSize, LogicalCoord, Noc0Coord, Noc1Coord, NocId, RelativeCoord, TranslatedCoord};
 use crate::core_desc::{CoreConfig, CoreDescriptor, DispatchAxis, DispatchCoreType};
 use crate::descriptor::{SocDescriptor, TileKind};
 use crate::error::SocError;
@@ -97,65 +95,38 @@ impl Chip {
         };
         let n = lines.len() as u32;
         if n < 32 && opts.harvest_mask >> n != 0 {
-            return Err(SocError::new(
-                core_source,
-                format!("harvesting mask names Tensix {what} that do not exist"),
-            )
-            .key("--harvest")
-            .value(format!("{:#x}", opts.harvest_mask))
-            .hint(format!(
-                "{} has {n} Tensix {what}: use bits 0..{}",
-                arch,
-                n - 1
-            )));
+            return Err(SocError::new(core_source, format!("harvesting mask names Tensix {what} that do not exist"))
+                .key("--harvest")
+                .value(format!("{:#x}", opts.harvest_mask))
+                .hint(format!("{} has {n} Tensix {what}: use bits 0..{}", arch, n - 1)));
         }
         let harvested_count = opts.harvest_mask.count_ones();
         if harvested_count >= n {
             return Err(SocError::new(
                 core_source,
-                format!(
-                    "harvesting mask removes every Tensix {}",
-                    &what[..what.len() - 1]
-                ),
+                format!("harvesting mask removes every Tensix {}", &what[..what.len() - 1]),
             )
             .key("--harvest")
             .value(format!("{:#x}", opts.harvest_mask)));
         }
         let product = arch.product_name(harvested_count).ok_or_else(|| {
-            SocError::new(
-                core_source,
-                format!("no {arch} product has {harvested_count} harvested {what}"),
-            )
-            .key("--harvest")
-            .value(format!("{:#x}", opts.harvest_mask))
-            .hint(match arch {
-                Arch::Grayskull => "Grayskull products harvest 0 (E150) or 2 (E75) rows",
-                Arch::WormholeB0 => {
-                    "Wormhole products harvest 0 (galaxy), 1 (nebula_x1) or 2 (nebula_x2) rows"
-                }
-                Arch::Blackhole => "Blackhole products harvest 0, 1 or 2 columns",
-            })
+            SocError::new(core_source, format!("no {arch} product has {harvested_count} harvested {what}"))
+                .key("--harvest")
+                .value(format!("{:#x}", opts.harvest_mask))
+                .hint(match arch {
+                    Arch::Grayskull => "Grayskull products harvest 0 (E150) or 2 (E75) rows",
+                    Arch::WormholeB0 => "Wormhole products harvest 0 (galaxy), 1 (nebula_x1) or 2 (nebula_x2) rows",
+                    Arch::Blackhole => "Blackhole products harvest 0, 1 or 2 columns",
+                })
         })?;
-        let num_hw_cqs = if opts.num_hw_cqs == 0 {
-            1
-        } else {
-            opts.num_hw_cqs
-        };
+        let num_hw_cqs = if opts.num_hw_cqs == 0 { 1 } else { opts.num_hw_cqs };
         let entry = core
             .select(product, opts.dispatch_axis, num_hw_cqs)
             .map_err(|m| SocError::new(core_source, m).key(product))?;
-        let kept: Vec<u32> = lines
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| opts.harvest_mask & (1 << i) == 0)
-            .map(|(_, v)| *v)
-            .collect();
-        let harvested_lines: Vec<u32> = lines
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| opts.harvest_mask & (1 << i) != 0)
-            .map(|(_, v)| *v)
-            .collect();
+        let kept: Vec<u32> =
+            lines.iter().enumerate().filter(|(i, _)| opts.harvest_mask & (1 << i) == 0).map(|(_, v)| *v).collect();
+        let harvested_lines: Vec<u32> =
+            lines.iter().enumerate().filter(|(i, _)| opts.harvest_mask & (1 << i) != 0).map(|(_, v)| *v).collect();
         let (col_x, row_y) = match axis_kind {
             HarvestAxis::Rows => (cols.clone(), kept),
             HarvestAxis::Columns => (kept, rows.clone()),
@@ -209,22 +180,12 @@ impl Chip {
         let cols = self.soc.tensix_columns();
         let rows = self.soc.tensix_rows();
         let (line_order_x, line_order_y): (Vec<u32>, Vec<u32>) = match arch.harvest_axis() {
-            HarvestAxis::Rows => (
-                cols.clone(),
-                self.row_y
-                    .iter()
-                    .chain(self.harvested_lines.iter())
-                    .copied()
-                    .collect(),
-            ),
-            HarvestAxis::Columns => (
-                self.col_x
-                    .iter()
-                    .chain(self.harvested_lines.iter())
-                    .copied()
-                    .collect(),
-                rows.clone(),
-            ),
+            HarvestAxis::Rows => {
+                (cols.clone(), self.row_y.iter().chain(self.harvested_lines.iter()).copied().collect())
+            }
+            HarvestAxis::Columns => {
+                (self.col_x.iter().chain(self.harvested_lines.iter()).copied().collect(), rows.clone())
+            }
         };
         for (p, kind) in self.soc.tiles() {
             let t = match (arch, kind) {
@@ -235,13 +196,7 @@ impl Chip {
                 }
                 (Arch::WormholeB0, TileKind::Eth { .. }) => {
                     // Ethernet rows are numbered 16 (top) and 17 (bottom), columns from 18 in NoC0 order.
-                    let mut row_xs: Vec<u32> = self
-                        .soc
-                        .eth
-                        .iter()
-                        .filter(|e| e.y == p.y)
-                        .map(|e| e.x)
-                        .collect();
+                    let mut row_xs: Vec<u32> = self.soc.eth.iter().filter(|e| e.y == p.y).map(|e| e.x).collect();
                     row_xs.sort_unstable();
                     let ix = row_xs.iter().position(|&v| v == p.x).unwrap_or(0) as u32;
                     let top = self.soc.eth.iter().map(|e| e.y).min().unwrap_or(0);
@@ -350,10 +305,7 @@ impl Chip {
 
     /// NoC0 position of a logical worker.
     pub fn logical_to_noc0(&self, c: LogicalCoord) -> Option<Noc0Coord> {
-        Some(Noc0Coord::new(
-            *self.col_x.get(c.x as usize)?,
-            *self.row_y.get(c.y as usize)?,
-        ))
+        Some(Noc0Coord::new(*self.col_x.get(c.x as usize)?, *self.row_y.get(c.y as usize)?))
     }
 
     /// Logical coordinate of a NoC0 tile that is a usable worker.
@@ -408,37 +360,18 @@ impl Chip {
     }
 }
 
-type Resolved = (
-    LogicalRange,
-    Vec<LogicalCoord>,
-    Vec<LogicalCoord>,
-    Vec<RelativeCoord>,
-);
+type Resolved = (LogicalRange, Vec<LogicalCoord>, Vec<LogicalCoord>, Vec<RelativeCoord>);
 
-fn resolve_config(
-    c: &CoreConfig,
-    logical: GridSize,
-    file: &str,
-    path: &str,
-) -> Result<Resolved, SocError> {
+fn resolve_config(c: &CoreConfig, logical: GridSize, file: &str, path: &str) -> Result<Resolved, SocError> {
     let resolve = |r: RelativeCoord, key: String| {
         r.resolve(logical).ok_or_else(|| {
-            SocError::new(
-                file,
-                format!("core outside the {logical} logical worker grid of this harvesting"),
-            )
-            .key(key)
-            .value(r)
+            SocError::new(file, format!("core outside the {logical} logical worker grid of this harvesting"))
+                .key(key)
+                .value(r)
         })
     };
-    let start = resolve(
-        c.compute_grid.start,
-        format!("{path}.compute_with_storage_grid_range.start"),
-    )?;
-    let end = resolve(
-        c.compute_grid.end,
-        format!("{path}.compute_with_storage_grid_range.end"),
-    )?;
+    let start = resolve(c.compute_grid.start, format!("{path}.compute_with_storage_grid_range.start"))?;
+    let end = resolve(c.compute_grid.end, format!("{path}.compute_with_storage_grid_range.end"))?;
     if start.x > end.x || start.y > end.y {
         return Err(SocError::new(file, "range start is past its end")
             .key(format!("{path}.compute_with_storage_grid_range"))

@@ -146,16 +146,8 @@ impl RelativeCoord {
 
     /// Resolve against a logical grid of `size`; `None` when it falls outside.
     pub fn resolve(self, size: GridSize) -> Option<LogicalCoord> {
-        let x = if self.x < 0 {
-            size.x as i64 + self.x as i64
-        } else {
-            self.x as i64
-        };
-        let y = if self.y < 0 {
-            size.y as i64 + self.y as i64
-        } else {
-            self.y as i64
-        };
+        let x = if self.x < 0 { size.x as i64 + self.x as i64 } else { self.x as i64 };
+        let y = if self.y < 0 { size.y as i64 + self.y as i64 } else { self.y as i64 };
         if x < 0 || y < 0 || x >= size.x as i64 || y >= size.y as i64 {
             return None;
         }
@@ -176,33 +168,16 @@ mod tests {
     #[test]
     fn relative_coords_count_from_the_end() {
         let g = GridSize::new(8, 9);
-        assert_eq!(
-            RelativeCoord::new(0, -1).resolve(g),
-            Some(LogicalCoord::new(0, 8))
-        );
-        assert_eq!(
-            RelativeCoord::new(-1, 3).resolve(g),
-            Some(LogicalCoord::new(7, 3))
-        );
+        assert_eq!(RelativeCoord::new(0, -1).resolve(g), Some(LogicalCoord::new(0, 8)));
+        assert_eq!(RelativeCoord::new(-1, 3).resolve(g), Some(LogicalCoord::new(7, 3)));
         assert_eq!(RelativeCoord::new(8, 0).resolve(g), None);
         assert_eq!(RelativeCoord::new(0, -10).resolve(g), None);
     }
 
     #[test]
     fn coords_order_row_major() {
-        let mut v = vec![
-            Noc0Coord::new(2, 1),
-            Noc0Coord::new(1, 2),
-            Noc0Coord::new(1, 1),
-        ];
+        let mut v = vec![Noc0Coord::new(2, 1), Noc0Coord::new(1, 2), Noc0Coord::new(1, 1)];
         v.sort();
-        assert_eq!(
-            v,
-            vec![
-                Noc0Coord::new(1, 1),
-                Noc0Coord::new(2, 1),
-                Noc0Coord::new(1, 2)
-            ]
-        );
+        assert_eq!(v, vec![Noc0Coord::new(1, 1), Noc0Coord::new(2, 1), Noc0Coord::new(1, 2)]);
     }
 }

@@ -102,10 +102,7 @@ fn rel(v: [i32; 2]) -> RelativeCoord {
 }
 
 fn range(r: &RawRange) -> RelativeRange {
-    RelativeRange {
-        start: rel(r.start),
-        end: rel(r.end),
-    }
+    RelativeRange { start: rel(r.start), end: rel(r.end) }
 }
 
 impl CoreDescriptor {
@@ -133,15 +130,9 @@ impl CoreDescriptor {
             };
             let config = validate_config(&e.config, file, &path)?;
             let axis = e.axis.as_deref().and_then(DispatchAxis::parse);
-            entries.push(CoreConfigEntry {
-                product: e.product,
-                axis,
-                num_cqs: e.num_cqs,
-                config,
-            });
+            entries.push(CoreConfigEntry { product: e.product, axis, num_cqs: e.num_cqs, config });
         }
-        entries
-            .sort_by(|a, b| (&a.product, a.axis, a.num_cqs).cmp(&(&b.product, b.axis, b.num_cqs)));
+        entries.sort_by(|a, b| (&a.product, a.axis, a.num_cqs).cmp(&(&b.product, b.axis, b.num_cqs)));
         Ok(CoreDescriptor { entries })
     }
 
@@ -154,17 +145,8 @@ impl CoreDescriptor {
 
     /// Select the configuration for `product`, `num_cqs` and (for axis-keyed files) `axis`.
     /// With `axis = None` on an axis-keyed file, the only axis present is used.
-    pub fn select(
-        &self,
-        product: &str,
-        axis: Option<DispatchAxis>,
-        num_cqs: u32,
-    ) -> Result<&CoreConfigEntry, String> {
-        let of_product: Vec<&CoreConfigEntry> = self
-            .entries
-            .iter()
-            .filter(|e| e.product == product)
-            .collect();
+    pub fn select(&self, product: &str, axis: Option<DispatchAxis>, num_cqs: u32) -> Result<&CoreConfigEntry, String> {
+        let of_product: Vec<&CoreConfigEntry> = self.entries.iter().filter(|e| e.product == product).collect();
         if of_product.is_empty() {
             return Err(format!(
                 "no configuration for product `{product}` (the file has: {})",
@@ -175,27 +157,20 @@ impl CoreDescriptor {
         axes.dedup();
         let axis = match axis {
             Some(a) if axes.iter().any(|x| x.is_none()) => {
-                return Err(format!(
-                    "product `{product}` is not keyed by dispatch axis; drop the `{a}` axis"
-                ));
+                return Err(format!("product `{product}` is not keyed by dispatch axis; drop the `{a}` axis"));
             }
             Some(a) => Some(a),
             None if axes.len() == 1 => axes[0],
             None => {
-                return Err(format!(
-                    "product `{product}` has several dispatch axes; choose one (row or col)"
-                ));
+                return Err(format!("product `{product}` has several dispatch axes; choose one (row or col)"));
             }
         };
-        of_product
-            .into_iter()
-            .find(|e| e.axis == axis && e.num_cqs == num_cqs)
-            .ok_or_else(|| {
-                format!(
-                    "no configuration for product `{product}`{} with {num_cqs} command queue(s)",
-                    axis.map(|a| format!(", axis `{a}`")).unwrap_or_default()
-                )
-            })
+        of_product.into_iter().find(|e| e.axis == axis && e.num_cqs == num_cqs).ok_or_else(|| {
+            format!(
+                "no configuration for product `{product}`{} with {num_cqs} command queue(s)",
+                axis.map(|a| format!(", axis `{a}`")).unwrap_or_default()
+            )
+        })
     }
 }
 
@@ -220,10 +195,7 @@ fn validate_config(c: &RawCoreConfig, file: &str, path: &str) -> Result<CoreConf
     for (i, (s, e)) in r.start.iter().zip(r.end.iter()).enumerate() {
         if *s >= 0 && *e >= 0 && s > e {
             return Err(SocError::new(file, "range start is past its end")
-                .key(format!(
-                    "{path}.compute_with_storage_grid_range.{}",
-                    ["start[0]", "start[1]"][i]
-                ))
+                .key(format!("{path}.compute_with_storage_grid_range.{}", ["start[0]", "start[1]"][i]))
                 .value(format!("{:?} .. {:?}", r.start, r.end)));
         }
     }
@@ -233,10 +205,7 @@ fn validate_config(c: &RawCoreConfig, file: &str, path: &str) -> Result<CoreConf
         storage_cores: c.storage_cores.iter().copied().map(rel).collect(),
         storage_core_bank_size: bank,
         dispatch_cores: c.dispatch_cores.iter().copied().map(rel).collect(),
-        tg_dispatch_cores: c
-            .tg_dispatch_cores
-            .as_ref()
-            .map(|v| v.iter().copied().map(rel).collect()),
+        tg_dispatch_cores: c.tg_dispatch_cores.as_ref().map(|v| v.iter().copied().map(rel).collect()),
         dispatch_core_type,
     })
 }

@@ -182,26 +182,12 @@ impl SocDescriptor {
     /// All positions with their tile kinds, row-major.
     pub fn tiles(&self) -> impl Iterator<Item = (Noc0Coord, TileKind)> + '_ {
         let w = self.grid.x;
-        self.tiles
-            .iter()
-            .enumerate()
-            .map(move |(i, t)| (Noc0Coord::new(i as u32 % w, i as u32 / w), *t))
+        self.tiles.iter().enumerate().map(move |(i, t)| (Noc0Coord::new(i as u32 % w, i as u32 / w), *t))
     }
 
     /// Number of tiles of each kind name (`tensix`, `dram`, …), in a fixed order, omitting zero counts.
     pub fn counts_by_kind(&self) -> Vec<(&'static str, usize)> {
-        let order = [
-            "tensix",
-            "dram",
-            "eth",
-            "pcie",
-            "arc",
-            "router_only",
-            "security",
-            "l2cpu",
-            "dispatch",
-            "empty",
-        ];
+        let order = ["tensix", "dram", "eth", "pcie", "arc", "router_only", "security", "l2cpu", "dispatch", "empty"];
         order
             .iter()
             .map(|n| (*n, self.tiles.iter().filter(|t| t.name() == *n).count()))
@@ -216,16 +202,8 @@ impl SocDescriptor {
 
     /// The same tile in NoC0 coordinates.
     pub fn noc1_to_noc0(&self, c: Noc1Coord) -> Noc0Coord {
-        let x = self
-            .noc1_x
-            .iter()
-            .position(|&v| v == c.x)
-            .unwrap_or(c.x as usize) as u32;
-        let y = self
-            .noc1_y
-            .iter()
-            .position(|&v| v == c.y)
-            .unwrap_or(c.y as usize) as u32;
+        let x = self.noc1_x.iter().position(|&v| v == c.x).unwrap_or(c.x as usize) as u32;
+        let y = self.noc1_y.iter().position(|&v| v == c.y).unwrap_or(c.y as usize) as u32;
         Noc0Coord::new(x, y)
     }
 
@@ -289,47 +267,30 @@ impl<'a> Builder<'a> {
                 .hint("write NoC0 coordinates as `X-Y`, e.g. `1-1`")
         })?;
         if c.x >= self.grid.x || c.y >= self.grid.y {
-            return Err(SocError::new(
-                self.file,
-                format!("coordinate outside the {} NoC grid", self.grid),
-            )
-            .key(key)
-            .value(raw)
-            .hint(format!(
-                "x must be below grid.x_size = {} and y below grid.y_size = {}",
-                self.grid.x, self.grid.y
-            )));
+            return Err(SocError::new(self.file, format!("coordinate outside the {} NoC grid", self.grid))
+                .key(key)
+                .value(raw)
+                .hint(format!(
+                    "x must be below grid.x_size = {} and y below grid.y_size = {}",
+                    self.grid.x, self.grid.y
+                )));
         }
         Ok(c)
     }
 
-    fn place(
-        &mut self,
-        c: Noc0Coord,
-        kind: TileKind,
-        key: &str,
-        raw: &str,
-    ) -> Result<(), SocError> {
+    fn place(&mut self, c: Noc0Coord, kind: TileKind, key: &str, raw: &str) -> Result<(), SocError> {
         let idx = (c.y * self.grid.x + c.x) as usize;
         if let Some((_, first)) = &self.tiles[idx] {
-            return Err(SocError::new(
-                self.file,
-                format!("tile {raw} is listed twice: already at `{first}`"),
-            )
-            .key(key)
-            .value(raw)
-            .hint("every NoC position has exactly one role; remove one of the two entries"));
+            return Err(SocError::new(self.file, format!("tile {raw} is listed twice: already at `{first}`"))
+                .key(key)
+                .value(raw)
+                .hint("every NoC position has exactly one role; remove one of the two entries"));
         }
         self.tiles[idx] = Some((kind, key.to_string()));
         Ok(())
     }
 
-    fn list(
-        &mut self,
-        raws: &[RawCoord],
-        name: &str,
-        kind: TileKind,
-    ) -> Result<Vec<Noc0Coord>, SocError> {
+    fn list(&mut self, raws: &[RawCoord], name: &str, kind: TileKind) -> Result<Vec<Noc0Coord>, SocError> {
         let mut out = Vec::with_capacity(raws.len());
         for (i, raw) in raws.iter().enumerate() {
             let key = format!("{name}[{i}]");
@@ -341,31 +302,21 @@ impl<'a> Builder<'a> {
     }
 }
 
-fn mirror_table(
-    given: Option<Vec<u32>>,
-    size: u32,
-    key: &str,
-    file: &str,
-) -> Result<Vec<u32>, SocError> {
+fn mirror_table(given: Option<Vec<u32>>, size: u32, key: &str, file: &str) -> Result<Vec<u32>, SocError> {
     let Some(t) = given else {
         return Ok((0..size).rev().collect());
     };
     if t.len() != size as usize {
-        return Err(SocError::new(
-            file,
-            format!("table has {} entries but the grid has {size}", t.len()),
-        )
-        .key(key)
-        .hint("give one NoC1 coordinate per NoC0 coordinate"));
+        return Err(SocError::new(file, format!("table has {} entries but the grid has {size}", t.len()))
+            .key(key)
+            .hint("give one NoC1 coordinate per NoC0 coordinate"));
     }
     let mut seen = vec![false; size as usize];
     for (i, &v) in t.iter().enumerate() {
         if v >= size || seen[v as usize] {
-            return Err(
-                SocError::new(file, "not a permutation of the grid coordinates")
-                    .key(format!("{key}[{i}]"))
-                    .value(v),
-            );
+            return Err(SocError::new(file, "not a permutation of the grid coordinates")
+                .key(format!("{key}[{i}]"))
+                .value(v));
         }
         seen[v as usize] = true;
     }
@@ -379,31 +330,19 @@ fn validate(raw: RawSoc, file: &str) -> Result<SocDescriptor, SocError> {
             .value(&raw.arch_name)
             .hint("tensim models GRAYSKULL, WORMHOLE_B0 and BLACKHOLE")
     })?;
-    for (key, v) in [
-        ("grid.x_size", raw.grid.x_size),
-        ("grid.y_size", raw.grid.y_size),
-    ] {
+    for (key, v) in [("grid.x_size", raw.grid.x_size), ("grid.y_size", raw.grid.y_size)] {
         if v == 0 || v > 64 {
-            return Err(SocError::new(
-                file,
-                "grid dimension must be between 1 and 64 (6-bit NoC node ids)",
-            )
-            .key(key)
-            .value(v));
+            return Err(SocError::new(file, "grid dimension must be between 1 and 64 (6-bit NoC node ids)")
+                .key(key)
+                .value(v));
         }
     }
     let grid = GridSize::new(raw.grid.x_size, raw.grid.y_size);
-    let mut b = Builder {
-        file,
-        grid,
-        tiles: vec![None; grid.count()],
-    };
+    let mut b = Builder { file, grid, tiles: vec![None; grid.count()] };
 
     // DRAM channels.
     if raw.dram.is_empty() {
-        return Err(SocError::new(file, "no DRAM channels")
-            .key("dram")
-            .hint("list at least one DRAM endpoint"));
+        return Err(SocError::new(file, "no DRAM channels").key("dram").hint("list at least one DRAM endpoint"));
     }
     let mut dram_channels = Vec::with_capacity(raw.dram.len());
     for (ch, entry) in raw.dram.iter().enumerate() {
@@ -416,15 +355,7 @@ fn validate(raw: RawSoc, file: &str) -> Result<SocDescriptor, SocError> {
         for (sub, r) in entry.0.iter().enumerate() {
             let key = format!("dram[{ch}][{sub}]");
             let c = b.coord(r, &key)?;
-            b.place(
-                c,
-                TileKind::Dram {
-                    channel: ch as u32,
-                    subchannel: sub as u32,
-                },
-                &key,
-                r,
-            )?;
+            b.place(c, TileKind::Dram { channel: ch as u32, subchannel: sub as u32 }, &key, r)?;
             endpoints.push(c);
         }
         dram_channels.push(DramChannel { endpoints });
@@ -444,18 +375,16 @@ fn validate(raw: RawSoc, file: &str) -> Result<SocDescriptor, SocError> {
             .key("functional_workers")
             .hint("list the Tensix worker tiles of the unharvested die as `X-Y` coordinates"));
     }
-    let mut workers = b.list(
-        &raw.functional_workers,
-        "functional_workers",
-        TileKind::Tensix,
-    )?;
+    let mut workers = b.list(&raw.functional_workers, "functional_workers", TileKind::Tensix)?;
     workers.sort();
     if let Some(h) = &raw.harvested_workers {
         if let Some(first) = h.first() {
             return Err(SocError::new(file, "harvested_workers is not supported in the file")
                 .key("harvested_workers[0]")
                 .value(first)
-                .hint("keep the file unharvested (`harvested_workers: []`) and pass the harvesting mask with --harvest"));
+                .hint(
+                    "keep the file unharvested (`harvested_workers: []`) and pass the harvesting mask with --harvest",
+                ));
         }
     }
     b.list(&raw.router_only, "router_only", TileKind::RouterOnly)?;
@@ -469,34 +398,22 @@ fn validate(raw: RawSoc, file: &str) -> Result<SocDescriptor, SocError> {
         b.list(l, "dispatch", TileKind::Dispatch)?;
     }
 
-    for (key, v) in [
-        ("worker_l1_size", raw.worker_l1_size),
-        ("dram_bank_size", raw.dram_bank_size),
-    ] {
+    for (key, v) in [("worker_l1_size", raw.worker_l1_size), ("dram_bank_size", raw.dram_bank_size)] {
         if v == 0 {
-            return Err(SocError::new(file, "size must not be zero")
-                .key(key)
-                .value(v));
+            return Err(SocError::new(file, "size must not be zero").key(key).value(v));
         }
     }
     if raw.eth_l1_size == 0 && !eth.is_empty() {
-        return Err(SocError::new(
-            file,
-            "size must not be zero when the chip has Ethernet tiles",
-        )
-        .key("eth_l1_size")
-        .value(0));
+        return Err(SocError::new(file, "size must not be zero when the chip has Ethernet tiles")
+            .key("eth_l1_size")
+            .value(0));
     }
 
     let dram_banks = dram_banks(&raw, file, &b, &dram_channels)?;
     let noc1_x = mirror_table(raw.noc0_x_to_noc1_x, grid.x, "noc0_x_to_noc1_x", file)?;
     let noc1_y = mirror_table(raw.noc0_y_to_noc1_y, grid.y, "noc0_y_to_noc1_y", file)?;
 
-    let tiles = b
-        .tiles
-        .into_iter()
-        .map(|t| t.map(|(k, _)| k).unwrap_or(TileKind::Empty))
-        .collect();
+    let tiles = b.tiles.into_iter().map(|t| t.map(|(k, _)| k).unwrap_or(TileKind::Empty)).collect();
     let f = &raw.features;
     Ok(SocDescriptor {
         arch,
@@ -526,12 +443,7 @@ fn validate(raw: RawSoc, file: &str) -> Result<SocDescriptor, SocError> {
 
 /// DRAM banks from `dram_views` (current tt-metal), the older flattened keys, or — for files without either
 /// (tt-umd) — one bank per channel at offset 0 through its first endpoint.
-fn dram_banks(
-    raw: &RawSoc,
-    file: &str,
-    b: &Builder<'_>,
-    channels: &[DramChannel],
-) -> Result<Vec<DramBank>, SocError> {
+fn dram_banks(raw: &RawSoc, file: &str, b: &Builder<'_>, channels: &[DramChannel]) -> Result<Vec<DramBank>, SocError> {
     if let Some(views) = &raw.dram_views {
         let size = raw.dram_view_size.ok_or_else(|| {
             SocError::new(file, "missing key: required when `dram_views` is given")
@@ -539,32 +451,19 @@ fn dram_banks(
                 .hint("add `dram_view_size: <bytes>`, the size of every DRAM view")
         })?;
         if size == 0 {
-            return Err(SocError::new(file, "size must not be zero")
-                .key("dram_view_size")
-                .value(0));
+            return Err(SocError::new(file, "size must not be zero").key("dram_view_size").value(0));
         }
         if views.is_empty() {
-            return Err(SocError::new(file, "no DRAM views")
-                .key("dram_views")
-                .hint("list one view per DRAM bank"));
+            return Err(SocError::new(file, "no DRAM views").key("dram_views").hint("list one view per DRAM bank"));
         }
         let mut banks = Vec::with_capacity(views.len());
         for (i, v) in views.iter().enumerate() {
             let ch = channels.get(v.channel as usize).ok_or_else(|| {
-                SocError::new(
-                    file,
-                    format!(
-                        "channel does not exist (the file has {} DRAM channels)",
-                        channels.len()
-                    ),
-                )
-                .key(format!("dram_views[{i}].channel"))
-                .value(v.channel)
+                SocError::new(file, format!("channel does not exist (the file has {} DRAM channels)", channels.len()))
+                    .key(format!("dram_views[{i}].channel"))
+                    .value(v.channel)
             })?;
-            for (name, ep) in [
-                ("worker_endpoint", v.worker_endpoint),
-                ("eth_endpoint", v.eth_endpoint),
-            ] {
+            for (name, ep) in [("worker_endpoint", v.worker_endpoint), ("eth_endpoint", v.eth_endpoint)] {
                 for (noc, &s) in ep.0.iter().enumerate() {
                     if s as usize >= ch.endpoints.len() {
                         return Err(SocError::new(
@@ -580,10 +479,7 @@ fn dram_banks(
                     }
                 }
             }
-            if v.address_offset
-                .checked_add(size)
-                .is_none_or(|end| end > raw.dram_bank_size)
-            {
+            if v.address_offset.checked_add(size).is_none_or(|end| end > raw.dram_bank_size) {
                 return Err(SocError::new(
                     file,
                     format!(
@@ -604,23 +500,13 @@ fn dram_banks(
         }
         return Ok(banks);
     }
-    if let (Some(workers), Some(eths), Some(offsets)) = (
-        &raw.dram_preferred_worker_endpoint,
-        &raw.dram_preferred_eth_endpoint,
-        &raw.dram_address_offsets,
-    ) {
+    if let (Some(workers), Some(eths), Some(offsets)) =
+        (&raw.dram_preferred_worker_endpoint, &raw.dram_preferred_eth_endpoint, &raw.dram_address_offsets)
+    {
         if workers.len() != eths.len() || workers.len() != offsets.len() {
-            return Err(SocError::new(
-                file,
-                "the three legacy DRAM lists must have the same length",
-            )
-            .key("dram_preferred_worker_endpoint")
-            .value(format!(
-                "{} / {} / {}",
-                workers.len(),
-                eths.len(),
-                offsets.len()
-            )));
+            return Err(SocError::new(file, "the three legacy DRAM lists must have the same length")
+                .key("dram_preferred_worker_endpoint")
+                .value(format!("{} / {} / {}", workers.len(), eths.len(), offsets.len())));
         }
         let n = workers.len() as u64;
         let per_channel = n.div_ceil(channels.len() as u64).max(1);
@@ -632,23 +518,15 @@ fn dram_banks(
                 channels
                     .iter()
                     .enumerate()
-                    .find_map(|(ch, chan)| {
-                        chan.endpoints
-                            .iter()
-                            .position(|e| *e == c)
-                            .map(|s| (ch as u32, s as u32))
-                    })
+                    .find_map(|(ch, chan)| chan.endpoints.iter().position(|e| *e == c).map(|s| (ch as u32, s as u32)))
                     .ok_or_else(|| SocError::new(file, "not a DRAM endpoint").key(key).value(r))
             };
             let (wc, ws) = locate(format!("dram_preferred_worker_endpoint[{i}]"), &workers[i])?;
             let (ec, es) = locate(format!("dram_preferred_eth_endpoint[{i}]"), &eths[i])?;
             if wc != ec {
-                return Err(SocError::new(
-                    file,
-                    "worker and eth endpoints of one bank are in different channels",
-                )
-                .key(format!("dram_preferred_eth_endpoint[{i}]"))
-                .value(&eths[i]));
+                return Err(SocError::new(file, "worker and eth endpoints of one bank are in different channels")
+                    .key(format!("dram_preferred_eth_endpoint[{i}]"))
+                    .value(&eths[i]));
             }
             banks.push(DramBank {
                 channel: wc,

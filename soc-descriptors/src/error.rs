@@ -24,14 +24,7 @@ pub struct SocError {
 impl SocError {
     /// A new error about `file`.
     pub fn new(file: impl Into<String>, message: impl Into<String>) -> Self {
-        SocError {
-            file: file.into(),
-            location: None,
-            key: None,
-            value: None,
-            message: message.into(),
-            hint: None,
-        }
+        SocError { file: file.into(), location: None, key: None, value: None, message: message.into(), hint: None }
     }
 
     /// Attach the key path.

@@ -17,11 +17,7 @@ pub fn parse_yaml<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, SocE
 }
 
 /// Map a serde_path_to_error error to a [`SocError`]; `prefix` is prepended to the key path.
-fn path_error(
-    e: serde_path_to_error::Error<serde_yaml::Error>,
-    file: &str,
-    prefix: &str,
-) -> SocError {
+fn path_error(e: serde_path_to_error::Error<serde_yaml::Error>, file: &str, prefix: &str) -> SocError {
     let path = e.path().to_string();
     let inner = e.into_inner();
     yaml_error(&inner, file, &join_path(prefix, &path))
@@ -42,11 +38,7 @@ fn yaml_error(inner: &serde_yaml::Error, file: &str, key: &str) -> SocError {
     if let Some(i) = message.find(" at line ") {
         let tail = &message[i + " at line ".len()..];
         if tail.split(' ').nth(1) == Some("column") {
-            let rest: String = tail
-                .splitn(4, ' ')
-                .nth(3)
-                .map(|s| s.to_string())
-                .unwrap_or_default();
+            let rest: String = tail.splitn(4, ' ').nth(3).map(|s| s.to_string()).unwrap_or_default();
             message = format!("{}{}", &message[..i], rest);
         }
     }
@@ -173,17 +165,12 @@ impl<'de> Deserialize<'de> for RawEndpoint {
                 Ok(RawEndpoint([v, v]))
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-                let v = u32::try_from(v)
-                    .map_err(|_| E::custom(format!("subchannel index {v} is negative")))?;
+                let v = u32::try_from(v).map_err(|_| E::custom(format!("subchannel index {v} is negative")))?;
                 Ok(RawEndpoint([v, v]))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let a: u32 = seq
-                    .next_element()?
-                    .ok_or_else(|| de::Error::invalid_length(0, &self))?;
-                let b: u32 = seq
-                    .next_element()?
-                    .ok_or_else(|| de::Error::invalid_length(1, &self))?;
+                let a: u32 = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(0, &self))?;
+                let b: u32 = seq.next_element()?.ok_or_else(|| de::Error::invalid_length(1, &self))?;
                 if seq.next_element::<u32>()?.is_some() {
                     return Err(de::Error::invalid_length(3, &self));
                 }
@@ -275,18 +262,15 @@ pub(crate) struct RawCoreEntry {
 }
 
 pub(crate) fn parse_core(text: &str, file: &str) -> Result<Vec<RawCoreEntry>, SocError> {
-    let doc: serde_yaml::Value =
-        serde_yaml::from_str(text).map_err(|e| yaml_error(&e, file, ""))?;
+    let doc: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| yaml_error(&e, file, ""))?;
     let top = match doc {
         serde_yaml::Value::Mapping(m) => m,
         serde_yaml::Value::Null => {
-            return Err(SocError::new(file, "empty core descriptor").hint(
-                "a core descriptor maps product names to command-queue counts to configurations",
-            ));
+            return Err(SocError::new(file, "empty core descriptor")
+                .hint("a core descriptor maps product names to command-queue counts to configurations"));
         }
         other => {
-            return Err(SocError::new(file, "expected a mapping of product names")
-                .value(value_kind(&other)));
+            return Err(SocError::new(file, "expected a mapping of product names").value(value_kind(&other)));
         }
     };
     let mut out = Vec::new();
@@ -309,13 +293,10 @@ pub(crate) fn parse_core(text: &str, file: &str) -> Result<Vec<RawCoreEntry>, So
                 _ => {
                     let axis = scalar_key(&k, file, &product)?;
                     if axis != "row" && axis != "col" {
-                        return Err(SocError::new(
-                            file,
-                            "expected a number of command queues or a dispatch axis",
-                        )
-                        .key(format!("{product}.{axis}"))
-                        .value(&axis)
-                        .hint("use `1`/`2` (command queues) or `row`/`col` (dispatch core axis)"));
+                        return Err(SocError::new(file, "expected a number of command queues or a dispatch axis")
+                            .key(format!("{product}.{axis}"))
+                            .value(&axis)
+                            .hint("use `1`/`2` (command queues) or `row`/`col` (dispatch core axis)"));
                     }
                     let apath = format!("{product}.{axis}");
                     for (ck, cv) in as_mapping(v, file, &apath)? {
@@ -351,16 +332,10 @@ fn value_kind(v: &serde_yaml::Value) -> &'static str {
     }
 }
 
-fn as_mapping(
-    v: serde_yaml::Value,
-    file: &str,
-    path: &str,
-) -> Result<serde_yaml::Mapping, SocError> {
+fn as_mapping(v: serde_yaml::Value, file: &str, path: &str) -> Result<serde_yaml::Mapping, SocError> {
     match v {
         serde_yaml::Value::Mapping(m) => Ok(m),
-        other => Err(SocError::new(file, "expected a mapping")
-            .key(path)
-            .value(value_kind(&other))),
+        other => Err(SocError::new(file, "expected a mapping").key(path).value(value_kind(&other))),
     }
 }
 
@@ -368,9 +343,7 @@ fn scalar_key(k: &serde_yaml::Value, file: &str, path: &str) -> Result<String, S
     match k {
         serde_yaml::Value::String(s) => Ok(s.clone()),
         serde_yaml::Value::Number(n) => Ok(n.to_string()),
-        other => Err(SocError::new(file, "expected a name as key")
-            .key(path)
-            .value(value_kind(other))),
+        other => Err(SocError::new(file, "expected a name as key").key(path).value(value_kind(other))),
     }
 }
 
@@ -381,12 +354,9 @@ fn cq_key(k: &serde_yaml::Value, file: &str, path: &str) -> Result<u32, SocError
     };
     match n {
         Some(n @ 1..=2) => Ok(n as u32),
-        _ => Err(SocError::new(
-            file,
-            "expected the number of hardware command queues (1 or 2)",
-        )
-        .key(path)
-        .value(scalar_key(k, file, path).unwrap_or_else(|_| value_kind(k).to_string()))),
+        _ => Err(SocError::new(file, "expected the number of hardware command queues (1 or 2)")
+            .key(path)
+            .value(scalar_key(k, file, path).unwrap_or_else(|_| value_kind(k).to_string()))),
     }
 }
 

@@ -21,28 +21,18 @@ fn the_small_fixture_is_valid() {
 
 #[test]
 fn yaml_syntax_error_names_file_line_and_column() {
-    let e = err(&WH.replace(
-        "functional_workers: [1-1, 2-1, 1-2, 2-2]",
-        "functional_workers: [1-1, 2-1",
-    ));
+    let e = err(&WH.replace("functional_workers: [1-1, 2-1, 1-2, 2-2]", "functional_workers: [1-1, 2-1"));
     assert_eq!(e.file, "chip.yaml");
     let (line, col) = e.location.expect("location");
     assert!(line > 1 && col >= 1, "{e}");
-    assert!(
-        e.to_string()
-            .starts_with(&format!("chip.yaml:{line}:{col}: ")),
-        "{e}"
-    );
+    assert!(e.to_string().starts_with(&format!("chip.yaml:{line}:{col}: ")), "{e}");
 }
 
 #[test]
 fn unknown_and_missing_keys_name_the_key_path() {
     let e = err(&WH.replace("arch_name:", "arch_nmae:"));
     assert!(e.message.contains("unknown field `arch_nmae`"), "{e}");
-    let e = err(&WH.replace(
-        "  packer:\n    version: 2\n",
-        "  packer:\n    version: 2\n    speed: 3\n",
-    ));
+    let e = err(&WH.replace("  packer:\n    version: 2\n", "  packer:\n    version: 2\n    speed: 3\n"));
     assert_eq!(e.key.as_deref(), Some("features.packer.speed"), "{e}");
     let e = err(&WH.replace("eth_l1_size: 262144\n", ""));
     assert!(e.message.contains("missing field `eth_l1_size`"), "{e}");
@@ -72,17 +62,13 @@ fn tile_listed_in_two_roles() {
     let e = err(&WH.replace("pcie: [0-3]", "pcie: [1-1]"));
     assert_eq!(e.value.as_deref(), Some("1-1"));
     assert!(e.message.contains("listed twice"), "{e}");
-    assert!(
-        e.message.contains("pcie[0]") || e.key.as_deref() == Some("functional_workers[0]"),
-        "{e}"
-    );
+    assert!(e.message.contains("pcie[0]") || e.key.as_deref() == Some("functional_workers[0]"), "{e}");
 }
 
 #[test]
 fn empty_worker_list() {
-    let e = err(&WH
-        .replace("[1-1, 2-1, 1-2, 2-2]", "[]")
-        .replace("router_only: []", "router_only: [1-1, 2-1, 1-2, 2-2]"));
+    let e =
+        err(&WH.replace("[1-1, 2-1, 1-2, 2-2]", "[]").replace("router_only: []", "router_only: [1-1, 2-1, 1-2, 2-2]"));
     assert_eq!(e.key.as_deref(), Some("functional_workers"));
     assert!(e.message.contains("empty worker list"), "{e}");
 }
@@ -126,12 +112,7 @@ fn missing_file_is_an_error_naming_it() {
 type Parser = dyn Fn(&str, &str) -> Result<(), SocError>;
 
 /// Runs `parse` on `text`; fails the test on a panic or an error that does not name `file`.
-fn must_not_panic(
-    file: &str,
-    what: &str,
-    text: &str,
-    parse: &dyn Fn(&str, &str) -> Result<(), SocError>,
-) {
+fn must_not_panic(file: &str, what: &str, text: &str, parse: &dyn Fn(&str, &str) -> Result<(), SocError>) {
     let r = catch_unwind(AssertUnwindSafe(|| parse(text, file)));
     match r {
         Err(_) => panic!("{file}: panicked on {what}"),
@@ -152,11 +133,7 @@ fn top_level_keys(text: &str) -> Vec<(usize, usize)> {
         .filter(|(_, l)| !l.is_empty() && !l.starts_with([' ', '#', '\t']) && l.contains(':'))
         .map(|(i, _)| i)
         .collect();
-    starts
-        .iter()
-        .enumerate()
-        .map(|(k, &s)| (s, starts.get(k + 1).copied().unwrap_or(lines.len())))
-        .collect()
+    starts.iter().enumerate().map(|(k, &s)| (s, starts.get(k + 1).copied().unwrap_or(lines.len()))).collect()
 }
 
 #[test]
@@ -187,12 +164,7 @@ fn mutated_real_files_never_panic_and_always_name_the_file() {
         let lines: Vec<&str> = text.lines().collect();
         // Truncate at every tenth line.
         for cut in (0..lines.len()).step_by(10) {
-            must_not_panic(
-                &name,
-                &format!("truncation at line {cut}"),
-                &lines[..cut].join("\n"),
-                parse,
-            );
+            must_not_panic(&name, &format!("truncation at line {cut}"), &lines[..cut].join("\n"), parse);
             cases += 1;
         }
         // Delete each top-level key.
@@ -227,12 +199,7 @@ fn mutated_real_files_never_panic_and_always_name_the_file() {
             let positions: Vec<usize> = text.match_indices(from).map(|(i, _)| i).collect();
             for &pos in positions.iter().step_by((positions.len() / 7).max(1)) {
                 let t = format!("{}{}{}", &text[..pos], to, &text[pos + from.len()..]);
-                must_not_panic(
-                    &name,
-                    &format!("`{from}` -> `{to}` at byte {pos}"),
-                    &t,
-                    parse,
-                );
+                must_not_panic(&name, &format!("`{from}` -> `{to}` at byte {pos}"), &t, parse);
                 cases += 1;
             }
         }

@@ -23,21 +23,12 @@ fn arch_of_file(p: &Path) -> Arch {
 fn builtin_soc_equals_tt_metal_files() {
     let Some(dir) = common::soc_dir() else { return };
     let files = common::yamls(&dir, "tt-metal/soc_descriptors");
-    assert_eq!(
-        files.len(),
-        3,
-        "expected the three tt-metal SoC descriptors"
-    );
+    assert_eq!(files.len(), 3, "expected the three tt-metal SoC descriptors");
     for f in files {
         let parsed = SocDescriptor::load(&f).unwrap_or_else(|e| panic!("{e}"));
         let arch = arch_of_file(&f);
         assert_eq!(parsed.arch, arch);
-        assert_eq!(
-            parsed,
-            builtin_soc(arch),
-            "built-in {arch} differs from {}",
-            f.display()
-        );
+        assert_eq!(parsed, builtin_soc(arch), "built-in {arch} differs from {}", f.display());
     }
 }
 
@@ -55,10 +46,7 @@ fn builtin_core_descriptor_equals_tt_metal_files() {
                 builtin_soc(arch),
                 &parsed,
                 &f.display().to_string(),
-                ChipOptions {
-                    harvest_mask: 1,
-                    ..Default::default()
-                },
+                ChipOptions { harvest_mask: 1, ..Default::default() },
             )
             .unwrap();
             assert_eq!(chip.compute_with_storage_grid_size(), GridSize::new(8, 8));
@@ -90,10 +78,7 @@ fn umd_files_agree_with_builtin_except_documented_differences() {
         assert_eq!(umd.pcie, b.pcie, "{name}");
         assert_eq!(umd.arc, b.arc, "{name}");
         assert_eq!(umd.worker_l1_size, b.worker_l1_size, "{name}");
-        assert_eq!(
-            umd.features.unpacker_version, b.features.unpacker_version,
-            "{name}"
-        );
+        assert_eq!(umd.features.unpacker_version, b.features.unpacker_version, "{name}");
         // No dram_views in tt-umd files: one bank per channel, through subchannel 0.
         assert_eq!(umd.dram_banks.len(), umd.dram_channels.len(), "{name}");
         for (c, kind) in umd.tiles() {
@@ -101,18 +86,12 @@ fn umd_files_agree_with_builtin_except_documented_differences() {
             let ok = match (kind, bk) {
                 (k, bk) if k == bk => true,
                 // tt-umd names Blackhole's security and L2CPU tiles; tt-metal lists them as router-only.
-                (TileKind::Security | TileKind::L2Cpu, TileKind::RouterOnly) => {
-                    umd.arch == Arch::Blackhole
-                }
+                (TileKind::Security | TileKind::L2Cpu, TileKind::RouterOnly) => umd.arch == Arch::Blackhole,
                 // The 1x1 test chip keeps one worker and lists the others as router-only.
                 (TileKind::RouterOnly, TileKind::Tensix) => name == "wormhole_b0_1x1.yaml",
                 _ => false,
             };
-            assert!(
-                ok,
-                "{name}: tile {c} is {kind:?} but built-in {} says {bk:?}",
-                b.arch
-            );
+            assert!(ok, "{name}: tile {c} is {kind:?} but built-in {} says {bk:?}", b.arch);
         }
         match name.as_str() {
             "wormhole_b0_1x1.yaml" => assert_eq!(umd.workers, vec![Noc0Coord::new(1, 1)]),
@@ -148,17 +127,9 @@ fn every_real_file_and_harvesting_gives_consistent_coordinates() {
             HarvestAxis::Columns => soc.tensix_columns().len(),
         } as u32;
         for mask in 0..(1u32 << lines) {
-            let opts = ChipOptions {
-                harvest_mask: mask,
-                ..Default::default()
-            };
-            let Ok(chip) = Chip::new(soc.clone(), &builtin_core_descriptor(arch), "builtin", opts)
-            else {
-                assert!(
-                    arch.product_name(mask.count_ones()).is_none(),
-                    "{} mask {mask:#x} rejected",
-                    f.display()
-                );
+            let opts = ChipOptions { harvest_mask: mask, ..Default::default() };
+            let Ok(chip) = Chip::new(soc.clone(), &builtin_core_descriptor(arch), "builtin", opts) else {
+                assert!(arch.product_name(mask.count_ones()).is_none(), "{} mask {mask:#x} rejected", f.display());
                 continue;
             };
             let g = chip.logical_grid();

@@ -32,8 +32,7 @@ pub struct ChipArgs {
 }
 
 fn parse_arch(s: &str) -> Result<Arch, String> {
-    Arch::from_cli_name(s)
-        .ok_or_else(|| format!("unknown arch `{s}`: use wormhole_b0, blackhole or grayskull"))
+    Arch::from_cli_name(s).ok_or_else(|| format!("unknown arch `{s}`: use wormhole_b0, blackhole or grayskull"))
 }
 
 fn parse_mask(s: &str) -> Result<u32, String> {

@@ -117,11 +117,7 @@ fn build(chip: &Chip, soc_name: String) -> Report {
         })
         .collect();
     let map = (0..g.y)
-        .map(|y| {
-            (0..g.x)
-                .map(|x| letter(chip, Noc0Coord::new(x, y), soc.tile(Noc0Coord::new(x, y))))
-                .collect()
-        })
+        .map(|y| (0..g.x).map(|x| letter(chip, Noc0Coord::new(x, y), soc.tile(Noc0Coord::new(x, y)))).collect())
         .collect();
     let lg = chip.logical_grid();
     let cg = chip.compute_with_storage_grid_size();
@@ -134,11 +130,7 @@ fn build(chip: &Chip, soc_name: String) -> Report {
         harvest_mask: chip.harvest_mask(),
         harvested_noc0_lines: chip.harvested_lines().to_vec(),
         noc_grid: (g.x, g.y),
-        tile_counts: soc
-            .counts_by_kind()
-            .into_iter()
-            .map(|(k, n)| (k.to_string(), n))
-            .collect(),
+        tile_counts: soc.counts_by_kind().into_iter().map(|(k, n)| (k.to_string(), n)).collect(),
         tensix_workers: (lg.x * lg.y) as usize,
         worker_grid: (lg.x, lg.y),
         compute_grid: (cg.x, cg.y),
@@ -175,10 +167,7 @@ fn coords(v: &[LogicalCoord]) -> String {
     if v.is_empty() {
         return "none".into();
     }
-    v.iter()
-        .map(|c| format!("({},{})", c.x, c.y))
-        .collect::<Vec<_>>()
-        .join(" ")
+    v.iter().map(|c| format!("({},{})", c.x, c.y)).collect::<Vec<_>>().join(" ")
 }
 
 fn text(r: &Report) -> String {
@@ -194,30 +183,13 @@ fn text(r: &Report) -> String {
     let harvest = if r.harvest_mask == 0 {
         "none (mask 0x0)".to_string()
     } else {
-        format!(
-            "mask {:#x}: NoC0 lines {:?}",
-            r.harvest_mask, r.harvested_noc0_lines
-        )
+        format!("mask {:#x}: NoC0 lines {:?}", r.harvest_mask, r.harvested_noc0_lines)
     };
     let _ = writeln!(w, "harvesting       {harvest}");
-    let _ = writeln!(
-        w,
-        "NoC grid         {}x{} ({} tiles)",
-        r.noc_grid.0,
-        r.noc_grid.1,
-        r.noc_grid.0 * r.noc_grid.1
-    );
-    let counts: Vec<String> = r
-        .tile_counts
-        .iter()
-        .map(|(k, n)| format!("{k} {n}"))
-        .collect();
+    let _ = writeln!(w, "NoC grid         {}x{} ({} tiles)", r.noc_grid.0, r.noc_grid.1, r.noc_grid.0 * r.noc_grid.1);
+    let counts: Vec<String> = r.tile_counts.iter().map(|(k, n)| format!("{k} {n}")).collect();
     let _ = writeln!(w, "tiles            {}", counts.join(", "));
-    let article = if matches!(r.worker_grid.0, 8 | 11 | 18 | 80..=89) {
-        "an"
-    } else {
-        "a"
-    };
+    let article = if matches!(r.worker_grid.0, 8 | 11 | 18 | 80..=89) { "an" } else { "a" };
     let _ = writeln!(
         w,
         "Tensix workers   {} in {article} {}x{} worker grid",
@@ -233,16 +205,8 @@ fn text(r: &Report) -> String {
         r.compute_range.1.x,
         r.compute_range.1.y
     );
-    let _ = writeln!(
-        w,
-        "dispatch cores   {} ({})",
-        coords(&r.dispatch_cores),
-        r.dispatch_core_type
-    );
-    let bank = r
-        .storage_core_bank_size
-        .map(|b| format!(", bank size {}", bytes(b)))
-        .unwrap_or_default();
+    let _ = writeln!(w, "dispatch cores   {} ({})", coords(&r.dispatch_cores), r.dispatch_core_type);
+    let bank = r.storage_core_bank_size.map(|b| format!(", bank size {}", bytes(b))).unwrap_or_default();
     let _ = writeln!(w, "storage cores    {}{bank}", coords(&r.storage_cores));
     let _ = writeln!(w, "worker L1        {}", bytes(r.worker_l1_size));
     let _ = writeln!(w, "eth L1           {}", bytes(r.eth_l1_size));
@@ -254,10 +218,7 @@ fn text(r: &Report) -> String {
         bytes(r.dram_total_bytes),
         r.dram_banks.len()
     );
-    let _ = writeln!(
-        w,
-        "\nDRAM banks (endpoints as NoC0 coordinates; xy = the coordinate kernels use)"
-    );
+    let _ = writeln!(w, "\nDRAM banks (endpoints as NoC0 coordinates; xy = the coordinate kernels use)");
     let _ = writeln!(
         w,
         "bank  channel  offset        size         worker NoC0  worker NoC1  xy(NoC0)  xy(NoC1)  eth NoC0  eth NoC1"
@@ -308,10 +269,7 @@ pub fn run(a: &SocArgs) -> Result<ExitCode, String> {
     let chip = spec.load().map_err(|e| e.to_string())?;
     let report = build(&chip, spec.soc_name());
     if a.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?
-        );
+        println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
     } else {
         print!("{}", text(&report));
     }

@@ -29,11 +29,7 @@ fn main() -> ExitCode {
         Err(e) => {
             // --help and --version print to stdout and succeed; every usage mistake is a user error (1).
             let _ = e.print();
-            return if e.use_stderr() {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            };
+            return if e.use_stderr() { ExitCode::from(1) } else { ExitCode::SUCCESS };
         }
     };
     let level = match cli.verbose {

@@ -5,10 +5,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn tensim(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tensim"))
-        .args(args)
-        .output()
-        .expect("run tensim");
+    let out = Command::new(env!("CARGO_BIN_EXE_tensim")).args(args).output().expect("run tensim");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -42,12 +39,8 @@ fn builtin_wormhole_summary() {
     assert!(out.contains("; 12 banks"), "{out}");
     assert!(out.contains("legend:"), "{out}");
     // The map has one row per NoC row.
-    let map_rows = out
-        .lines()
-        .skip_while(|l| !l.starts_with("NoC grid map"))
-        .skip(2)
-        .take_while(|l| !l.is_empty())
-        .count();
+    let map_rows =
+        out.lines().skip_while(|l| !l.starts_with("NoC grid map")).skip(2).take_while(|l| !l.is_empty()).count();
     assert_eq!(map_rows, 12);
 }
 
@@ -99,24 +92,12 @@ fn harvesting_changes_the_grids() {
 #[test]
 fn user_errors_exit_1_with_one_clear_message() {
     let cases: &[(&[&str], &str)] = &[
-        (
-            &["soc", "--soc", "/nonexistent/chip.yaml"],
-            "/nonexistent/chip.yaml: cannot read SoC descriptor",
-        ),
-        (
-            &["soc", "--arch", "wormhole_b0", "--harvest", "7"],
-            "no wormhole_b0 product has 3 harvested rows",
-        ),
+        (&["soc", "--soc", "/nonexistent/chip.yaml"], "/nonexistent/chip.yaml: cannot read SoC descriptor"),
+        (&["soc", "--arch", "wormhole_b0", "--harvest", "7"], "no wormhole_b0 product has 3 harvested rows"),
         (&["soc", "--arch", "nosuch"], "unknown arch `nosuch`"),
         (&["soc"], "choose a chip with --arch"),
         (
-            &[
-                "soc",
-                "--arch",
-                "wormhole_b0",
-                "--core-desc",
-                "/nonexistent/core.yaml",
-            ],
+            &["soc", "--arch", "wormhole_b0", "--core-desc", "/nonexistent/core.yaml"],
             "/nonexistent/core.yaml: cannot read core descriptor",
         ),
     ];
@@ -124,10 +105,7 @@ fn user_errors_exit_1_with_one_clear_message() {
         let (code, _, err) = tensim(args);
         assert_eq!(code, 1, "{args:?}: {err}");
         assert!(err.contains(msg), "{args:?}: {err}");
-        assert!(
-            !err.contains("panicked") && !err.contains("backtrace"),
-            "{err}"
-        );
+        assert!(!err.contains("panicked") && !err.contains("backtrace"), "{err}");
     }
 }
 

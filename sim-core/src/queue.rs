@@ -1,0 +1,118 @@
+//! The event queue: a min-heap of `(cycle, order)` keys. Hardware events get increasing sequence numbers as
+//! their order (so equal-cycle events run in the order they were scheduled); kernel resumptions use
+//! `FIBER_ORDER | fiber id`, which sorts after every hardware event of the same cycle and between kernels by
+//! their fixed id.
+
+use crate::time::Cycle;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// Order bit marking kernel (fiber) resumptions.
+pub const FIBER_ORDER: u64 = 1 << 63;
+
+/// The position of an event in global simulated order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct EventKey {
+    /// When.
+    pub at: Cycle,
+    /// Tie-break among events at the same cycle.
+    pub order: u64,
+}
+
+impl EventKey {
+    /// The key of fiber `id` resuming at `at`.
+    pub fn fiber(at: Cycle, id: u32) -> EventKey {
+        EventKey { at, order: FIBER_ORDER | id as u64 }
+    }
+}
+
+struct Entry<E> {
+    key: EventKey,
+    payload: E,
+}
+
+impl<E> PartialEq for Entry<E> {
+    fn eq(&self, o: &Self) -> bool {
+        self.key == o.key
+    }
+}
+impl<E> Eq for Entry<E> {}
+impl<E> PartialOrd for Entry<E> {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl<E> Ord for Entry<E> {
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.key.cmp(&self.key) // reversed: BinaryHeap is a max-heap
+    }
+}
+
+/// A deterministic priority queue of events.
+pub struct EventQueue<E> {
+    heap: BinaryHeap<Entry<E>>,
+    seq: u64,
+}
+
+impl<E> Default for EventQueue<E> {
+    fn default() -> Self {
+        EventQueue { heap: BinaryHeap::new(), seq: 0 }
+    }
+}
+
+impl<E> EventQueue<E> {
+    /// An empty queue.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Schedule a hardware event at `at` (after every event already scheduled at the same cycle).
+    pub fn push(&mut self, at: Cycle, payload: E) {
+        let key = EventKey { at, order: self.seq };
+        self.seq += 1;
+        debug_assert!(self.seq < FIBER_ORDER);
+        self.heap.push(Entry { key, payload });
+    }
+
+    /// Schedule the resumption of fiber `id` at `at`.
+    pub fn push_fiber(&mut self, at: Cycle, id: u32, payload: E) {
+        self.heap.push(Entry { key: EventKey::fiber(at, id), payload });
+    }
+
+    /// Take the earliest event.
+    pub fn pop(&mut self) -> Option<(EventKey, E)> {
+        self.heap.pop().map(|e| (e.key, e.payload))
+    }
+
+    /// The key of the earliest event.
+    pub fn head(&self) -> Option<EventKey> {
+        self.heap.peek().map(|e| e.key)
+    }
+
+    /// Number of pending events.
+    pub fn len(&self) -> usize {
+        self.heap.len()
+    }
+
+    /// Whether nothing is pending.
+    pub fn is_empty(&self) -> bool {
+        self.heap.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn order_is_cycle_then_hardware_then_fiber_id() {
+        let mut q = EventQueue::new();
+        q.push_fiber(Cycle(5), 3, "fiber3@5");
+        q.push(Cycle(5), "hw-a@5");
+        q.push_fiber(Cycle(5), 1, "fiber1@5");
+        q.push(Cycle(4), "hw@4");
+        q.push(Cycle(5), "hw-b@5");
+        let order: Vec<&str> = std::iter::from_fn(|| q.pop().map(|(_, p)| p)).collect();
+        assert_eq!(order, vec!["hw@4", "hw-a@5", "hw-b@5", "fiber1@5", "fiber3@5"]);
+    }
+}

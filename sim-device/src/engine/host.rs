@@ -1,0 +1,104 @@
+//! The engine as the kernels' [`KernelHost`]: synchronisation, core state, wake-ups, NoC issue, reporting.
+
+use super::Engine;
+use crate::report::ZoneRecord;
+use sim_core::{Cycle, Cycles, EventKey, FiberId, TraceArg, Track};
+use sim_tensix::{AtomicReq, CoreIdx, KernelHost, ReadReq, TensixCore, Waiter, WriteReq};
+
+impl KernelHost for Engine {
+    fn queue_head(&self) -> Option<EventKey> {
+        self.queue.head()
+    }
+
+    fn core(&self, c: CoreIdx) -> &TensixCore {
+        &self.cores[c.0 as usize]
+    }
+
+    fn core_mut(&mut self, c: CoreIdx) -> &mut TensixCore {
+        &mut self.cores[c.0 as usize]
+    }
+
+    fn notify(&mut self, c: CoreIdx, now: Cycle) {
+        self.notify_core(c, now);
+    }
+
+    fn block(&mut self, c: CoreIdx, w: Waiter, now: Cycle) {
+        self.fibers[w.fiber.0 as usize].blocked = Some((w.wait, now));
+        self.cores[c.0 as usize].add_waiter(w);
+    }
+
+    fn noc_read(&mut self, r: ReadReq, now: Cycle) -> Result<Cycle, String> {
+        self.issue_read(r, now)
+    }
+
+    fn noc_write(&mut self, w: WriteReq, now: Cycle) -> Result<Cycle, String> {
+        self.issue_write(w, now)
+    }
+
+    fn noc_atomic(&mut self, a: AtomicReq, now: Cycle) -> Result<Cycle, String> {
+        self.issue_atomic(a, now)
+    }
+
+    fn tracing(&self) -> bool {
+        self.trace.is_some()
+    }
+
+    fn trace_slice(
+        &mut self,
+        fiber: FiberId,
+        name: &str,
+        cat: &'static str,
+        start: Cycle,
+        end: Cycle,
+        args: Vec<(String, TraceArg)>,
+    ) {
+        let m = &self.fibers[fiber.0 as usize];
+        let track = Track { pid: m.core.0 + 1, tid: m.risc.index() as u32 };
+        if let Some(t) = &mut self.trace {
+            t.slice(track, name, cat, start, end, args);
+        }
+    }
+
+    fn trace_instant(
+        &mut self,
+        fiber: FiberId,
+        name: &str,
+        cat: &'static str,
+        at: Cycle,
+        args: Vec<(String, TraceArg)>,
+    ) {
+        let m = &self.fibers[fiber.0 as usize];
+        let track = Track { pid: m.core.0 + 1, tid: m.risc.index() as u32 };
+        if let Some(t) = &mut self.trace {
+            t.instant(track, name, cat, at, args);
+        }
+    }
+
+    fn dprint(&mut self, fiber: FiberId, at: Cycle, text: String) {
+        self.dprints.push((at, fiber, text));
+    }
+
+    fn finished(&mut self, fiber: FiberId, start: Cycle, end: Cycle, blocked: Cycles) {
+        self.fibers[fiber.0 as usize].run = Some((start, end, blocked));
+    }
+
+    fn warn(&mut self, fiber: FiberId, text: String) {
+        self.warn_once(fiber, text);
+    }
+
+    fn zone(&mut self, fiber: FiberId, name: &str, start: Cycle, end: Cycle) {
+        let m = &self.fibers[fiber.0 as usize];
+        let core = self.logical(m.core);
+        self.zones.push(ZoneRecord {
+            kernel: m.kernel.to_string(),
+            core,
+            risc: m.risc,
+            name: name.to_string(),
+            start,
+            end,
+        });
+        if let Some(t) = &mut self.trace {
+            t.slice(Track { pid: m.core.0 + 1, tid: m.risc.index() as u32 }, name, "zone", start, end, Vec::new());
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! Errors of the host API and of runs: each names the core, kernel, address or key involved and what would
+//! fix it.
+
+use std::fmt;
+
+/// A kernel blocked when a run deadlocked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlockedKernel {
+    /// Kernel name.
+    pub kernel: String,
+    /// Logical core.
+    pub core: (u32, u32),
+    /// NoC0 physical coordinate of the core.
+    pub noc0: (u32, u32),
+    /// RISC name.
+    pub risc: String,
+    /// What it waits for, with the current state.
+    pub waiting_for: String,
+    /// Cycle it blocked at.
+    pub since: u64,
+}
+
+/// Everything that can go wrong using the simulated device.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DeviceError {
+    /// The chip description or parameters are wrong.
+    Config(String),
+    /// A host API call was used wrongly.
+    Api(String),
+    /// A kernel stopped with an error (API misuse) or panicked.
+    Kernel {
+        /// Kernel name.
+        kernel: String,
+        /// Logical core.
+        core: (u32, u32),
+        /// RISC name.
+        risc: String,
+        /// What happened.
+        message: String,
+        /// Whether it was a panic in kernel code (else an API error).
+        panicked: bool,
+        /// Cycle at which the kernel stopped.
+        at: u64,
+    },
+    /// Every kernel is blocked and nothing is in flight.
+    Deadlock {
+        /// Cycle of the deadlock.
+        at: u64,
+        /// Each blocked kernel and what it waits for.
+        blocked: Vec<BlockedKernel>,
+    },
+    /// The run exceeded the watchdog.
+    Livelock {
+        /// The limit reached.
+        at: u64,
+        /// Kernels still running.
+        running: Vec<String>,
+    },
+}
+
+impl DeviceError {
+    /// A host API misuse.
+    pub fn api(msg: impl Into<String>) -> DeviceError {
+        DeviceError::Api(msg.into())
+    }
+}
+
+impl fmt::Display for DeviceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DeviceError::Config(m) | DeviceError::Api(m) => f.write_str(m),
+            DeviceError::Kernel { kernel, core, risc, message, panicked, at } => {
+                let what = if *panicked { "panicked" } else { "failed" };
+                write!(f, "kernel `{kernel}` on core ({},{}) {risc} {what} at cycle {at}: {message}", core.0, core.1)
+            }
+            DeviceError::Deadlock { at, blocked } => {
+                writeln!(f, "deadlock at cycle {at}: every kernel is blocked and no NoC transaction is in flight")?;
+                for b in blocked {
+                    writeln!(
+                        f,
+                        "  core ({},{}) [NoC0 ({},{})] {} `{}` since cycle {}: {}",
+                        b.core.0, b.core.1, b.noc0.0, b.noc0.1, b.risc, b.kernel, b.since, b.waiting_for
+                    )?;
+                }
+                Ok(())
+            }
+            DeviceError::Livelock { at, running } => write!(
+                f,
+                "the run passed the watchdog at cycle {at} with kernels still running ({}); a spin loop that never \
+                 blocks? raise --set sim.max_cycles=N if the program is just long",
+                running.join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DeviceError {}

@@ -1,0 +1,463 @@
+//! Programs: kernels on core ranges, circular buffers, semaphores and runtime args, with tt-metal's checks
+//! (one kernel per RISC, two data-movement kernels of a core on different NoCs, at most 341 runtime args,
+//! CB page sizes dividing the CB size, CB and semaphore index limits).
+
+use crate::coords::{CoreCoord, CoreRangeSet};
+use crate::error::DeviceError;
+use sim_tensix::{CbId, Compute, DataFormat, DataMovementProcessor, Dataflow};
+use soc_descriptors::NocId;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// `max_runtime_args`: unique plus common runtime args per core and kernel.
+pub const MAX_RUNTIME_ARGS: usize = 341;
+/// Semaphores per core (`NUM_SEMAPHORES`).
+pub const NUM_SEMAPHORES: u32 = 16;
+/// The largest CB index any chip supports (Blackhole: 64); the device checks its own limit at launch.
+pub const MAX_CB_INDEX: u32 = 64;
+
+/// tt-metal's `DataMovementConfig`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DataMovementConfig {
+    /// BRISC (RISCV_0) or NCRISC (RISCV_1).
+    pub processor: DataMovementProcessor,
+    /// The kernel's NoC (`noc_index`).
+    pub noc: NocId,
+    /// Compile-time args.
+    pub compile_args: Vec<u32>,
+    /// Defines.
+    pub defines: Vec<(String, String)>,
+    /// Named compile-time args.
+    pub named_compile_args: Vec<(String, u32)>,
+}
+
+impl Default for DataMovementConfig {
+    fn default() -> Self {
+        DataMovementConfig {
+            processor: DataMovementProcessor::RISCV_0,
+            noc: NocId::Noc0,
+            compile_args: Vec::new(),
+            defines: Vec::new(),
+            named_compile_args: Vec::new(),
+        }
+    }
+}
+
+impl DataMovementConfig {
+    /// `ReaderDataMovementConfig(compile_args)`: RISCV_1 on the preferred NoC for DRAM reads (NoC 0).
+    pub fn reader(compile_args: Vec<u32>) -> Self {
+        DataMovementConfig {
+            processor: DataMovementProcessor::RISCV_1,
+            noc: NocId::Noc0,
+            compile_args,
+            ..Default::default()
+        }
+    }
+
+    /// `WriterDataMovementConfig(compile_args)`: RISCV_0 on the preferred NoC for DRAM writes (NoC 1).
+    pub fn writer(compile_args: Vec<u32>) -> Self {
+        DataMovementConfig {
+            processor: DataMovementProcessor::RISCV_0,
+            noc: NocId::Noc1,
+            compile_args,
+            ..Default::default()
+        }
+    }
+}
+
+/// `MathFidelity`: how many multiply phases the FPU uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum MathFidelity {
+    /// One phase.
+    LoFi,
+    /// Two phases.
+    HiFi2,
+    /// Three phases.
+    HiFi3,
+    /// Four phases (full precision).
+    #[default]
+    HiFi4,
+}
+
+impl MathFidelity {
+    /// Number of multiply phases.
+    pub fn phases(self) -> u32 {
+        match self {
+            MathFidelity::LoFi => 1,
+            MathFidelity::HiFi2 => 2,
+            MathFidelity::HiFi3 => 3,
+            MathFidelity::HiFi4 => 4,
+        }
+    }
+}
+
+/// tt-metal's `ComputeConfig`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ComputeConfig {
+    /// Multiply phases.
+    pub math_fidelity: MathFidelity,
+    /// 32-bit DST accumulation.
+    pub fp32_dest_acc_en: bool,
+    /// DST used as one section instead of two halves.
+    pub dst_full_sync_en: bool,
+    /// SFPU approximate mode.
+    pub math_approx_mode: bool,
+    /// Compile-time args.
+    pub compile_args: Vec<u32>,
+    /// Defines.
+    pub defines: Vec<(String, String)>,
+    /// Named compile-time args.
+    pub named_compile_args: Vec<(String, u32)>,
+}
+
+/// A kernel configuration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KernelConfig {
+    /// BRISC or NCRISC.
+    DataMovement(DataMovementConfig),
+    /// TRISC0–2.
+    Compute(ComputeConfig),
+}
+
+impl From<DataMovementConfig> for KernelConfig {
+    fn from(c: DataMovementConfig) -> Self {
+        KernelConfig::DataMovement(c)
+    }
+}
+
+impl From<ComputeConfig> for KernelConfig {
+    fn from(c: ComputeConfig) -> Self {
+        KernelConfig::Compute(c)
+    }
+}
+
+/// A data-movement kernel body.
+pub type DataflowFn = Arc<dyn for<'a, 'y> Fn(&'a mut Dataflow<'y>) + Send + Sync>;
+/// A compute kernel body (run once per TRISC role).
+pub type ComputeFn = Arc<dyn for<'a, 'y> Fn(&'a mut Compute<'y>) + Send + Sync>;
+
+/// A kernel body.
+#[derive(Clone)]
+pub enum KernelBody {
+    /// For BRISC/NCRISC.
+    Dataflow(DataflowFn),
+    /// For the TRISCs.
+    Compute(ComputeFn),
+}
+
+/// A named kernel, as `CreateKernel`'s file path names it.
+#[derive(Clone)]
+pub struct Kernel {
+    /// The name (tt-metal's kernel path, or any label).
+    pub name: String,
+    /// The body.
+    pub body: KernelBody,
+}
+
+impl Kernel {
+    /// A data-movement kernel.
+    pub fn dataflow(name: &str, f: impl for<'a, 'y> Fn(&'a mut Dataflow<'y>) + Send + Sync + 'static) -> Kernel {
+        Kernel { name: name.to_string(), body: KernelBody::Dataflow(Arc::new(f)) }
+    }
+
+    /// A compute kernel.
+    pub fn compute(name: &str, f: impl for<'a, 'y> Fn(&'a mut Compute<'y>) + Send + Sync + 'static) -> Kernel {
+        Kernel { name: name.to_string(), body: KernelBody::Compute(Arc::new(f)) }
+    }
+}
+
+/// Handle of a kernel in a program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct KernelHandle(pub u32);
+
+/// Handle of a circular-buffer configuration in a program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CbHandle(pub u32);
+
+/// tt-metal's `CircularBufferConfig`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CircularBufferConfig {
+    /// Total size, bytes.
+    pub total_size: u32,
+    /// Data format of each index.
+    pub formats: Vec<(u32, DataFormat)>,
+    /// Page size of each index.
+    pub page_sizes: Vec<(u32, u32)>,
+}
+
+impl CircularBufferConfig {
+    /// `CircularBufferConfig(total_size, {{index, format}, …})`.
+    pub fn new(total_size: u32, formats: &[(impl CbId, DataFormat)]) -> Self {
+        CircularBufferConfig {
+            total_size,
+            formats: formats.iter().map(|(i, f)| (i.cb_index(), *f)).collect(),
+            page_sizes: Vec::new(),
+        }
+    }
+
+    /// `set_page_size(index, bytes)`.
+    pub fn set_page_size(mut self, index: impl CbId, page_size: u32) -> Self {
+        let i = index.cb_index();
+        self.page_sizes.retain(|(j, _)| *j != i);
+        self.page_sizes.push((i, page_size));
+        self
+    }
+
+    /// `set_total_size(bytes)`.
+    pub fn set_total_size(mut self, total_size: u32) -> Self {
+        self.total_size = total_size;
+        self
+    }
+}
+
+#[derive(Clone)]
+pub(crate) struct KernelDef {
+    pub name: String,
+    pub body: KernelBody,
+    pub cores: CoreRangeSet,
+    pub config: KernelConfig,
+    pub runtime_args: BTreeMap<(u32, u32), Vec<u32>>,
+    pub common_args: Vec<u32>,
+}
+
+impl KernelDef {
+    /// The RISC slots this kernel occupies: 0 BRISC, 1 NCRISC, 2 compute.
+    pub fn slot(&self) -> usize {
+        match &self.config {
+            KernelConfig::DataMovement(c) => c.processor.risc().index(),
+            KernelConfig::Compute(_) => 2,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct CbDef {
+    pub cores: CoreRangeSet,
+    pub config: CircularBufferConfig,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct SemDef {
+    pub cores: CoreRangeSet,
+    pub id: u32,
+    pub initial: u32,
+}
+
+/// A program: what runs where.
+#[derive(Clone, Default)]
+pub struct Program {
+    pub(crate) kernels: Vec<KernelDef>,
+    pub(crate) cbs: Vec<CbDef>,
+    pub(crate) semaphores: Vec<SemDef>,
+}
+
+fn slot_name(slot: usize) -> &'static str {
+    ["RISCV_0 (BRISC)", "RISCV_1 (NCRISC)", "the compute RISCs"][slot]
+}
+
+impl Program {
+    /// `CreateProgram()`.
+    pub fn new() -> Program {
+        Program::default()
+    }
+
+    /// `CreateKernel(program, name, cores, config)`.
+    pub fn create_kernel(
+        &mut self,
+        kernel: Kernel,
+        cores: impl Into<CoreRangeSet>,
+        config: impl Into<KernelConfig>,
+    ) -> Result<KernelHandle, DeviceError> {
+        let cores = cores.into();
+        let config = config.into();
+        match (&kernel.body, &config) {
+            (KernelBody::Dataflow(_), KernelConfig::DataMovement(_))
+            | (KernelBody::Compute(_), KernelConfig::Compute(_)) => {}
+            (KernelBody::Dataflow(_), KernelConfig::Compute(_)) => {
+                return Err(DeviceError::api(format!(
+                    "CreateKernel `{}`: a data-movement kernel body was given a ComputeConfig; use a DataMovementConfig",
+                    kernel.name
+                )));
+            }
+            (KernelBody::Compute(_), KernelConfig::DataMovement(_)) => {
+                return Err(DeviceError::api(format!(
+                    "CreateKernel `{}`: a compute kernel body was given a DataMovementConfig; use a ComputeConfig",
+                    kernel.name
+                )));
+            }
+        }
+        if cores.num_cores() == 0 {
+            return Err(DeviceError::api(format!("CreateKernel `{}`: the core range is empty", kernel.name)));
+        }
+        let def = KernelDef {
+            name: kernel.name,
+            body: kernel.body,
+            cores,
+            config,
+            runtime_args: BTreeMap::new(),
+            common_args: Vec::new(),
+        };
+        for other in &self.kernels {
+            for c in def.cores.iter() {
+                if !other.cores.contains(c) {
+                    continue;
+                }
+                if other.slot() == def.slot() {
+                    return Err(DeviceError::api(format!(
+                        "CreateKernel `{}`: core ({},{}) already runs kernel `{}` on {}; each core runs one kernel per processor",
+                        def.name,
+                        c.x,
+                        c.y,
+                        other.name,
+                        slot_name(def.slot())
+                    )));
+                }
+                if let (KernelConfig::DataMovement(a), KernelConfig::DataMovement(b)) = (&other.config, &def.config) {
+                    if a.noc == b.noc {
+                        return Err(DeviceError::api(format!(
+                            "Illegal NOC usage: data movement kernels `{}` ({:?}) and `{}` ({:?}) on core ({},{}) both use {}; \
+                             give them different NoCs",
+                            other.name, a.processor, def.name, b.processor, c.x, c.y, a.noc
+                        )));
+                    }
+                }
+            }
+        }
+        self.kernels.push(def);
+        Ok(KernelHandle(self.kernels.len() as u32 - 1))
+    }
+
+    /// `CreateCircularBuffer(program, cores, config)`.
+    pub fn create_circular_buffer(
+        &mut self,
+        cores: impl Into<CoreRangeSet>,
+        config: CircularBufferConfig,
+    ) -> Result<CbHandle, DeviceError> {
+        let cores = cores.into();
+        if config.formats.is_empty() {
+            return Err(DeviceError::api("CreateCircularBuffer: the config lists no CB index"));
+        }
+        if config.total_size == 0 {
+            return Err(DeviceError::api("CreateCircularBuffer: total size is 0"));
+        }
+        for (i, _) in &config.formats {
+            if *i >= MAX_CB_INDEX {
+                return Err(DeviceError::api(format!(
+                    "CreateCircularBuffer: CB index {i} is out of range (0..{MAX_CB_INDEX})"
+                )));
+            }
+            let page = config.page_sizes.iter().find(|(j, _)| j == i).map(|(_, p)| *p).ok_or_else(|| {
+                DeviceError::api(format!(
+                    "CreateCircularBuffer: no page size for CB {i}; call set_page_size({i}, bytes)"
+                ))
+            })?;
+            if page == 0 || config.total_size % page != 0 {
+                return Err(DeviceError::api(format!(
+                    "CreateCircularBuffer: CB {i}: page size {page} does not divide the total size {} (a CB holds a whole number of pages)",
+                    config.total_size
+                )));
+            }
+            for other in &self.cbs {
+                if other.config.formats.iter().any(|(j, _)| j == i) {
+                    if let Some(c) = cores.iter().find(|c| other.cores.contains(*c)) {
+                        return Err(DeviceError::api(format!(
+                            "CreateCircularBuffer: CB {i} is already configured on core ({},{})",
+                            c.x, c.y
+                        )));
+                    }
+                }
+            }
+        }
+        self.cbs.push(CbDef { cores, config });
+        Ok(CbHandle(self.cbs.len() as u32 - 1))
+    }
+
+    /// `CreateSemaphore(program, cores, initial_value)`: the lowest id free on every core of the range.
+    pub fn create_semaphore(&mut self, cores: impl Into<CoreRangeSet>, initial_value: u32) -> Result<u32, DeviceError> {
+        let cores = cores.into();
+        let id = (0..NUM_SEMAPHORES)
+            .find(|id| !self.semaphores.iter().any(|s| s.id == *id && cores.iter().any(|c| s.cores.contains(c))))
+            .ok_or_else(|| {
+                DeviceError::api(format!("CreateSemaphore: all {NUM_SEMAPHORES} semaphores are in use on these cores"))
+            })?;
+        self.semaphores.push(SemDef { cores, id, initial: initial_value });
+        Ok(id)
+    }
+
+    fn kernel_mut(&mut self, k: KernelHandle) -> Result<&mut KernelDef, DeviceError> {
+        let n = self.kernels.len();
+        self.kernels
+            .get_mut(k.0 as usize)
+            .ok_or_else(|| DeviceError::api(format!("kernel handle {} does not exist ({n} kernels)", k.0)))
+    }
+
+    /// `SetRuntimeArgs(program, kernel, cores, args)`.
+    pub fn set_runtime_args(
+        &mut self,
+        k: KernelHandle,
+        cores: impl Into<CoreRangeSet>,
+        args: &[u32],
+    ) -> Result<(), DeviceError> {
+        let cores = cores.into();
+        let def = self.kernel_mut(k)?;
+        for c in cores.iter() {
+            if !def.cores.contains(c) {
+                return Err(DeviceError::api(format!(
+                    "SetRuntimeArgs: kernel `{}` does not run on core ({},{})",
+                    def.name, c.x, c.y
+                )));
+            }
+            check_arg_count(&def.name, c, args.len(), def.common_args.len())?;
+            def.runtime_args.insert((c.x, c.y), args.to_vec());
+        }
+        Ok(())
+    }
+
+    /// `SetCommonRuntimeArgs(program, kernel, args)`.
+    pub fn set_common_runtime_args(&mut self, k: KernelHandle, args: &[u32]) -> Result<(), DeviceError> {
+        let def = self.kernel_mut(k)?;
+        for ((x, y), v) in &def.runtime_args {
+            check_arg_count(&def.name, CoreCoord::new(*x, *y), v.len(), args.len())?;
+        }
+        if args.len() > MAX_RUNTIME_ARGS {
+            check_arg_count(&def.name, CoreCoord::new(0, 0), 0, args.len())?;
+        }
+        def.common_args = args.to_vec();
+        Ok(())
+    }
+
+    /// `GetRuntimeArgs(program, kernel, core)`: the unique args of one core, to change in place.
+    pub fn runtime_args_mut(&mut self, k: KernelHandle, core: CoreCoord) -> Result<&mut Vec<u32>, DeviceError> {
+        let def = self.kernel_mut(k)?;
+        if !def.cores.contains(core) {
+            return Err(DeviceError::api(format!(
+                "GetRuntimeArgs: kernel `{}` does not run on core ({},{})",
+                def.name, core.x, core.y
+            )));
+        }
+        Ok(def.runtime_args.entry((core.x, core.y)).or_default())
+    }
+
+    /// `GetCommonRuntimeArgs(program, kernel)`.
+    pub fn common_runtime_args_mut(&mut self, k: KernelHandle) -> Result<&mut Vec<u32>, DeviceError> {
+        Ok(&mut self.kernel_mut(k)?.common_args)
+    }
+
+    /// Number of kernels.
+    pub fn num_kernels(&self) -> usize {
+        self.kernels.len()
+    }
+}
+
+pub(crate) fn check_arg_count(kernel: &str, c: CoreCoord, unique: usize, common: usize) -> Result<(), DeviceError> {
+    if unique + common > MAX_RUNTIME_ARGS {
+        return Err(DeviceError::api(format!(
+            "SetRuntimeArgs: kernel `{kernel}` on core ({},{}) would have {unique} unique + {common} common = {} runtime args; \
+             the limit is {MAX_RUNTIME_ARGS}",
+            c.x,
+            c.y,
+            unique + common
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,56 @@
+//! What a kernel instance is given: runtime args (unique and common), compile-time args, named compile-time
+//! args and defines, and where it runs.
+
+use crate::addrgen::BankTables;
+use crate::host::CoreIdx;
+use crate::params::ApiCosts;
+use crate::risc::Risc;
+use sim_core::FiberId;
+use soc_descriptors::NocId;
+use std::rc::Rc;
+
+/// The arguments of one kernel on one core.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KernelArgs {
+    /// Unique runtime args of this core.
+    pub runtime: Vec<u32>,
+    /// Common runtime args of the kernel.
+    pub common: Vec<u32>,
+    /// Compile-time args.
+    pub compile: Vec<u32>,
+    /// Named compile-time args.
+    pub named: Vec<(String, u32)>,
+    /// Defines.
+    pub defines: Vec<(String, String)>,
+}
+
+/// Everything fixed about one kernel instance (one kernel on one core and RISC).
+#[derive(Debug, Clone)]
+pub struct KernelInstance {
+    /// The kernel's name (its tt-metal path or the name given at creation).
+    pub name: String,
+    /// The fiber running it.
+    pub fiber: FiberId,
+    /// Its core.
+    pub core: CoreIdx,
+    /// Its RISC.
+    pub risc: Risc,
+    /// `noc_index`: its default NoC.
+    pub noc: NocId,
+    /// Logical coordinates of the core.
+    pub logical: (u32, u32),
+    /// The core's own NoC coordinates as kernels use them (translated).
+    pub noc_xy: (u32, u32),
+    /// L1 address of semaphore 0.
+    pub sem_base: u32,
+    /// Arguments.
+    pub args: KernelArgs,
+    /// Interleaved bank tables.
+    pub tables: Rc<BankTables>,
+    /// API costs.
+    pub costs: Rc<ApiCosts>,
+    /// `NOC_MAX_BURST_SIZE` in bytes.
+    pub max_burst: u32,
+    /// Number of CB indices.
+    pub num_cbs: u32,
+}

@@ -1,0 +1,321 @@
+//! One Tensix core's shared state during a run: L1, circular buffers, the NoC transaction counters of each
+//! RISC, and the kernels waiting on any of it. A waiter is woken when its condition becomes true.
+
+use crate::cb::CircularBuffer;
+use crate::l1::L1;
+use crate::risc::Risc;
+use sim_core::{Cycles, FiberId};
+use soc_descriptors::NocId;
+use std::fmt;
+
+/// NoC transaction counters of one RISC on one NoC (what the NIU status registers count).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NocCounters {
+    /// Read packets issued.
+    pub reads_issued: u32,
+    /// Read packets whose data has landed in L1.
+    pub reads_done: u32,
+    /// Non-posted write packets issued.
+    pub nonposted_issued: u32,
+    /// Acks received for non-posted writes (one per destination).
+    pub nonposted_acked: u32,
+    /// Non-posted write packets that have left the core (source may be reused).
+    pub nonposted_departed: u32,
+    /// Posted write packets issued.
+    pub posted_issued: u32,
+    /// Posted write packets that have left the core.
+    pub posted_departed: u32,
+    /// Atomic operations issued.
+    pub atomics_issued: u32,
+    /// Atomic operations acknowledged.
+    pub atomics_acked: u32,
+    /// Acks expected for non-posted writes (multicast counts each destination).
+    pub nonposted_acks_expected: u32,
+}
+
+/// Which NoC barrier a kernel waits on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Barrier {
+    /// `noc_async_read_barrier`.
+    Reads,
+    /// `noc_async_write_barrier`.
+    Writes,
+    /// `noc_async_writes_flushed`.
+    WritesFlushed,
+    /// `noc_async_posted_writes_flushed`.
+    PostedWritesFlushed,
+    /// `noc_async_atomic_barrier`.
+    Atomics,
+    /// `noc_async_full_barrier`.
+    Full,
+}
+
+impl Barrier {
+    /// The API call's name.
+    pub fn api_name(self) -> &'static str {
+        match self {
+            Barrier::Reads => "noc_async_read_barrier",
+            Barrier::Writes => "noc_async_write_barrier",
+            Barrier::WritesFlushed => "noc_async_writes_flushed",
+            Barrier::PostedWritesFlushed => "noc_async_posted_writes_flushed",
+            Barrier::Atomics => "noc_async_atomic_barrier",
+            Barrier::Full => "noc_async_full_barrier",
+        }
+    }
+}
+
+impl NocCounters {
+    /// Whether `b` would return now.
+    pub fn satisfied(&self, b: Barrier) -> bool {
+        let reads = self.reads_done == self.reads_issued;
+        let writes = self.nonposted_acked == self.nonposted_acks_expected;
+        let flushed = self.nonposted_departed == self.nonposted_issued;
+        let posted = self.posted_departed == self.posted_issued;
+        let atomics = self.atomics_acked == self.atomics_issued;
+        match b {
+            Barrier::Reads => reads,
+            Barrier::Writes => writes,
+            Barrier::WritesFlushed => flushed,
+            Barrier::PostedWritesFlushed => posted,
+            Barrier::Atomics => atomics,
+            Barrier::Full => reads && writes && flushed && posted && atomics,
+        }
+    }
+
+    /// What is still outstanding for `b`, for diagnostics.
+    pub fn outstanding(&self, b: Barrier) -> String {
+        let r = self.reads_issued - self.reads_done;
+        let w = self.nonposted_acks_expected - self.nonposted_acked;
+        let f = self.nonposted_issued - self.nonposted_departed;
+        let p = self.posted_issued - self.posted_departed;
+        let a = self.atomics_issued - self.atomics_acked;
+        match b {
+            Barrier::Reads => format!("{r} of {} read packets outstanding", self.reads_issued),
+            Barrier::Writes => format!("{w} of {} write acks outstanding", self.nonposted_acks_expected),
+            Barrier::WritesFlushed => format!("{f} of {} write packets not yet sent", self.nonposted_issued),
+            Barrier::PostedWritesFlushed => format!("{p} of {} posted write packets not yet sent", self.posted_issued),
+            Barrier::Atomics => format!("{a} of {} atomics outstanding", self.atomics_issued),
+            Barrier::Full => format!(
+                "{r} reads, {w} write acks, {f} unsent writes, {p} unsent posted writes, {a} atomics outstanding"
+            ),
+        }
+    }
+}
+
+/// A condition on an L1 word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WordCond {
+    /// `== v` (`noc_semaphore_wait`).
+    Eq(u32),
+    /// `>= v` (`noc_semaphore_wait_min`).
+    Ge(u32),
+    /// `!= v`.
+    Ne(u32),
+}
+
+impl WordCond {
+    /// Whether `v` satisfies the condition.
+    pub fn holds(self, v: u32) -> bool {
+        match self {
+            WordCond::Eq(x) => v == x,
+            WordCond::Ge(x) => v >= x,
+            WordCond::Ne(x) => v != x,
+        }
+    }
+}
+
+impl fmt::Display for WordCond {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WordCond::Eq(v) => write!(f, "== {v}"),
+            WordCond::Ge(v) => write!(f, ">= {v}"),
+            WordCond::Ne(v) => write!(f, "!= {v}"),
+        }
+    }
+}
+
+/// What a blocked kernel waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wait {
+    /// `cb_wait_front(cb, pages)`.
+    CbFront {
+        /// CB index.
+        cb: u8,
+        /// Pages needed.
+        pages: u32,
+    },
+    /// `cb_reserve_back(cb, pages)`.
+    CbBack {
+        /// CB index.
+        cb: u8,
+        /// Pages needed.
+        pages: u32,
+    },
+    /// An L1 word condition (semaphore waits, polling).
+    L1Word {
+        /// Word address.
+        addr: u32,
+        /// Condition.
+        cond: WordCond,
+    },
+    /// A NoC barrier of one RISC on one NoC.
+    Noc {
+        /// The RISC whose transactions count.
+        risc: Risc,
+        /// The NoC.
+        noc: NocId,
+        /// Which barrier.
+        barrier: Barrier,
+    },
+    /// A compute-pipeline hand-off (DST section, source registers): `slot` indexes the core's sync slots.
+    Sync {
+        /// Index into [`TensixCore::sync`].
+        slot: u8,
+        /// Value needed (at least).
+        at_least: u32,
+    },
+}
+
+impl Wait {
+    /// Trace category and short name of the wait.
+    pub fn short_name(&self) -> &'static str {
+        match self {
+            Wait::CbFront { .. } => "cb_wait_front",
+            Wait::CbBack { .. } => "cb_reserve_back",
+            Wait::L1Word { .. } => "semaphore/L1 wait",
+            Wait::Noc { barrier, .. } => barrier.api_name(),
+            Wait::Sync { .. } => "compute hand-off",
+        }
+    }
+}
+
+/// A kernel blocked on this core.
+#[derive(Debug, Clone, Copy)]
+pub struct Waiter {
+    /// The blocked fiber.
+    pub fiber: FiberId,
+    /// What it waits for.
+    pub wait: Wait,
+    /// Cycles between the condition becoming true and the kernel noticing it.
+    pub latency: Cycles,
+}
+
+/// Names of the compute-pipeline sync slots (see [`Wait::Sync`]).
+pub const SYNC_SLOTS: usize = 4;
+
+/// One Tensix core during a run.
+#[derive(Debug)]
+pub struct TensixCore {
+    /// L1.
+    pub l1: L1,
+    /// Circular buffers by index.
+    pub cbs: Vec<Option<CircularBuffer>>,
+    /// NoC counters per RISC (index) and NoC.
+    pub noc: [[NocCounters; 2]; 5],
+    /// Monotonic counters of the compute pipeline hand-offs (unpack→math, math→pack, pack→math …).
+    pub sync: [u32; SYNC_SLOTS],
+    waiters: Vec<Waiter>,
+}
+
+impl TensixCore {
+    /// A core with `l1` and room for `num_cbs` circular buffers.
+    pub fn new(l1: L1, num_cbs: usize) -> TensixCore {
+        TensixCore {
+            l1,
+            cbs: vec![None; num_cbs],
+            noc: [[NocCounters::default(); 2]; 5],
+            sync: [0; SYNC_SLOTS],
+            waiters: Vec::new(),
+        }
+    }
+
+    /// Give the L1 back (end of a run).
+    pub fn into_l1(self) -> L1 {
+        self.l1
+    }
+
+    /// The CB at `index`, if configured.
+    pub fn cb(&self, index: u8) -> Option<&CircularBuffer> {
+        self.cbs.get(index as usize).and_then(|c| c.as_ref())
+    }
+
+    /// The CB at `index`, mutably.
+    pub fn cb_mut(&mut self, index: u8) -> Option<&mut CircularBuffer> {
+        self.cbs.get_mut(index as usize).and_then(|c| c.as_mut())
+    }
+
+    /// Counters of `risc` on `noc`.
+    pub fn counters(&mut self, risc: Risc, noc: NocId) -> &mut NocCounters {
+        &mut self.noc[risc.index()][noc.index()]
+    }
+
+    /// Whether `w` holds now.
+    pub fn satisfied(&self, w: &Wait) -> bool {
+        match *w {
+            Wait::CbFront { cb, pages } => self.cb(cb).is_some_and(|c| c.pages_available() >= pages),
+            Wait::CbBack { cb, pages } => self.cb(cb).is_some_and(|c| c.pages_free() >= pages as i64),
+            Wait::L1Word { addr, cond } => self.l1.read_u32(addr as u64).is_ok_and(|v| cond.holds(v)),
+            Wait::Noc { risc, noc, barrier } => self.noc[risc.index()][noc.index()].satisfied(barrier),
+            Wait::Sync { slot, at_least } => self.sync[slot as usize] >= at_least,
+        }
+    }
+
+    /// Register a blocked kernel.
+    pub fn add_waiter(&mut self, w: Waiter) {
+        self.waiters.push(w);
+    }
+
+    /// Remove every waiter whose condition now holds, appending `(fiber, latency)` to `out`.
+    pub fn take_ready(&mut self, out: &mut Vec<(FiberId, Cycles)>) {
+        if self.waiters.is_empty() {
+            return;
+        }
+        let mut i = 0;
+        while i < self.waiters.len() {
+            if self.satisfied(&self.waiters[i].wait) {
+                let w = self.waiters.swap_remove(i);
+                out.push((w.fiber, w.latency));
+            } else {
+                i += 1;
+            }
+        }
+        // Keep wake-up order independent of removal order.
+        out.sort_by_key(|(f, _)| *f);
+    }
+
+    /// The kernels blocked here.
+    pub fn waiters(&self) -> &[Waiter] {
+        &self.waiters
+    }
+
+    /// A human description of `w` with the current state, for deadlock reports.
+    pub fn describe(&self, w: &Wait) -> String {
+        match *w {
+            Wait::CbFront { cb, pages } => match self.cb(cb) {
+                Some(c) => {
+                    format!("cb_wait_front(c_{cb}, {pages}): {} of {pages} pages available", c.pages_available())
+                }
+                None => format!("cb_wait_front(c_{cb}, {pages}): CB {cb} is not configured on this core"),
+            },
+            Wait::CbBack { cb, pages } => match self.cb(cb) {
+                Some(c) => format!(
+                    "cb_reserve_back(c_{cb}, {pages}): {} of {pages} pages free ({} of {} used)",
+                    c.pages_free().max(0),
+                    c.pages_available(),
+                    c.num_pages()
+                ),
+                None => format!("cb_reserve_back(c_{cb}, {pages}): CB {cb} is not configured on this core"),
+            },
+            Wait::L1Word { addr, cond } => {
+                let v = self.l1.read_u32(addr as u64).map(|v| v.to_string()).unwrap_or_else(|_| "?".into());
+                format!("L1 word {addr:#x} {cond} (semaphore wait): current value {v}")
+            }
+            Wait::Noc { risc, noc, barrier } => {
+                format!("{} on {noc}: {}", barrier.api_name(), self.noc[risc.index()][noc.index()].outstanding(barrier))
+            }
+            Wait::Sync { slot, at_least } => {
+                format!("compute hand-off slot {slot}: {} of {at_least}", self.sync[slot as usize])
+            }
+        }
+    }
+}
