@@ -2,5 +2,6 @@
 //! measured here and reported, never asserted).
 
 pub mod harness;
+pub mod workloads;
 
 pub use harness::{Measurement, measure};

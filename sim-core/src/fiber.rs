@@ -198,6 +198,13 @@ impl<'y> FiberClock<'y> {
         }
     }
 
+    /// Hand control back and resume at the current local time (lets the scheduler see a fiber that never
+    /// blocks, e.g. to enforce a watchdog).
+    pub fn yield_now(&self) {
+        let t = self.yielder.suspend(Suspend::Until(self.now()));
+        self.catch_up(t);
+    }
+
     /// Suspend until woken; returns the cycle of the wake-up (the local clock moves to it).
     pub fn block(&self) -> Cycle {
         let t = self.yielder.suspend(Suspend::Blocked);

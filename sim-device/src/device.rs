@@ -644,6 +644,7 @@ impl Device {
                 costs: costs.clone(),
                 max_burst,
                 num_cbs,
+                max_cycles: self.params.max_cycles(),
             });
             let host = host.clone();
             let fiber = match (&k.body, i.role) {

@@ -69,6 +69,8 @@ pub struct RunReport {
     pub events: u64,
     /// Kernel thread resumptions.
     pub resumes: u64,
+    /// Kernel API calls made.
+    pub api_calls: u64,
     /// The Chrome trace, when tracing was on.
     pub trace_json: Option<String>,
 }

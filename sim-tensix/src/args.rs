@@ -53,4 +53,6 @@ pub struct KernelInstance {
     pub max_burst: u32,
     /// Number of CB indices.
     pub num_cbs: u32,
+    /// The run's watchdog: past this cycle the kernel hands control back on every synchronisation.
+    pub max_cycles: u64,
 }

@@ -137,6 +137,7 @@ pub struct KernelCtx<'y> {
     blocked: Cycles,
     tracing: bool,
     zones: Vec<(&'static str, Cycle)>,
+    calls: std::cell::Cell<u64>,
 }
 
 impl<'y> KernelCtx<'y> {
@@ -150,16 +151,28 @@ impl<'y> KernelCtx<'y> {
         let costs = k.costs.clone();
         let clock = FiberClock::new(yielder, k.fiber, start);
         clock.advance(costs.kernel_start);
-        KernelCtx { host, clock, k, costs, start, blocked: Cycles::ZERO, tracing, zones: Vec::new() }
+        KernelCtx {
+            host,
+            clock,
+            k,
+            costs,
+            start,
+            blocked: Cycles::ZERO,
+            tracing,
+            zones: Vec::new(),
+            calls: std::cell::Cell::new(0),
+        }
     }
 
     pub(crate) fn finish(self) {
         let end = self.now();
-        self.host.borrow_mut().finished(self.k.fiber, self.start, end, self.blocked);
+        self.host.borrow_mut().finished(self.k.fiber, self.start, end, self.blocked, self.calls.get());
     }
 
+    /// Charge one API call costing `c` cycles.
     #[inline]
     pub(crate) fn spend(&self, c: Cycles) {
+        self.calls.set(self.calls.get() + 1);
         self.clock.advance(c);
     }
 
@@ -170,6 +183,10 @@ impl<'y> KernelCtx<'y> {
 
     #[inline]
     pub(crate) fn sync(&self) {
+        if self.now().0 > self.k.max_cycles {
+            self.clock.yield_now();
+            return;
+        }
         let head = self.host.borrow().queue_head();
         self.clock.sync(head);
     }

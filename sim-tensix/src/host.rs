@@ -127,8 +127,8 @@ pub trait KernelHost {
     );
     /// A debug print from a kernel.
     fn dprint(&mut self, fiber: FiberId, at: Cycle, text: String);
-    /// A kernel ran from `start` to `end`, blocked for `blocked`.
-    fn finished(&mut self, fiber: FiberId, start: Cycle, end: Cycle, blocked: Cycles);
+    /// A kernel ran from `start` to `end`, blocked for `blocked`, making `api_calls` API calls.
+    fn finished(&mut self, fiber: FiberId, start: Cycle, end: Cycle, blocked: Cycles, api_calls: u64);
     /// A warning about a kernel's use of the API (reported once per kind and kernel).
     fn warn(&mut self, fiber: FiberId, text: String);
     /// A named zone `[start, end)` of a kernel (profiler zones).

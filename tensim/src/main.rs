@@ -1,7 +1,9 @@
 //! The `tensim` command: subcommands, logging setup, and one clear error message (exit code 1) for user errors.
 
 mod chip_args;
+mod cmd_run;
 mod cmd_soc;
+mod outputs;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -19,6 +21,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Run a built-in program, check its output, and report cycles per core and RISC.
+    Run(cmd_run::RunArgs),
     /// Describe a chip: NoC grid, tiles, L1 and DRAM, DRAM banks, worker and compute grids, a grid map.
     Soc(cmd_soc::SocArgs),
 }
@@ -46,6 +50,7 @@ fn main() -> ExitCode {
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     let result = match cli.command {
+        Command::Run(a) => cmd_run::run(&a),
         Command::Soc(a) => cmd_soc::run(&a),
     };
     match result {

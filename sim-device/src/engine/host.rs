@@ -78,8 +78,9 @@ impl KernelHost for Engine {
         self.dprints.push((at, fiber, text));
     }
 
-    fn finished(&mut self, fiber: FiberId, start: Cycle, end: Cycle, blocked: Cycles) {
+    fn finished(&mut self, fiber: FiberId, start: Cycle, end: Cycle, blocked: Cycles, api_calls: u64) {
         self.fibers[fiber.0 as usize].run = Some((start, end, blocked));
+        self.api_calls += api_calls;
     }
 
     fn warn(&mut self, fiber: FiberId, text: String) {

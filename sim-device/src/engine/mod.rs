@@ -73,6 +73,7 @@ pub(crate) struct Engine {
     pub error: Option<DeviceError>,
     pub last_event: Cycle,
     pub events: u64,
+    pub api_calls: u64,
     ready: Vec<(FiberId, Cycles)>,
 }
 
@@ -120,6 +121,7 @@ impl Engine {
             error: None,
             last_event: Cycle::ZERO,
             events: 0,
+            api_calls: 0,
             ready: Vec::new(),
         }
     }
@@ -346,6 +348,7 @@ fn report(e: &Engine, program_id: u32, clock_mhz: u32, resumes: u64) -> RunRepor
         dram_bytes: e.dram_timing.bytes.clone(),
         events: e.events,
         resumes,
+        api_calls: e.api_calls,
         trace_json,
     }
 }

@@ -1,0 +1,49 @@
+//! Determinism: every example run twice gives bit-identical reports (cycles, per-kernel times, prints,
+//! traffic) and byte-identical Chrome traces; traces are valid Chrome trace-event JSON.
+
+use kernels::{ExampleOptions, list};
+use sim_device::prelude::*;
+
+fn run_traced(arch: Arch, name: &str) -> (String, String) {
+    let ex = kernels::find(name).unwrap();
+    let mut dev = Device::builtin(arch).unwrap();
+    dev.set_tracing(true);
+    let out = (ex.run)(&mut dev, &ExampleOptions::default()).unwrap();
+    assert!(out.passed, "{name}: {}", out.check);
+    let trace = out.report.trace_json.clone().expect("tracing was on");
+    let mut r = out.report;
+    r.trace_json = None;
+    (format!("{}\n{:?}", out.check, r), trace)
+}
+
+#[test]
+fn two_runs_are_bit_identical() {
+    for arch in [Arch::WormholeB0, Arch::Blackhole] {
+        for ex in list() {
+            let a = run_traced(arch, ex.name);
+            let b = run_traced(arch, ex.name);
+            assert_eq!(a.0, b.0, "{} on {arch}: reports differ", ex.name);
+            assert!(a.1 == b.1, "{} on {arch}: traces differ", ex.name);
+        }
+    }
+}
+
+#[test]
+fn traces_are_chrome_trace_event_json() {
+    let (_, t) = run_traced(Arch::WormholeB0, "noc_tile_transfer");
+    let v: serde_json::Value = serde_json::from_str(&t).expect("valid JSON");
+    let evs = v["traceEvents"].as_array().unwrap();
+    let has = |ph: &str, pred: &dyn Fn(&serde_json::Value) -> bool| evs.iter().any(|e| e["ph"] == ph && pred(e));
+    // Tracks named per core and RISC.
+    assert!(has("M", &|e| e["name"] == "process_name" && e["args"]["name"].as_str().unwrap().starts_with("core (0,0)")));
+    assert!(has("M", &|e| e["name"] == "thread_name" && e["args"]["name"] == "NCRISC"));
+    // A slice per kernel, slices for blocking waits, instants for NoC issues.
+    assert!(has("X", &|e| e["cat"] == "kernel" && e["name"] == "NoC_tile_transfer/kernels/writer0.cpp"));
+    assert!(has("X", &|e| e["cat"] == "wait" && e["name"].as_str().unwrap().starts_with("wait L1[")));
+    assert!(has("X", &|e| e["cat"] == "wait" && e["name"] == "noc_async_read_barrier (NOC_0)"));
+    assert!(has("i", &|e| e["cat"] == "noc" && e["name"] == "noc_async_write"));
+    for e in evs.iter().filter(|e| e["ph"] == "X") {
+        assert!(e["ts"].is_number() && e["dur"].is_number() && e["pid"].is_number() && e["tid"].is_number(), "{e}");
+    }
+    assert_eq!(v["otherData"]["clock_mhz"], 1000);
+}

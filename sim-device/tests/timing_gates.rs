@@ -1,0 +1,185 @@
+//! Timing gates: an event is not done at t-1 and is done at exactly t, where t comes from the documented
+//! formulas (zero-load NoC latency, NIU and L1 latencies, CB and barrier hand-offs). API costs are set to
+//! zero so the NoC and hand-off terms stand alone.
+
+use sim_device::prelude::*;
+use sim_device::{ArchParams, Kernel};
+use std::sync::{Arc, Mutex};
+
+fn device(extra: &[&str]) -> Device {
+    let mut p = ArchParams::builtin(Arch::WormholeB0);
+    let keys: Vec<String> = p.entries().keys().filter(|k| k.starts_with("api.")).cloned().collect();
+    for k in keys {
+        p.set(&format!("{k}=0")).unwrap();
+    }
+    for s in extra {
+        p.set(s).unwrap();
+    }
+    Device::open_with_params(&ChipSpec::builtin(Arch::WormholeB0), p).unwrap()
+}
+
+/// Runs `f` on core (0,0) BRISC (with a 2-tile CB c_0 on cores (0,0) and (1,0)) and returns what it records.
+fn measure(dev: &mut Device, f: impl Fn(&mut Dataflow, &mut Vec<u64>) + Send + Sync + 'static) -> Vec<u64> {
+    let out = Arc::new(Mutex::new(Vec::new()));
+    let o = out.clone();
+    let mut p = Program::new();
+    let cores = CoreRange::new(CoreCoord::new(0, 0), CoreCoord::new(1, 0));
+    p.create_circular_buffer(
+        cores,
+        CircularBufferConfig::new(4096, &[(CBIndex::c_0, DataFormat::Float16_b)]).set_page_size(CBIndex::c_0, 2048),
+    )
+    .unwrap();
+    p.create_kernel(
+        Kernel::dataflow("gate", move |k: &mut Dataflow| {
+            let mut v = Vec::new();
+            f(k, &mut v);
+            o.lock().unwrap().extend(v);
+        }),
+        CoreCoord::new(0, 0),
+        DataMovementConfig::default(),
+    )
+    .unwrap();
+    dev.enqueue_program(&p).unwrap();
+    out.lock().unwrap().clone()
+}
+
+const HOP: u64 = 9;
+const NIU: u64 = 5;
+
+#[test]
+fn zero_load_read_latency_is_the_formula() {
+    let mut dev = device(&[]);
+    // (0,0) is NoC0 (1,1); (1,0) is NoC0 (2,1). Request: 1 hop east, 1 header flit. Response: 9 hops east
+    // around the torus, header + 1 data flit. Plus the L1 read and write latencies at each end.
+    let t = measure(&mut dev, |k, v| {
+        let l1 = k.get_write_ptr(CBIndex::c_0);
+        let src = k.get_noc_addr(19, 18, l1);
+        k.noc_async_read(src, l1 + 2048, 32);
+        v.push(k.cycle());
+        k.noc_async_read_barrier();
+        v.push(k.cycle());
+    });
+    let request = NIU + HOP + NIU + 1;
+    let response = NIU + 9 * HOP + NIU + 2;
+    assert_eq!(t, vec![0, request + 8 + response + 4]);
+}
+
+#[test]
+fn write_barrier_completes_when_the_ack_arrives() {
+    let mut dev = device(&[]);
+    let t = measure(&mut dev, |k, v| {
+        let l1 = k.get_write_ptr(CBIndex::c_0);
+        let dst = k.get_noc_addr(19, 18, l1);
+        k.noc_async_write(l1, dst, 2048);
+        k.noc_async_writes_flushed();
+        v.push(k.cycle());
+        k.noc_async_write_barrier();
+        v.push(k.cycle());
+    });
+    // 2048 B = 64 data flits + 1 header: the tail leaves after 65 cycles; the data lands after one hop,
+    // the L1 write latency (4), then a 1-flit ack goes 9 hops back.
+    let land = NIU + HOP + NIU + 65 + 4;
+    let ack = NIU + 9 * HOP + NIU + 1;
+    assert_eq!(t, vec![65, land + ack]);
+}
+
+#[test]
+fn barrier_wake_latency_adds_exactly() {
+    let mut dev = device(&["api.barrier_wake_cycles=7", "api.noc_cmd_cycles=3"]);
+    let t = measure(&mut dev, |k, v| {
+        let l1 = k.get_write_ptr(CBIndex::c_0);
+        let src = k.get_noc_addr(19, 18, l1);
+        k.noc_async_read(src, l1 + 2048, 32);
+        k.noc_async_read_barrier();
+        v.push(k.cycle());
+    });
+    let request = NIU + HOP + NIU + 1;
+    let response = NIU + 9 * HOP + NIU + 2;
+    assert_eq!(t, vec![3 + request + 8 + response + 4 + 7]);
+}
+
+#[test]
+fn cb_hand_off_wakes_the_consumer_exactly_cb_wake_cycles_later() {
+    let mut dev = device(&["api.cb_wake_cycles=6"]);
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let s2 = seen.clone();
+    let mut p = Program::new();
+    let c = CoreCoord::new(0, 0);
+    p.create_circular_buffer(
+        c,
+        CircularBufferConfig::new(2048, &[(CBIndex::c_0, DataFormat::Float16_b)]).set_page_size(CBIndex::c_0, 2048),
+    )
+    .unwrap();
+    p.create_kernel(
+        Kernel::dataflow("producer", |k: &mut Dataflow| {
+            k.cb_reserve_back(CBIndex::c_0, 1);
+            k.delay(100);
+            k.cb_push_back(CBIndex::c_0, 1);
+        }),
+        c,
+        DataMovementConfig::default(),
+    )
+    .unwrap();
+    p.create_kernel(
+        Kernel::dataflow("consumer", move |k: &mut Dataflow| {
+            k.cb_wait_front(CBIndex::c_0, 1);
+            s2.lock().unwrap().push(k.cycle());
+        }),
+        c,
+        DataMovementConfig { processor: DataMovementProcessor::RISCV_1, noc: NocId::Noc1, ..Default::default() },
+    )
+    .unwrap();
+    let r = dev.enqueue_program(&p).unwrap();
+    assert_eq!(*seen.lock().unwrap(), vec![106]);
+    let consumer = r.kernels.iter().find(|k| k.kernel == "consumer").unwrap();
+    assert_eq!((consumer.blocked.0, consumer.busy.0), (106, 0));
+}
+
+#[test]
+fn same_noc_writes_arrive_in_program_order() {
+    // A big write then a 4-byte flag to the same core: the flag must not overtake the data.
+    let mut dev = device(&[]);
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let s2 = seen.clone();
+    let mut p = Program::new();
+    let cores = CoreRange::new(CoreCoord::new(0, 0), CoreCoord::new(1, 0));
+    p.create_circular_buffer(
+        cores,
+        CircularBufferConfig::new(8192, &[(CBIndex::c_0, DataFormat::Float16_b)]).set_page_size(CBIndex::c_0, 8192),
+    )
+    .unwrap();
+    let sem = p.create_semaphore(cores, 0).unwrap();
+    let w = p
+        .create_kernel(
+            Kernel::dataflow("sender", |k: &mut Dataflow| {
+                let sem = k.get_semaphore(k.get_arg_val(0));
+                let l1 = k.get_write_ptr(CBIndex::c_0);
+                k.l1_write_u32(l1 + 8188, 0xfeed);
+                k.l1_write_u32(sem, 1);
+                let dst = k.get_noc_addr(19, 18, l1);
+                k.noc_async_write(l1, dst, 8192);
+                let flag = k.get_noc_addr(19, 18, sem);
+                k.noc_semaphore_set_remote(sem, flag);
+                k.noc_async_write_barrier();
+            }),
+            CoreCoord::new(0, 0),
+            DataMovementConfig::default(),
+        )
+        .unwrap();
+    p.set_runtime_args(w, CoreCoord::new(0, 0), &[sem]).unwrap();
+    let r = p
+        .create_kernel(
+            Kernel::dataflow("receiver", move |k: &mut Dataflow| {
+                let sem = k.get_semaphore(k.get_arg_val(0));
+                k.noc_semaphore_wait(sem, 1);
+                let l1 = k.get_write_ptr(CBIndex::c_0);
+                s2.lock().unwrap().push(k.l1_read_u32(l1 + 8188));
+            }),
+            CoreCoord::new(1, 0),
+            DataMovementConfig::default(),
+        )
+        .unwrap();
+    p.set_runtime_args(r, CoreCoord::new(1, 0), &[sem]).unwrap();
+    dev.enqueue_program(&p).unwrap();
+    assert_eq!(*seen.lock().unwrap(), vec![0xfeed]);
+}

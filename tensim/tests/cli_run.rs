@@ -1,0 +1,109 @@
+//! End-to-end tests of `tensim run`: listing, PASS runs on both architectures, traces and memory reports
+//! written (and never over a file that is not an earlier tensim output), user errors exit 1.
+
+use std::process::Command;
+
+fn tensim(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tensim")).args(args).output().expect("run tensim");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("tensim-cli-run-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn list_names_every_program() {
+    let (code, out, _) = tensim(&["run", "--list"]);
+    assert_eq!(code, 0);
+    for p in ["loopback", "add_2_integers_in_riscv", "noc_tile_transfer", "multicast", "hello_world_datamovement"] {
+        assert!(out.contains(p), "{out}");
+    }
+}
+
+#[test]
+fn runs_pass_and_report_cycles_per_core_and_risc() {
+    for arch in ["wormhole_b0", "blackhole"] {
+        let (code, out, err) = tensim(&["run", "noc_tile_transfer", "--arch", arch]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.starts_with(&format!("PASS noc_tile_transfer on {arch}")), "{out}");
+        assert!(out.contains("cycles: "), "{out}");
+        assert!(out.contains("(0,1)      NCRISC"), "{out}");
+        assert!(out.contains("busy") && out.contains("blocked"), "{out}");
+    }
+    let (code, out, _) = tensim(&["run", "hello_world_datamovement"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("DPRINT (0,0) BRISC: My logical coordinates are 0,0"), "{out}");
+}
+
+#[test]
+fn trace_and_memory_reports_are_written() {
+    let d = tmp("outputs");
+    let trace = d.join("run.json");
+    let reports = d.join("mem");
+    let (code, out, err) =
+        tensim(&["run", "loopback", "--trace", trace.to_str().unwrap(), "--memory-report", reports.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("trace: "), "{out}");
+    let t = std::fs::read_to_string(&trace).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&t).unwrap();
+    assert!(v["traceEvents"].as_array().unwrap().len() > 100);
+    for f in ["l1_usage_summary.csv", "memory_usage_summary.csv", "detailed_memory_usage.csv"] {
+        assert!(reports.join(f).is_file(), "{f}");
+    }
+    // Running again replaces our own outputs.
+    let (code, _, err) = tensim(&["run", "loopback", "--trace", trace.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    // A file that is not a tensim trace is never overwritten.
+    let precious = d.join("precious.json");
+    std::fs::write(&precious, "{\"mine\": true}").unwrap();
+    let (code, _, err) = tensim(&["run", "loopback", "--trace", precious.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("refusing to overwrite"), "{err}");
+    assert_eq!(std::fs::read_to_string(&precious).unwrap(), "{\"mine\": true}");
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn user_errors_exit_1() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["run", "nosuch"], "unknown program `nosuch`"),
+        (&["run", "loopback", "--set", "noc.hop_cylces=3"], "unknown parameter `noc.hop_cylces`"),
+        (&["run", "loopback", "--set", "noc.hop_cycles=fast"], "is not a number"),
+        (
+            &["run", "loopback", "--arch", "wormhole_b0", "--harvest", "7"],
+            "no wormhole_b0 product has 3 harvested rows",
+        ),
+        (&["run"], "required"),
+    ];
+    for (args, msg) in cases {
+        let (code, _, err) = tensim(args);
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(err.contains(msg), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
+fn parameter_overrides_change_timing() {
+    let (_, a, _) = tensim(&["run", "loopback"]);
+    let (_, b, _) = tensim(&["run", "loopback", "--set", "dram.read_latency_cycles=500"]);
+    let cycles = |s: &str| {
+        s.lines()
+            .find(|l| l.starts_with("cycles: "))
+            .unwrap()
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .parse::<u64>()
+            .unwrap()
+    };
+    assert_eq!(cycles(&b) - cycles(&a), 50 * 400, "each of 50 DRAM reads is 400 cycles slower");
+}
