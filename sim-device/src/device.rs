@@ -598,7 +598,7 @@ impl Device {
                 mem: self.mem.clone(),
                 cores,
                 dram: std::mem::take(&mut self.dram),
-                dram_timing: DramTiming::new(soc.dram_channels.len(), self.params.dram()),
+                dram_timing: DramTiming::new(soc.dram_channels.len(), soc.dram_channel_size, self.params.dram()),
                 noc: NocModel::new(soc.grid, self.params.noc()),
                 tracing: self.tracing,
             },

@@ -22,7 +22,9 @@ pub use program::{
     CbHandle, CircularBufferConfig, ComputeConfig, DataMovementConfig, Kernel, KernelBody, KernelConfig, KernelHandle,
     MAX_RUNTIME_ARGS, MathFidelity, Program,
 };
-pub use report::{KernelRun, RunReport, ZoneRecord};
+pub use report::{
+    DramUse, KernelRun, LinkUse, NocReport, PortUse, RunReport, TransferKind, TransferRecord, ZoneRecord,
+};
 pub use sim_core::{Cycle, Cycles};
 pub use sim_tensix::{
     CBIndex, Compute, ComputeRole, DataFormat, DataMovementProcessor, Dataflow, Risc, WordCond, bfloat16,

@@ -188,6 +188,7 @@ impl ArchParams {
             hop: self.cycles("noc.hop_cycles"),
             niu_to_router: self.cycles("noc.niu_to_router_cycles"),
             router_to_niu: self.cycles("noc.router_to_niu_cycles"),
+            inject_cycles_per_kflit: self.u64("noc.inject_cycles_per_kflit") as u32,
         }
     }
 
@@ -196,6 +197,8 @@ impl ArchParams {
         DramParams {
             read_latency: self.cycles("dram.read_latency_cycles"),
             write_latency: self.cycles("dram.write_latency_cycles"),
+            channel_bytes_per_kcycle: self.u64("dram.channel_bytes_per_kcycle"),
+            gddr_per_channel: self.u64("dram.gddr_per_channel") as u32,
         }
     }
 
@@ -215,6 +218,7 @@ impl ArchParams {
             l1_wake: self.cycles("api.l1_wake_cycles"),
             barrier_wake: self.cycles("api.barrier_wake_cycles"),
             kernel_start: self.cycles("api.kernel_start_cycles"),
+            zone: self.cycles("api.zone_cycles"),
         }
     }
 

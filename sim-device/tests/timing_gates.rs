@@ -12,6 +12,7 @@ fn device(extra: &[&str]) -> Device {
     for k in keys {
         p.set(&format!("{k}=0")).unwrap();
     }
+    p.set("noc.inject_cycles_per_kflit=1000").unwrap();
     for s in extra {
         p.set(s).unwrap();
     }
@@ -96,6 +97,20 @@ fn barrier_wake_latency_adds_exactly() {
     let request = NIU + HOP + NIU + 1;
     let response = NIU + 9 * HOP + NIU + 2;
     assert_eq!(t, vec![3 + request + 8 + response + 4 + 7]);
+}
+
+#[test]
+fn injection_rate_stretches_serialisation() {
+    // At 1022 cycles per 1000 flits a 65-flit packet leaves the source NIU in ceil(66.43) = 67 cycles.
+    let mut dev = device(&["noc.inject_cycles_per_kflit=1022"]);
+    let t = measure(&mut dev, |k, v| {
+        let l1 = k.get_write_ptr(CBIndex::c_0);
+        let dst = k.get_noc_addr(19, 18, l1);
+        k.noc_async_write(l1, dst, 2048);
+        k.noc_async_writes_flushed();
+        v.push(k.cycle());
+    });
+    assert_eq!(t, vec![67]);
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! DRAM: sparse byte storage per channel (only touched pages exist — a Wormhole has 12 GiB of DRAM address
 //! space) and the channel timing seen from the NoC.
 
+use crate::calendar::Calendar;
 use crate::params::DramParams;
 use sim_core::{Cycle, Cycles};
 use std::collections::HashMap;
@@ -99,30 +100,69 @@ impl Dram {
     }
 }
 
-/// Per-channel DRAM timing.
+/// DRAM timing: every GDDR channel is a [`Calendar`] serving requests at its sustained bandwidth, after a
+/// fixed access latency. A descriptor DRAM channel whose address range covers several GDDR channels (two on
+/// Wormhole: 0–1 GiB and 1–2 GiB) splits its addresses evenly among them.
 #[derive(Debug, Clone)]
 pub struct DramTiming {
     params: DramParams,
-    /// Bytes read and written per channel.
+    channel_size: u64,
+    gddr: Vec<Calendar>,
+    /// Bytes read and written per GDDR channel.
     pub bytes: Vec<(u64, u64)>,
 }
 
 impl DramTiming {
-    /// Timing for `channels` channels.
-    pub fn new(channels: usize, params: DramParams) -> DramTiming {
-        DramTiming { params, bytes: vec![(0, 0); channels] }
+    /// Timing for `channels` descriptor channels of `channel_size` bytes.
+    pub fn new(channels: usize, channel_size: u64, params: DramParams) -> DramTiming {
+        let n = channels * params.gddr_per_channel.max(1) as usize;
+        DramTiming { params, channel_size, gddr: vec![Calendar::new(); n], bytes: vec![(0, 0); n] }
     }
 
-    /// A read of `len` bytes arriving at channel `ch` at `at`: when its data starts back.
-    pub fn read(&mut self, ch: usize, len: u32, at: Cycle) -> Cycle {
-        self.bytes[ch].0 += len as u64;
-        at + self.params.read_latency
+    /// The GDDR channel serving `addr` of descriptor channel `ch`.
+    pub fn gddr_of(&self, ch: usize, addr: u64) -> usize {
+        let k = self.params.gddr_per_channel.max(1) as u64;
+        let part = (addr / (self.channel_size / k).max(1)).min(k - 1);
+        ch * k as usize + part as usize
     }
 
-    /// A write of `len` bytes fully arrived at channel `ch` at `at`: when it is committed and acknowledged.
-    pub fn write(&mut self, ch: usize, len: u32, at: Cycle) -> Cycle {
-        self.bytes[ch].1 += len as u64;
-        at + self.params.write_latency
+    fn service(&self, len: u32) -> u64 {
+        (len as u64 * 1000).div_ceil(self.params.channel_bytes_per_kcycle.max(1))
+    }
+
+    /// A read of `len` bytes at `addr` of channel `ch` whose request arrives at `at`: when its data is ready
+    /// to leave the DRAM tile.
+    pub fn read(&mut self, ch: usize, addr: u64, len: u32, at: Cycle) -> Cycle {
+        let g = self.gddr_of(ch, addr);
+        self.bytes[g].0 += len as u64;
+        let dur = self.service(len);
+        let s = self.gddr[g].reserve(at.0, dur, len as u64);
+        Cycle(s + dur) + self.params.read_latency
+    }
+
+    /// A write of `len` bytes at `addr` of channel `ch` fully arrived at `at`: when it is committed and can
+    /// be acknowledged.
+    pub fn write(&mut self, ch: usize, addr: u64, len: u32, at: Cycle) -> Cycle {
+        let g = self.gddr_of(ch, addr);
+        self.bytes[g].1 += len as u64;
+        let dur = self.service(len);
+        let s = self.gddr[g].reserve(at.0, dur, len as u64);
+        Cycle(s + dur) + self.params.write_latency
+    }
+
+    /// Number of GDDR channels.
+    pub fn num_gddr(&self) -> usize {
+        self.gddr.len()
+    }
+
+    /// Busy cycles of GDDR channel `g`.
+    pub fn busy(&self, g: usize) -> u64 {
+        self.gddr[g].busy
+    }
+
+    /// GDDR channels per descriptor channel.
+    pub fn gddr_per_channel(&self) -> u32 {
+        self.params.gddr_per_channel.max(1)
     }
 
     /// Read latency.
@@ -148,5 +188,26 @@ mod tests {
         assert_eq!(back, data);
         assert_eq!(m.resident_bytes(), 4 * 4096);
         assert!(!m.contains(12 << 30, 1));
+    }
+
+    #[test]
+    fn gddr_channels_serve_at_their_bandwidth() {
+        let p = DramParams {
+            read_latency: Cycles(100),
+            write_latency: Cycles(40),
+            channel_bytes_per_kcycle: 22_000,
+            gddr_per_channel: 2,
+        };
+        let mut d = DramTiming::new(6, 2 << 30, p);
+        assert_eq!(d.num_gddr(), 12);
+        assert_eq!(d.gddr_of(0, 0), 0);
+        assert_eq!(d.gddr_of(0, 1 << 30), 1);
+        assert_eq!(d.gddr_of(5, (2 << 30) - 1), 11);
+        // 2200 bytes take 100 cycles of the channel; two back to back share it.
+        assert_eq!(d.read(0, 0, 2200, Cycle(0)), Cycle(200));
+        assert_eq!(d.read(0, 64, 2200, Cycle(0)), Cycle(300));
+        // The other GDDR channel of the same tile group is independent.
+        assert_eq!(d.read(0, 1 << 30, 2200, Cycle(0)), Cycle(200));
+        assert_eq!(d.write(1, 0, 2200, Cycle(10)), Cycle(150));
     }
 }

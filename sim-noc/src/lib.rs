@@ -1,12 +1,14 @@
 //! sim-noc: the two NoCs of a Tenstorrent chip — 2-D torus topology, dimension-ordered routing, packet
 //! timing — and DRAM as NoC endpoints (sparse storage and channel timing). Knows nothing of Tensix cores.
 
+pub mod calendar;
 pub mod dram;
 pub mod model;
 pub mod params;
 pub mod topology;
 
+pub use calendar::Calendar;
 pub use dram::{Dram, DramTiming, SparseMemory};
-pub use model::{Delivery, NocModel, NocTraffic};
+pub use model::{Delivery, NocModel, NocTraffic, Rect, TreeNode, VcClass};
 pub use params::{DramParams, NocParams};
 pub use topology::{Dir, LinkId, Topology};

@@ -1,28 +1,79 @@
-//! The NoC timing model: when does a packet leave its source NIU and when has it fully arrived.
+//! The NoC timing model: packets crossing ports and links that each carry one flit per cycle.
 //!
-//! A packet is one header flit plus its data flits. Its head crosses NIU→router, one router-to-router hop
-//! per link of its dimension-ordered route, and router→NIU; its tail follows one flit per cycle (cut-through),
-//! so the whole packet has arrived `flits` cycles after the head reaches the destination NIU:
+//! Every source NIU injection port, every router-to-router link and every destination NIU ejection port is
+//! a [`Calendar`]. A packet (one header flit plus its data flits) is timed at the moment it is injected:
+//! its head crosses NIU→router, one hop per link of its dimension-ordered route, and router→NIU; at every
+//! resource it starts at the earliest time the resource is free for the packet's length (cut-through: the
+//! head moves on as soon as it wins a link, while the body follows). With no other traffic:
 //!
-//! `arrive = inject_start + niu_to_router + hops × hop + router_to_niu + flits`.
+//! `arrive = inject_start + niu_to_router + hops × hop + router_to_niu + serialisation`,
 //!
-//! Each NIU injects one flit per cycle per NoC, so packets from one core on one NoC leave in program order,
-//! one after another; this also gives the NoC's ordering guarantee (same NoC, same destination: in order).
+//! where `serialisation` is the packet's flits at the source NIU's injection rate. Packets from one NIU on
+//! one NoC leave one after another; packets of one flow (same source, destination, NoC and VC class) arrive
+//! in program order. A multicast follows the broadcast tree — along the major axis to the rectangle, along
+//! the minor axis down its first column, then along the major axis across each row — occupying each tree
+//! link once and delivering to each destination as its head passes.
 
+use crate::calendar::Calendar;
 use crate::params::NocParams;
-use crate::topology::Topology;
+use crate::topology::{Dir, LinkId, Topology};
 use sim_core::{Cycle, Cycles};
 use soc_descriptors::{GridSize, Noc0Coord, NocId};
+use std::collections::HashMap;
 
-/// When one packet moved.
+/// Virtual-channel class of a packet (ordering holds within a class).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum VcClass {
+    /// Unicast requests: writes, read requests, atomics.
+    Unicast,
+    /// Multicast (broadcast) writes.
+    Multicast,
+    /// Responses: read data, acknowledgements.
+    Response,
+}
+
+/// When one packet moved, for one destination.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Delivery {
     /// The head flit leaves the source NIU.
     pub inject_start: Cycle,
     /// The tail flit has left the source NIU (the source data may be reused).
     pub inject_end: Cycle,
+    /// The head reaches the destination NIU (first byte).
+    pub first_byte: Cycle,
     /// The whole packet has arrived at the destination NIU.
     pub arrive: Cycle,
+}
+
+/// A multicast rectangle in NoC0 coordinates (inclusive).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rect {
+    /// Smallest x.
+    pub x0: u32,
+    /// Largest x.
+    pub x1: u32,
+    /// Smallest y.
+    pub y0: u32,
+    /// Largest y.
+    pub y1: u32,
+}
+
+impl Rect {
+    /// Whether `c` is inside.
+    pub fn contains(&self, c: Noc0Coord) -> bool {
+        (self.x0..=self.x1).contains(&c.x) && (self.y0..=self.y1).contains(&c.y)
+    }
+}
+
+/// One node of a broadcast tree: a router, the node it was reached from, and the link used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TreeNode {
+    /// The router's tile.
+    pub tile: Noc0Coord,
+    /// Index of the parent node (`None` for the source).
+    pub parent: Option<usize>,
+    /// The link from the parent.
+    pub via: Option<LinkId>,
 }
 
 /// Per-NoC traffic counters.
@@ -41,19 +92,29 @@ pub struct NocTraffic {
 pub struct NocModel {
     params: NocParams,
     topo: Topology,
-    /// Next cycle each NIU (tile × NoC) can start injecting.
-    inject_free: Vec<Cycle>,
+    links: Vec<Calendar>,
+    inject: Vec<Calendar>,
+    eject: Vec<Calendar>,
     traffic: [NocTraffic; 2],
+    flows: HashMap<(u32, u32, u8, VcClass), Cycle>,
+    route: Vec<LinkId>,
+    since_prune: u32,
 }
 
 impl NocModel {
     /// The NoCs of a `grid`-sized chip.
     pub fn new(grid: GridSize, params: NocParams) -> NocModel {
+        let topo = Topology::new(grid);
         NocModel {
             params,
-            topo: Topology::new(grid),
-            inject_free: vec![Cycle::ZERO; grid.count() * 2],
+            links: vec![Calendar::new(); topo.num_links()],
+            inject: vec![Calendar::new(); grid.count() * 2],
+            eject: vec![Calendar::new(); grid.count() * 2],
+            topo,
             traffic: Default::default(),
+            flows: HashMap::new(),
+            route: Vec::new(),
+            since_prune: 0,
         }
     }
 
@@ -72,56 +133,204 @@ impl NocModel {
         self.params.header_flits + payload.div_ceil(self.params.flit_bytes)
     }
 
+    /// Cycles the source NIU needs to inject a packet carrying `payload` bytes.
+    pub fn serialisation(&self, payload: u32) -> Cycles {
+        Cycles((self.flits(payload) as u64 * self.params.inject_cycles_per_kflit as u64).div_ceil(1000))
+    }
+
     /// Zero-load latency of a `payload`-byte packet over `hops` router hops, from head injection to full
     /// arrival.
     pub fn zero_load_latency(&self, hops: u32, payload: u32) -> Cycles {
         let p = &self.params;
-        p.niu_to_router + p.hop * hops as u64 + p.router_to_niu + Cycles(self.flits(payload) as u64)
+        p.niu_to_router + p.hop * hops as u64 + p.router_to_niu + self.serialisation(payload)
     }
 
     fn niu(&self, at: Noc0Coord, noc: NocId) -> usize {
         ((at.y * self.topo.grid().x + at.x) as usize) * 2 + noc.index()
     }
 
-    fn inject(&mut self, noc: NocId, src: Noc0Coord, payload: u32, ready: Cycle) -> (Cycle, Cycle) {
-        let flits = self.flits(payload);
-        let i = self.niu(src, noc);
-        let start = ready.max(self.inject_free[i]);
-        let end = start + Cycles(flits as u64);
-        self.inject_free[i] = end;
+    fn tile_index(&self, at: Noc0Coord) -> u32 {
+        at.y * self.topo.grid().x + at.x
+    }
+
+    fn count(&mut self, noc: NocId, payload: u32) {
+        let flits = self.flits(payload) as u64;
         let t = &mut self.traffic[noc.index()];
         t.packets += 1;
-        t.flits += flits as u64;
+        t.flits += flits;
         t.bytes += payload as u64;
-        (start, end)
+    }
+
+    /// Eject at `tile` a packet whose head reaches its router at `head`.
+    fn eject_at(&mut self, noc: NocId, tile: Noc0Coord, head: u64, dur: u64, payload: u32) -> (Cycle, Cycle) {
+        let i = self.niu(tile, noc);
+        let e = self.eject[i].reserve(head, dur, payload as u64);
+        let first = e + self.params.router_to_niu.0;
+        (Cycle(first), Cycle(first + dur))
+    }
+
+    fn in_order(&mut self, noc: NocId, src: Noc0Coord, dst: Noc0Coord, vc: VcClass, arrive: Cycle) -> Cycle {
+        if vc == VcClass::Response {
+            return arrive;
+        }
+        let key = (self.tile_index(src), self.tile_index(dst), noc as u8, vc);
+        let last = self.flows.entry(key).or_insert(Cycle::ZERO);
+        let a = arrive.max(*last);
+        *last = a;
+        a
     }
 
     /// Send a unicast packet of `payload` bytes from `src` to `dst` on `noc`, ready at `ready`.
-    pub fn unicast(&mut self, noc: NocId, src: Noc0Coord, dst: Noc0Coord, payload: u32, ready: Cycle) -> Delivery {
-        let (start, end) = self.inject(noc, src, payload, ready);
-        let hops = self.topo.hops(noc, src, dst);
-        Delivery { inject_start: start, inject_end: end, arrive: start + self.zero_load_latency(hops, payload) }
+    pub fn unicast(
+        &mut self,
+        noc: NocId,
+        src: Noc0Coord,
+        dst: Noc0Coord,
+        payload: u32,
+        ready: Cycle,
+        vc: VcClass,
+    ) -> Delivery {
+        self.maybe_prune(ready);
+        let dur = self.serialisation(payload).0;
+        let i = self.niu(src, noc);
+        let start = self.inject[i].reserve(ready.0, dur, payload as u64);
+        self.count(noc, payload);
+        let mut head = start + self.params.niu_to_router.0;
+        let mut route = std::mem::take(&mut self.route);
+        route.clear();
+        self.topo.unicast_route(noc, src, dst, &mut route);
+        for &l in &route {
+            let s = self.links[l.0 as usize].reserve(head, dur, payload as u64);
+            head = s + self.params.hop.0;
+        }
+        self.route = route;
+        let (first, arrive) = self.eject_at(noc, dst, head, dur, payload);
+        let arrive = self.in_order(noc, src, dst, vc, arrive);
+        Delivery { inject_start: Cycle(start), inject_end: Cycle(start + dur), first_byte: first.min(arrive), arrive }
     }
 
-    /// Send a multicast packet to every tile of `dsts`; returns the injection times and each destination's
-    /// arrival, in the order of `dsts`.
+    /// The broadcast tree from `src` covering `rect` on `noc` (parents before children).
+    pub fn multicast_tree(&self, noc: NocId, src: Noc0Coord, rect: Rect) -> Vec<TreeNode> {
+        let (major, minor, start_x) = match noc {
+            NocId::Noc0 => (Dir::East, Dir::South, rect.x0),
+            NocId::Noc1 => (Dir::West, Dir::North, rect.x1),
+        };
+        let width = rect.x1 - rect.x0 + 1;
+        let height = rect.y1 - rect.y0 + 1;
+        let mut nodes = vec![TreeNode { tile: src, parent: None, via: None }];
+        let mut cur = 0usize;
+        let push = |nodes: &mut Vec<TreeNode>, from: usize, dir: Dir| -> usize {
+            let t = nodes[from].tile;
+            nodes.push(TreeNode {
+                tile: self.topo.step(t, dir),
+                parent: Some(from),
+                via: Some(self.topo.link(t, dir)),
+            });
+            nodes.len() - 1
+        };
+        // Along the major axis to the rectangle's first column.
+        while nodes[cur].tile.x != start_x {
+            cur = push(&mut nodes, cur, major);
+        }
+        // Along the minor axis until every row of the rectangle has been passed.
+        let mut trunk = Vec::with_capacity(height as usize);
+        loop {
+            if (rect.y0..=rect.y1).contains(&nodes[cur].tile.y) {
+                trunk.push(cur);
+                if trunk.len() == height as usize {
+                    break;
+                }
+            }
+            cur = push(&mut nodes, cur, minor);
+        }
+        // Along the major axis across each row.
+        for t in trunk {
+            let mut b = t;
+            for _ in 1..width {
+                b = push(&mut nodes, b, major);
+            }
+        }
+        nodes
+    }
+
+    /// Cycles a multicast path reservation takes: a round trip to the farthest router of the tree.
+    pub fn path_reservation(&self, noc: NocId, src: Noc0Coord, rect: Rect) -> Cycles {
+        let tree = self.multicast_tree(noc, src, rect);
+        let mut depth = vec![0u64; tree.len()];
+        for i in 1..tree.len() {
+            depth[i] = depth[tree[i].parent.expect("non-root")] + 1;
+        }
+        let far = depth.iter().copied().max().unwrap_or(0);
+        let p = &self.params;
+        Cycles(2 * (p.niu_to_router.0 + far * p.hop.0 + p.router_to_niu.0))
+    }
+
+    /// Send a multicast packet along the broadcast tree covering `rect`; `dests` are the tiles that take the
+    /// data (in any order). Returns the injection times and one delivery per destination, in `dests` order.
     pub fn multicast(
         &mut self,
         noc: NocId,
         src: Noc0Coord,
-        dsts: &[Noc0Coord],
+        rect: Rect,
+        dests: &[Noc0Coord],
         payload: u32,
         ready: Cycle,
-    ) -> (Cycle, Cycle, Vec<Cycle>) {
-        let (start, end) = self.inject(noc, src, payload, ready);
-        let arrivals =
-            dsts.iter().map(|&d| start + self.zero_load_latency(self.topo.hops(noc, src, d), payload)).collect();
-        (start, end, arrivals)
+    ) -> Vec<Delivery> {
+        self.maybe_prune(ready);
+        let dur = self.serialisation(payload).0;
+        let i = self.niu(src, noc);
+        let start = self.inject[i].reserve(ready.0, dur, payload as u64);
+        self.count(noc, payload);
+        let tree = self.multicast_tree(noc, src, rect);
+        let mut head = vec![0u64; tree.len()];
+        head[0] = start + self.params.niu_to_router.0;
+        for n in 1..tree.len() {
+            let TreeNode { parent, via, .. } = tree[n];
+            let h = head[parent.expect("non-root")];
+            let s = self.links[via.expect("non-root").0 as usize].reserve(h, dur, payload as u64);
+            head[n] = s + self.params.hop.0;
+        }
+        let mut out = Vec::with_capacity(dests.len());
+        for &d in dests {
+            // The last node at this tile (the source tile can appear twice when the tree wraps around).
+            let n = tree.iter().rposition(|t| t.tile == d).unwrap_or(0);
+            let (first, arrive) = self.eject_at(noc, d, head[n], dur, payload);
+            let arrive = self.in_order(noc, src, d, VcClass::Multicast, arrive);
+            out.push(Delivery {
+                inject_start: Cycle(start),
+                inject_end: Cycle(start + dur),
+                first_byte: first.min(arrive),
+                arrive,
+            });
+        }
+        out
+    }
+
+    fn maybe_prune(&mut self, now: Cycle) {
+        self.since_prune += 1;
+        if self.since_prune < 4096 {
+            return;
+        }
+        self.since_prune = 0;
+        for c in self.links.iter_mut().chain(self.inject.iter_mut()).chain(self.eject.iter_mut()) {
+            c.prune(now.0);
+        }
     }
 
     /// Traffic injected on `noc` so far.
     pub fn traffic(&self, noc: NocId) -> NocTraffic {
         self.traffic[noc.index()]
+    }
+
+    /// Every link with its calendar (counters: busy cycles, bytes).
+    pub fn links(&self) -> impl Iterator<Item = (LinkId, &Calendar)> + '_ {
+        self.links.iter().enumerate().map(|(i, c)| (LinkId(i as u32), c))
+    }
+
+    /// Injection (`true`) or ejection port calendar of `tile` on `noc`.
+    pub fn port(&self, tile: Noc0Coord, noc: NocId, inject: bool) -> &Calendar {
+        let i = self.niu(tile, noc);
+        if inject { &self.inject[i] } else { &self.eject[i] }
     }
 }
 
@@ -139,33 +348,106 @@ mod tests {
                 hop: Cycles(9),
                 niu_to_router: Cycles(5),
                 router_to_niu: Cycles(5),
+                inject_cycles_per_kflit: 1000,
             },
         )
     }
+
+    const U: VcClass = VcClass::Unicast;
 
     #[test]
     fn zero_load_unicast_latency_is_the_formula() {
         let mut n = wh();
         // (1,1) -> (2,2) on NoC0: 2 hops; 2048 B = 64 data flits + 1 header.
-        let d = n.unicast(NocId::Noc0, Noc0Coord::new(1, 1), Noc0Coord::new(2, 2), 2048, Cycle(100));
+        let d = n.unicast(NocId::Noc0, Noc0Coord::new(1, 1), Noc0Coord::new(2, 2), 2048, Cycle(100), U);
         assert_eq!(d.inject_start, Cycle(100));
         assert_eq!(d.inject_end, Cycle(165));
         assert_eq!(d.arrive, Cycle(100 + 5 + 2 * 9 + 5 + 65));
-        // Not arrived one cycle earlier: the timing gate of the formula.
-        assert_ne!(d.arrive, Cycle(100 + 5 + 2 * 9 + 5 + 64));
+        assert_eq!(d.first_byte, Cycle(100 + 5 + 2 * 9 + 5));
+        assert_eq!(n.zero_load_latency(2, 2048), Cycles(5 + 18 + 5 + 65));
     }
 
     #[test]
     fn one_niu_injects_packets_back_to_back_in_order() {
         let mut n = wh();
-        let a = n.unicast(NocId::Noc0, Noc0Coord::new(1, 1), Noc0Coord::new(3, 1), 8192, Cycle(0));
-        let b = n.unicast(NocId::Noc0, Noc0Coord::new(1, 1), Noc0Coord::new(3, 1), 4, Cycle(1));
+        let a = n.unicast(NocId::Noc0, Noc0Coord::new(1, 1), Noc0Coord::new(3, 1), 8192, Cycle(0), U);
+        let b = n.unicast(NocId::Noc0, Noc0Coord::new(1, 1), Noc0Coord::new(3, 1), 4, Cycle(1), U);
         assert_eq!(b.inject_start, a.inject_end);
         assert!(b.arrive > a.arrive, "a small write after a big one still arrives after it");
-        // The other NoC's NIU is independent.
-        let c = n.unicast(NocId::Noc1, Noc0Coord::new(1, 1), Noc0Coord::new(3, 1), 4, Cycle(1));
-        assert_eq!(c.inject_start, Cycle(1));
-        assert_eq!(n.traffic(NocId::Noc0).packets, 2);
-        assert_eq!(n.traffic(NocId::Noc0).bytes, 8196);
+        let c = n.unicast(NocId::Noc1, Noc0Coord::new(1, 1), Noc0Coord::new(3, 1), 4, Cycle(1), U);
+        assert_eq!(c.inject_start, Cycle(1), "the other NoC's NIU is independent");
+    }
+
+    #[test]
+    fn one_flow_saturates_at_one_flit_per_cycle() {
+        let mut n = wh();
+        let mut last =
+            Delivery { inject_start: Cycle(0), inject_end: Cycle(0), first_byte: Cycle(0), arrive: Cycle(0) };
+        let packets = 100;
+        for _ in 0..packets {
+            last = n.unicast(NocId::Noc0, Noc0Coord::new(1, 1), Noc0Coord::new(4, 3), 8192, Cycle(0), U);
+        }
+        // 257 flits per packet, one per cycle, plus one zero-load latency for the last.
+        assert_eq!(last.arrive, Cycle(99 * 257) + n.zero_load_latency(5, 8192));
+    }
+
+    #[test]
+    fn two_flows_sharing_a_link_each_get_half() {
+        let mut n = wh();
+        // (1,1)->(4,1) and (2,1)->(5,1) share links (2,1)E and (3,1)E; each source injects continuously.
+        let (a_src, a_dst, b_src, b_dst) =
+            (Noc0Coord::new(1, 1), Noc0Coord::new(4, 1), Noc0Coord::new(2, 1), Noc0Coord::new(5, 1));
+        let (mut a_end, mut b_end) = (Cycle(0), Cycle(0));
+        let packets = 200u64;
+        let (mut ta, mut tb) = (Cycle(0), Cycle(0));
+        for _ in 0..packets {
+            // Each source issues its next packet when its previous one has been injected.
+            let a = n.unicast(NocId::Noc0, a_src, a_dst, 8192, ta, U);
+            let b = n.unicast(NocId::Noc0, b_src, b_dst, 8192, tb, U);
+            ta = a.inject_end;
+            tb = b.inject_end;
+            a_end = a.arrive;
+            b_end = b.arrive;
+        }
+        // Alone, each flow would take ~200 × 257 cycles; sharing, each gets half the link: ~2×.
+        let alone = packets * 257;
+        for end in [a_end, b_end] {
+            let ratio = end.0 as f64 / alone as f64;
+            assert!((1.9..2.1).contains(&ratio), "ratio {ratio}");
+        }
+        let shared =
+            n.links().find(|(l, _)| n.topology().link_info(*l) == (Noc0Coord::new(3, 1), Dir::East)).unwrap().1;
+        assert_eq!(shared.busy, 2 * packets * 257);
+    }
+
+    #[test]
+    fn multicast_tree_covers_the_rectangle_and_nothing_else() {
+        let n = wh();
+        let rect = Rect { x0: 2, x1: 4, y0: 2, y1: 3 };
+        let tree = n.multicast_tree(NocId::Noc0, Noc0Coord::new(1, 1), rect);
+        let tiles: Vec<(u32, u32)> = tree.iter().map(|t| (t.tile.x, t.tile.y)).collect();
+        // Approach east to column 2, trunk south to rows 2..3, branches east along each row.
+        assert_eq!(tiles, vec![(1, 1), (2, 1), (2, 2), (2, 3), (3, 2), (4, 2), (3, 3), (4, 3)]);
+        let covered: std::collections::BTreeSet<(u32, u32)> =
+            tiles.iter().copied().filter(|&(x, y)| rect.contains(Noc0Coord::new(x, y))).collect();
+        assert_eq!(covered.len(), 6);
+        // NoC1 mirrors it: approach west to column 4, trunk north, branches west.
+        let tree1 = n.multicast_tree(NocId::Noc1, Noc0Coord::new(6, 5), rect);
+        let t1: Vec<(u32, u32)> = tree1.iter().map(|t| (t.tile.x, t.tile.y)).collect();
+        assert_eq!(t1, vec![(6, 5), (5, 5), (4, 5), (4, 4), (4, 3), (4, 2), (3, 3), (2, 3), (3, 2), (2, 2)]);
+    }
+
+    #[test]
+    fn multicast_delivers_as_the_head_passes() {
+        let mut n = wh();
+        let rect = Rect { x0: 2, x1: 4, y0: 1, y1: 1 };
+        let dests = [Noc0Coord::new(2, 1), Noc0Coord::new(3, 1), Noc0Coord::new(4, 1)];
+        let d = n.multicast(NocId::Noc0, Noc0Coord::new(1, 1), rect, &dests, 32, Cycle(0));
+        for (k, del) in d.iter().enumerate() {
+            assert_eq!(del.arrive, Cycle(0) + n.zero_load_latency(k as u32 + 1, 32));
+        }
+        // Each tree link carried the packet once.
+        let busy: u64 = n.links().map(|(_, c)| c.busy).sum();
+        assert_eq!(busy, 3 * 2);
     }
 }

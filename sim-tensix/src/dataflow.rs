@@ -138,6 +138,16 @@ pub struct KernelCtx<'y> {
     tracing: bool,
     zones: Vec<(&'static str, Cycle)>,
     calls: std::cell::Cell<u64>,
+    /// When each NoC command buffer (per NoC: read, write, atomic) takes its next command.
+    cmd_ready: [[Cycle; 3]; 2],
+}
+
+/// The NoC command buffers a RISC programs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CmdBuf {
+    Read = 0,
+    Write = 1,
+    Atomic = 2,
 }
 
 impl<'y> KernelCtx<'y> {
@@ -161,6 +171,7 @@ impl<'y> KernelCtx<'y> {
             tracing,
             zones: Vec::new(),
             calls: std::cell::Cell::new(0),
+            cmd_ready: [[Cycle::ZERO; 3]; 2],
         }
     }
 
@@ -269,11 +280,30 @@ impl<'y> KernelCtx<'y> {
         }
     }
 
+    /// Issue one NoC command: wait (spinning) for the command buffer, program it, synchronise, hand it to
+    /// the host; the host says when the buffer takes the next command.
+    pub(crate) fn noc_command(
+        &mut self,
+        noc: NocId,
+        buf: CmdBuf,
+        issue: impl FnOnce(&mut dyn KernelHost, Cycle) -> Result<Cycle, String>,
+    ) -> Result<(), String> {
+        self.clock.catch_up(self.cmd_ready[noc.index()][buf as usize]);
+        self.spend(self.costs.noc_cmd);
+        self.sync();
+        let now = self.now();
+        let ready = issue(&mut *self.host.borrow_mut(), now)?;
+        self.cmd_ready[noc.index()][buf as usize] = ready;
+        Ok(())
+    }
+
     pub(crate) fn zone_begin(&mut self, name: &'static str) {
+        self.spend(self.costs.zone);
         self.zones.push((name, self.now()));
     }
 
     pub(crate) fn zone_end(&mut self) {
+        self.spend(self.costs.zone);
         match self.zones.pop() {
             Some((name, start)) => {
                 let now = self.now();
@@ -624,8 +654,6 @@ impl<'y> Dataflow<'y> {
         for p in 0..self.packets(size) {
             let off = p * burst;
             let len = (size - off).min(burst);
-            self.ctx.spend(self.ctx.costs.noc_cmd);
-            self.ctx.sync();
             let req = ReadReq {
                 core: self.ctx.k.core,
                 risc: self.ctx.k.risc,
@@ -634,11 +662,8 @@ impl<'y> Dataflow<'y> {
                 dst_l1: dst + off,
                 size: len,
             };
-            let now = self.ctx.now();
-            let r = self.ctx.host.borrow_mut().noc_read(req, now);
-            match r {
-                Ok(t) => self.ctx.clock.catch_up(t),
-                Err(e) => self.ctx.fail(format!("{api}: {e}")),
+            if let Err(e) = self.ctx.noc_command(noc, CmdBuf::Read, |h, now| h.noc_read(req, now)) {
+                self.ctx.fail(format!("{api}: {e}"));
             }
         }
     }
@@ -662,8 +687,6 @@ impl<'y> Dataflow<'y> {
         for p in 0..self.packets(size) {
             let off = p * burst;
             let len = (size - off).min(burst);
-            self.ctx.spend(self.ctx.costs.noc_cmd);
-            self.ctx.sync();
             let req = WriteReq {
                 core: self.ctx.k.core,
                 risc: self.ctx.k.risc,
@@ -674,11 +697,8 @@ impl<'y> Dataflow<'y> {
                 posted,
                 mcast,
             };
-            let now = self.ctx.now();
-            let r = self.ctx.host.borrow_mut().noc_write(req, now);
-            match r {
-                Ok(t) => self.ctx.clock.catch_up(t),
-                Err(e) => self.ctx.fail(format!("{api}: {e}")),
+            if let Err(e) = self.ctx.noc_command(noc, CmdBuf::Write, |h, now| h.noc_write(req, now)) {
+                self.ctx.fail(format!("{api}: {e}"));
             }
         }
     }
@@ -886,15 +906,10 @@ impl<'y> Dataflow<'y> {
     }
 
     fn atomic(&mut self, api: &'static str, dst: u64, op: AtomicOp, noc: NocId, posted: bool) {
-        self.ctx.spend(self.ctx.costs.noc_cmd);
         self.ctx.trace_noc(api, 4, dst);
-        self.ctx.sync();
         let req = AtomicReq { core: self.ctx.k.core, risc: self.ctx.k.risc, noc, dst, op, posted };
-        let now = self.ctx.now();
-        let r = self.ctx.host.borrow_mut().noc_atomic(req, now);
-        match r {
-            Ok(t) => self.ctx.clock.catch_up(t),
-            Err(e) => self.ctx.fail(format!("{api}: {e}")),
+        if let Err(e) = self.ctx.noc_command(noc, CmdBuf::Atomic, |h, now| h.noc_atomic(req, now)) {
+            self.ctx.fail(format!("{api}: {e}"));
         }
     }
 

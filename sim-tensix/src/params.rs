@@ -32,6 +32,8 @@ pub struct ApiCosts {
     pub barrier_wake: Cycles,
     /// Firmware cycles before a kernel's first instruction.
     pub kernel_start: Cycles,
+    /// A profiler zone marker (begin or end).
+    pub zone: Cycles,
 }
 
 impl ApiCosts {
@@ -52,6 +54,7 @@ impl ApiCosts {
             l1_wake: z,
             barrier_wake: z,
             kernel_start: z,
+            zone: z,
         }
     }
 }

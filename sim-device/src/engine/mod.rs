@@ -8,7 +8,7 @@ mod noc;
 
 use crate::error::{BlockedKernel, DeviceError};
 use crate::params::MemParams;
-use crate::report::{KernelRun, RunReport, ZoneRecord};
+use crate::report::{KernelRun, NocReport, RunReport, TransferRecord, ZoneRecord};
 use noc::Xfer;
 use sim_core::{Cycle, Cycles, EventQueue, Fiber, FiberId, Step, Suspend, TraceArg, TraceBuilder, Track};
 use sim_noc::{Dram, DramTiming, NocModel};
@@ -71,6 +71,8 @@ pub(crate) struct Engine {
     warned: BTreeSet<(u32, String)>,
     pub zones: Vec<ZoneRecord>,
     pub error: Option<DeviceError>,
+    pub records: Vec<TransferRecord>,
+    pub mcast_paths: std::collections::HashMap<(u32, u8, u8), sim_noc::Rect>,
     pub last_event: Cycle,
     pub events: u64,
     pub api_calls: u64,
@@ -119,6 +121,8 @@ impl Engine {
             warned: BTreeSet::new(),
             zones: Vec::new(),
             error: None,
+            records: Vec::new(),
+            mcast_paths: std::collections::HashMap::new(),
             last_event: Cycle::ZERO,
             events: 0,
             api_calls: 0,
@@ -264,6 +268,51 @@ pub(crate) fn run(
     RunOutcome { cores: engine.cores, dram: engine.dram, result: report }
 }
 
+fn noc_report(e: &Engine) -> NocReport {
+    use crate::report::{DramUse, LinkUse, PortUse};
+    let topo = e.noc.topology();
+    let g = topo.grid();
+    let links = e
+        .noc
+        .links()
+        .map(|(l, c)| {
+            let (from, dir) = topo.link_info(l);
+            LinkUse { noc: dir.noc(), from: (from.x, from.y), dir, busy: c.busy, bytes: c.bytes }
+        })
+        .collect();
+    let mut ports = Vec::new();
+    for y in 0..g.y {
+        for x in 0..g.x {
+            for noc in soc_descriptors::NocId::BOTH {
+                for inject in [true, false] {
+                    let c = e.noc.port(Noc0Coord::new(x, y), noc, inject);
+                    if c.uses > 0 {
+                        ports.push(PortUse { noc, tile: (x, y), inject, busy: c.busy, bytes: c.bytes });
+                    }
+                }
+            }
+        }
+    }
+    let k = e.dram_timing.gddr_per_channel();
+    let dram = (0..e.dram_timing.num_gddr())
+        .map(|i| DramUse {
+            channel: i as u32 / k,
+            sub: i as u32 % k,
+            read_bytes: e.dram_timing.bytes[i].0,
+            write_bytes: e.dram_timing.bytes[i].1,
+            busy: e.dram_timing.busy(i),
+        })
+        .collect();
+    NocReport {
+        grid: (g.x, g.y),
+        links,
+        ports,
+        dram,
+        transfers: e.records.clone(),
+        traffic: [e.noc.traffic(soc_descriptors::NocId::Noc0), e.noc.traffic(soc_descriptors::NocId::Noc1)],
+    }
+}
+
 fn deadlock(e: &Engine) -> DeviceError {
     let mut blocked = Vec::new();
     let mut at = Cycle::ZERO;
@@ -344,8 +393,7 @@ fn report(e: &Engine, program_id: u32, clock_mhz: u32, resumes: u64) -> RunRepor
         zones: e.zones.clone(),
         dprints,
         warnings: e.warnings.clone(),
-        noc_traffic: [e.noc.traffic(soc_descriptors::NocId::Noc0), e.noc.traffic(soc_descriptors::NocId::Noc1)],
-        dram_bytes: e.dram_timing.bytes.clone(),
+        noc: noc_report(e),
         events: e.events,
         resumes,
         api_calls: e.api_calls,

@@ -5,7 +5,9 @@
 
 use super::{Engine, Ev};
 use crate::error::DeviceError;
+use crate::report::{TransferKind, TransferRecord};
 use sim_core::Cycle;
+use sim_noc::{Rect, VcClass};
 use sim_tensix::addrgen::{decode_multicast_addr, decode_noc_addr};
 use sim_tensix::{AtomicOp, AtomicReq, CoreIdx, ReadReq, Risc, WriteReq};
 use soc_descriptors::{Noc0Coord, NocId, TileKind, TranslatedCoord};
@@ -39,6 +41,8 @@ pub(crate) struct Xfer {
     pub posted: bool,
     pub op: Option<AtomicOp>,
     pub pending: u32,
+    /// Index of this packet's [`TransferRecord`].
+    pub record: u32,
 }
 
 impl Engine {
@@ -54,6 +58,37 @@ impl Engine {
             self.xfers.push(x);
             self.xfers.len() as u32 - 1
         }
+    }
+
+    fn record(
+        &mut self,
+        kind: TransferKind,
+        noc: NocId,
+        src: Noc0Coord,
+        dst: Vec<Noc0Coord>,
+        rect: Option<Rect>,
+        bytes: u32,
+        issue: Cycle,
+    ) -> u32 {
+        self.records.push(TransferRecord {
+            kind,
+            noc,
+            src: (src.x, src.y),
+            dst: dst.iter().map(|d| (d.x, d.y)).collect(),
+            rect: rect.map(|r| (r.x0, r.y0, r.x1, r.y1)),
+            bytes,
+            issue: issue.0,
+            first_byte: u64::MAX,
+            done: 0,
+        });
+        self.records.len() as u32 - 1
+    }
+
+    fn record_arrival(&mut self, id: u32, first_byte: Cycle, done: Cycle) {
+        let r = self.xfers[id as usize].record as usize;
+        let rec = &mut self.records[r];
+        rec.first_byte = rec.first_byte.min(first_byte.0);
+        rec.done = rec.done.max(done.0);
     }
 
     fn done_with(&mut self, id: u32) {
@@ -136,11 +171,12 @@ impl Engine {
             ));
         }
         let me = self.core_tile[r.core.0 as usize];
-        let req = self.noc.unicast(r.noc, me, src_tile, 0, now);
+        let req = self.noc.unicast(r.noc, me, src_tile, 0, now, VcClass::Unicast);
         let ready = match src {
             Mem::L1 { .. } => req.arrive + self.mem.l1_noc_read_latency,
-            Mem::Dram { channel, .. } => self.dram_timing.read(channel as usize, r.size, req.arrive),
+            Mem::Dram { channel, addr } => self.dram_timing.read(channel as usize, addr, r.size, req.arrive),
         };
+        let record = self.record(TransferKind::Read, r.noc, src_tile, vec![me], None, r.size, now);
         let id = self.alloc_xfer(Xfer {
             core: r.core,
             risc: r.risc,
@@ -153,10 +189,12 @@ impl Engine {
             posted: false,
             op: None,
             pending: 1,
+            record,
         });
         self.queue.push(ready, Ev::ReadRespond(id));
         self.cores[r.core.0 as usize].counters(r.risc, r.noc).reads_issued += 1;
-        Ok(now)
+        // The read command buffer takes the next command once this request has been injected.
+        Ok(req.inject_start)
     }
 
     pub(crate) fn read_respond(&mut self, id: u32, at: Cycle) -> Result<(), DeviceError> {
@@ -168,8 +206,10 @@ impl Engine {
         let mut data = std::mem::take(&mut self.xfers[id as usize].data);
         self.read_mem(src, &mut data, size);
         self.xfers[id as usize].data = data;
-        let resp = self.noc.unicast(noc, src_tile, me, size, at);
-        self.queue.push(resp.arrive + self.mem.l1_noc_write_latency, Ev::ReadLand(id));
+        let resp = self.noc.unicast(noc, src_tile, me, size, at, VcClass::Response);
+        let land = resp.arrive + self.mem.l1_noc_write_latency;
+        self.record_arrival(id, resp.first_byte, land);
+        self.queue.push(land, Ev::ReadLand(id));
         Ok(())
     }
 
@@ -195,7 +235,7 @@ impl Engine {
         ys: u32,
         xe: u32,
         ye: u32,
-    ) -> Result<Vec<(Mem, Noc0Coord)>, String> {
+    ) -> Result<(Vec<(Mem, Noc0Coord)>, Rect), String> {
         let corner = |x: u32, y: u32| -> Result<Noc0Coord, String> {
             let t = self
                 .chip
@@ -252,20 +292,21 @@ impl Engine {
                 );
             }
         }
-        Ok(dests)
+        Ok((dests, Rect { x0, x1, y0, y1 }))
     }
 
     pub(crate) fn issue_write(&mut self, w: WriteReq, now: Cycle) -> Result<Cycle, String> {
         self.check_local(w.core, w.src_l1, w.size, "source")?;
         let me = self.core_tile[w.core.0 as usize];
-        let (dests, local) = match w.mcast {
+        let (dests, local, rect) = match w.mcast {
             None => {
                 let (x, y, local) = decode_noc_addr(w.dst);
-                (vec![self.target(x, y, local, w.size as u64)?], local)
+                (vec![self.target(x, y, local, w.size as u64)?], local, None)
             }
             Some(_) => {
                 let (xs, ys, xe, ye, local) = decode_multicast_addr(w.dst);
-                (self.multicast_dests(&w, local, xs, ys, xe, ye)?, local)
+                let (d, r) = self.multicast_dests(&w, local, xs, ys, xe, ye)?;
+                (d, local, Some(r))
             }
         };
         let a = self.mem.write_alignment as u64;
@@ -277,14 +318,26 @@ impl Engine {
             ));
         }
         let n = dests.len();
-        let (inject_end, arrivals) = if w.mcast.is_none() {
-            let d = self.noc.unicast(w.noc, me, dests[0].1, w.size, now);
-            (d.inject_end, vec![d.arrive])
-        } else {
-            let tiles: Vec<Noc0Coord> = dests.iter().map(|d| d.1).collect();
-            let (_, end, arr) = self.noc.multicast(w.noc, me, &tiles, w.size, now);
-            (end, arr)
+        let tiles: Vec<Noc0Coord> = dests.iter().map(|d| d.1).collect();
+        let deliveries = match (w.mcast, rect) {
+            (Some(m), Some(rect)) => {
+                // Unlinked multicasts reserve the broadcast path first; a linked run pays it once.
+                let key = (w.core.0, w.risc.index() as u8, w.noc as u8);
+                let held = self.mcast_paths.get(&key) == Some(&rect);
+                let setup = if held { sim_core::Cycles::ZERO } else { self.noc.path_reservation(w.noc, me, rect) };
+                if m.linked {
+                    self.mcast_paths.insert(key, rect);
+                } else {
+                    self.mcast_paths.remove(&key);
+                }
+                self.noc.multicast(w.noc, me, rect, &tiles, w.size, now + setup)
+            }
+            _ => vec![self.noc.unicast(w.noc, me, tiles[0], w.size, now, VcClass::Unicast)],
         };
+        let inject_start = deliveries[0].inject_start;
+        let inject_end = deliveries[0].inject_end;
+        let kind = if w.mcast.is_some() { TransferKind::Multicast } else { TransferKind::Write };
+        let record = self.record(kind, w.noc, me, tiles, rect, w.size, now);
         let pending = 1 + n as u32 + if w.posted { 0 } else { n as u32 };
         let id = self.alloc_xfer(Xfer {
             core: w.core,
@@ -298,15 +351,17 @@ impl Engine {
             posted: w.posted,
             op: None,
             pending,
+            record,
         });
         self.queue.push(inject_end, Ev::WriteDepart(id));
-        for (i, t) in arrivals.into_iter().enumerate() {
+        for (i, d) in deliveries.into_iter().enumerate() {
             let lat = if self.xfers[id as usize].dests[i].0.is_dram() {
                 sim_core::Cycles::ZERO
             } else {
                 self.mem.l1_noc_write_latency
             };
-            self.queue.push(t + lat, Ev::WriteLand(id, i as u16));
+            self.record_arrival(id, d.first_byte, d.arrive + lat);
+            self.queue.push(d.arrive + lat, Ev::WriteLand(id, i as u16));
         }
         let c = self.cores[w.core.0 as usize].counters(w.risc, w.noc);
         if w.posted {
@@ -315,7 +370,8 @@ impl Engine {
             c.nonposted_issued += 1;
             c.nonposted_acks_expected += w.mcast.map(|m| m.num_dests).unwrap_or(1);
         }
-        Ok(now)
+        // The write command buffer takes the next command once the NIU has started on this one.
+        Ok(inject_start)
     }
 
     pub(crate) fn write_depart(&mut self, id: u32, at: Cycle) -> Result<(), DeviceError> {
@@ -353,11 +409,11 @@ impl Engine {
             Mem::Dram { channel, addr } => {
                 let data = &self.xfers[id as usize].data;
                 self.dram.channel_mut(channel as usize).write(addr, data);
-                self.dram_timing.write(channel as usize, size, at)
+                self.dram_timing.write(channel as usize, addr, size, at)
             }
         };
         if !posted {
-            let ack = self.noc.unicast(noc, tile, me, 0, ack_ready);
+            let ack = self.noc.unicast(noc, tile, me, 0, ack_ready, VcClass::Response);
             self.queue.push(ack.arrive, Ev::WriteAck(id));
         }
         self.done_with(id);
@@ -389,7 +445,8 @@ impl Engine {
             return Err(format!("L1 word address {local:#x} is not 4-byte aligned"));
         }
         let me = self.core_tile[a.core.0 as usize];
-        let d = self.noc.unicast(a.noc, me, tile, 0, now);
+        let d = self.noc.unicast(a.noc, me, tile, 0, now, VcClass::Unicast);
+        let record = self.record(TransferKind::Atomic, a.noc, me, vec![tile], None, 4, now);
         let id = self.alloc_xfer(Xfer {
             core: a.core,
             risc: a.risc,
@@ -402,7 +459,9 @@ impl Engine {
             posted: a.posted,
             op: Some(a.op),
             pending: if a.posted { 1 } else { 2 },
+            record,
         });
+        self.record_arrival(id, d.first_byte, d.arrive + self.mem.l1_noc_write_latency);
         self.queue.push(d.arrive + self.mem.l1_noc_write_latency, Ev::AtomicLand(id));
         let c = self.cores[a.core.0 as usize].counters(a.risc, a.noc);
         match a.op {
@@ -414,7 +473,7 @@ impl Engine {
                 c.nonposted_acks_expected += if a.posted { 0 } else { 1 };
             }
         }
-        Ok(now)
+        Ok(d.inject_start)
     }
 
     pub(crate) fn atomic_land(&mut self, id: u32, at: Cycle) -> Result<(), DeviceError> {
@@ -434,7 +493,7 @@ impl Engine {
             self.notify_core(core, at);
         }
         if !posted {
-            let ack = self.noc.unicast(noc, tile, me, 0, at);
+            let ack = self.noc.unicast(noc, tile, me, 0, at, VcClass::Response);
             self.queue.push(ack.arrive, Ev::AtomicAck(id));
         }
         self.done_with(id);

@@ -1,0 +1,302 @@
+//! What a run returns besides the data: total cycles, per-kernel busy and blocked cycles, profiler zones,
+//! debug prints, warnings, NoC and DRAM use (per link, port and channel, and every transfer), and optionally
+//! a Chrome trace. Submodules turn the NoC part into a heatmap (SVG) and a tt-npe timeline (JSON).
+
+pub mod heatmap;
+pub mod npe;
+
+use sim_core::{Cycle, Cycles};
+use sim_noc::{Dir, NocTraffic};
+use sim_tensix::Risc;
+use soc_descriptors::NocId;
+use std::fmt::Write;
+
+/// What kind of NoC transfer a record is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TransferKind {
+    /// Read: data from `src` (the target) to the requester.
+    Read,
+    /// Unicast write.
+    Write,
+    /// Multicast write.
+    Multicast,
+    /// Atomic or inline write.
+    Atomic,
+}
+
+impl TransferKind {
+    /// tt-npe's event type name.
+    pub fn npe_name(self) -> &'static str {
+        match self {
+            TransferKind::Read => "READ",
+            TransferKind::Write => "WRITE",
+            TransferKind::Multicast => "WRITE_MULTICAST",
+            TransferKind::Atomic => "SEMAPHORE_INC",
+        }
+    }
+}
+
+/// One NoC packet: where its data went and when.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TransferRecord {
+    /// Kind.
+    pub kind: TransferKind,
+    /// NoC used.
+    pub noc: NocId,
+    /// Tile the data leaves (NoC0 x, y).
+    pub src: (u32, u32),
+    /// Tiles the data reaches.
+    pub dst: Vec<(u32, u32)>,
+    /// Multicast rectangle (x0, y0, x1, y1) in NoC0 coordinates.
+    pub rect: Option<(u32, u32, u32, u32)>,
+    /// Payload bytes.
+    pub bytes: u32,
+    /// Cycle the kernel issued it.
+    pub issue: u64,
+    /// Cycle the first byte reached a destination.
+    pub first_byte: u64,
+    /// Cycle the last destination had all of it.
+    pub done: u64,
+}
+
+/// Use of one router link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LinkUse {
+    /// NoC.
+    pub noc: NocId,
+    /// Router the link leaves (NoC0 x, y).
+    pub from: (u32, u32),
+    /// Direction.
+    pub dir: Dir,
+    /// Cycles it carried flits.
+    pub busy: u64,
+    /// Payload bytes it carried.
+    pub bytes: u64,
+}
+
+/// Use of one NIU port.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PortUse {
+    /// NoC.
+    pub noc: NocId,
+    /// Tile (NoC0 x, y).
+    pub tile: (u32, u32),
+    /// Injection (true) or ejection port.
+    pub inject: bool,
+    /// Busy cycles.
+    pub busy: u64,
+    /// Payload bytes.
+    pub bytes: u64,
+}
+
+/// Use of one GDDR channel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DramUse {
+    /// Descriptor DRAM channel.
+    pub channel: u32,
+    /// GDDR channel within it.
+    pub sub: u32,
+    /// Bytes read.
+    pub read_bytes: u64,
+    /// Bytes written.
+    pub write_bytes: u64,
+    /// Busy cycles.
+    pub busy: u64,
+}
+
+/// NoC and DRAM use of a run.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct NocReport {
+    /// NoC grid (columns, rows).
+    pub grid: (u32, u32),
+    /// Every link of both NoCs.
+    pub links: Vec<LinkUse>,
+    /// Every NIU port that was used.
+    pub ports: Vec<PortUse>,
+    /// Every GDDR channel.
+    pub dram: Vec<DramUse>,
+    /// Every packet.
+    pub transfers: Vec<TransferRecord>,
+    /// Traffic per NoC.
+    pub traffic: [NocTraffic; 2],
+}
+
+impl NocReport {
+    /// Utilisation of a resource busy for `busy` cycles of a `cycles`-long run (0..=1).
+    pub fn util(busy: u64, cycles: Cycles) -> f64 {
+        if cycles.0 == 0 { 0.0 } else { (busy as f64 / cycles.0 as f64).min(1.0) }
+    }
+
+    /// (average over links that carried traffic, peak) link utilisation of `noc`.
+    pub fn link_util(&self, noc: NocId, cycles: Cycles) -> (f64, f64) {
+        let used: Vec<f64> =
+            self.links.iter().filter(|l| l.noc == noc && l.busy > 0).map(|l| Self::util(l.busy, cycles)).collect();
+        if used.is_empty() {
+            return (0.0, 0.0);
+        }
+        (used.iter().sum::<f64>() / used.len() as f64, used.iter().copied().fold(0.0, f64::max))
+    }
+
+    /// The `n` busiest links of `noc`.
+    pub fn hottest(&self, noc: NocId, n: usize) -> Vec<LinkUse> {
+        let mut v: Vec<LinkUse> = self.links.iter().filter(|l| l.noc == noc && l.busy > 0).copied().collect();
+        v.sort_by(|a, b| b.busy.cmp(&a.busy).then(a.from.cmp(&b.from)));
+        v.truncate(n);
+        v
+    }
+}
+
+/// One kernel instance's run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelRun {
+    /// Kernel name.
+    pub kernel: String,
+    /// Logical core.
+    pub core: (u32, u32),
+    /// NoC0 coordinate of the core.
+    pub noc0: (u32, u32),
+    /// RISC.
+    pub risc: Risc,
+    /// First cycle.
+    pub start: Cycle,
+    /// Cycle its body returned.
+    pub end: Cycle,
+    /// Cycles not spent blocked.
+    pub busy: Cycles,
+    /// Cycles spent blocked (CB, semaphore, barrier waits).
+    pub blocked: Cycles,
+}
+
+/// A profiler zone of a kernel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ZoneRecord {
+    /// Kernel name.
+    pub kernel: String,
+    /// Logical core.
+    pub core: (u32, u32),
+    /// RISC.
+    pub risc: Risc,
+    /// Zone name.
+    pub name: String,
+    /// Start cycle.
+    pub start: Cycle,
+    /// End cycle.
+    pub end: Cycle,
+}
+
+/// The result of one program run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunReport {
+    /// Launch order of the program on its device (0 first).
+    pub program_id: u32,
+    /// Cycles from launch until the last kernel and the last NoC transaction finished.
+    pub cycles: Cycles,
+    /// AICLK, MHz.
+    pub clock_mhz: u32,
+    /// Every kernel instance, by core then RISC.
+    pub kernels: Vec<KernelRun>,
+    /// Profiler zones, in the order they closed.
+    pub zones: Vec<ZoneRecord>,
+    /// Debug prints, in simulated-time order.
+    pub dprints: Vec<String>,
+    /// API-use warnings (once per kernel and kind).
+    pub warnings: Vec<String>,
+    /// NoC and DRAM use.
+    pub noc: NocReport,
+    /// Hardware events processed.
+    pub events: u64,
+    /// Kernel thread resumptions.
+    pub resumes: u64,
+    /// Kernel API calls made.
+    pub api_calls: u64,
+    /// The Chrome trace, when tracing was on.
+    pub trace_json: Option<String>,
+}
+
+impl RunReport {
+    /// Duration in microseconds at the chip's clock.
+    pub fn micros(&self) -> f64 {
+        self.cycles.as_micros(self.clock_mhz)
+    }
+
+    /// A terminal summary: cycles, time, and per core and RISC the busy and blocked cycles.
+    pub fn summary(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "cycles: {} ({:.3} us at {} MHz)", self.cycles.0, self.micros(), self.clock_mhz);
+        let _ = writeln!(
+            s,
+            "{:<10} {:<8} {:<36} {:>10} {:>10} {:>10} {:>10}",
+            "core", "risc", "kernel", "start", "end", "busy", "blocked"
+        );
+        for k in &self.kernels {
+            let _ = writeln!(
+                s,
+                "{:<10} {:<8} {:<36} {:>10} {:>10} {:>10} {:>10}",
+                format!("({},{})", k.core.0, k.core.1),
+                k.risc.name(),
+                truncate(&k.kernel, 36),
+                k.start.0,
+                k.end.0,
+                k.busy.0,
+                k.blocked.0
+            );
+        }
+        for noc in NocId::BOTH {
+            let t = self.noc.traffic[noc.index()];
+            let (avg, peak) = self.noc.link_util(noc, self.cycles);
+            let _ = writeln!(
+                s,
+                "{noc}: {} packets, {} flits, {} payload bytes; link utilisation avg {:.1}% (links in use), peak {:.1}%",
+                t.packets,
+                t.flits,
+                t.bytes,
+                avg * 100.0,
+                peak * 100.0
+            );
+            let hot = self.noc.hottest(noc, 5);
+            if !hot.is_empty() {
+                let list: Vec<String> = hot
+                    .iter()
+                    .map(|l| {
+                        format!(
+                            "({},{}) {} {:.1}%",
+                            l.from.0,
+                            l.from.1,
+                            l.dir.npe_name(),
+                            NocReport::util(l.busy, self.cycles) * 100.0
+                        )
+                    })
+                    .collect();
+                let _ = writeln!(s, "  hottest links: {}", list.join(", "));
+            }
+        }
+        let used: Vec<&DramUse> = self.noc.dram.iter().filter(|d| d.read_bytes + d.write_bytes > 0).collect();
+        if !used.is_empty() {
+            let _ = writeln!(s, "DRAM bandwidth per channel (bytes/cycle; GB/s at {} MHz):", self.clock_mhz);
+            for d in used {
+                let bpc = (d.read_bytes + d.write_bytes) as f64 / self.cycles.0.max(1) as f64;
+                let _ = writeln!(
+                    s,
+                    "  channel {}.{}: {} B read, {} B written, {:.2} B/cycle ({:.1} GB/s), busy {:.1}%",
+                    d.channel,
+                    d.sub,
+                    d.read_bytes,
+                    d.write_bytes,
+                    bpc,
+                    bpc * self.clock_mhz as f64 / 1000.0,
+                    NocReport::util(d.busy, self.cycles) * 100.0
+                );
+            }
+        }
+        s
+    }
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        let t: String = s.chars().rev().take(n - 1).collect::<Vec<_>>().into_iter().rev().collect();
+        format!("…{t}")
+    }
+}
