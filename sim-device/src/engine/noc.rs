@@ -60,27 +60,8 @@ impl Engine {
         }
     }
 
-    fn record(
-        &mut self,
-        kind: TransferKind,
-        noc: NocId,
-        src: Noc0Coord,
-        dst: Vec<Noc0Coord>,
-        rect: Option<Rect>,
-        bytes: u32,
-        issue: Cycle,
-    ) -> u32 {
-        self.records.push(TransferRecord {
-            kind,
-            noc,
-            src: (src.x, src.y),
-            dst: dst.iter().map(|d| (d.x, d.y)).collect(),
-            rect: rect.map(|r| (r.x0, r.y0, r.x1, r.y1)),
-            bytes,
-            issue: issue.0,
-            first_byte: u64::MAX,
-            done: 0,
-        });
+    fn record(&mut self, r: TransferRecord) -> u32 {
+        self.records.push(r);
         self.records.len() as u32 - 1
     }
 
@@ -176,7 +157,17 @@ impl Engine {
             Mem::L1 { .. } => req.arrive + self.mem.l1_noc_read_latency,
             Mem::Dram { channel, addr } => self.dram_timing.read(channel as usize, addr, r.size, req.arrive),
         };
-        let record = self.record(TransferKind::Read, r.noc, src_tile, vec![me], None, r.size, now);
+        let record = self.record(TransferRecord {
+            kind: TransferKind::Read,
+            noc: r.noc,
+            src: (src_tile.x, src_tile.y),
+            dst: vec![(me.x, me.y)],
+            rect: None,
+            bytes: r.size,
+            issue: now.0,
+            first_byte: u64::MAX,
+            done: 0,
+        });
         let id = self.alloc_xfer(Xfer {
             core: r.core,
             risc: r.risc,
@@ -337,7 +328,17 @@ impl Engine {
         let inject_start = deliveries[0].inject_start;
         let inject_end = deliveries[0].inject_end;
         let kind = if w.mcast.is_some() { TransferKind::Multicast } else { TransferKind::Write };
-        let record = self.record(kind, w.noc, me, tiles, rect, w.size, now);
+        let record = self.record(TransferRecord {
+            kind,
+            noc: w.noc,
+            src: (me.x, me.y),
+            dst: tiles.iter().map(|t| (t.x, t.y)).collect(),
+            rect: rect.map(|r| (r.x0, r.y0, r.x1, r.y1)),
+            bytes: w.size,
+            issue: now.0,
+            first_byte: u64::MAX,
+            done: 0,
+        });
         let pending = 1 + n as u32 + if w.posted { 0 } else { n as u32 };
         let id = self.alloc_xfer(Xfer {
             core: w.core,
@@ -446,7 +447,17 @@ impl Engine {
         }
         let me = self.core_tile[a.core.0 as usize];
         let d = self.noc.unicast(a.noc, me, tile, 0, now, VcClass::Unicast);
-        let record = self.record(TransferKind::Atomic, a.noc, me, vec![tile], None, 4, now);
+        let record = self.record(TransferRecord {
+            kind: TransferKind::Atomic,
+            noc: a.noc,
+            src: (me.x, me.y),
+            dst: vec![(tile.x, tile.y)],
+            rect: None,
+            bytes: 4,
+            issue: now.0,
+            first_byte: u64::MAX,
+            done: 0,
+        });
         let id = self.alloc_xfer(Xfer {
             core: a.core,
             risc: a.risc,
