@@ -1,6 +1,7 @@
 //! kernels: tensim's kernel library — the tt-metal programming examples rewritten in Rust against tensim's
 //! API, each with its CPU reference and check — plus deterministic test data and comparison helpers.
 
+pub mod dm_bench;
 pub mod examples;
 pub mod golden;
 pub mod rng;

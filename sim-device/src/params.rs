@@ -54,6 +54,8 @@ pub struct MemParams {
     pub dram_unreserved_base: u64,
     /// Number of CB indices per core.
     pub num_circular_buffers: u32,
+    /// Cycles from a write committing at its destination to its ack leaving.
+    pub ack_turnaround: Cycles,
     /// NIU read latency of L1 for a read response.
     pub l1_noc_read_latency: Cycles,
     /// NIU write latency of arriving data into L1.
@@ -234,6 +236,7 @@ impl ArchParams {
             semaphore_base: self.u64("mem.semaphore_base") as u32,
             dram_unreserved_base: self.u64("mem.dram_unreserved_base"),
             num_circular_buffers: self.u64("mem.num_circular_buffers") as u32,
+            ack_turnaround: self.cycles("noc.ack_turnaround_cycles"),
             l1_noc_read_latency: self.cycles("l1.noc_read_latency_cycles"),
             l1_noc_write_latency: self.cycles("l1.noc_write_latency_cycles"),
         }

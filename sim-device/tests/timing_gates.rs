@@ -13,6 +13,8 @@ fn device(extra: &[&str]) -> Device {
         p.set(&format!("{k}=0")).unwrap();
     }
     p.set("noc.inject_cycles_per_kflit=1000").unwrap();
+    p.set("noc.hop_cycles=9").unwrap();
+    p.set("noc.ack_turnaround_cycles=0").unwrap();
     for s in extra {
         p.set(s).unwrap();
     }
@@ -82,6 +84,24 @@ fn write_barrier_completes_when_the_ack_arrives() {
     let land = NIU + HOP + NIU + 65 + 4;
     let ack = NIU + 9 * HOP + NIU + 1;
     assert_eq!(t, vec![65, land + ack]);
+}
+
+#[test]
+fn ack_turnaround_adds_exactly_to_the_write_barrier() {
+    let run = |extra: &[&str]| {
+        let mut dev = device(extra);
+        measure(&mut dev, |k, v| {
+            let l1 = k.get_write_ptr(CBIndex::c_0);
+            let dst = k.get_noc_addr(19, 18, l1);
+            k.noc_async_write(l1, dst, 64);
+            k.noc_async_write_barrier();
+            v.push(k.cycle());
+        })
+    };
+    let base = run(&[])[0];
+    assert_eq!(run(&["noc.ack_turnaround_cycles=10"])[0], base + 10);
+    // One more cycle per hop adds the 1 + 9 hops of the data and ack paths.
+    assert_eq!(run(&["noc.hop_cycles=10"])[0], base + 10);
 }
 
 #[test]

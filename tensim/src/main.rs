@@ -1,6 +1,7 @@
 //! The `tensim` command: subcommands, logging setup, and one clear error message (exit code 1) for user errors.
 
 mod chip_args;
+mod cmd_dm_bench;
 mod cmd_run;
 mod cmd_soc;
 mod outputs;
@@ -23,6 +24,8 @@ struct Cli {
 enum Command {
     /// Run a built-in program, check its output, and report cycles per core and RISC.
     Run(cmd_run::RunArgs),
+    /// Run a data-movement benchmark suite and optionally compare it with a measured table.
+    DmBench(cmd_dm_bench::DmBenchArgs),
     /// Describe a chip: NoC grid, tiles, L1 and DRAM, DRAM banks, worker and compute grids, a grid map.
     Soc(cmd_soc::SocArgs),
 }
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         .init();
     let result = match cli.command {
         Command::Run(a) => cmd_run::run(&a),
+        Command::DmBench(a) => cmd_dm_bench::run(&a),
         Command::Soc(a) => cmd_soc::run(&a),
     };
     match result {

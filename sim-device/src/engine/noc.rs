@@ -414,6 +414,7 @@ impl Engine {
             }
         };
         if !posted {
+            let ack_ready = ack_ready + self.mem.ack_turnaround;
             let ack = self.noc.unicast(noc, tile, me, 0, ack_ready, VcClass::Response);
             self.queue.push(ack.arrive, Ev::WriteAck(id));
         }
@@ -504,7 +505,7 @@ impl Engine {
             self.notify_core(core, at);
         }
         if !posted {
-            let ack = self.noc.unicast(noc, tile, me, 0, at, VcClass::Response);
+            let ack = self.noc.unicast(noc, tile, me, 0, at + self.mem.ack_turnaround, VcClass::Response);
             self.queue.push(ack.arrive, Ev::AtomicAck(id));
         }
         self.done_with(id);

@@ -1,0 +1,172 @@
+//! The markdown table of tt-metal's data-movement results (Kernel, Run Host ID, Transaction Size (bytes),
+//! Number of Transactions, Latency (cycles), Bandwidth (bytes/cycle)): writing, reading, and comparing a
+//! simulated table with a measured one.
+
+use std::fmt::Write;
+
+/// One row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// "Sender" or "Receiver".
+    pub kernel: String,
+    /// Run number.
+    pub run_host_id: u32,
+    /// Transaction size, bytes.
+    pub size: u32,
+    /// Number of transactions.
+    pub count: u32,
+    /// Zone length, cycles.
+    pub latency: u64,
+    /// Bytes moved per cycle.
+    pub bandwidth: f64,
+}
+
+/// A table in tt-metal's layout.
+pub fn format_table(title: &str, rows: &[Row]) -> String {
+    let mut s = format!("# {title}\n\n");
+    s.push_str("| Kernel | Run Host ID | Transaction Size (bytes) | Number of Transactions | Latency (cycles) | Bandwidth (bytes/cycle) |\n");
+    s.push_str("|---|---|---|---|---|---|\n");
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} |",
+            r.kernel, r.run_host_id, r.size, r.count, r.latency, r.bandwidth
+        );
+    }
+    s
+}
+
+/// Read the rows of a table in tt-metal's layout; errors name the line.
+pub fn parse_table(text: &str, file: &str) -> Result<Vec<Row>, String> {
+    let mut rows = Vec::new();
+    let mut header: Option<Vec<String>> = None;
+    for (ln, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if !line.starts_with('|') {
+            continue;
+        }
+        let cells: Vec<String> = line.trim_matches('|').split('|').map(|c| c.trim().to_string()).collect();
+        if cells.iter().all(|c| c.chars().all(|ch| ch == '-' || ch == ':')) {
+            continue;
+        }
+        let Some(h) = &header else {
+            header = Some(cells);
+            continue;
+        };
+        let col = |name: &str| -> Result<&str, String> {
+            let i =
+                h.iter().position(|c| c == name).ok_or_else(|| format!("{file}: the table has no `{name}` column"))?;
+            cells
+                .get(i)
+                .map(|c| c.as_str())
+                .ok_or_else(|| format!("{file}:{}: row has fewer cells than the header", ln + 1))
+        };
+        let num = |name: &str| -> Result<f64, String> {
+            let v = col(name)?;
+            v.parse::<f64>().map_err(|_| format!("{file}:{}: `{name}` is `{v}`, not a number", ln + 1))
+        };
+        rows.push(Row {
+            kernel: col("Kernel")?.to_string(),
+            run_host_id: num("Run Host ID")? as u32,
+            size: num("Transaction Size (bytes)")? as u32,
+            count: num("Number of Transactions")? as u32,
+            latency: num("Latency (cycles)")?.round() as u64,
+            bandwidth: num("Bandwidth (bytes/cycle)")?,
+        });
+    }
+    if rows.is_empty() {
+        return Err(format!("{file}: no table rows found (expected tt-metal's data-movement table layout)"));
+    }
+    Ok(rows)
+}
+
+/// A simulated table matched against a measured one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Comparison {
+    /// (simulated, measured, relative latency error) of every matched row.
+    pub rows: Vec<(Row, Row, f64)>,
+    /// Median relative error.
+    pub median: f64,
+    /// Worst relative error.
+    pub worst: f64,
+}
+
+impl Comparison {
+    /// The table with the error of every row and the summary line
+    /// `rows N, median error X%, worst error Y%`.
+    pub fn report(&self) -> String {
+        let mut s = String::from(
+            "| Kernel | Transaction Size (bytes) | Number of Transactions | Simulated (cycles) | Measured (cycles) | Error |\n|---|---|---|---|---|---|\n",
+        );
+        for (a, b, e) in &self.rows {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} | {:+.1}% |",
+                a.kernel,
+                a.size,
+                a.count,
+                a.latency,
+                b.latency,
+                e * 100.0
+            );
+        }
+        let _ = writeln!(
+            s,
+            "rows {}, median error {:.1}%, worst error {:.1}%",
+            self.rows.len(),
+            self.median * 100.0,
+            self.worst * 100.0
+        );
+        s
+    }
+}
+
+/// Match rows by (Kernel, Transaction Size, Number of Transactions); error = (simulated − measured) /
+/// measured of the latency.
+pub fn compare(sim: &[Row], measured: &[Row]) -> Comparison {
+    let mut rows = Vec::new();
+    for m in measured {
+        if let Some(s) = sim.iter().find(|s| s.kernel == m.kernel && s.size == m.size && s.count == m.count) {
+            let e = (s.latency as f64 - m.latency as f64) / m.latency.max(1) as f64;
+            rows.push((s.clone(), m.clone(), e));
+        }
+    }
+    let mut errs: Vec<f64> = rows.iter().map(|r| r.2.abs()).collect();
+    errs.sort_by(|a, b| a.total_cmp(b));
+    let median = if errs.is_empty() {
+        0.0
+    } else if errs.len() % 2 == 1 {
+        errs[errs.len() / 2]
+    } else {
+        (errs[errs.len() / 2 - 1] + errs[errs.len() / 2]) / 2.0
+    };
+    Comparison { rows, median, worst: errs.last().copied().unwrap_or(0.0) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_round_trip_and_compare() {
+        let rows = vec![
+            Row { kernel: "Sender".into(), run_host_id: 0, size: 32, count: 1, latency: 300, bandwidth: 32.0 / 300.0 },
+            Row { kernel: "Sender".into(), run_host_id: 1, size: 64, count: 1, latency: 400, bandwidth: 0.16 },
+        ];
+        let t = format_table("One to One Packet Sizes", &rows);
+        let back = parse_table(&t, "t.md").unwrap();
+        assert_eq!(back.len(), 2);
+        assert_eq!(back[1].latency, 400);
+        let measured = vec![Row { latency: 200, ..rows[1].clone() }, Row { size: 99, ..rows[0].clone() }];
+        let c = compare(&back, &measured);
+        assert_eq!(c.rows.len(), 1);
+        assert!((c.median - 1.0).abs() < 1e-12);
+        assert!(c.report().ends_with("rows 1, median error 100.0%, worst error 100.0%\n"));
+        assert!(parse_table("no table", "x.md").unwrap_err().contains("no table rows"));
+        assert!(
+            parse_table("| Kernel | Run Host ID |\n|---|---|\n| Sender | x |\n", "y.md")
+                .unwrap_err()
+                .contains("not a number")
+        );
+    }
+}

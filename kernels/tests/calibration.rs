@@ -1,0 +1,40 @@
+//! Calibration: tensim's one_to_one sweep reproduces the silicon tables of ../shared/calibration within the
+//! targets (median error ≤ 10%, worst ≤ 20% of the latency) on Wormhole B0 and Blackhole.
+
+use kernels::dm_bench::{DEFAULT_COUNTS, Suite, compare, default_sizes, parse_table, run_sweep};
+use sim_device::prelude::*;
+use std::path::PathBuf;
+
+fn calibration_dir() -> Option<PathBuf> {
+    let d = std::env::var_os("TENSIM_CALIBRATION_DIR")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("TENSIM_SOC_DIR").map(|s| PathBuf::from(s).join("../calibration")))
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/calibration"));
+    if d.join("wormhole_b0_one_to_one.md").is_file() {
+        Some(d)
+    } else {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "\n*** WARNING: ../shared/calibration not found (set TENSIM_CALIBRATION_DIR): calibration checks SKIPPED ***\n"
+        );
+        None
+    }
+}
+
+#[test]
+fn one_to_one_matches_silicon_on_both_chips() {
+    let Some(dir) = calibration_dir() else { return };
+    for (arch, file) in [(Arch::WormholeB0, "wormhole_b0_one_to_one.md"), (Arch::Blackhole, "blackhole_one_to_one.md")]
+    {
+        let measured = parse_table(&std::fs::read_to_string(dir.join(file)).unwrap(), file).unwrap();
+        let mut dev = Device::builtin(arch).unwrap();
+        let suite = Suite::parse("one_to_one", None, false, false).unwrap();
+        let sim = run_sweep(&mut dev, &suite, &default_sizes(dev.params().noc().flit_bytes), &DEFAULT_COUNTS).unwrap();
+        let c = compare(&sim, &measured);
+        assert_eq!(c.rows.len(), measured.len(), "{file}: every measured row has a simulated twin");
+        eprintln!("{file}: rows {}, median {:.1}%, worst {:.1}%", c.rows.len(), c.median * 100.0, c.worst * 100.0);
+        assert!(c.median <= 0.10, "{file}: median error {:.1}%\n{}", c.median * 100.0, c.report());
+        assert!(c.worst <= 0.20, "{file}: worst error {:.1}%\n{}", c.worst * 100.0, c.report());
+    }
+}
