@@ -183,15 +183,14 @@ impl Suite {
             Ok((t.x, t.y))
         };
         let mut p = Program::new();
-        let measured: Vec<(CoreCoord, &'static str, u64)>;
-        match self.kind {
+        let measured: Vec<(CoreCoord, &'static str, u64)> = match self.kind {
             SuiteKind::OneToOne | SuiteKind::Loopback | SuiteKind::OneFromOne => {
                 let other = if self.kind == SuiteKind::Loopback { master } else { CoreCoord::new(1, 1) };
                 let dests = vec![xy(dev, other)?];
                 let label = if self.kind == SuiteKind::OneFromOne { "Receiver" } else { "Sender" };
                 let reader = self.kind == SuiteKind::OneFromOne;
                 add_unicast(&mut p, master, reader, n, size, &dests, src, dst)?;
-                measured = vec![(master, label, size as u64 * n as u64)];
+                vec![(master, label, size as u64 * n as u64)]
             }
             SuiteKind::OneToAllUnicast | SuiteKind::OneFromAll => {
                 let (rows, cols) = self.grid.clip(dev, 0);
@@ -212,18 +211,14 @@ impl Suite {
                 }
                 let reader = self.kind == SuiteKind::OneFromAll;
                 add_unicast(&mut p, master, reader, n, size, &dests, src, dst)?;
-                measured = vec![(
-                    master,
-                    if reader { "Receiver" } else { "Sender" },
-                    size as u64 * n as u64 * dests.len() as u64,
-                )];
+                vec![(master, if reader { "Receiver" } else { "Sender" }, size as u64 * n as u64 * dests.len() as u64)]
             }
             SuiteKind::OneToAllMulticast => {
                 let (rows, cols) = self.grid.clip(dev, if self.loopback { 0 } else { 1 });
                 let y0 = if self.loopback { 0 } else { 1 };
                 let start = xy(dev, CoreCoord::new(0, y0))?;
                 let end = xy(dev, CoreCoord::new(cols - 1, y0 + rows - 1))?;
-                let num_dests = rows * cols - if self.loopback { 0 } else { 0 };
+                let num_dests = rows * cols;
                 let (linked, loopback) = (self.linked, self.loopback);
                 p.create_kernel(
                     Kernel::dataflow("dm_bench/multicast_sender", move |k: &mut Dataflow| {
@@ -254,7 +249,7 @@ impl Suite {
                     master,
                     &[n, size, src, dst, start.0, start.1, end.0, end.1, num_dests],
                 )?;
-                measured = vec![(master, "Sender", size as u64 * n as u64 * num_dests as u64)];
+                vec![(master, "Sender", size as u64 * n as u64 * num_dests as u64)]
             }
             SuiteKind::AllToAll | SuiteKind::AllFromAll => {
                 let (rows, cols) = self.grid.clip(dev, 0);
@@ -288,12 +283,12 @@ impl Suite {
                         size as u64 * n as u64 * others.len() as u64,
                     ));
                 }
-                measured = m;
+                m
             }
             SuiteKind::DramInterleaved => {
                 return self.dram(dev, size, n, src);
             }
-        }
+        };
         let r = dev.enqueue_program(&p)?;
         Ok(zone_rows(&r, &measured))
     }
