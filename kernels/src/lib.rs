@@ -4,6 +4,7 @@
 pub mod dm_bench;
 pub mod examples;
 pub mod golden;
+pub mod replay;
 pub mod rng;
 
 pub use examples::{Example, ExampleOptions, Outcome, find, list};

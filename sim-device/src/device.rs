@@ -461,6 +461,18 @@ impl Device {
         Ok(())
     }
 
+    /// The NoC link-utilisation heatmap of `report` (SVG).
+    pub fn noc_heatmap_svg(&self, report: &RunReport) -> String {
+        crate::report::heatmap::heatmap_svg(report, &self.chip)
+    }
+
+    /// `report` as a tt-npe timeline v1.0.0 (JSON).
+    pub fn npe_timeline(&self, report: &RunReport) -> String {
+        let noc = self.params.noc();
+        let rate = noc.flit_bytes as f64 * 1000.0 / noc.inject_cycles_per_kflit.max(1) as f64;
+        crate::report::npe::npe_timeline(report, &self.chip, noc.flit_bytes, rate)
+    }
+
     /// `Finish(cq)`: every enqueued program has run; returns the cycles of all programs so far.
     pub fn finish(&mut self) -> Cycles {
         self.total_cycles
@@ -645,6 +657,7 @@ impl Device {
                 max_burst,
                 num_cbs,
                 max_cycles: self.params.max_cycles(),
+                max_outstanding: self.params.u64("noc.max_outstanding") as u32,
             });
             let host = host.clone();
             let fiber = match (&k.body, i.role) {

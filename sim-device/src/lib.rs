@@ -20,7 +20,7 @@ pub use error::{BlockedKernel, DeviceError};
 pub use params::{ArchParams, MemParams, Param};
 pub use program::{
     CbHandle, CircularBufferConfig, ComputeConfig, DataMovementConfig, Kernel, KernelBody, KernelConfig, KernelHandle,
-    MAX_RUNTIME_ARGS, MathFidelity, Program,
+    MAX_RUNTIME_ARGS, MathFidelity, NocMode, Program,
 };
 pub use report::{
     DramUse, KernelRun, LinkUse, NocReport, PortUse, RunReport, TransferKind, TransferRecord, ZoneRecord,
@@ -29,7 +29,7 @@ pub use sim_core::{Cycle, Cycles};
 pub use sim_tensix::{
     CBIndex, Compute, ComputeRole, DataFormat, DataMovementProcessor, Dataflow, Risc, WordCond, bfloat16,
 };
-pub use soc_descriptors::{Arch, NocId, TranslatedCoord};
+pub use soc_descriptors::{Arch, Noc0Coord, NocId, TileKind, TranslatedCoord};
 
 /// Everything a tensim program needs, host side and kernel side, in one import.
 pub mod prelude {
@@ -41,7 +41,7 @@ pub mod prelude {
     pub use crate::device::Device;
     pub use crate::error::DeviceError;
     pub use crate::program::{
-        CircularBufferConfig, ComputeConfig, DataMovementConfig, Kernel, KernelHandle, MathFidelity, Program,
+        CircularBufferConfig, ComputeConfig, DataMovementConfig, Kernel, KernelHandle, MathFidelity, NocMode, Program,
     };
     pub use crate::report::RunReport;
     pub use sim_tensix::{

@@ -16,6 +16,16 @@ pub const NUM_SEMAPHORES: u32 = 16;
 /// The largest CB index any chip supports (Blackhole: 64); the device checks its own limit at launch.
 pub const MAX_CB_INDEX: u32 = 64;
 
+/// tt-metal's `NOC_MODE`: whether a kernel owns its NoC.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NocMode {
+    /// `DM_DEDICATED_NOC`: the kernel uses its own NoC; the two data-movement kernels of a core must differ.
+    #[default]
+    Dedicated,
+    /// `DM_DYNAMIC_NOC`: kernels pick the NoC per call and may share one.
+    Dynamic,
+}
+
 /// tt-metal's `DataMovementConfig`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DataMovementConfig {
@@ -23,6 +33,8 @@ pub struct DataMovementConfig {
     pub processor: DataMovementProcessor,
     /// The kernel's NoC (`noc_index`).
     pub noc: NocId,
+    /// Dedicated or dynamic NoC use.
+    pub noc_mode: NocMode,
     /// Compile-time args.
     pub compile_args: Vec<u32>,
     /// Defines.
@@ -36,6 +48,7 @@ impl Default for DataMovementConfig {
         DataMovementConfig {
             processor: DataMovementProcessor::RISCV_0,
             noc: NocId::Noc0,
+            noc_mode: NocMode::Dedicated,
             compile_args: Vec::new(),
             defines: Vec::new(),
             named_compile_args: Vec::new(),
@@ -313,7 +326,8 @@ impl Program {
                     )));
                 }
                 if let (KernelConfig::DataMovement(a), KernelConfig::DataMovement(b)) = (&other.config, &def.config) {
-                    if a.noc == b.noc {
+                    let dedicated = a.noc_mode == NocMode::Dedicated && b.noc_mode == NocMode::Dedicated;
+                    if dedicated && a.noc == b.noc {
                         return Err(DeviceError::api(format!(
                             "Illegal NOC usage: data movement kernels `{}` ({:?}) and `{}` ({:?}) on core ({},{}) both use {}; \
                              give them different NoCs",

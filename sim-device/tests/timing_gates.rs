@@ -134,6 +134,28 @@ fn injection_rate_stretches_serialisation() {
 }
 
 #[test]
+fn outstanding_limit_serialises_reads() {
+    // With one read in flight at a time, four reads take four round trips; with the default limit they
+    // overlap and take one round trip plus three serialisations.
+    let four = |extra: &[&str]| {
+        let mut dev = device(extra);
+        measure(&mut dev, |k, v| {
+            let l1 = k.get_write_ptr(CBIndex::c_0);
+            let src = k.get_noc_addr(19, 18, l1);
+            for i in 0..4 {
+                k.noc_async_read(src, l1 + 2048 + 32 * i, 32);
+            }
+            k.noc_async_read_barrier();
+            v.push(k.cycle());
+        })[0]
+    };
+    let round_trip = NIU + HOP + NIU + 1 + 8 + NIU + 9 * HOP + NIU + 2 + 4;
+    assert_eq!(four(&["noc.max_outstanding=1"]), 4 * round_trip);
+    // Overlapped: requests leave back to back (one flit each); responses share the target's NIU.
+    assert_eq!(four(&[]), round_trip + 3 * 2);
+}
+
+#[test]
 fn cb_hand_off_wakes_the_consumer_exactly_cb_wake_cycles_later() {
     let mut dev = device(&["api.cb_wake_cycles=6"]);
     let seen = Arc::new(Mutex::new(Vec::new()));

@@ -9,6 +9,6 @@ pub mod topology;
 
 pub use calendar::Calendar;
 pub use dram::{Dram, DramTiming, SparseMemory};
-pub use model::{Delivery, NocModel, NocTraffic, Rect, TreeNode, VcClass};
+pub use model::{Delivery, NocModel, NocTraffic, VcClass};
 pub use params::{DramParams, NocParams};
-pub use topology::{Dir, LinkId, Topology};
+pub use topology::{Dir, LinkId, Rect, Topology, TreeNode};

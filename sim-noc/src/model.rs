@@ -16,7 +16,7 @@
 
 use crate::calendar::Calendar;
 use crate::params::NocParams;
-use crate::topology::{Dir, LinkId, Topology};
+use crate::topology::{LinkId, Rect, Topology, TreeNode};
 use sim_core::{Cycle, Cycles};
 use soc_descriptors::{GridSize, Noc0Coord, NocId};
 use std::collections::HashMap;
@@ -43,37 +43,6 @@ pub struct Delivery {
     pub first_byte: Cycle,
     /// The whole packet has arrived at the destination NIU.
     pub arrive: Cycle,
-}
-
-/// A multicast rectangle in NoC0 coordinates (inclusive).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Rect {
-    /// Smallest x.
-    pub x0: u32,
-    /// Largest x.
-    pub x1: u32,
-    /// Smallest y.
-    pub y0: u32,
-    /// Largest y.
-    pub y1: u32,
-}
-
-impl Rect {
-    /// Whether `c` is inside.
-    pub fn contains(&self, c: Noc0Coord) -> bool {
-        (self.x0..=self.x1).contains(&c.x) && (self.y0..=self.y1).contains(&c.y)
-    }
-}
-
-/// One node of a broadcast tree: a router, the node it was reached from, and the link used.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TreeNode {
-    /// The router's tile.
-    pub tile: Noc0Coord,
-    /// Index of the parent node (`None` for the source).
-    pub parent: Option<usize>,
-    /// The link from the parent.
-    pub via: Option<LinkId>,
 }
 
 /// Per-NoC traffic counters.
@@ -209,48 +178,9 @@ impl NocModel {
         Delivery { inject_start: Cycle(start), inject_end: Cycle(start + dur), first_byte: first.min(arrive), arrive }
     }
 
-    /// The broadcast tree from `src` covering `rect` on `noc` (parents before children).
+    /// The broadcast tree from `src` covering `rect` on `noc` (see [`Topology::broadcast_tree`]).
     pub fn multicast_tree(&self, noc: NocId, src: Noc0Coord, rect: Rect) -> Vec<TreeNode> {
-        let (major, minor, start_x) = match noc {
-            NocId::Noc0 => (Dir::East, Dir::South, rect.x0),
-            NocId::Noc1 => (Dir::West, Dir::North, rect.x1),
-        };
-        let width = rect.x1 - rect.x0 + 1;
-        let height = rect.y1 - rect.y0 + 1;
-        let mut nodes = vec![TreeNode { tile: src, parent: None, via: None }];
-        let mut cur = 0usize;
-        let push = |nodes: &mut Vec<TreeNode>, from: usize, dir: Dir| -> usize {
-            let t = nodes[from].tile;
-            nodes.push(TreeNode {
-                tile: self.topo.step(t, dir),
-                parent: Some(from),
-                via: Some(self.topo.link(t, dir)),
-            });
-            nodes.len() - 1
-        };
-        // Along the major axis to the rectangle's first column.
-        while nodes[cur].tile.x != start_x {
-            cur = push(&mut nodes, cur, major);
-        }
-        // Along the minor axis until every row of the rectangle has been passed.
-        let mut trunk = Vec::with_capacity(height as usize);
-        loop {
-            if (rect.y0..=rect.y1).contains(&nodes[cur].tile.y) {
-                trunk.push(cur);
-                if trunk.len() == height as usize {
-                    break;
-                }
-            }
-            cur = push(&mut nodes, cur, minor);
-        }
-        // Along the major axis across each row.
-        for t in trunk {
-            let mut b = t;
-            for _ in 1..width {
-                b = push(&mut nodes, b, major);
-            }
-        }
-        nodes
+        self.topo.broadcast_tree(noc, src, rect)
     }
 
     /// Cycles a multicast path reservation takes: a round trip to the farthest router of the tree.
@@ -337,6 +267,7 @@ impl NocModel {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::topology::Dir;
 
     fn wh() -> NocModel {
         NocModel::new(

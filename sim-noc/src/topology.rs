@@ -116,6 +116,48 @@ impl Topology {
         }
     }
 
+    /// The broadcast tree from `src` covering `rect` on `noc` (parents before children): along the major
+    /// axis (NoC0 east, NoC1 west) to the rectangle's first column, along the minor axis (south, north)
+    /// until every row of the rectangle has been passed, then along the major axis across each row.
+    pub fn broadcast_tree(&self, noc: NocId, src: Noc0Coord, rect: Rect) -> Vec<TreeNode> {
+        let (major, minor, start_x) = match noc {
+            NocId::Noc0 => (Dir::East, Dir::South, rect.x0),
+            NocId::Noc1 => (Dir::West, Dir::North, rect.x1),
+        };
+        let width = rect.x1 - rect.x0 + 1;
+        let height = rect.y1 - rect.y0 + 1;
+        let mut nodes = vec![TreeNode { tile: src, parent: None, via: None }];
+        let mut cur = 0usize;
+        let push = |nodes: &mut Vec<TreeNode>, from: usize, dir: Dir| -> usize {
+            let t = nodes[from].tile;
+            nodes.push(TreeNode { tile: self.step(t, dir), parent: Some(from), via: Some(self.link(t, dir)) });
+            nodes.len() - 1
+        };
+        // Along the major axis to the rectangle's first column.
+        while nodes[cur].tile.x != start_x {
+            cur = push(&mut nodes, cur, major);
+        }
+        // Along the minor axis until every row of the rectangle has been passed.
+        let mut trunk = Vec::with_capacity(height as usize);
+        loop {
+            if (rect.y0..=rect.y1).contains(&nodes[cur].tile.y) {
+                trunk.push(cur);
+                if trunk.len() == height as usize {
+                    break;
+                }
+            }
+            cur = push(&mut nodes, cur, minor);
+        }
+        // Along the major axis across each row.
+        for t in trunk {
+            let mut b = t;
+            for _ in 1..width {
+                b = push(&mut nodes, b, major);
+            }
+        }
+        nodes
+    }
+
     /// Append the links of the unicast route from `src` to `dst` on `noc` to `out`, in path order:
     /// NoC0 east then south, NoC1 north then west.
     pub fn unicast_route(&self, noc: NocId, src: Noc0Coord, dst: Noc0Coord, out: &mut Vec<LinkId>) {
@@ -137,6 +179,37 @@ impl Topology {
             at = self.step(at, second);
         }
     }
+}
+
+/// A multicast rectangle in NoC0 coordinates (inclusive).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rect {
+    /// Smallest x.
+    pub x0: u32,
+    /// Largest x.
+    pub x1: u32,
+    /// Smallest y.
+    pub y0: u32,
+    /// Largest y.
+    pub y1: u32,
+}
+
+impl Rect {
+    /// Whether `c` is inside.
+    pub fn contains(&self, c: Noc0Coord) -> bool {
+        (self.x0..=self.x1).contains(&c.x) && (self.y0..=self.y1).contains(&c.y)
+    }
+}
+
+/// One node of a broadcast tree: a router, the node it was reached from, and the link used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TreeNode {
+    /// The router's tile.
+    pub tile: Noc0Coord,
+    /// Index of the parent node (`None` for the source).
+    pub parent: Option<usize>,
+    /// The link from the parent.
+    pub via: Option<LinkId>,
 }
 
 impl fmt::Display for LinkId {

@@ -53,6 +53,8 @@ pub struct KernelInstance {
     pub max_burst: u32,
     /// Number of CB indices.
     pub num_cbs: u32,
+    /// Read packets or non-posted write packets a RISC may have in flight per NoC.
+    pub max_outstanding: u32,
     /// The run's watchdog: past this cycle the kernel hands control back on every synchronisation.
     pub max_cycles: u64,
 }

@@ -82,6 +82,11 @@ impl NocCounters {
         }
     }
 
+    /// Read packets (`reads`) or non-posted write acks still in flight.
+    pub fn in_flight(&self, reads: bool) -> u32 {
+        if reads { self.reads_issued - self.reads_done } else { self.nonposted_acks_expected - self.nonposted_acked }
+    }
+
     /// What is still outstanding for `b`, for diagnostics.
     pub fn outstanding(&self, b: Barrier) -> String {
         let r = self.reads_issued - self.reads_done;
@@ -167,6 +172,17 @@ pub enum Wait {
         /// Which barrier.
         barrier: Barrier,
     },
+    /// Room for another read (`reads`) or non-posted write packet of one RISC on one NoC.
+    NocSlot {
+        /// The RISC.
+        risc: Risc,
+        /// The NoC.
+        noc: NocId,
+        /// Reads (true) or non-posted writes.
+        reads: bool,
+        /// Largest number in flight.
+        max: u32,
+    },
     /// A compute-pipeline hand-off (DST section, source registers): `slot` indexes the core's sync slots.
     Sync {
         /// Index into [`TensixCore::sync`].
@@ -184,6 +200,7 @@ impl Wait {
             Wait::CbBack { .. } => "cb_reserve_back",
             Wait::L1Word { .. } => "semaphore/L1 wait",
             Wait::Noc { barrier, .. } => barrier.api_name(),
+            Wait::NocSlot { .. } => "NoC transaction slot",
             Wait::Sync { .. } => "compute hand-off",
         }
     }
@@ -256,6 +273,7 @@ impl TensixCore {
             Wait::CbBack { cb, pages } => self.cb(cb).is_some_and(|c| c.pages_free() >= pages as i64),
             Wait::L1Word { addr, cond } => self.l1.read_u32(addr as u64).is_ok_and(|v| cond.holds(v)),
             Wait::Noc { risc, noc, barrier } => self.noc[risc.index()][noc.index()].satisfied(barrier),
+            Wait::NocSlot { risc, noc, reads, max } => self.noc[risc.index()][noc.index()].in_flight(reads) < max,
             Wait::Sync { slot, at_least } => self.sync[slot as usize] >= at_least,
         }
     }
@@ -313,6 +331,11 @@ impl TensixCore {
             Wait::Noc { risc, noc, barrier } => {
                 format!("{} on {noc}: {}", barrier.api_name(), self.noc[risc.index()][noc.index()].outstanding(barrier))
             }
+            Wait::NocSlot { risc, noc, reads, max } => format!(
+                "a free {} slot on {noc}: {} of {max} in flight",
+                if reads { "read" } else { "write" },
+                self.noc[risc.index()][noc.index()].in_flight(reads)
+            ),
             Wait::Sync { slot, at_least } => {
                 format!("compute hand-off slot {slot}: {} of {at_least}", self.sync[slot as usize])
             }

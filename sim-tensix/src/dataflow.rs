@@ -320,6 +320,7 @@ fn wait_label(w: &Wait) -> String {
         Wait::CbBack { cb, pages } => format!("cb_reserve_back(c_{cb}, {pages})"),
         Wait::L1Word { addr, cond } => format!("wait L1[{addr:#x}] {cond}"),
         Wait::Noc { noc, barrier, .. } => format!("{} ({noc})", barrier.api_name()),
+        Wait::NocSlot { noc, reads, .. } => format!("NoC {} slot ({noc})", if reads { "read" } else { "write" }),
         Wait::Sync { slot, .. } => format!("compute hand-off {slot}"),
     }
 }
@@ -641,6 +642,17 @@ impl<'y> Dataflow<'y> {
         size.div_ceil(self.ctx.k.max_burst).max(1)
     }
 
+    /// Wait until another read (or non-posted write) packet may be put in flight on `noc`.
+    fn wait_slot(&mut self, noc: NocId, reads: bool) {
+        let risc = self.ctx.k.risc;
+        let max = self.ctx.k.max_outstanding;
+        let full = self.ctx.host.borrow().core(self.ctx.k.core).noc[risc.index()][noc.index()].in_flight(reads) >= max;
+        if full {
+            let lat = self.ctx.costs.barrier_wake;
+            self.ctx.wait_for(Wait::NocSlot { risc, noc, reads, max }, lat);
+        }
+    }
+
     fn read_on(&mut self, api: &'static str, src: u64, dst: u32, size: u32, noc: NocId, one_packet: bool) {
         if size == 0 {
             self.ctx.spend(self.ctx.costs.noc_cmd);
@@ -654,6 +666,7 @@ impl<'y> Dataflow<'y> {
         for p in 0..self.packets(size) {
             let off = p * burst;
             let len = (size - off).min(burst);
+            self.wait_slot(noc, true);
             let req = ReadReq {
                 core: self.ctx.k.core,
                 risc: self.ctx.k.risc,
@@ -687,6 +700,9 @@ impl<'y> Dataflow<'y> {
         for p in 0..self.packets(size) {
             let off = p * burst;
             let len = (size - off).min(burst);
+            if !posted {
+                self.wait_slot(noc, false);
+            }
             let req = WriteReq {
                 core: self.ctx.k.core,
                 risc: self.ctx.k.risc,

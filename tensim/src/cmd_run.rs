@@ -31,6 +31,12 @@ pub struct RunArgs {
     /// Write a Chrome/Perfetto trace of the run.
     #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
+    /// Write a NoC link-utilisation heatmap (SVG).
+    #[arg(long, value_name = "FILE.svg")]
+    noc_heatmap: Option<PathBuf>,
+    /// Write the run as a tt-npe timeline v1.0.0 (JSON, opens in ttnn-visualizer).
+    #[arg(long, value_name = "FILE.json")]
+    npe_timeline: Option<PathBuf>,
     /// Write the allocator's memory reports (three CSV files) into this directory.
     #[arg(long, value_name = "DIR")]
     memory_report: Option<PathBuf>,
@@ -54,6 +60,24 @@ pub fn open_device(chip: &ChipArgs, set: &[String], params_file: &Option<PathBuf
         params.set(s)?;
     }
     Device::open_with_params(&spec, params).map_err(|e| e.to_string())
+}
+
+/// Write the NoC heatmap and tt-npe timeline of a run, when asked for.
+pub fn write_noc_outputs(
+    dev: &Device,
+    r: &sim_device::RunReport,
+    heatmap: &Option<PathBuf>,
+    timeline: &Option<PathBuf>,
+) -> Result<(), String> {
+    if let Some(path) = heatmap {
+        write_output(path, &dev.noc_heatmap_svg(r), "tensim NoC heatmap", "heatmap")?;
+        println!("NoC heatmap: {}", path.display());
+    }
+    if let Some(path) = timeline {
+        write_output(path, &dev.npe_timeline(r), "\"congestion_model_name\":\"tensim\"", "tt-npe timeline")?;
+        println!("tt-npe timeline: {}", path.display());
+    }
+    Ok(())
 }
 
 /// Run `tensim run`.
@@ -100,6 +124,7 @@ pub fn run(a: &RunArgs) -> Result<ExitCode, String> {
         write_output(path, json, "AICLK cycle", "trace")?;
         println!("trace: {} (open in ui.perfetto.dev)", path.display());
     }
+    write_noc_outputs(&dev, r, &a.noc_heatmap, &a.npe_timeline)?;
     if let Some(dir) = &a.memory_report {
         let reports = dev.memory_reports();
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create directory: {e}", dir.display()))?;

@@ -2,6 +2,7 @@
 
 mod chip_args;
 mod cmd_dm_bench;
+mod cmd_replay;
 mod cmd_run;
 mod cmd_soc;
 mod outputs;
@@ -26,6 +27,8 @@ enum Command {
     Run(cmd_run::RunArgs),
     /// Run a data-movement benchmark suite and optionally compare it with a measured table.
     DmBench(cmd_dm_bench::DmBenchArgs),
+    /// Replay a NoC trace captured on silicon (or a tt-npe workload, or a directory of them).
+    Replay(cmd_replay::ReplayArgs),
     /// Describe a chip: NoC grid, tiles, L1 and DRAM, DRAM banks, worker and compute grids, a grid map.
     Soc(cmd_soc::SocArgs),
 }
@@ -55,6 +58,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(a) => cmd_run::run(&a),
         Command::DmBench(a) => cmd_dm_bench::run(&a),
+        Command::Replay(a) => cmd_replay::run(&a),
         Command::Soc(a) => cmd_soc::run(&a),
     };
     match result {
