@@ -1,0 +1,149 @@
+//! End-to-end tests of `tensim dm-bench` and `tensim replay`, and of the NoC outputs of `tensim run`.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn tensim(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tensim")).args(args).output().expect("run tensim");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn shared() -> Option<PathBuf> {
+    let d = std::env::var_os("TENSIM_SOC_DIR")
+        .map(|s| PathBuf::from(s).join(".."))
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"));
+    if d.join("calibration").is_dir() {
+        Some(d)
+    } else {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "\n*** WARNING: ../shared/calibration not found: CLI calibration/replay checks SKIPPED ***\n"
+        );
+        None
+    }
+}
+
+#[test]
+fn dm_bench_lists_suites_and_prints_tt_metal_tables() {
+    let (code, out, _) = tensim(&["dm-bench", "--list"]);
+    assert_eq!(code, 0);
+    for s in [
+        "one_to_one",
+        "one_from_one",
+        "one_to_all_unicast",
+        "one_to_all_multicast",
+        "one_from_all",
+        "all_to_all",
+        "all_from_all",
+        "dram_interleaved",
+        "loopback",
+    ] {
+        assert!(out.contains(s), "{out}");
+    }
+    let (code, out, err) = tensim(&[
+        "dm-bench",
+        "one_to_all_multicast",
+        "--grid",
+        "full",
+        "--linked",
+        "--loopback",
+        "--sizes",
+        "64,1024",
+        "--counts",
+        "1,4",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("| Kernel | Run Host ID | Transaction Size (bytes) | Number of Transactions | Latency (cycles) | Bandwidth (bytes/cycle) |"), "{out}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("| Sender |")).count(), 4, "{out}");
+    let (code, out, _) = tensim(&["dm-bench", "dram_interleaved", "--sizes", "2048", "--counts", "4"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("| Receiver | 0 | 2048 | 4 |") && out.contains("| Sender | 0 | 2048 | 4 |"), "{out}");
+}
+
+#[test]
+fn dm_bench_compares_with_silicon() {
+    let Some(d) = shared() else { return };
+    for (arch, file) in [("wormhole_b0", "wormhole_b0_one_to_one.md"), ("blackhole", "blackhole_one_to_one.md")] {
+        let f = d.join("calibration").join(file);
+        let (code, out, err) = tensim(&["dm-bench", "one_to_one", "--arch", arch, "--compare", f.to_str().unwrap()]);
+        assert_eq!(code, 0, "{err}");
+        let last = out.lines().last().unwrap();
+        assert!(last.starts_with("rows ") && last.contains("median error") && last.contains("worst error"), "{last}");
+    }
+}
+
+#[test]
+fn dm_bench_user_errors() {
+    for (args, msg) in [
+        (&["dm-bench", "nope"][..], "unknown suite `nope`"),
+        (&["dm-bench", "one_to_one", "--linked"][..], "apply to one_to_all_multicast only"),
+        (&["dm-bench", "one_to_all_unicast", "--grid", "4by4"][..], "expected RxC"),
+        (&["dm-bench", "one_to_one", "--compare", "/nonexistent.md"][..], "/nonexistent.md: cannot read"),
+    ] {
+        let (code, _, err) = tensim(args);
+        assert_eq!(code, 1, "{args:?}");
+        assert!(err.contains(msg), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn replay_single_and_batch() {
+    let Some(d) = shared() else { return };
+    let dir = d.join("calibration/noc_traces");
+    let one = dir.join("DRAM_TO_2x2_HEIGHT.json");
+    let (code, out, err) = tensim(&["replay", one.to_str().unwrap(), "--arch", "wormhole_b0"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("predicted: ") && out.contains("measured:  8832 cycles") && out.contains("error: "), "{out}");
+    assert!(out.contains("DRAM bandwidth per channel"), "{out}");
+    let (code, out, err) = tensim(&["replay", dir.to_str().unwrap(), "--mode", "timestamps"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("| ") && l.contains(".json")).count(), 6, "{out}");
+    assert!(out.lines().last().unwrap().starts_with("traces 6, median error "), "{out}");
+    let (code, _, err) = tensim(&["replay", one.to_str().unwrap(), "--mode", "sideways"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("unknown replay mode"), "{err}");
+}
+
+#[test]
+fn replay_reads_tt_npe_workloads_and_rejects_garbage() {
+    let tmp = std::env::temp_dir().join(format!("tensim-cli-noc-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let w = tmp.join("wl.json");
+    std::fs::write(
+        &w,
+        r#"{"golden_result":{"cycles":450},"phases":[{"transfers":[
+            {"packet_size":256,"num_packets":3,"src_x":0,"src_y":1,"injection_rate":23.1,"phase_cycle_offset":112,"noc_type":"NOC_1","dst_x":3,"dst_y":4},
+            {"packet_size":8192,"num_packets":1,"src_x":2,"src_y":2,"injection_rate":28.2,"phase_cycle_offset":145,"noc_type":"NOC_1",
+             "mcast_start_x":3,"mcast_start_y":3,"mcast_end_x":4,"mcast_end_y":4}]}]}"#,
+    )
+    .unwrap();
+    let (code, out, err) = tensim(&["replay", w.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("measured:  450 cycles"), "{out}");
+    let bad = tmp.join("bad.json");
+    std::fs::write(&bad, "[{\"proc\": 1}]").unwrap();
+    let (code, _, err) = tensim(&["replay", bad.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("bad.json:1:") && err.contains("not a tt-metal NoC trace"), "{err}");
+    std::fs::remove_dir_all(&tmp).unwrap();
+}
+
+#[test]
+fn run_writes_heatmap_and_timeline() {
+    let tmp = std::env::temp_dir().join(format!("tensim-cli-noc-run-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let (svg, json) = (tmp.join("h.svg"), tmp.join("t.json"));
+    let (code, out, err) =
+        tensim(&["run", "multicast", "--noc-heatmap", svg.to_str().unwrap(), "--npe-timeline", json.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("hottest links:"), "{out}");
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["common_info"]["version"], "1.0.0");
+    std::fs::remove_dir_all(&tmp).unwrap();
+}
