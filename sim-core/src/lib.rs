@@ -12,6 +12,7 @@
 
 pub mod fiber;
 pub mod queue;
+pub mod simd;
 pub mod time;
 pub mod trace;
 

@@ -13,6 +13,7 @@ use allocator::report::{ProgramL1Usage, detailed_memory_usage, l1_usage_summary,
 use allocator::{Allocator, AllocatorConfig, BufferKind};
 use sim_core::{Cycle, Cycles, Fiber, FiberId};
 use sim_noc::{Dram, DramTiming, NocModel};
+use sim_tensix::compute::state::ComputeState;
 use sim_tensix::{
     BankTables, CircularBuffer, Compute, ComputeRole, CoreIdx, Dataflow, KernelArgs, KernelHost, KernelInstance, L1,
     Risc, TensixCore,
@@ -579,7 +580,9 @@ impl Device {
                     KernelConfig::DataMovement(d) => {
                         insts.push(Inst { core, risc: d.processor.risc(), kernel: ki, role: None })
                     }
-                    KernelConfig::Compute(_) => {
+                    KernelConfig::Compute(cc) => {
+                        let core_state = &mut cores[core.0 as usize];
+                        core_state.compute = Some(Box::new(ComputeState::new(cc.settings())));
                         for (risc, role) in [
                             (Risc::Trisc0, ComputeRole::Unpack),
                             (Risc::Trisc1, ComputeRole::Math),
@@ -658,6 +661,10 @@ impl Device {
                 num_cbs,
                 max_cycles: self.params.max_cycles(),
                 max_outstanding: self.params.u64("noc.max_outstanding") as u32,
+                compute: match &k.config {
+                    KernelConfig::Compute(c) => Some(c.settings()),
+                    KernelConfig::DataMovement(_) => None,
+                },
             });
             let host = host.clone();
             let fiber = match (&k.body, i.role) {

@@ -44,10 +44,12 @@ pub mod prelude {
         CircularBufferConfig, ComputeConfig, DataMovementConfig, Kernel, KernelHandle, MathFidelity, NocMode, Program,
     };
     pub use crate::report::RunReport;
+    pub use layout::tile::{tilize_nfaces, untilize_nfaces};
     pub use sim_tensix::{
-        AddrGen, CBIndex, Compute, ComputeRole, DataFormat, DataMovementProcessor, Dataflow, InterleavedAddrGen,
-        InterleavedAddrGenFast, InterleavedPow2AddrGenFast, TensorAccessor, TensorAccessorArgs, WordCond, bfloat16,
-        pack_two_bfloat16_into_uint32,
+        AddrGen, BroadcastType, CBIndex, Compute, ComputeRole, DataFormat, DataMovementProcessor, Dataflow,
+        EltwiseBinaryReuseDestType, EltwiseOp, InterleavedAddrGen, InterleavedAddrGenFast, InterleavedPow2AddrGenFast,
+        PoolType, ReduceDim, Risc, TensorAccessor, TensorAccessorArgs, WordCond, bfloat16, pack_tiles,
+        pack_two_bfloat16_into_uint32, unpack_tiles,
     };
     pub use soc_descriptors::{Arch, NocId, TranslatedCoord};
 }

@@ -6,6 +6,7 @@ use serde::Deserialize;
 use sim_core::Cycles;
 use sim_noc::{DramParams, NocParams};
 use sim_tensix::ApiCosts;
+use sim_tensix::params::{ComputeCosts, SfpuCosts};
 use soc_descriptors::{Arch, yaml::parse_yaml};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -221,6 +222,44 @@ impl ArchParams {
             barrier_wake: self.cycles("api.barrier_wake_cycles"),
             kernel_start: self.cycles("api.kernel_start_cycles"),
             zone: self.cycles("api.zone_cycles"),
+            compute: self.compute_costs(),
+        }
+    }
+
+    /// Compute engine costs.
+    pub fn compute_costs(&self) -> ComputeCosts {
+        let instr = |op: &str| {
+            (self.u64(&format!("compute.sfpu.{op}_instr")), self.u64(&format!("compute.sfpu.{op}_approx_instr")))
+        };
+        ComputeCosts {
+            init: self.cycles("compute.init_cycles"),
+            unpack_base: self.cycles("compute.unpack_base_cycles"),
+            unpack_bytes_per_cycle: self.u64("compute.unpack_bytes_per_cycle").max(1),
+            unpack_ab_bytes_per_cycle: self.u64("compute.unpack_ab_bytes_per_cycle").max(1),
+            math_base: self.cycles("compute.math_base_cycles"),
+            matmul_per_phase: self.cycles("compute.matmul_cycles_per_phase"),
+            eltwise: self.cycles("compute.eltwise_cycles"),
+            reduce: self.cycles("compute.reduce_cycles"),
+            datacopy: self.cycles("compute.datacopy_cycles"),
+            sfpu_per_instr: self.cycles("compute.sfpu_cycles_per_instr"),
+            sfpu: SfpuCosts {
+                exp: instr("exp"),
+                recip: instr("recip"),
+                sqrt: instr("sqrt"),
+                rsqrt: instr("rsqrt"),
+                log: instr("log"),
+                sigmoid: instr("sigmoid"),
+                tanh: instr("tanh"),
+                gelu: instr("gelu"),
+                simple: self.u64("compute.sfpu.simple_instr"),
+                power_per_mul: self.u64("compute.sfpu.power_mul_instr"),
+                binary: self.u64("compute.sfpu.binary_instr"),
+                div: self.u64("compute.sfpu.div_instr"),
+            },
+            pack_base: self.cycles("compute.pack_base_cycles"),
+            pack_bytes_per_cycle: self.u64("compute.pack_bytes_per_cycle").max(1),
+            sync: self.cycles("compute.sync_cycles"),
+            handoff: self.cycles("compute.handoff_cycles"),
         }
     }
 

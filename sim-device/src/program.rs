@@ -4,6 +4,7 @@
 
 use crate::coords::{CoreCoord, CoreRangeSet};
 use crate::error::DeviceError;
+use sim_tensix::compute::state::ComputeSettings;
 use sim_tensix::{CbId, Compute, DataFormat, DataMovementProcessor, Dataflow};
 use soc_descriptors::NocId;
 use std::collections::BTreeMap;
@@ -121,6 +122,18 @@ pub struct ComputeConfig {
     pub defines: Vec<(String, String)>,
     /// Named compile-time args.
     pub named_compile_args: Vec<(String, u32)>,
+}
+
+impl ComputeConfig {
+    /// The settings the compute threads run with.
+    pub fn settings(&self) -> ComputeSettings {
+        ComputeSettings {
+            fidelity_phases: self.math_fidelity.phases(),
+            fp32_dest_acc: self.fp32_dest_acc_en,
+            dst_full_sync: self.dst_full_sync_en,
+            approx: self.math_approx_mode,
+        }
+    }
 }
 
 /// A kernel configuration.

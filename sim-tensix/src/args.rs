@@ -55,6 +55,8 @@ pub struct KernelInstance {
     pub num_cbs: u32,
     /// Read packets or non-posted write packets a RISC may have in flight per NoC.
     pub max_outstanding: u32,
+    /// Compute configuration (compute kernels only).
+    pub compute: Option<crate::compute::state::ComputeSettings>,
     /// The run's watchdog: past this cycle the kernel hands control back on every synchronisation.
     pub max_cycles: u64,
 }

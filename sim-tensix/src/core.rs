@@ -231,6 +231,8 @@ pub struct TensixCore {
     pub noc: [[NocCounters; 2]; 5],
     /// Monotonic counters of the compute pipeline hand-offs (unpack→math, math→pack, pack→math …).
     pub sync: [u32; SYNC_SLOTS],
+    /// DST, source registers and configuration, when a compute kernel runs here.
+    pub compute: Option<Box<crate::compute::state::ComputeState>>,
     waiters: Vec<Waiter>,
 }
 
@@ -242,6 +244,7 @@ impl TensixCore {
             cbs: vec![None; num_cbs],
             noc: [[NocCounters::default(); 2]; 5],
             sync: [0; SYNC_SLOTS],
+            compute: None,
             waiters: Vec::new(),
         }
     }

@@ -42,6 +42,12 @@ impl DataFormat {
         }
     }
 
+    /// Whether every value of the format is exact at source-register precision (TF32: 10 mantissa bits),
+    /// so unpacking needs no rounding.
+    pub fn exact_in_src_registers(self) -> bool {
+        !matches!(self, DataFormat::Float32 | DataFormat::Int32 | DataFormat::UInt32 | DataFormat::UInt16)
+    }
+
     /// tt-metal's numeric code of the format.
     pub fn code(self) -> u32 {
         match self {
@@ -139,5 +145,342 @@ mod tests {
         assert_eq!(DataFormat::Float32.tile_size(), 4096);
         assert_eq!(DataFormat::Bfp8_b.tile_size(), 1088);
         assert_eq!(DataFormat::Bfp4_b.tile_size(), 576);
+    }
+}
+
+/// Round an f32 to the nearest bfloat16 value (ties to even), returned as f32.
+#[inline]
+pub fn round_bf16(v: f32) -> f32 {
+    bfloat16::from_f32(v).to_f32()
+}
+
+/// IEEE half-precision bits of `v`, rounded to nearest even (overflow → ±inf, NaN kept).
+pub fn f32_to_f16_bits(v: f32) -> u16 {
+    let bits = v.to_bits();
+    let sign = ((bits >> 16) & 0x8000) as u16;
+    let exp = ((bits >> 23) & 0xff) as i32;
+    let frac = bits & 0x7f_ffff;
+    if exp == 0xff {
+        return sign | 0x7c00 | if frac != 0 { 0x200 } else { 0 };
+    }
+    let e = exp - 127 + 15;
+    if e >= 0x1f {
+        return sign | 0x7c00;
+    }
+    if e <= 0 {
+        // Subnormal half (or zero): shift the full significand.
+        if e < -10 {
+            return sign;
+        }
+        let sig = frac | 0x80_0000;
+        let shift = (14 - e) as u32;
+        let half = 1u32 << (shift - 1);
+        let rem = sig & ((1 << shift) - 1);
+        let mut m = sig >> shift;
+        if rem > half || (rem == half && m & 1 == 1) {
+            m += 1;
+        }
+        return sign | m as u16;
+    }
+    let mut m = frac >> 13;
+    let rem = frac & 0x1fff;
+    let mut e = e as u32;
+    if rem > 0x1000 || (rem == 0x1000 && m & 1 == 1) {
+        m += 1;
+        if m == 0x400 {
+            m = 0;
+            e += 1;
+            if e >= 0x1f {
+                return sign | 0x7c00;
+            }
+        }
+    }
+    sign | ((e as u16) << 10) | m as u16
+}
+
+/// The f32 value of IEEE half-precision bits (exact).
+pub fn f16_bits_to_f32(h: u16) -> f32 {
+    let sign = ((h & 0x8000) as u32) << 16;
+    let exp = ((h >> 10) & 0x1f) as u32;
+    let frac = (h & 0x3ff) as u32;
+    let bits = match exp {
+        0 if frac == 0 => sign,
+        0 => {
+            // Subnormal: normalise.
+            let mut e = 127 - 15 + 1;
+            let mut f = frac;
+            while f & 0x400 == 0 {
+                f <<= 1;
+                e -= 1;
+            }
+            sign | ((e as u32) << 23) | ((f & 0x3ff) << 13)
+        }
+        0x1f => sign | 0x7f80_0000 | (frac << 13),
+        _ => sign | ((exp + 127 - 15) << 23) | (frac << 13),
+    };
+    f32::from_bits(bits)
+}
+
+/// Magnitude bits (including the leading one) of a block-float datum, or `None` for other formats.
+pub fn bfp_mantissa_bits(format: DataFormat) -> Option<u32> {
+    match format {
+        DataFormat::Bfp8_b => Some(7),
+        DataFormat::Bfp4_b => Some(3),
+        DataFormat::Bfp2_b => Some(1),
+        _ => None,
+    }
+}
+
+/// Values per 32×32 tile.
+pub const TILE_VALUES: usize = 1024;
+
+/// Encode 16 values sharing one exponent; returns the shared exponent and fills `out` with
+/// `sign << m_bits | magnitude` codes.
+fn bfp_encode_group(vals: &[f32], m_bits: u32, out: &mut [u8]) -> u8 {
+    let shared = vals.iter().map(|v| ((v.to_bits() >> 23) & 0xff) as u8).max().unwrap_or(0);
+    for (v, o) in vals.iter().zip(out.iter_mut()) {
+        let bits = v.to_bits();
+        let sign = (bits >> 31) as u8;
+        let exp = (bits >> 23) & 0xff;
+        if exp == 0 || v.is_nan() {
+            *o = sign << m_bits;
+            continue;
+        }
+        let sig = (bits & 0x7f_ffff) | 0x80_0000; // 24 significant bits
+        let drop = 24 - m_bits + (shared as u32 - exp);
+        let mut m = if drop >= 32 {
+            0
+        } else {
+            let half = 1u64 << (drop - 1);
+            let rem = (sig as u64) & ((1u64 << drop) - 1);
+            let mut m = (sig as u64) >> drop;
+            if rem > half || (rem == half && m & 1 == 1) {
+                m += 1;
+            }
+            m as u32
+        };
+        let max = (1u32 << m_bits) - 1;
+        if m > max {
+            m = max;
+        }
+        *o = (sign << m_bits) | m as u8;
+    }
+    shared
+}
+
+fn bfp_decode(code: u8, shared: u8, m_bits: u32) -> f32 {
+    let m = (code & ((1 << m_bits) - 1)) as f32;
+    let sign = if code >> m_bits & 1 == 1 { -1.0 } else { 1.0 };
+    if shared == 0 || m == 0.0 {
+        return 0.0 * sign;
+    }
+    sign * m * 2f32.powi(shared as i32 - 127 - (m_bits as i32 - 1))
+}
+
+/// Decode one tile stored in `format` (tt-metal's byte layout) into 1024 values in storage (face) order.
+pub fn decode_tile(format: DataFormat, bytes: &[u8], out: &mut [f32]) {
+    assert!(bytes.len() >= format.tile_size() as usize && out.len() >= TILE_VALUES, "decode_tile: short buffer");
+    match format {
+        DataFormat::Float32 => {
+            for (i, o) in out[..TILE_VALUES].iter_mut().enumerate() {
+                *o = f32::from_le_bytes([bytes[4 * i], bytes[4 * i + 1], bytes[4 * i + 2], bytes[4 * i + 3]]);
+            }
+        }
+        DataFormat::Float16_b => {
+            for (i, o) in out[..TILE_VALUES].iter_mut().enumerate() {
+                *o = f32::from_bits((u16::from_le_bytes([bytes[2 * i], bytes[2 * i + 1]]) as u32) << 16);
+            }
+        }
+        DataFormat::Float16 => {
+            for (i, o) in out[..TILE_VALUES].iter_mut().enumerate() {
+                *o = f16_bits_to_f32(u16::from_le_bytes([bytes[2 * i], bytes[2 * i + 1]]));
+            }
+        }
+        DataFormat::Int32 => {
+            for (i, o) in out[..TILE_VALUES].iter_mut().enumerate() {
+                *o = i32::from_le_bytes([bytes[4 * i], bytes[4 * i + 1], bytes[4 * i + 2], bytes[4 * i + 3]]) as f32;
+            }
+        }
+        DataFormat::UInt32 => {
+            for (i, o) in out[..TILE_VALUES].iter_mut().enumerate() {
+                *o = u32::from_le_bytes([bytes[4 * i], bytes[4 * i + 1], bytes[4 * i + 2], bytes[4 * i + 3]]) as f32;
+            }
+        }
+        DataFormat::UInt16 => {
+            for (i, o) in out[..TILE_VALUES].iter_mut().enumerate() {
+                *o = u16::from_le_bytes([bytes[2 * i], bytes[2 * i + 1]]) as f32;
+            }
+        }
+        DataFormat::UInt8 => {
+            for (o, b) in out[..TILE_VALUES].iter_mut().zip(bytes) {
+                *o = *b as f32;
+            }
+        }
+        DataFormat::Bfp8_b | DataFormat::Bfp4_b | DataFormat::Bfp2_b => {
+            let m_bits = bfp_mantissa_bits(format).expect("bfp");
+            let per_byte = 8 / (m_bits + 1) as usize;
+            let mant = &bytes[64..];
+            for (i, o) in out[..TILE_VALUES].iter_mut().enumerate() {
+                let byte = mant[i / per_byte];
+                let shift = (i % per_byte) as u32 * (m_bits + 1);
+                let code = (byte >> shift) & ((1u16 << (m_bits + 1)) - 1) as u8;
+                *o = bfp_decode(code, bytes[i / 16], m_bits);
+            }
+        }
+    }
+}
+
+/// Encode 1024 values (storage order) as one tile in `format`, rounding as the packer does: to nearest,
+/// ties to even; integers round to nearest and saturate; block floats share the largest exponent of each
+/// 16-value face row.
+pub fn encode_tile(format: DataFormat, vals: &[f32], out: &mut [u8]) {
+    assert!(vals.len() >= TILE_VALUES && out.len() >= format.tile_size() as usize, "encode_tile: short buffer");
+    let vals = &vals[..TILE_VALUES];
+    match format {
+        DataFormat::Float32 => {
+            for (i, v) in vals.iter().enumerate() {
+                out[4 * i..4 * i + 4].copy_from_slice(&v.to_le_bytes());
+            }
+        }
+        DataFormat::Float16_b => {
+            for (i, v) in vals.iter().enumerate() {
+                out[2 * i..2 * i + 2].copy_from_slice(&bfloat16::from_f32(*v).0.to_le_bytes());
+            }
+        }
+        DataFormat::Float16 => {
+            for (i, v) in vals.iter().enumerate() {
+                out[2 * i..2 * i + 2].copy_from_slice(&f32_to_f16_bits(*v).to_le_bytes());
+            }
+        }
+        DataFormat::Int32 => {
+            for (i, v) in vals.iter().enumerate() {
+                out[4 * i..4 * i + 4].copy_from_slice(&(v.round_ties_even() as i32).to_le_bytes());
+            }
+        }
+        DataFormat::UInt32 => {
+            for (i, v) in vals.iter().enumerate() {
+                out[4 * i..4 * i + 4].copy_from_slice(&(v.round_ties_even().max(0.0) as u32).to_le_bytes());
+            }
+        }
+        DataFormat::UInt16 => {
+            for (i, v) in vals.iter().enumerate() {
+                out[2 * i..2 * i + 2].copy_from_slice(&(v.round_ties_even().clamp(0.0, 65535.0) as u16).to_le_bytes());
+            }
+        }
+        DataFormat::UInt8 => {
+            for (o, v) in out.iter_mut().zip(vals) {
+                *o = v.round_ties_even().clamp(0.0, 255.0) as u8;
+            }
+        }
+        DataFormat::Bfp8_b | DataFormat::Bfp4_b | DataFormat::Bfp2_b => {
+            let m_bits = bfp_mantissa_bits(format).expect("bfp");
+            let per_byte = 8 / (m_bits + 1) as usize;
+            let (exps, mant) = out.split_at_mut(64);
+            mant[..TILE_VALUES / per_byte].fill(0);
+            let mut codes = [0u8; 16];
+            for g in 0..64 {
+                exps[g] = bfp_encode_group(&vals[16 * g..16 * g + 16], m_bits, &mut codes);
+                for (k, c) in codes.iter().enumerate() {
+                    let i = 16 * g + k;
+                    mant[i / per_byte] |= c << ((i % per_byte) as u32 * (m_bits + 1));
+                }
+            }
+        }
+    }
+}
+
+/// Host helper: values already in tile (face) order, `1024 × tiles` of them, packed as tiles of `format`.
+pub fn pack_tiles(format: DataFormat, vals: &[f32]) -> Vec<u8> {
+    assert!(vals.len() % TILE_VALUES == 0, "pack_tiles: {} values are not whole tiles", vals.len());
+    let ts = format.tile_size() as usize;
+    let mut out = vec![0u8; vals.len() / TILE_VALUES * ts];
+    for (t, chunk) in vals.chunks(TILE_VALUES).enumerate() {
+        encode_tile(format, chunk, &mut out[t * ts..(t + 1) * ts]);
+    }
+    out
+}
+
+/// Host helper: tiles of `format` back to values in tile (face) order.
+pub fn unpack_tiles(format: DataFormat, bytes: &[u8]) -> Vec<f32> {
+    let ts = format.tile_size() as usize;
+    assert!(bytes.len() % ts == 0, "unpack_tiles: {} bytes are not whole {format} tiles", bytes.len());
+    let mut out = vec![0f32; bytes.len() / ts * TILE_VALUES];
+    for (t, chunk) in bytes.chunks(ts).enumerate() {
+        decode_tile(format, chunk, &mut out[t * TILE_VALUES..(t + 1) * TILE_VALUES]);
+    }
+    out
+}
+
+#[cfg(test)]
+mod codec_tests {
+    use super::*;
+
+    #[test]
+    fn half_precision_round_trips_and_rounds() {
+        for v in [0.0f32, 1.0, -2.5, 65504.0, 6.1035156e-5, 5.9604645e-8, 0.333333] {
+            let h = f32_to_f16_bits(v);
+            let back = f16_bits_to_f32(h);
+            assert!((back - v).abs() <= v.abs() * 1e-3 + 6e-8, "{v} -> {back}");
+        }
+        assert_eq!(f32_to_f16_bits(1.0), 0x3c00);
+        assert_eq!(f32_to_f16_bits(65520.0), 0x7c00, "rounds to infinity");
+        // 1 + 2^-11 is halfway between 1 and 1 + 2^-10: ties to even (1.0).
+        assert_eq!(f32_to_f16_bits(1.0 + 1.0 / 2048.0), 0x3c00);
+        assert_eq!(f32_to_f16_bits(1.0 + 3.0 / 2048.0), 0x3c02);
+        assert_eq!(f16_bits_to_f32(0x0001), 5.9604645e-8);
+    }
+
+    #[test]
+    fn bfp8_shares_the_largest_exponent_of_each_face_row() {
+        let mut vals = vec![0f32; 1024];
+        vals[0] = 1.0;
+        vals[1] = 0.5;
+        vals[2] = -0.75;
+        vals[3] = 3.0 / 256.0; // between the shared exponent's 1/64 steps
+        vals[4] = 1.0 / 128.0; // exactly half a step
+        vals[16] = 3.0; // next group
+        let bytes = pack_tiles(DataFormat::Bfp8_b, &vals);
+        assert_eq!(bytes.len(), 1088);
+        assert_eq!(bytes[0], 127, "shared exponent of group 0 is that of 1.0");
+        assert_eq!(bytes[1], 128, "group 1: exponent of 3.0");
+        let back = unpack_tiles(DataFormat::Bfp8_b, &bytes);
+        assert_eq!(&back[..3], &[1.0, 0.5, -0.75]);
+        assert_eq!(back[3], 1.0 / 64.0, "3/256 rounds to the nearest 1/64 step");
+        assert_eq!(back[4], 0.0, "1/128 is a tie between 0 and 1/64: to even (0)");
+        assert_eq!(back[16], 3.0);
+        // Layout: exponents first, then one sign|magnitude byte per value.
+        assert_eq!(bytes[64], 64, "1.0 = 64/64");
+        assert_eq!(bytes[66], 0x80 | 48, "-0.75 = -48/64");
+    }
+
+    #[test]
+    fn bfp4_and_bfp2_pack_several_values_per_byte() {
+        let vals: Vec<f32> = (0..1024).map(|i| if i % 16 == 0 { 1.0 } else { 0.5 }).collect();
+        let b4 = pack_tiles(DataFormat::Bfp4_b, &vals);
+        assert_eq!(b4.len(), 576);
+        assert_eq!(unpack_tiles(DataFormat::Bfp4_b, &b4), vals);
+        let b2 = pack_tiles(DataFormat::Bfp2_b, &vals);
+        assert_eq!(b2.len(), 320);
+        let back = unpack_tiles(DataFormat::Bfp2_b, &b2);
+        assert_eq!(back[0], 1.0);
+        assert_eq!(back[1], 0.0, "bfp2 has one magnitude bit: 0.5 is a tie between 0 and 1, to even (0)");
+    }
+
+    #[test]
+    fn every_format_round_trips_representable_values() {
+        let vals: Vec<f32> = (0..1024).map(|i| (i % 200) as f32).collect();
+        for f in [
+            DataFormat::Float32,
+            DataFormat::Float16_b,
+            DataFormat::Float16,
+            DataFormat::Int32,
+            DataFormat::UInt32,
+            DataFormat::UInt16,
+            DataFormat::UInt8,
+        ] {
+            let b = pack_tiles(f, &vals);
+            assert_eq!(b.len(), f.tile_size() as usize, "{f}");
+            assert_eq!(unpack_tiles(f, &b), vals, "{f}");
+        }
     }
 }

@@ -20,10 +20,12 @@ pub use addrgen::{
 };
 pub use args::{KernelArgs, KernelInstance};
 pub use cb::{CbCounters, CircularBuffer};
-pub use compute::{Compute, ComputeRole};
+pub use compute::math::{BroadcastType, EltwiseOp, PoolType, ReduceDim};
+pub use compute::state::ComputeSettings;
+pub use compute::{Compute, ComputeRole, EltwiseBinaryReuseDestType};
 pub use core::{Barrier, NocCounters, TensixCore, Wait, Waiter, WordCond};
 pub use dataflow::{ArgValue, CBIndex, CbId, Dataflow};
-pub use format::{DataFormat, bfloat16, pack_two_bfloat16_into_uint32};
+pub use format::{DataFormat, bfloat16, pack_tiles, pack_two_bfloat16_into_uint32, unpack_tiles};
 pub use host::{AtomicOp, AtomicReq, CoreIdx, KernelHost, McastReq, ReadReq, WriteReq};
 pub use l1::{L1, L1OutOfRange};
 pub use params::ApiCosts;

@@ -3,6 +3,107 @@
 
 use sim_core::Cycles;
 
+/// SFPU instructions per 32-lane vector of each operation (exact mode, approximate mode).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SfpuCosts {
+    /// exp.
+    pub exp: (u64, u64),
+    /// recip.
+    pub recip: (u64, u64),
+    /// sqrt.
+    pub sqrt: (u64, u64),
+    /// rsqrt.
+    pub rsqrt: (u64, u64),
+    /// log.
+    pub log: (u64, u64),
+    /// sigmoid.
+    pub sigmoid: (u64, u64),
+    /// tanh.
+    pub tanh: (u64, u64),
+    /// gelu.
+    pub gelu: (u64, u64),
+    /// relu, abs, square and other one-instruction operations.
+    pub simple: u64,
+    /// power (per multiply).
+    pub power_per_mul: u64,
+    /// add/sub/mul of two DST tiles.
+    pub binary: u64,
+    /// div of two DST tiles.
+    pub div: u64,
+}
+
+/// Cycles of the compute engines (unpacker, FPU, SFPU, packer) and of the TRISC hand-offs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ComputeCosts {
+    /// An `*_init` call (reconfiguring unpacker, math and packer).
+    pub init: Cycles,
+    /// Fixed cycles per unpacked tile.
+    pub unpack_base: Cycles,
+    /// L1 read bandwidth of one unpacker, bytes per cycle.
+    pub unpack_bytes_per_cycle: u64,
+    /// L1 read bandwidth of both unpackers together, bytes per cycle.
+    pub unpack_ab_bytes_per_cycle: u64,
+    /// Fixed cycles per FPU/SFPU operation issued.
+    pub math_base: Cycles,
+    /// One 32×32×32 tile matmul, per fidelity phase.
+    pub matmul_per_phase: Cycles,
+    /// One element-wise tile operation (add/sub; mul is this per fidelity phase).
+    pub eltwise: Cycles,
+    /// One tile reduction.
+    pub reduce: Cycles,
+    /// One tile moved into DST (copy, tilize, untilize).
+    pub datacopy: Cycles,
+    /// One SFPU instruction over a whole tile (1024 values / 32 lanes).
+    pub sfpu_per_instr: Cycles,
+    /// SFPU instruction counts.
+    pub sfpu: SfpuCosts,
+    /// Fixed cycles per packed tile.
+    pub pack_base: Cycles,
+    /// L1 write bandwidth of the packers, bytes per cycle.
+    pub pack_bytes_per_cycle: u64,
+    /// A `tile_regs_*` call.
+    pub sync: Cycles,
+    /// Hand-off latency between the TRISC threads (source-register and DST semaphores).
+    pub handoff: Cycles,
+}
+
+impl ComputeCosts {
+    /// All-zero costs.
+    pub fn zero() -> ComputeCosts {
+        let z = Cycles::ZERO;
+        ComputeCosts {
+            init: z,
+            unpack_base: z,
+            unpack_bytes_per_cycle: 1 << 20,
+            unpack_ab_bytes_per_cycle: 1 << 20,
+            math_base: z,
+            matmul_per_phase: z,
+            eltwise: z,
+            reduce: z,
+            datacopy: z,
+            sfpu_per_instr: z,
+            sfpu: SfpuCosts {
+                exp: (0, 0),
+                recip: (0, 0),
+                sqrt: (0, 0),
+                rsqrt: (0, 0),
+                log: (0, 0),
+                sigmoid: (0, 0),
+                tanh: (0, 0),
+                gelu: (0, 0),
+                simple: 0,
+                power_per_mul: 0,
+                binary: 0,
+                div: 0,
+            },
+            pack_base: z,
+            pack_bytes_per_cycle: 1 << 20,
+            sync: z,
+            handoff: z,
+        }
+    }
+}
+
 /// Cycles each kernel API call charges its RISC, and hand-off latencies.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiCosts {
@@ -34,6 +135,8 @@ pub struct ApiCosts {
     pub kernel_start: Cycles,
     /// A profiler zone marker (begin or end).
     pub zone: Cycles,
+    /// Compute engine costs.
+    pub compute: ComputeCosts,
 }
 
 impl ApiCosts {
@@ -55,6 +158,7 @@ impl ApiCosts {
             barrier_wake: z,
             kernel_start: z,
             zone: z,
+            compute: ComputeCosts::zero(),
         }
     }
 }

@@ -6,7 +6,7 @@ use crate::chip_args::ChipArgs;
 use crate::outputs::write_output;
 use clap::Args;
 use kernels::{ExampleOptions, find, list};
-use sim_device::{ArchParams, Device};
+use sim_device::{ArchParams, Device, MathFidelity};
 use soc_descriptors::Arch;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -46,6 +46,28 @@ pub struct RunArgs {
     /// Problem size of the example (tiles, elements…), where it has one.
     #[arg(long)]
     size: Option<u32>,
+    /// Matmul M, elements (a multiple of 32).
+    #[arg(long)]
+    m: Option<u32>,
+    /// Matmul N, elements (a multiple of 32).
+    #[arg(long)]
+    n: Option<u32>,
+    /// Matmul K, elements (a multiple of 32).
+    #[arg(long)]
+    k: Option<u32>,
+    /// Math fidelity of the compute kernels: LoFi, HiFi2, HiFi3 or HiFi4.
+    #[arg(long, value_parser = parse_fidelity)]
+    fidelity: Option<MathFidelity>,
+}
+
+fn parse_fidelity(s: &str) -> Result<MathFidelity, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "lofi" => Ok(MathFidelity::LoFi),
+        "hifi2" => Ok(MathFidelity::HiFi2),
+        "hifi3" => Ok(MathFidelity::HiFi3),
+        "hifi4" => Ok(MathFidelity::HiFi4),
+        _ => Err(format!("`{s}` is not a math fidelity; use LoFi, HiFi2, HiFi3 or HiFi4")),
+    }
 }
 
 /// Build the device a run uses: chip options plus parameter overrides.
@@ -96,13 +118,16 @@ pub fn run(a: &RunArgs) -> Result<ExitCode, String> {
     })?;
     let mut dev = open_device(&a.chip, &a.set, &a.params)?;
     dev.set_tracing(a.trace.is_some());
-    let opts = ExampleOptions { seed: a.seed, size: a.size };
+    let opts = ExampleOptions { seed: a.seed, size: a.size, m: a.m, n: a.n, k: a.k, fidelity: a.fidelity };
     let wall = std::time::Instant::now();
     let out = (ex.run)(&mut dev, &opts).map_err(|e| e.to_string())?;
     let wall = wall.elapsed();
     let r = &out.report;
     println!("{} {} on {} ({})", if out.passed { "PASS" } else { "FAIL" }, ex.name, dev.arch(), dev.soc_name());
     println!("check: {}", out.check);
+    for m in &out.metrics {
+        println!("{m}");
+    }
     print!("{}", r.summary());
     for line in &r.dprints {
         println!("DPRINT {line}");

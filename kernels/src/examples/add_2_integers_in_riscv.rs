@@ -52,5 +52,5 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
     let got: Vec<u32> = dev.enqueue_read_buffer(&d)?;
     let want = a.wrapping_add(b);
     let passed = got[0] == want;
-    Ok(Outcome { passed, check: format!("{a} + {b} = {} (expected {want})", got[0]), report })
+    Ok(Outcome { passed, check: format!("{a} + {b} = {} (expected {want})", got[0]), report, metrics: Vec::new() })
 }

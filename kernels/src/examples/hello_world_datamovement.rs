@@ -38,5 +38,5 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
     } else {
         format!("missing prints: {missing:?}")
     };
-    Ok(Outcome { passed, check, report })
+    Ok(Outcome { passed, check, report, metrics: Vec::new() })
 }

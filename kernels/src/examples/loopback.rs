@@ -61,5 +61,5 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
         let first = got.iter().zip(&data).position(|(a, b)| a != b).unwrap_or(0);
         format!("output differs from input, first at word {first}")
     };
-    Ok(Outcome { passed, check, report })
+    Ok(Outcome { passed, check, report, metrics: Vec::new() })
 }

@@ -1,13 +1,25 @@
 //! The registry of runnable example programs (`tensim run --list`), each a port of a tt-metal programming
 //! example with its own reference check.
 
+pub mod add_2_integers_in_compute;
 pub mod add_2_integers_in_riscv;
+pub mod common;
+pub mod eltwise_binary;
+pub mod eltwise_sfpu;
 pub mod hello_world_datamovement;
 pub mod loopback;
+pub mod matmul_common;
+pub mod matmul_multi_core;
+pub mod matmul_multicore_reuse;
+pub mod matmul_multicore_reuse_mcast;
+pub mod matmul_single_core;
 pub mod multicast;
 pub mod noc_tile_transfer;
+pub mod sfpu_eltwise_chain;
+pub mod softmax;
+pub mod vecadd_multi_core;
 
-use sim_device::{Device, DeviceError, RunReport};
+use sim_device::{Device, DeviceError, MathFidelity, RunReport};
 
 /// Options shared by the examples (each uses what applies to it).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,11 +28,19 @@ pub struct ExampleOptions {
     pub seed: u64,
     /// Problem size override (tiles, elements…) where the example has one; `None` keeps its default.
     pub size: Option<u32>,
+    /// Matmul M (rows of the output), elements; a multiple of 32.
+    pub m: Option<u32>,
+    /// Matmul N (columns of the output), elements; a multiple of 32.
+    pub n: Option<u32>,
+    /// Matmul K (the inner dimension), elements; a multiple of 32.
+    pub k: Option<u32>,
+    /// Math fidelity of the compute kernels (each example has its own default).
+    pub fidelity: Option<MathFidelity>,
 }
 
 impl Default for ExampleOptions {
     fn default() -> Self {
-        ExampleOptions { seed: 0x7e5, size: None }
+        ExampleOptions { seed: 0x7e5, size: None, m: None, n: None, k: None, fidelity: None }
     }
 }
 
@@ -33,6 +53,8 @@ pub struct Outcome {
     pub check: String,
     /// The timing report of the (last) program run.
     pub report: RunReport,
+    /// Further figures worth printing (achieved TFLOP/s of a matmul …).
+    pub metrics: Vec<String>,
 }
 
 /// A runnable example.
@@ -57,6 +79,52 @@ pub fn list() -> &'static [Example] {
             name: "add_2_integers_in_riscv",
             about: "two integers read from DRAM, added by the RISC in L1, written back",
             run: add_2_integers_in_riscv::run,
+        },
+        Example {
+            name: "add_2_integers_in_compute",
+            about: "one tile of each operand added by the FPU, packed and written back",
+            run: add_2_integers_in_compute::run,
+        },
+        Example {
+            name: "eltwise_binary",
+            about: "a + b over 64 bf16 tiles on one core (reader, FPU add, writer)",
+            run: eltwise_binary::run,
+        },
+        Example { name: "eltwise_sfpu", about: "exp of 64 bf16 tiles on the SFPU of one core", run: eltwise_sfpu::run },
+        Example {
+            name: "sfpu_eltwise_chain",
+            about: "softplus = log(1 + exp(x)) as a chain of SFPU operations in DST",
+            run: sfpu_eltwise_chain::run,
+        },
+        Example {
+            name: "vecadd_multi_core",
+            about: "a + b over 640 bf16 tiles split across the compute grid",
+            run: vecadd_multi_core::run,
+        },
+        Example {
+            name: "matmul_single_core",
+            about: "C = A·B (bf16, 640^3 by default; --m --n --k) on one core, one output tile at a time",
+            run: matmul_single_core::run,
+        },
+        Example {
+            name: "matmul_multi_core",
+            about: "the single-core matmul with output tiles split over the compute grid",
+            run: matmul_multi_core::run,
+        },
+        Example {
+            name: "matmul_multicore_reuse",
+            about: "blocked matmul, one output block per core, partial sums in a shared CB",
+            run: matmul_multicore_reuse::run,
+        },
+        Example {
+            name: "matmul_multicore_reuse_mcast",
+            about: "blocked matmul with A multicast along rows and B down columns (1024^3 by default)",
+            run: matmul_multicore_reuse_mcast::run,
+        },
+        Example {
+            name: "softmax",
+            about: "fused softmax over rows (exp, reduce, recip, broadcast multiply) on many cores",
+            run: softmax::run,
         },
         Example {
             name: "noc_tile_transfer",

@@ -130,5 +130,6 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
             if passed { "intact" } else { "corrupted" }
         ),
         report,
+        metrics: Vec::new(),
     })
 }

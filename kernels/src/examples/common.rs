@@ -1,0 +1,226 @@
+//! Pieces the compute examples share: the tile reader and writer kernels of tt-metal's eltwise examples
+//! (`reader_unary`, `reader_binary`, `writer_unary`, with a start tile so a core can take a slice), host
+//! data helpers (bf16 tensors, tilize/untilize) and the figures a matmul reports (TFLOP/s against the ideal).
+
+use crate::golden::{max_abs_diff, pcc};
+use crate::rng::Rng;
+use sim_device::prelude::*;
+
+/// Input CB of the first operand.
+pub const CB_IN0: CBIndex = CBIndex::c_0;
+/// Input CB of the second operand.
+pub const CB_IN1: CBIndex = CBIndex::c_1;
+/// Output CB.
+pub const CB_OUT0: CBIndex = CBIndex::c_16;
+/// Bytes of one bfloat16 tile.
+pub const BF16_TILE: u32 = 2048;
+
+/// `reader_unary`: tiles `start .. start + n` of one interleaved DRAM tensor into c_0, one at a time.
+/// RT args: src address, n, start.
+pub fn reader_unary(k: &mut Dataflow) {
+    let src: u32 = k.get_arg_val(0);
+    let n: u32 = k.get_arg_val(1);
+    let start: u32 = k.get_arg_val(2);
+    let tile = k.get_tile_size(CB_IN0);
+    let fmt = k.get_dataformat(CB_IN0);
+    let s = InterleavedAddrGenFast::<true> { bank_base_address: src, page_size: tile, data_format: fmt };
+    for t in start..start + n {
+        k.cb_reserve_back(CB_IN0, 1);
+        let l1 = k.get_write_ptr(CB_IN0);
+        k.noc_async_read_tile(t, &s, l1);
+        k.noc_async_read_barrier();
+        k.cb_push_back(CB_IN0, 1);
+    }
+}
+
+/// `reader_binary`: tiles `start .. start + n` of two interleaved DRAM tensors into c_0 and c_1, a pair at
+/// a time. RT args: src0 address, src1 address, n, start.
+pub fn reader_binary(k: &mut Dataflow) {
+    let src0: u32 = k.get_arg_val(0);
+    let src1: u32 = k.get_arg_val(1);
+    let n: u32 = k.get_arg_val(2);
+    let start: u32 = k.get_arg_val(3);
+    let (t0, t1) = (k.get_tile_size(CB_IN0), k.get_tile_size(CB_IN1));
+    let s0 = InterleavedAddrGenFast::<true> {
+        bank_base_address: src0,
+        page_size: t0,
+        data_format: k.get_dataformat(CB_IN0),
+    };
+    let s1 = InterleavedAddrGenFast::<true> {
+        bank_base_address: src1,
+        page_size: t1,
+        data_format: k.get_dataformat(CB_IN1),
+    };
+    for t in start..start + n {
+        k.cb_reserve_back(CB_IN0, 1);
+        k.cb_reserve_back(CB_IN1, 1);
+        let (l0, l1) = (k.get_write_ptr(CB_IN0), k.get_write_ptr(CB_IN1));
+        k.noc_async_read_tile(t, &s0, l0);
+        k.noc_async_read_tile(t, &s1, l1);
+        k.noc_async_read_barrier();
+        k.cb_push_back(CB_IN0, 1);
+        k.cb_push_back(CB_IN1, 1);
+    }
+}
+
+/// `writer_unary`: n tiles from c_16 to tiles `start .. start + n` of an interleaved DRAM tensor.
+/// RT args: dst address, n, start.
+pub fn writer_unary(k: &mut Dataflow) {
+    let dst: u32 = k.get_arg_val(0);
+    let n: u32 = k.get_arg_val(1);
+    let start: u32 = k.get_arg_val(2);
+    let tile = k.get_tile_size(CB_OUT0);
+    let d = InterleavedAddrGenFast::<true> {
+        bank_base_address: dst,
+        page_size: tile,
+        data_format: k.get_dataformat(CB_OUT0),
+    };
+    for t in start..start + n {
+        k.cb_wait_front(CB_OUT0, 1);
+        let l1 = k.get_read_ptr(CB_OUT0);
+        k.noc_async_write_tile(t, &d, l1);
+        k.noc_async_write_barrier();
+        k.cb_pop_front(CB_OUT0, 1);
+    }
+}
+
+/// A DRAM buffer of `tiles` bfloat16 tiles, interleaved one tile per page.
+pub fn bf16_dram_buffer(dev: &mut Device, tiles: u32) -> Result<Buffer, DeviceError> {
+    let size = tiles as u64 * BF16_TILE as u64;
+    dev.create_buffer(InterleavedBufferConfig { size, page_size: BF16_TILE as u64, buffer_type: BufferType::Dram })
+}
+
+/// `n` uniform values in `[lo, hi)`, each rounded to bfloat16 (so the host reference sees the device's inputs).
+pub fn random_bf16(rng: &mut Rng, n: usize, lo: f32, hi: f32) -> Vec<f32> {
+    (0..n).map(|_| bfloat16::from_f32(rng.uniform(lo, hi)).to_f32()).collect()
+}
+
+/// Write a row-major `rows × cols` f32 matrix as tilized bfloat16 tiles.
+pub fn write_bf16_matrix(
+    dev: &mut Device,
+    buf: &Buffer,
+    data: &[f32],
+    rows: usize,
+    cols: usize,
+) -> Result<(), DeviceError> {
+    let tiled: Vec<bfloat16> = tilize_nfaces(data, rows, cols).into_iter().map(bfloat16::from_f32).collect();
+    dev.enqueue_write_buffer(buf, &tiled)
+}
+
+/// Read a tilized bfloat16 buffer back as a row-major `rows × cols` f32 matrix.
+pub fn read_bf16_matrix(dev: &mut Device, buf: &Buffer, rows: usize, cols: usize) -> Result<Vec<f32>, DeviceError> {
+    let got: Vec<bfloat16> = dev.enqueue_read_buffer(buf)?;
+    let vals: Vec<f32> = got.iter().take(rows * cols).map(|b| b.to_f32()).collect();
+    Ok(untilize_nfaces(&vals, rows, cols))
+}
+
+/// An element-wise closeness check: every `|got − want| ≤ atol + rtol·|want|`; returns (passed, line).
+pub fn check_close(what: &str, got: &[f32], want: &[f32], atol: f32, rtol: f32) -> (bool, String) {
+    let mut worst = (0usize, 0f32);
+    let mut bad = 0usize;
+    for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
+        let err = (g - w).abs();
+        let lim = atol + rtol * w.abs();
+        if err > lim || err.is_nan() {
+            bad += 1;
+        }
+        let excess = if lim > 0.0 { err / lim } else { err };
+        if excess > worst.1 || excess.is_nan() {
+            worst = (i, excess);
+        }
+    }
+    let max_err = max_abs_diff(got, want);
+    let passed = bad == 0 && got.len() == want.len();
+    let line = if passed {
+        format!(
+            "{what}: {} values within {atol} + {rtol}·|ref| of the CPU reference (max |err| {max_err:.3e})",
+            got.len()
+        )
+    } else {
+        let i = worst.0;
+        format!(
+            "{what}: {bad} of {} values outside {atol} + {rtol}·|ref|; worst at {i}: got {} expected {}",
+            want.len(),
+            got.get(i).copied().unwrap_or(f32::NAN),
+            want.get(i).copied().unwrap_or(f32::NAN)
+        )
+    };
+    (passed, line)
+}
+
+/// A PCC check against the CPU reference; returns (passed, line).
+pub fn check_pcc(what: &str, got: &[f32], want: &[f32], min_pcc: f64) -> (bool, String) {
+    let p = pcc(got, want);
+    let passed = p >= min_pcc && got.len() == want.len();
+    let rel = {
+        let scale = want.iter().fold(0f32, |m, v| m.max(v.abs())).max(f32::MIN_POSITIVE);
+        max_abs_diff(got, want) / scale
+    };
+    (
+        passed,
+        format!(
+            "{what}: PCC {p:.6} against the CPU reference (needs {min_pcc}); max |err| {:.2}% of max |ref|",
+            rel * 100.0
+        ),
+    )
+}
+
+/// CPU reference matmul of row-major `a` (m × k) and `b` (k × n), n a multiple of 32: every output is an
+/// f32 sum in order of k. The loops are blocked over k and over 32-column strips so a block of B stays in
+/// cache, and the rows are split over two host threads; neither changes any sum's order, so the result is
+/// the same on every run.
+pub fn matmul_reference(a: &[f32], b: &[f32], m: usize, n: usize, k: usize) -> Vec<f32> {
+    const KB: usize = 128;
+    assert!(n % 32 == 0, "matmul_reference: n = {n} is not a multiple of 32");
+    let mut out = vec![0f32; m * n];
+    let rows = |first: usize, chunk: &mut [f32]| {
+        let rows = chunk.len() / n;
+        // A 32-column strip of a K block of B, packed contiguously (B's rows are a power-of-two stride apart,
+        // which would make them collide in the cache).
+        let mut strip = vec![0f32; KB * 32];
+        for k0 in (0..k).step_by(KB) {
+            let kb = KB.min(k - k0);
+            for n0 in (0..n).step_by(32) {
+                for kk in 0..kb {
+                    let src = (k0 + kk) * n + n0;
+                    strip[kk * 32..kk * 32 + 32].copy_from_slice(&b[src..src + 32]);
+                }
+                sim_core::simd::matmul_into::<32>(&mut chunk[n0..], n, &a[first * k + k0..], k, &strip, 32, rows, kb);
+            }
+        }
+    };
+    let split = m.div_ceil(2);
+    let (top, bottom) = out.split_at_mut(split * n);
+    std::thread::scope(|s| {
+        s.spawn(|| rows(0, top));
+        rows(split, bottom);
+    });
+    out
+}
+
+/// The lines a matmul reports: its achieved TFLOP/s at the arch clock and the ideal for its fidelity
+/// (4096 flop per cycle per core at LoFi, divided by the fidelity phases: hardware.md §5).
+pub fn matmul_metrics(
+    dev: &Device,
+    r: &RunReport,
+    (m, n, k): (u32, u32, u32),
+    cores: u32,
+    fidelity: MathFidelity,
+) -> Vec<String> {
+    let flops = 2.0 * m as f64 * n as f64 * k as f64;
+    let hz = dev.clock_mhz() as f64 * 1e6;
+    let secs = r.cycles.0 as f64 / hz;
+    let achieved = flops / secs / 1e12;
+    let per_core_flops_per_cycle = 4096.0 / fidelity.phases() as f64;
+    let ideal = per_core_flops_per_cycle * cores as f64 * hz / 1e12;
+    let ideal_cycles = flops / (per_core_flops_per_cycle * cores as f64);
+    vec![
+        format!("matmul {m}x{k} · {k}x{n} on {cores} cores, {fidelity:?}: {:.1} M flop", flops / 1e6),
+        format!(
+            "achieved {achieved:.3} TFLOP/s at {} MHz; ideal {ideal:.3} TFLOP/s ({:.0} cycles); utilisation {:.1}%",
+            dev.clock_mhz(),
+            ideal_cycles,
+            100.0 * achieved / ideal
+        ),
+    ]
+}

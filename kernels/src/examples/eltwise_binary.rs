@@ -1,0 +1,80 @@
+//! eltwise_binary (tt-metal `programming_examples/eltwise_binary`): two bf16 tensors of 64 tiles read tile
+//! by tile, added on the FPU of one core, written back.
+
+use super::common::{
+    BF16_TILE, CB_IN0, CB_IN1, CB_OUT0, bf16_dram_buffer, check_close, random_bf16, reader_binary, writer_unary,
+};
+use super::{ExampleOptions, Outcome};
+use crate::rng::Rng;
+use sim_device::prelude::*;
+
+/// The compute kernel `tiles_add`: RT arg 0 = number of tiles.
+pub fn tiles_add(c: &mut Compute) {
+    let n: u32 = c.get_arg_val(0);
+    c.binary_op_init_common(CB_IN0, CB_IN1, CB_OUT0);
+    c.add_tiles_init(CB_IN0, CB_IN1, false);
+    for _ in 0..n {
+        c.cb_wait_front(CB_IN0, 1);
+        c.cb_wait_front(CB_IN1, 1);
+        c.tile_regs_acquire();
+        c.add_tiles(CB_IN0, CB_IN1, 0, 0, 0);
+        c.tile_regs_commit();
+        c.cb_pop_front(CB_IN0, 1);
+        c.cb_pop_front(CB_IN1, 1);
+        c.cb_reserve_back(CB_OUT0, 1);
+        c.tile_regs_wait();
+        c.pack_tile(0, CB_OUT0);
+        c.tile_regs_release();
+        c.cb_push_back(CB_OUT0, 1);
+    }
+}
+
+/// Create c_0, c_1 and c_16 of `depth` bf16 tiles each on `cores`.
+pub fn binary_cbs(p: &mut Program, cores: impl Into<CoreRangeSet> + Clone, depth: u32) -> Result<(), DeviceError> {
+    for cb in [CB_IN0, CB_IN1, CB_OUT0] {
+        let cfg =
+            CircularBufferConfig::new(depth * BF16_TILE, &[(cb, DataFormat::Float16_b)]).set_page_size(cb, BF16_TILE);
+        p.create_circular_buffer(cores.clone(), cfg)?;
+    }
+    Ok(())
+}
+
+/// Run it: `size` (default 64) tiles of a + b, a and b uniform in [-1, 1).
+pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
+    let n = o.size.unwrap_or(64);
+    let core = CoreCoord::new(0, 0);
+    let (s0, s1, d) = (bf16_dram_buffer(dev, n)?, bf16_dram_buffer(dev, n)?, bf16_dram_buffer(dev, n)?);
+    let mut rng = Rng::new(o.seed);
+    let len = n as usize * 1024;
+    let a = random_bf16(&mut rng, len, -1.0, 1.0);
+    let b = random_bf16(&mut rng, len, -1.0, 1.0);
+    let to_bf16 = |v: &[f32]| v.iter().map(|&x| bfloat16::from_f32(x)).collect::<Vec<_>>();
+    dev.enqueue_write_buffer(&s0, &to_bf16(&a))?;
+    dev.enqueue_write_buffer(&s1, &to_bf16(&b))?;
+    let mut p = Program::new();
+    binary_cbs(&mut p, core, 2)?;
+    let r = p.create_kernel(
+        Kernel::dataflow("eltwise_binary/kernels/dataflow/read_tiles.cpp", reader_binary),
+        core,
+        DataMovementConfig::reader(vec![]),
+    )?;
+    let w = p.create_kernel(
+        Kernel::dataflow("eltwise_binary/kernels/dataflow/write_tile.cpp", writer_unary),
+        core,
+        DataMovementConfig::writer(vec![]),
+    )?;
+    let c = p.create_kernel(
+        Kernel::compute("eltwise_binary/kernels/compute/tiles_add.cpp", tiles_add),
+        core,
+        ComputeConfig::default(),
+    )?;
+    p.set_runtime_args(r, core, &[s0.address(), s1.address(), n, 0])?;
+    p.set_runtime_args(w, core, &[d.address(), n, 0])?;
+    p.set_runtime_args(c, core, &[n])?;
+    let report = dev.enqueue_program(&p)?;
+    let got: Vec<bfloat16> = dev.enqueue_read_buffer(&d)?;
+    let got: Vec<f32> = got.iter().map(|v| v.to_f32()).collect();
+    let want: Vec<f32> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
+    let (passed, check) = check_close("a + b", &got, &want, 1e-2, 1e-2);
+    Ok(Outcome { passed, check, report, metrics: Vec::new() })
+}

@@ -1,0 +1,48 @@
+//! matmul_multi_core (tt-metal `programming_examples/matmul/matmul_multi_core`): the single-core algorithm
+//! with the output tiles split over the compute grid by `split_work_to_cores`; every core streams its own
+//! tiles' operands from DRAM (no reuse between cores).
+
+use super::common::{CB_IN0, CB_IN1, CB_OUT0, writer_unary};
+use super::matmul_common::{MatmulShape, bf16_cb, fidelity, finish, mm_tiles, reader_mm, setup};
+use super::{ExampleOptions, Outcome};
+use sim_device::prelude::*;
+
+/// Run it (`--m --n --k`, default 640 each; `--fidelity`, default HiFi4); PCC above 0.97.
+pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
+    let s = MatmulShape::from_opts(o, 640)?;
+    let fid = fidelity(o);
+    let d = setup(dev, s, o.seed)?;
+    let tiles = s.mt() * s.nt();
+    let split = split_work_to_cores(dev.compute_with_storage_grid_size(), tiles, true)?;
+    let cores = split.all_cores.clone();
+    let mut p = Program::new();
+    for cb in [CB_IN0, CB_IN1, CB_OUT0] {
+        p.create_circular_buffer(cores.clone(), bf16_cb(2, cb))?;
+    }
+    let r = p.create_kernel(
+        Kernel::dataflow("matmul_multi_core/kernels/dataflow/reader_mm_output_tiles_partitioned.cpp", reader_mm),
+        cores.clone(),
+        DataMovementConfig::reader(vec![]),
+    )?;
+    let w = p.create_kernel(
+        Kernel::dataflow("matmul_multi_core/kernels/dataflow/writer_unary_interleaved_start_id.cpp", writer_unary),
+        cores.clone(),
+        DataMovementConfig::writer(vec![]),
+    )?;
+    let c = p.create_kernel(
+        Kernel::compute("matmul_multi_core/kernels/compute/mm.cpp", mm_tiles),
+        cores.clone(),
+        ComputeConfig { math_fidelity: fid, ..Default::default() },
+    )?;
+    let mut start = 0;
+    for core in split.all_cores.iter() {
+        let n =
+            if split.core_group_1.contains(core) { split.units_per_core_group_1 } else { split.units_per_core_group_2 };
+        p.set_runtime_args(r, core, &[d.in0.address(), d.in1.address(), s.mt(), s.kt(), s.nt(), start, n])?;
+        p.set_runtime_args(w, core, &[d.out.address(), n, start])?;
+        p.set_runtime_args(c, core, &[n, s.kt()])?;
+        start += n;
+    }
+    let report = dev.enqueue_program(&p)?;
+    finish(dev, &d, report, s, split.num_cores, fid, 0.97)
+}

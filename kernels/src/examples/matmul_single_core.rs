@@ -1,0 +1,41 @@
+//! matmul_single_core (tt-metal `programming_examples/matmul/matmul_single_core`): C = A·B (bf16, 640 ×
+//! 640 × 640 by default) on one core, one output tile at a time: the reader streams the Kt tile pairs of
+//! each output tile, the compute kernel accumulates them in DST, the writer stores the tile.
+
+use super::common::{CB_IN0, CB_IN1, CB_OUT0, writer_unary};
+use super::matmul_common::{MatmulShape, bf16_cb, fidelity, finish, mm_tiles, reader_mm, setup};
+use super::{ExampleOptions, Outcome};
+use sim_device::prelude::*;
+
+/// Run it (`--m --n --k`, default 640 each; `--fidelity`, default HiFi4); PCC above 0.97.
+pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
+    let s = MatmulShape::from_opts(o, 640)?;
+    let fid = fidelity(o);
+    let d = setup(dev, s, o.seed)?;
+    let core = CoreCoord::new(0, 0);
+    let mut p = Program::new();
+    for cb in [CB_IN0, CB_IN1, CB_OUT0] {
+        p.create_circular_buffer(core, bf16_cb(2, cb))?;
+    }
+    let r = p.create_kernel(
+        Kernel::dataflow("matmul_single_core/kernels/dataflow/reader_single_core_mm.cpp", reader_mm),
+        core,
+        DataMovementConfig::reader(vec![]),
+    )?;
+    let w = p.create_kernel(
+        Kernel::dataflow("matmul_single_core/kernels/dataflow/writer_single_core_mm.cpp", writer_unary),
+        core,
+        DataMovementConfig::writer(vec![]),
+    )?;
+    let c = p.create_kernel(
+        Kernel::compute("matmul_single_core/kernels/compute/mm.cpp", mm_tiles),
+        core,
+        ComputeConfig { math_fidelity: fid, ..Default::default() },
+    )?;
+    let tiles = s.mt() * s.nt();
+    p.set_runtime_args(r, core, &[d.in0.address(), d.in1.address(), s.mt(), s.kt(), s.nt(), 0, tiles])?;
+    p.set_runtime_args(w, core, &[d.out.address(), tiles, 0])?;
+    p.set_runtime_args(c, core, &[tiles, s.kt()])?;
+    let report = dev.enqueue_program(&p)?;
+    finish(dev, &d, report, s, 1, fid, 0.97)
+}

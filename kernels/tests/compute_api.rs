@@ -1,0 +1,742 @@
+//! The compute kernel API end to end: every operation on one tile against a CPU reference, fidelity and
+//! DST-accumulation numerics, tilize/untilize, the errors (DST over capacity, packing without room) and the
+//! missing-init warning, and the pipelined timing of UNPACK, MATH and PACK.
+
+use kernels::examples::common::{reader_binary, writer_unary};
+use sim_device::prelude::*;
+use std::sync::Arc;
+
+const C0: CBIndex = CBIndex::c_0;
+const C1: CBIndex = CBIndex::c_1;
+const OUT: CBIndex = CBIndex::c_16;
+
+/// A deterministic row-major tile of bf16 values from `f(row, col)`.
+fn tile(f: impl Fn(usize, usize) -> f32) -> Vec<f32> {
+    (0..1024).map(|i| bfloat16::from_f32(f(i / 32, i % 32)).to_f32()).collect()
+}
+
+fn bf16(v: f32) -> f32 {
+    bfloat16::from_f32(v).to_f32()
+}
+
+type ComputeBody = Arc<dyn for<'a, 'y> Fn(&'a mut Compute<'y>) + Send + Sync>;
+
+/// Run `body` on core (0,0) with tile `a` in c_0 and `b` in c_1 (read from DRAM), writing `n_out` tiles of
+/// c_16 back; returns them row-major and the report.
+fn run_with(
+    arch: Arch,
+    a: &[f32],
+    b: &[f32],
+    n_out: u32,
+    cfg: ComputeConfig,
+    body: ComputeBody,
+) -> Result<(Vec<f32>, RunReport), DeviceError> {
+    let mut dev = Device::builtin(arch)?;
+    let core = CoreCoord::new(0, 0);
+    let buf = |dev: &mut Device, tiles: u32| {
+        dev.create_buffer(InterleavedBufferConfig {
+            size: 2048 * tiles as u64,
+            page_size: 2048,
+            buffer_type: BufferType::Dram,
+        })
+    };
+    let (s0, s1, d) = (buf(&mut dev, 1)?, buf(&mut dev, 1)?, buf(&mut dev, n_out)?);
+    let to_dev = |v: &[f32]| tilize_nfaces(v, 32, 32).into_iter().map(bfloat16::from_f32).collect::<Vec<_>>();
+    dev.enqueue_write_buffer(&s0, &to_dev(a))?;
+    dev.enqueue_write_buffer(&s1, &to_dev(b))?;
+    let mut p = Program::new();
+    for cb in [C0, C1, OUT] {
+        let depth = if cb == OUT { n_out.max(2) } else { 2 };
+        p.create_circular_buffer(
+            core,
+            CircularBufferConfig::new(2048 * depth, &[(cb, DataFormat::Float16_b)]).set_page_size(cb, 2048),
+        )?;
+    }
+    let r = p.create_kernel(Kernel::dataflow("reader", reader_binary), core, DataMovementConfig::reader(vec![]))?;
+    let w = p.create_kernel(Kernel::dataflow("writer", writer_unary), core, DataMovementConfig::writer(vec![]))?;
+    p.create_kernel(Kernel::compute("compute", move |c: &mut Compute| body(c)), core, cfg)?;
+    p.set_runtime_args(r, core, &[s0.address(), s1.address(), 1, 0])?;
+    p.set_runtime_args(w, core, &[d.address(), n_out, 0])?;
+    let report = dev.enqueue_program(&p)?;
+    let got: Vec<bfloat16> = dev.enqueue_read_buffer(&d)?;
+    let vals: Vec<f32> = got.iter().map(|v| v.to_f32()).collect();
+    let mut rows = Vec::new();
+    for t in vals.chunks(1024) {
+        rows.extend(untilize_nfaces(t, 32, 32));
+    }
+    Ok((rows, report))
+}
+
+/// One-tile operation: wait for both inputs, `op` into DST 0, pack to c_16.
+fn run_op(a: &[f32], b: &[f32], cfg: ComputeConfig, op: impl Fn(&mut Compute) + Send + Sync + 'static) -> Vec<f32> {
+    let body: ComputeBody = Arc::new(move |c: &mut Compute| {
+        c.cb_wait_front(C0, 1);
+        c.cb_wait_front(C1, 1);
+        c.tile_regs_acquire();
+        op(c);
+        c.tile_regs_commit();
+        c.cb_pop_front(C0, 1);
+        c.cb_pop_front(C1, 1);
+        c.cb_reserve_back(OUT, 1);
+        c.tile_regs_wait();
+        c.pack_tile(0, OUT);
+        c.tile_regs_release();
+        c.cb_push_back(OUT, 1);
+    });
+    let (out, report) = run_with(Arch::WormholeB0, a, b, 1, cfg, body).unwrap_or_else(|e| panic!("{e}"));
+    assert!(report.warnings.is_empty(), "unexpected warnings: {:?}", report.warnings);
+    out
+}
+
+fn assert_close(what: &str, got: &[f32], want: &[f32], rtol: f32, atol: f32) {
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        assert!(
+            (g - w).abs() <= atol + rtol * w.abs(),
+            "{what}: element ({}, {}) got {g}, expected {w}",
+            i / 32,
+            i % 32
+        );
+    }
+}
+
+fn inputs() -> (Vec<f32>, Vec<f32>) {
+    let a = tile(|i, j| ((i * 7 + j * 3) % 23) as f32 / 4.0 - 2.5);
+    let b = tile(|i, j| ((i * 5 + j * 11) % 19) as f32 / 8.0 + 0.25);
+    (a, b)
+}
+
+#[test]
+fn eltwise_binary_ops_with_every_broadcast_round_like_the_packer() {
+    let (a, b) = inputs();
+    let cases: [(EltwiseOp, BroadcastType); 7] = [
+        (EltwiseOp::Add, BroadcastType::None),
+        (EltwiseOp::Sub, BroadcastType::None),
+        (EltwiseOp::Mul, BroadcastType::None),
+        (EltwiseOp::Add, BroadcastType::Row),
+        (EltwiseOp::Sub, BroadcastType::Col),
+        (EltwiseOp::Mul, BroadcastType::Scalar),
+        (EltwiseOp::Mul, BroadcastType::Col),
+    ];
+    for (op, bc) in cases {
+        let got = run_op(&a, &b, ComputeConfig::default(), move |c| {
+            c.init_bcast(op, bc, C0, C1);
+            c.tiles_bcast(op, bc, C0, C1, 0, 0, 0);
+        });
+        let want: Vec<f32> = (0..1024)
+            .map(|i| {
+                let (r, col) = (i / 32, i % 32);
+                let bv = match bc {
+                    BroadcastType::None => b[i],
+                    BroadcastType::Row => b[col],
+                    BroadcastType::Col => b[r * 32],
+                    BroadcastType::Scalar => b[0],
+                };
+                bf16(match op {
+                    EltwiseOp::Add => a[i] + bv,
+                    EltwiseOp::Sub => a[i] - bv,
+                    EltwiseOp::Mul => a[i] * bv,
+                })
+            })
+            .collect();
+        assert_eq!(got, want, "{op:?} {bc:?}");
+    }
+}
+
+#[test]
+fn matmul_is_exact_at_hifi4_and_loses_mantissa_bits_at_lofi() {
+    // Small integers: every product and sum is exact at HiFi4.
+    let a = tile(|i, j| ((i + 2 * j) % 7) as f32 - 3.0);
+    let b = tile(|i, j| ((3 * i + j) % 5) as f32 - 2.0);
+    let want: Vec<f32> = (0..1024)
+        .map(|x| {
+            let (i, j) = (x / 32, x % 32);
+            (0..32).map(|k| a[i * 32 + k] * b[k * 32 + j]).sum::<f32>()
+        })
+        .collect();
+    let mm = |c: &mut Compute| {
+        c.mm_init(C0, C1, OUT, 0);
+        c.matmul_tiles(C0, C1, 0, 0, 0);
+    };
+    let got = run_op(&a, &b, ComputeConfig { math_fidelity: MathFidelity::HiFi4, ..Default::default() }, mm);
+    assert_eq!(got, want, "HiFi4 on small integers is exact");
+    // Operands with full bf16 mantissas: LoFi drops low bits of both, HiFi2 of in0's SrcB copy only.
+    let (a, b) =
+        (tile(|i, j| 1.0 + (i * 32 + j) as f32 / 1024.0), tile(|i, j| 1.0 + ((i * 17 + j * 5) % 128) as f32 / 128.0));
+    let exact: Vec<f32> = (0..1024)
+        .map(|x| {
+            let (i, j) = (x / 32, x % 32);
+            (0..32).map(|k| a[i * 32 + k] as f64 * b[k * 32 + j] as f64).sum::<f64>() as f32
+        })
+        .collect();
+    let err = |f: MathFidelity| {
+        let got = run_op(&a, &b, ComputeConfig { math_fidelity: f, ..Default::default() }, mm);
+        got.iter().zip(&exact).map(|(g, w)| ((g - w) / w).abs()).fold(0f32, f32::max)
+    };
+    let (lofi, hifi2, hifi4) = (err(MathFidelity::LoFi), err(MathFidelity::HiFi2), err(MathFidelity::HiFi4));
+    assert!(hifi4 < 8e-3, "HiFi4 error {hifi4} is bf16 rounding only");
+    assert!(lofi > hifi2 && lofi > hifi4, "LoFi ({lofi}) is less precise than HiFi2 ({hifi2}) and HiFi4 ({hifi4})");
+    assert!(lofi < 0.1, "LoFi error {lofi} stays a few percent");
+}
+
+#[test]
+fn fp32_dest_accumulation_keeps_what_bf16_dest_rounds_away() {
+    // Eight products accumulated in DST, each 1 + 31/1024 per output: a 16-bit DST rounds after every
+    // K-half and drifts; a 32-bit DST keeps the sum exact until the packer rounds it once.
+    let a = tile(|_, _| 1.0);
+    let b = tile(|i, _| if i == 0 { 1.0 } else { 1.0 / 1024.0 });
+    let mm = |c: &mut Compute| {
+        c.mm_init(C0, C1, OUT, 0);
+        for _ in 0..8 {
+            c.matmul_tiles(C0, C1, 0, 0, 0);
+        }
+    };
+    let exact = 8.0 * (1.0 + 31.0 / 1024.0);
+    let bf = run_op(&a, &b, ComputeConfig::default(), mm);
+    let fp = run_op(&a, &b, ComputeConfig { fp32_dest_acc_en: true, ..Default::default() }, mm);
+    assert_eq!(fp[0], bf16(exact), "fp32 DST: one rounding, by the packer");
+    assert!((bf[0] - exact).abs() > 4.0 * (fp[0] - exact).abs(), "bf16 DST {} drifts from {exact}", bf[0]);
+    assert!(bf.iter().all(|v| *v == bf[0]) && fp.iter().all(|v| *v == fp[0]));
+}
+
+#[test]
+fn reductions_transpose_and_dest_reuse() {
+    let (a, _) = inputs();
+    let ones = tile(|_, _| 1.0);
+    // Sum over rows (scaler 1.0): column 0 holds each row's sum.
+    let got = run_op(&a, &ones, ComputeConfig::default(), |c| {
+        c.reduce_init(PoolType::Sum, ReduceDim::Row, C0, C1, OUT);
+        c.reduce_tile(PoolType::Sum, ReduceDim::Row, C0, C1, 0, 0, 0);
+    });
+    for i in 0..32 {
+        let want: f32 = a[i * 32..i * 32 + 32].iter().sum();
+        assert!((got[i * 32] - want).abs() <= 0.02 * want.abs() + 0.05, "row {i}: {} vs {want}", got[i * 32]);
+        assert_eq!(got[i * 32 + 1], 0.0, "the rest of DST stays zero");
+    }
+    // Max over columns: row 0 holds each column's maximum.
+    let got = run_op(&a, &ones, ComputeConfig::default(), |c| {
+        c.reduce_init(PoolType::Max, ReduceDim::Col, C0, C1, OUT);
+        c.reduce_tile(PoolType::Max, ReduceDim::Col, C0, C1, 0, 0, 0);
+    });
+    for j in 0..32 {
+        let want = (0..32).map(|i| a[i * 32 + j]).fold(f32::MIN, f32::max);
+        assert_eq!(got[j], want, "column {j}");
+    }
+    // Average of the whole tile: scaler 1/1024 in the scaler tile.
+    let scaler = tile(|_, _| 1.0 / 1024.0);
+    let got = run_op(&a, &scaler, ComputeConfig::default(), |c| {
+        c.reduce_init(PoolType::Avg, ReduceDim::Scalar, C0, C1, OUT);
+        c.reduce_tile(PoolType::Avg, ReduceDim::Scalar, C0, C1, 0, 0, 0);
+    });
+    let mean: f32 = a.iter().sum::<f32>() / 1024.0;
+    assert!((got[0] - mean).abs() < 0.01, "mean {} vs {mean}", got[0]);
+    // Transpose.
+    let got = run_op(&a, &ones, ComputeConfig::default(), |c| {
+        c.transpose_wh_init(C0, OUT);
+        c.transpose_wh_tile(C0, 0, 0);
+    });
+    for i in 0..32 {
+        for j in 0..32 {
+            assert_eq!(got[j * 32 + i], a[i * 32 + j]);
+        }
+    }
+    // DST reuse: copy a, then DST = DST − b (DST as SrcA).
+    let (a, b) = inputs();
+    let got = run_op(&a, &b, ComputeConfig::default(), |c| {
+        c.copy_tile_init(C0);
+        c.copy_tile(C0, 0, 0);
+        c.binary_dest_reuse_tiles_init(EltwiseOp::Sub, EltwiseBinaryReuseDestType::DEST_TO_SRCA, C1);
+        c.binary_dest_reuse_tiles(EltwiseOp::Sub, EltwiseBinaryReuseDestType::DEST_TO_SRCA, C1, 0, 0);
+    });
+    let want: Vec<f32> = a.iter().zip(&b).map(|(x, y)| bf16(x - y)).collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn sfpu_unary_and_binary_operations_match_their_functions() {
+    let (a, b) = inputs(); // a in [-2.5, 3], b in [0.25, 2.5]
+    type Op = (&'static str, fn(&mut Compute), fn(f32) -> f64, f32, bool);
+    let ops: [Op; 12] = [
+        (
+            "exp",
+            |c| {
+                c.exp_tile_init();
+                c.exp_tile(0)
+            },
+            |x| (x as f64).exp(),
+            0.02,
+            false,
+        ),
+        (
+            "recip",
+            |c| {
+                c.recip_tile_init();
+                c.recip_tile(0)
+            },
+            |x| 1.0 / x as f64,
+            0.02,
+            true,
+        ),
+        (
+            "sqrt",
+            |c| {
+                c.sqrt_tile_init();
+                c.sqrt_tile(0)
+            },
+            |x| (x as f64).sqrt(),
+            0.02,
+            true,
+        ),
+        (
+            "rsqrt",
+            |c| {
+                c.rsqrt_tile_init();
+                c.rsqrt_tile(0)
+            },
+            |x| 1.0 / (x as f64).sqrt(),
+            0.02,
+            true,
+        ),
+        (
+            "log",
+            |c| {
+                c.log_tile_init();
+                c.log_tile(0)
+            },
+            |x| (x as f64).ln(),
+            0.02,
+            true,
+        ),
+        (
+            "sigmoid",
+            |c| {
+                c.sigmoid_tile_init();
+                c.sigmoid_tile(0)
+            },
+            |x| 1.0 / (1.0 + (-x as f64).exp()),
+            0.02,
+            false,
+        ),
+        (
+            "tanh",
+            |c| {
+                c.tanh_tile_init();
+                c.tanh_tile(0)
+            },
+            |x| (x as f64).tanh(),
+            0.02,
+            false,
+        ),
+        (
+            "gelu",
+            |c| {
+                c.gelu_tile_init();
+                c.gelu_tile(0)
+            },
+            |x| {
+                let x = x as f64;
+                0.5 * x * (1.0 + (0.797_884_560_8 * (x + 0.044_715 * x * x * x)).tanh())
+            },
+            0.03,
+            false,
+        ),
+        (
+            "relu",
+            |c| {
+                c.relu_tile_init();
+                c.relu_tile(0)
+            },
+            |x| (x as f64).max(0.0),
+            0.0,
+            false,
+        ),
+        (
+            "abs",
+            |c| {
+                c.abs_tile_init();
+                c.abs_tile(0)
+            },
+            |x| (x as f64).abs(),
+            0.0,
+            false,
+        ),
+        (
+            "square",
+            |c| {
+                c.square_tile_init();
+                c.square_tile(0)
+            },
+            |x| (x as f64) * (x as f64),
+            0.01,
+            false,
+        ),
+        (
+            "power3",
+            |c| {
+                c.power_tile_init();
+                c.power_tile(0, 3)
+            },
+            |x| (x as f64).powi(3),
+            0.01,
+            false,
+        ),
+    ];
+    for (name, op, f, rtol, positive) in ops {
+        let x = if positive { &b } else { &a };
+        let got = run_op(x, &b, ComputeConfig::default(), move |c| {
+            let src = if positive { C1 } else { C0 };
+            c.copy_tile_init(src);
+            c.copy_tile(src, 0, 0);
+            op(c);
+        });
+        let want: Vec<f32> = x.iter().map(|&v| f(v) as f32).collect();
+        assert_close(name, &got, &want, rtol, 1e-3);
+    }
+    type Bin = (&'static str, fn(&mut Compute), fn(f32, f32) -> f32);
+    let bins: [Bin; 4] = [
+        (
+            "add",
+            |c| {
+                c.add_binary_tile_init();
+                c.add_binary_tile(0, 1, 0)
+            },
+            |x, y| x + y,
+        ),
+        (
+            "sub",
+            |c| {
+                c.sub_binary_tile_init();
+                c.sub_binary_tile(0, 1, 0)
+            },
+            |x, y| x - y,
+        ),
+        (
+            "mul",
+            |c| {
+                c.mul_binary_tile_init();
+                c.mul_binary_tile(0, 1, 0)
+            },
+            |x, y| x * y,
+        ),
+        (
+            "div",
+            |c| {
+                c.div_binary_tile_init();
+                c.div_binary_tile(0, 1, 0)
+            },
+            |x, y| x / y,
+        ),
+    ];
+    for (name, op, f) in bins {
+        let got = run_op(&a, &b, ComputeConfig::default(), move |c| {
+            c.copy_tile_init(C0);
+            c.copy_tile(C0, 0, 0);
+            c.copy_tile_init(C1);
+            c.copy_tile(C1, 0, 1);
+            op(c);
+        });
+        let want: Vec<f32> = a.iter().zip(&b).map(|(&x, &y)| f(x, y)).collect();
+        assert_close(name, &got, &want, 0.01, 1e-3);
+    }
+}
+
+#[test]
+fn approximate_mode_changes_sfpu_results_and_cycles() {
+    let (_, b) = inputs();
+    let run = |approx: bool| {
+        let body: ComputeBody = Arc::new(|c: &mut Compute| {
+            c.cb_wait_front(C1, 1);
+            c.tile_regs_acquire();
+            c.copy_tile_init(C1);
+            c.copy_tile(C1, 0, 0);
+            c.exp_tile_init();
+            c.exp_tile(0);
+            c.tile_regs_commit();
+            c.cb_reserve_back(OUT, 1);
+            c.tile_regs_wait();
+            c.pack_tile(0, OUT);
+            c.tile_regs_release();
+            c.cb_push_back(OUT, 1);
+        });
+        let cfg = ComputeConfig { math_approx_mode: approx, ..Default::default() };
+        run_with(Arch::WormholeB0, &b, &b, 1, cfg, body).unwrap()
+    };
+    let (exact, r_exact) = run(false);
+    let (approx, r_approx) = run(true);
+    assert_ne!(exact, approx);
+    let want: Vec<f32> = b.iter().map(|v| v.exp()).collect();
+    assert_close("approx exp", &approx, &want, 0.05, 1e-3);
+    let math_busy = |r: &RunReport| r.kernels.iter().find(|k| k.risc == Risc::Trisc1).unwrap().busy.0;
+    assert!(math_busy(&r_approx) < math_busy(&r_exact), "approximate exp takes fewer SFPU instructions");
+}
+
+#[test]
+fn tilize_and_untilize_blocks() {
+    // Row-major 32 × 64 data (two tiles wide) in c_0, tilized into c_16: equal to the host's tilize.
+    let rows: Vec<f32> = (0..2048).map(|i| bf16((i % 97) as f32 - 48.0)).collect();
+    let (left, right) = (rows[..1024].to_vec(), rows[1024..].to_vec());
+    // The two 2048-byte DRAM pages land back to back in c_0, so c_0 holds the 32 × 64 row-major block.
+    let body: ComputeBody = Arc::new(|c: &mut Compute| {
+        c.cb_wait_front(C0, 1);
+        c.cb_wait_front(C1, 1);
+        c.tilize_init(C0, 2, OUT);
+        c.cb_reserve_back(OUT, 2);
+        c.tilize_block(C0, 2, OUT);
+        c.cb_push_back(OUT, 2);
+        c.cb_pop_front(C0, 1);
+        c.cb_pop_front(C1, 1);
+    });
+    // Feed the row-major bytes verbatim: write them "as tiles" so the device sees raw row-major pages.
+    let mut dev = Device::builtin(Arch::WormholeB0).unwrap();
+    let core = CoreCoord::new(0, 0);
+    let src = dev
+        .create_buffer(InterleavedBufferConfig { size: 4096, page_size: 4096, buffer_type: BufferType::Dram })
+        .unwrap();
+    let dst = dev
+        .create_buffer(InterleavedBufferConfig { size: 4096, page_size: 2048, buffer_type: BufferType::Dram })
+        .unwrap();
+    dev.enqueue_write_buffer(&src, &rows.iter().map(|&v| bfloat16::from_f32(v)).collect::<Vec<_>>()).unwrap();
+    let mut p = Program::new();
+    p.create_circular_buffer(
+        core,
+        CircularBufferConfig::new(4096, &[(C0, DataFormat::Float16_b)]).set_page_size(C0, 4096),
+    )
+    .unwrap();
+    p.create_circular_buffer(
+        core,
+        CircularBufferConfig::new(4096, &[(OUT, DataFormat::Float16_b)]).set_page_size(OUT, 2048),
+    )
+    .unwrap();
+    p.create_circular_buffer(
+        core,
+        CircularBufferConfig::new(2048, &[(C1, DataFormat::Float16_b)]).set_page_size(C1, 2048),
+    )
+    .unwrap();
+    let reader = |k: &mut Dataflow| {
+        let src: u32 = k.get_arg_val(0);
+        k.cb_reserve_back(C0, 1);
+        k.cb_reserve_back(C1, 1);
+        let a = k.get_noc_addr_from_bank_id::<true>(0, src);
+        let l1 = k.get_write_ptr(C0);
+        k.noc_async_read(a, l1, 4096);
+        k.noc_async_read_barrier();
+        k.cb_push_back(C0, 1);
+        k.cb_push_back(C1, 1);
+    };
+    let r = p.create_kernel(Kernel::dataflow("reader", reader), core, DataMovementConfig::reader(vec![])).unwrap();
+    let w =
+        p.create_kernel(Kernel::dataflow("writer", writer_unary), core, DataMovementConfig::writer(vec![])).unwrap();
+    p.create_kernel(Kernel::compute("tilize", move |c: &mut Compute| body(c)), core, ComputeConfig::default()).unwrap();
+    p.set_runtime_args(r, core, &[src.address()]).unwrap();
+    p.set_runtime_args(w, core, &[dst.address(), 2, 0]).unwrap();
+    let report = dev.enqueue_program(&p).unwrap();
+    assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+    let got: Vec<bfloat16> = dev.enqueue_read_buffer(&dst).unwrap();
+    let got: Vec<f32> = got.iter().map(|v| v.to_f32()).collect();
+    assert_eq!(got, tilize_nfaces(&rows, 32, 64), "tilize_block equals the host's tilize_nfaces");
+    let _ = (left, right);
+
+    // untilize_block: two tiles back to 32 rows of 64.
+    let t0 = tile(|i, j| (i * 64 + j) as f32);
+    let t1 = tile(|i, j| (i * 64 + j + 32) as f32);
+    let body: ComputeBody = Arc::new(|c: &mut Compute| {
+        c.cb_wait_front(C0, 1);
+        c.cb_wait_front(C1, 1);
+        c.untilize_init(C0);
+        c.cb_reserve_back(OUT, 2);
+        c.untilize_block(C0, 1, OUT);
+        c.untilize_uninit(C0);
+        c.cb_push_back(OUT, 1);
+        c.pack_untilize_init(C1, OUT);
+        c.pack_untilize_block(C1, 1, OUT, 1, 1, 0);
+        c.pack_untilize_uninit(OUT);
+        c.cb_push_back(OUT, 1);
+        c.cb_pop_front(C0, 1);
+        c.cb_pop_front(C1, 1);
+    });
+    let (out, report) = run_with(Arch::WormholeB0, &t0, &t1, 2, ComputeConfig::default(), body).unwrap();
+    assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+    // run_with untilizes what it reads back, so tilize again to see the bytes the device wrote: each page
+    // holds one tile's 32 rows of 32, row-major.
+    let raw: Vec<f32> = out.chunks(1024).flat_map(|t| tilize_nfaces(t, 32, 32)).collect();
+    for i in 0..32 {
+        for j in 0..32 {
+            assert_eq!(raw[i * 32 + j], t0[i * 32 + j], "untilize_block row {i} col {j}");
+            assert_eq!(raw[1024 + i * 32 + j], t1[i * 32 + j], "pack_untilize_block row {i} col {j}");
+        }
+    }
+}
+
+fn kernel_error(e: DeviceError) -> String {
+    match e {
+        DeviceError::Kernel { message, kernel, risc, .. } => format!("{kernel} on {risc}: {message}"),
+        other => panic!("expected a kernel error, got {other}"),
+    }
+}
+
+#[test]
+fn dst_index_over_capacity_is_an_error_naming_the_capacity() {
+    let (a, b) = inputs();
+    let copy_to = |dst: u32| -> ComputeBody {
+        Arc::new(move |c: &mut Compute| {
+            c.cb_wait_front(C0, 1);
+            c.tile_regs_acquire();
+            c.copy_tile_init(C0);
+            c.copy_tile(C0, 0, dst);
+            c.tile_regs_commit();
+            c.cb_pop_front(C0, 1);
+        })
+    };
+    for (cfg, dst, cap) in [
+        (ComputeConfig::default(), 8, 8),
+        (ComputeConfig { fp32_dest_acc_en: true, ..Default::default() }, 4, 4),
+        (ComputeConfig { dst_full_sync_en: true, ..Default::default() }, 16, 16),
+        (ComputeConfig { dst_full_sync_en: true, fp32_dest_acc_en: true, ..Default::default() }, 8, 8),
+    ] {
+        let e = run_with(Arch::WormholeB0, &a, &b, 1, cfg.clone(), copy_to(dst)).unwrap_err();
+        let msg = kernel_error(e);
+        assert!(msg.contains(&format!("DST index {dst} is over the capacity of {cap} tiles")), "{msg}");
+        assert!(msg.contains("TRISC1"), "{msg}");
+        // One below the capacity is fine (the writer then deadlocks on its output; only the DST check matters).
+        let e = run_with(Arch::WormholeB0, &a, &b, 1, cfg, copy_to(dst - 1)).unwrap_err();
+        assert!(matches!(e, DeviceError::Deadlock { .. }), "{e}");
+    }
+}
+
+#[test]
+fn packing_into_a_cb_without_room_is_an_error() {
+    let (a, b) = inputs();
+    let body: ComputeBody = Arc::new(|c: &mut Compute| {
+        c.cb_wait_front(C0, 1);
+        c.tile_regs_acquire();
+        c.copy_tile_init(C0);
+        c.copy_tile(C0, 0, 0);
+        c.tile_regs_commit();
+        c.tile_regs_wait();
+        // No cb_reserve_back: the packer has no reserved page.
+        c.pack_tile(0, OUT);
+        c.pack_tile(0, OUT);
+        c.pack_tile(0, OUT);
+        c.tile_regs_release();
+    });
+    let msg = kernel_error(run_with(Arch::WormholeB0, &a, &b, 1, ComputeConfig::default(), body).unwrap_err());
+    assert!(msg.contains("TRISC2") && msg.contains("c_16 has no room") && msg.contains("cb_reserve_back"), "{msg}");
+}
+
+#[test]
+fn an_operation_without_its_init_warns() {
+    let (a, b) = inputs();
+    let body: ComputeBody = Arc::new(|c: &mut Compute| {
+        c.cb_wait_front(C0, 1);
+        c.cb_wait_front(C1, 1);
+        c.tile_regs_acquire();
+        c.add_tiles(C0, C1, 0, 0, 0); // no binary_op_init_common / add_tiles_init
+        c.exp_tile(0); // no exp_tile_init
+        c.tile_regs_commit();
+        c.cb_pop_front(C0, 1);
+        c.cb_pop_front(C1, 1);
+        c.cb_reserve_back(OUT, 1);
+        c.tile_regs_wait();
+        c.pack_tile(0, OUT);
+        c.tile_regs_release();
+        c.cb_push_back(OUT, 1);
+    });
+    let (out, report) = run_with(Arch::WormholeB0, &a, &b, 1, ComputeConfig::default(), body).unwrap();
+    let w = report.warnings.join("\n");
+    assert!(w.contains("add_tiles ran without its init"), "{w}");
+    assert!(w.contains("exp_tile ran without exp_tile_init"), "{w}");
+    // The operation still happens.
+    assert!((out[0] - (a[0] + b[0]).exp()).abs() < 0.05 * (a[0] + b[0]).exp());
+}
+
+/// A compute-bound pipeline: the reader pushes one tile pair once; compute then multiplies it `n` times,
+/// packing each product into an output CB deep enough that the (slower) writer never holds it back.
+fn matmul_loop(fid: MathFidelity, n: u32) -> RunReport {
+    let (a, b) = inputs();
+    let body: ComputeBody = Arc::new(move |c: &mut Compute| {
+        c.mm_init(C0, C1, OUT, 0);
+        c.cb_wait_front(C0, 1);
+        c.cb_wait_front(C1, 1);
+        for _ in 0..n {
+            c.tile_regs_acquire();
+            c.matmul_tiles(C0, C1, 0, 0, 0);
+            c.tile_regs_commit();
+            c.cb_reserve_back(OUT, 1);
+            c.tile_regs_wait();
+            c.pack_tile(0, OUT);
+            c.tile_regs_release();
+            c.cb_push_back(OUT, 1);
+        }
+        c.cb_pop_front(C0, 1);
+        c.cb_pop_front(C1, 1);
+    });
+    let cfg = ComputeConfig { math_fidelity: fid, ..Default::default() };
+    run_with(Arch::WormholeB0, &a, &b, n, cfg, body).unwrap().1
+}
+
+#[test]
+fn compute_bound_cycles_follow_the_slowest_stage_and_fidelity_phases() {
+    let params = sim_device::ArchParams::builtin(Arch::WormholeB0);
+    let cc = params.compute_costs();
+    let api = params.api_costs();
+    let n = 64u64;
+    let run = |r: &RunReport, risc: Risc| r.kernels.iter().find(|k| k.risc == risc).unwrap().clone();
+    let mut ends = Vec::new();
+    for (fid, phases) in [(MathFidelity::LoFi, 1u64), (MathFidelity::HiFi2, 2), (MathFidelity::HiFi4, 4)] {
+        let r = matmul_loop(fid, n as u32);
+        // Per product: MATH issues the op (16 cycles per fidelity phase) between two DST hand-offs; UNPACK
+        // reads both tiles with the two unpackers; PACK reserves, writes 2 KiB at its L1 rate, and pushes.
+        let math_per = cc.math_base.0 + cc.matmul_per_phase.0 * phases + 2 * cc.sync.0;
+        let unpack_per = 2 * cc.unpack_base.0 + 4096u64.div_ceil(cc.unpack_ab_bytes_per_cycle);
+        let pack_per = 2 * cc.sync.0
+            + api.cb_poll.0
+            + cc.pack_base.0
+            + 2048u64.div_ceil(cc.pack_bytes_per_cycle)
+            + api.cb_update.0;
+        let math = run(&r, Risc::Trisc1).busy.0;
+        assert!(
+            math >= n * math_per && math <= n * math_per + 100,
+            "{fid:?}: MATH busy {math}, expected ~{}",
+            n * math_per
+        );
+        assert!(run(&r, Risc::Trisc0).busy.0 >= n * unpack_per, "{fid:?}: UNPACK busy");
+        assert!(run(&r, Risc::Trisc2).busy.0 >= n * pack_per, "{fid:?}: PACK busy");
+        // The three threads overlap: the compute kernel ends one slowest stage per product after its inputs
+        // arrive, plus hand-off stalls (at most a few cycles per product) and the pipeline's fill and drain.
+        let slowest = math_per.max(unpack_per).max(pack_per);
+        let start = run(&r, Risc::Trisc0).start.0;
+        let inputs_in = r.kernels.iter().find(|k| k.risc == Risc::Ncrisc).unwrap().end.0;
+        let span = run(&r, Risc::Trisc2).end.0 - start.max(inputs_in);
+        assert!(span >= n * slowest, "{fid:?}: {span} cycles beat the slowest stage ({slowest} per product)");
+        assert!(span <= n * (slowest + 8) + 400, "{fid:?}: {span} cycles for {n} products of {slowest}");
+        eprintln!("{fid:?}: span {span} for {n} products; stages math {math_per} unpack {unpack_per} pack {pack_per}");
+        ends.push(span);
+    }
+    assert!(ends[2] > ends[0], "HiFi4 ({}) is slower than LoFi ({}) once MATH is the bottleneck", ends[2], ends[0]);
+}
+
+#[test]
+fn a_starved_compute_kernel_shows_blocked_time_in_the_trace() {
+    // eltwise_binary reads two tiles per product with a barrier each: compute waits on its input CBs.
+    let ex = kernels::find("eltwise_binary").unwrap();
+    let mut dev = Device::builtin(Arch::WormholeB0).unwrap();
+    dev.set_tracing(true);
+    let out = (ex.run)(&mut dev, &kernels::ExampleOptions::default()).unwrap();
+    assert!(out.passed);
+    let unpack = out.report.kernels.iter().find(|k| k.risc == Risc::Trisc0).unwrap();
+    assert!(unpack.blocked.0 > 3 * unpack.busy.0, "UNPACK blocked {} vs busy {}", unpack.blocked.0, unpack.busy.0);
+    let trace = out.report.trace_json.unwrap();
+    let v: serde_json::Value = serde_json::from_str(&trace).unwrap();
+    let evs = v["traceEvents"].as_array().unwrap();
+    let trisc0_tid = evs
+        .iter()
+        .find(|e| e["ph"] == "M" && e["name"] == "thread_name" && e["args"]["name"] == "TRISC0")
+        .map(|e| e["tid"].clone())
+        .expect("a TRISC0 track");
+    let waits = evs
+        .iter()
+        .filter(|e| {
+            e["ph"] == "X" && e["cat"] == "wait" && e["tid"] == trisc0_tid && e["name"] == "cb_wait_front(c_0, 1)"
+        })
+        .count();
+    assert!(waits >= 32, "{waits} cb_wait_front slices on TRISC0");
+}

@@ -1,0 +1,510 @@
+//! Tile math as the Tensix FPU and SFPU compute it, on row-major 32×32 tiles of f32.
+//!
+//! Precision model (see ARCHITECTURE.md "Numerics"):
+//! - Source registers hold operands at TF32 precision (10 mantissa bits); bf16 inputs are exact.
+//! - The multiplier works in fidelity phases: SrcA's significand splits into 5 high bits (hidden + 4) and
+//!   the rest, SrcB's into 7 high bits (hidden + 6) and the rest. LoFi multiplies high × high; HiFi2 adds
+//!   SrcA-low × SrcB-high; HiFi3 adds SrcA-high × SrcB-low; HiFi4 all four (the exact product).
+//! - DST holds bfloat16 unless fp32 accumulation is on; a matmul accumulates 16 products of a K-half in f32
+//!   and rounds into DST after each half (the FPU's 8×16 × 16×16 step).
+//! - Results can differ from silicon in the last bit where the hardware's internal rounding differs
+//!   (unpacker TF32 conversion, multiplier phase truncation, SFPU polynomial details).
+
+/// A row-major 32×32 tile.
+pub type Tile = [f32; 1024];
+
+/// Storage (four 16×16 faces) order → row-major.
+pub fn faces_to_rows(src: &[f32], dst: &mut Tile) {
+    for f in 0..4 {
+        let (r0, c0) = ((f / 2) * 16, (f % 2) * 16);
+        for r in 0..16 {
+            let s = f * 256 + r * 16;
+            let d = (r0 + r) * 32 + c0;
+            dst[d..d + 16].copy_from_slice(&src[s..s + 16]);
+        }
+    }
+}
+
+/// A bfloat16 tile in storage (faces) order, as little-endian bytes, → row-major values.
+pub fn bf16_faces_to_rows(bytes: &[u8], dst: &mut Tile) {
+    for f in 0..4 {
+        let (r0, c0) = ((f / 2) * 16, (f % 2) * 16);
+        for r in 0..16 {
+            let s = (f * 256 + r * 16) * 2;
+            let d = (r0 + r) * 32 + c0;
+            for (o, b) in dst[d..d + 16].iter_mut().zip(bytes[s..s + 32].chunks_exact(2)) {
+                *o = f32::from_bits((u16::from_le_bytes([b[0], b[1]]) as u32) << 16);
+            }
+        }
+    }
+}
+
+/// Row-major → storage (faces) order.
+pub fn rows_to_faces(src: &Tile, dst: &mut [f32]) {
+    for f in 0..4 {
+        let (r0, c0) = ((f / 2) * 16, (f % 2) * 16);
+        for r in 0..16 {
+            let d = f * 256 + r * 16;
+            let s = (r0 + r) * 32 + c0;
+            dst[d..d + 16].copy_from_slice(&src[s..s + 16]);
+        }
+    }
+}
+
+/// Keep `bits` mantissa bits of `v` (truncating the rest).
+#[inline]
+pub fn keep_mantissa(v: f32, bits: u32) -> f32 {
+    let mask = !((1u32 << (23 - bits)) - 1);
+    f32::from_bits(v.to_bits() & mask)
+}
+
+/// Round `v` to `bits` mantissa bits, ties to even.
+#[inline]
+pub fn round_mantissa(v: f32, bits: u32) -> f32 {
+    if !v.is_finite() {
+        return v;
+    }
+    let drop = 23 - bits;
+    let b = v.to_bits();
+    let half = 1u32 << (drop - 1);
+    let lsb = (b >> drop) & 1;
+    f32::from_bits(b.wrapping_add(half - 1 + lsb) & !((1u32 << drop) - 1))
+}
+
+/// Round to bfloat16 (7 mantissa bits, ties to even).
+#[inline]
+pub fn round_bf16(v: f32) -> f32 {
+    if v.is_nan() {
+        return v;
+    }
+    round_mantissa(v, 7)
+}
+
+/// Round every value of a slice to bfloat16 (as [`round_bf16`], written branch-free so it vectorises).
+pub fn round_slice_bf16(v: &mut [f32]) {
+    for x in v {
+        let b = x.to_bits();
+        let rounded = b.wrapping_add(0x7fff + ((b >> 16) & 1)) & 0xffff_0000;
+        let special = b & 0x7f80_0000 == 0x7f80_0000;
+        *x = f32::from_bits(if special { b } else { rounded });
+    }
+}
+
+/// Operands as the source registers hold them (TF32: 10 mantissa bits).
+pub fn to_src_precision(t: &mut Tile) {
+    for x in t.iter_mut() {
+        *x = round_mantissa(*x, 10);
+    }
+}
+
+/// Mantissa bits of SrcA's and SrcB's high parts in the fidelity model.
+pub const SRCA_HIGH_BITS: u32 = 4;
+/// See [`SRCA_HIGH_BITS`].
+pub const SRCB_HIGH_BITS: u32 = 6;
+
+/// The high part of every value (for fidelity phases).
+pub fn high_part(t: &Tile, bits: u32) -> Box<Tile> {
+    let mut o = Box::new([0f32; 1024]);
+    for (d, s) in o.iter_mut().zip(t.iter()) {
+        *d = keep_mantissa(*s, bits);
+    }
+    o
+}
+
+/// `c += a · b` over the K range `k0..k0+16`, accumulating each output row in f32.
+#[inline]
+fn mm_half(c: &mut Tile, a: &Tile, b: &Tile, k0: usize) {
+    sim_core::simd::matmul_acc::<32>(c, 32, &a[k0..], 32, &b[k0 * 32..], 32, 32, 16);
+}
+
+/// `dst += a · b` as the FPU computes a tile matmul: in0 (`a`, M×K) goes to SrcB and in1 (`b`, K×N) to
+/// SrcA; `phases` fidelity phases (1 LoFi … 4 HiFi4) decide which parts of the operands are multiplied; DST
+/// rounds to bfloat16 after each K-half unless `fp32_dest`.
+pub fn matmul(dst: &mut Tile, a: &Tile, b: &Tile, phases: u32, fp32_dest: bool) {
+    let (a_hi, a_lo, b_hi);
+    let terms: Vec<(&Tile, &Tile)> = match phases {
+        1 => {
+            a_hi = high_part(a, SRCB_HIGH_BITS);
+            b_hi = high_part(b, SRCA_HIGH_BITS);
+            vec![(&*a_hi, &*b_hi)]
+        }
+        2 => {
+            a_hi = high_part(a, SRCB_HIGH_BITS);
+            vec![(&*a_hi, b)]
+        }
+        3 => {
+            a_hi = high_part(a, SRCB_HIGH_BITS);
+            b_hi = high_part(b, SRCA_HIGH_BITS);
+            let mut lo = Box::new(*a);
+            for (l, h) in lo.iter_mut().zip(a_hi.iter()) {
+                *l -= *h;
+            }
+            a_lo = lo;
+            vec![(&*a_hi, b), (&*a_lo, &*b_hi)]
+        }
+        _ => vec![(a, b)],
+    };
+    for k0 in [0, 16] {
+        for (x, y) in &terms {
+            mm_half(dst, x, y, k0);
+        }
+        if !fp32_dest {
+            round_slice_bf16(dst);
+        }
+    }
+}
+
+/// Element-wise FPU operations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EltwiseOp {
+    /// a + b.
+    Add,
+    /// a − b.
+    Sub,
+    /// a × b.
+    Mul,
+}
+
+/// How the second operand is broadcast.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum BroadcastType {
+    /// No broadcast.
+    #[default]
+    None,
+    /// Row 0 of B to every row.
+    Row,
+    /// Column 0 of B to every column.
+    Col,
+    /// B\[0\]\[0\] to every element.
+    Scalar,
+}
+
+fn mul_phases(a: f32, b: f32, phases: u32) -> f32 {
+    // SrcA = a (5 high bits), SrcB = b (7 high bits).
+    match phases {
+        1 => keep_mantissa(a, SRCA_HIGH_BITS) * keep_mantissa(b, SRCB_HIGH_BITS),
+        2 => a * keep_mantissa(b, SRCB_HIGH_BITS),
+        3 => {
+            let ah = keep_mantissa(a, SRCA_HIGH_BITS);
+            let bh = keep_mantissa(b, SRCB_HIGH_BITS);
+            a * bh + ah * (b - bh)
+        }
+        _ => a * b,
+    }
+}
+
+/// `dst = a op bcast(b)`.
+pub fn eltwise(dst: &mut Tile, a: &Tile, b: &Tile, op: EltwiseOp, bcast: BroadcastType, phases: u32, fp32_dest: bool) {
+    for i in 0..32 {
+        for j in 0..32 {
+            let bv = match bcast {
+                BroadcastType::None => b[i * 32 + j],
+                BroadcastType::Row => b[j],
+                BroadcastType::Col => b[i * 32],
+                BroadcastType::Scalar => b[0],
+            };
+            let av = a[i * 32 + j];
+            let v = match op {
+                EltwiseOp::Add => av + bv,
+                EltwiseOp::Sub => av - bv,
+                EltwiseOp::Mul => mul_phases(av, bv, phases),
+            };
+            dst[i * 32 + j] = if fp32_dest { v } else { round_bf16(v) };
+        }
+    }
+}
+
+/// Reduction kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PoolType {
+    /// Sum.
+    Sum,
+    /// Average (a sum scaled by the scaler, which holds 1/N).
+    Avg,
+    /// Maximum.
+    Max,
+}
+
+/// What a reduction collapses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReduceDim {
+    /// Along each row: one value per row, in column 0.
+    Row,
+    /// Along each column: one value per column, in row 0.
+    Col,
+    /// The whole tile, into element (0,0).
+    Scalar,
+}
+
+/// `dst (op)= reduce(a) × scaler[0][0]`; the first reduction into a DST tile since it was cleared sets it.
+pub fn reduce(dst: &mut Tile, a: &Tile, scaler: &Tile, pool: PoolType, dim: ReduceDim, first: bool, fp32_dest: bool) {
+    let s = scaler[0];
+    let combine = |old: f32, new: f32| -> f32 {
+        let v = match (pool, first) {
+            (_, true) => new,
+            (PoolType::Max, false) => old.max(new),
+            (_, false) => old + new,
+        };
+        if fp32_dest { v } else { round_bf16(v) }
+    };
+    let fold = |it: &mut dyn Iterator<Item = f32>| -> f32 {
+        match pool {
+            PoolType::Max => it.fold(f32::NEG_INFINITY, f32::max) * s,
+            _ => it.map(|v| v * s).sum::<f32>(),
+        }
+    };
+    match dim {
+        ReduceDim::Row => {
+            for i in 0..32 {
+                let v = fold(&mut a[i * 32..i * 32 + 32].iter().copied());
+                dst[i * 32] = combine(dst[i * 32], v);
+            }
+        }
+        ReduceDim::Col => {
+            for j in 0..32 {
+                let v = fold(&mut (0..32).map(|i| a[i * 32 + j]));
+                dst[j] = combine(dst[j], v);
+            }
+        }
+        ReduceDim::Scalar => {
+            let v = fold(&mut a.iter().copied());
+            dst[0] = combine(dst[0], v);
+        }
+    }
+}
+
+/// `dst = aᵀ`.
+pub fn transpose(dst: &mut Tile, a: &Tile) {
+    for i in 0..32 {
+        for j in 0..32 {
+            dst[j * 32 + i] = a[i * 32 + j];
+        }
+    }
+}
+
+/// SFPU unary operations.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SfpuUnary {
+    /// e^x.
+    Exp,
+    /// 1/x.
+    Recip,
+    /// √x.
+    Sqrt,
+    /// 1/√x.
+    Rsqrt,
+    /// ln x.
+    Log,
+    /// 1/(1+e^-x).
+    Sigmoid,
+    /// tanh x.
+    Tanh,
+    /// GELU (tanh form).
+    Gelu,
+    /// max(x, 0).
+    Relu,
+    /// |x|.
+    Abs,
+    /// x².
+    Square,
+    /// x^p for a whole exponent p.
+    Power(u32),
+}
+
+impl SfpuUnary {
+    /// The API name.
+    pub fn name(self) -> &'static str {
+        match self {
+            SfpuUnary::Exp => "exp",
+            SfpuUnary::Recip => "recip",
+            SfpuUnary::Sqrt => "sqrt",
+            SfpuUnary::Rsqrt => "rsqrt",
+            SfpuUnary::Log => "log",
+            SfpuUnary::Sigmoid => "sigmoid",
+            SfpuUnary::Tanh => "tanh",
+            SfpuUnary::Gelu => "gelu",
+            SfpuUnary::Relu => "relu",
+            SfpuUnary::Abs => "abs",
+            SfpuUnary::Square => "square",
+            SfpuUnary::Power(_) => "power",
+        }
+    }
+}
+
+/// Approximate e^x as the SFPU's fast mode does: 2^(x·log2 e) from the float's exponent field plus a
+/// second-order polynomial for the fractional part.
+fn exp_approx(x: f32) -> f32 {
+    if x < -88.0 {
+        return 0.0;
+    }
+    if x > 88.0 {
+        return f32::INFINITY;
+    }
+    let t = x * std::f32::consts::LOG2_E;
+    let i = t.floor();
+    let f = t - i;
+    let p = 1.0 + f * (0.656_285_4 + 0.343_714_6 * f);
+    f32::from_bits((((i as i32) + 127) as u32) << 23) * p
+}
+
+/// Approximate 1/x: a bit-trick first guess and one Newton step.
+fn recip_approx(x: f32) -> f32 {
+    if x == 0.0 {
+        return f32::INFINITY.copysign(x);
+    }
+    let y = f32::from_bits(0x7ef3_11c7u32.wrapping_sub(x.abs().to_bits())).copysign(x);
+    y * (2.0 - x * y)
+}
+
+/// `dst[i] = f(dst[i])`.
+pub fn sfpu_unary(t: &mut Tile, op: SfpuUnary, approx: bool, fp32_dest: bool) {
+    for x in t.iter_mut() {
+        let v = *x;
+        let r = match op {
+            SfpuUnary::Exp if approx => exp_approx(v),
+            SfpuUnary::Exp => v.exp(),
+            SfpuUnary::Recip if approx => recip_approx(v),
+            SfpuUnary::Recip => 1.0 / v,
+            SfpuUnary::Sqrt => v.sqrt(),
+            SfpuUnary::Rsqrt if approx => recip_approx(v.sqrt()),
+            SfpuUnary::Rsqrt => 1.0 / v.sqrt(),
+            SfpuUnary::Log => v.ln(),
+            SfpuUnary::Sigmoid if approx => recip_approx(1.0 + exp_approx(-v)),
+            SfpuUnary::Sigmoid => 1.0 / (1.0 + (-v).exp()),
+            SfpuUnary::Tanh => v.tanh(),
+            SfpuUnary::Gelu => 0.5 * v * (1.0 + (0.797_884_6 * (v + 0.044_715 * v * v * v)).tanh()),
+            SfpuUnary::Relu => v.max(0.0),
+            SfpuUnary::Abs => v.abs(),
+            SfpuUnary::Square => v * v,
+            SfpuUnary::Power(p) => v.powi(p as i32),
+        };
+        *x = if fp32_dest { r } else { round_bf16(r) };
+    }
+}
+
+/// SFPU binary operations on two DST tiles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SfpuBinary {
+    /// a + b.
+    Add,
+    /// a − b.
+    Sub,
+    /// a × b.
+    Mul,
+    /// a ÷ b.
+    Div,
+}
+
+/// `out[i] = a[i] op b[i]`.
+pub fn sfpu_binary(out: &mut Tile, a: &Tile, b: &Tile, op: SfpuBinary, fp32_dest: bool) {
+    for i in 0..1024 {
+        let r = match op {
+            SfpuBinary::Add => a[i] + b[i],
+            SfpuBinary::Sub => a[i] - b[i],
+            SfpuBinary::Mul => a[i] * b[i],
+            SfpuBinary::Div => a[i] / b[i],
+        };
+        out[i] = if fp32_dest { r } else { round_bf16(r) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tile(f: impl Fn(usize, usize) -> f32) -> Box<Tile> {
+        let mut t = Box::new([0f32; 1024]);
+        for i in 0..32 {
+            for j in 0..32 {
+                t[i * 32 + j] = f(i, j);
+            }
+        }
+        t
+    }
+
+    #[test]
+    fn face_order_round_trips() {
+        let rows = tile(|i, j| (i * 32 + j) as f32);
+        let mut faces = vec![0f32; 1024];
+        rows_to_faces(&rows, &mut faces);
+        assert_eq!(faces[256], 16.0, "face 1 starts at row 0, column 16");
+        assert_eq!(faces[512], 512.0, "face 2 starts at row 16, column 0");
+        let mut back = [0f32; 1024];
+        faces_to_rows(&faces, &mut back);
+        assert_eq!(back[..], rows[..]);
+    }
+
+    #[test]
+    fn rounding_helpers() {
+        assert_eq!(round_bf16(1.0 + 1.0 / 256.0), 1.0);
+        assert_eq!(round_bf16(1.0 + 3.0 / 256.0), 1.0 + 1.0 / 64.0);
+        assert_eq!(keep_mantissa(1.0 + 1.0 / 32.0 + 1.0 / 64.0, 4), 1.0 + 1.0 / 16.0 - 1.0 / 16.0 + 0.0 + 0.0);
+        assert_eq!(round_mantissa(1.5 + 1.0 / 4096.0, 10), 1.5);
+    }
+
+    #[test]
+    fn hifi4_matmul_is_exact_for_small_integers_and_fidelity_reduces_precision() {
+        let a = tile(|i, j| ((i + 2 * j) % 7) as f32);
+        let b = tile(|i, j| ((3 * i + j) % 5) as f32 - 2.0);
+        let mut want = [0f32; 1024];
+        for i in 0..32 {
+            for j in 0..32 {
+                want[i * 32 + j] = (0..32).map(|k| a[i * 32 + k] * b[k * 32 + j]).sum();
+            }
+        }
+        let mut c = [0f32; 1024];
+        matmul(&mut c, &a, &b, 4, false);
+        assert_eq!(c[..], want[..], "integers up to 256 are exact in bf16 DST");
+        // Values with many mantissa bits: LoFi loses precision, HiFi4 keeps it (fp32 DST).
+        let a = tile(|i, j| 1.0 + ((i * 7 + j * 3) % 127) as f32 / 128.0);
+        let b = tile(|i, j| 1.0 + ((i * 5 + j * 11) % 127) as f32 / 128.0);
+        let exact = {
+            let mut c = [0f32; 1024];
+            matmul(&mut c, &a, &b, 4, true);
+            c
+        };
+        let err = |p: u32| {
+            let mut c = [0f32; 1024];
+            matmul(&mut c, &a, &b, p, true);
+            c.iter().zip(exact.iter()).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
+        };
+        assert!(err(1) > err(2) && err(2) >= err(3) && err(3) > err(4), "{} {} {} {}", err(1), err(2), err(3), err(4));
+        assert_eq!(err(4), 0.0);
+    }
+
+    #[test]
+    fn broadcasts_reductions_and_transpose() {
+        let a = tile(|i, j| (i * 32 + j) as f32);
+        let b = tile(|i, j| (i + 100 * j) as f32);
+        let mut d = [0f32; 1024];
+        eltwise(&mut d, &a, &b, EltwiseOp::Add, BroadcastType::Col, 4, true);
+        assert_eq!(d[5 * 32 + 7], (5 * 32 + 7) as f32 + 5.0, "column 0 of b, row 5");
+        eltwise(&mut d, &a, &b, EltwiseOp::Sub, BroadcastType::Row, 4, true);
+        assert_eq!(d[5 * 32 + 7], (5 * 32 + 7) as f32 - 700.0, "row 0 of b, column 7");
+        let ones = tile(|_, _| 1.0);
+        let mut r = [0f32; 1024];
+        reduce(&mut r, &a, &ones, PoolType::Sum, ReduceDim::Row, true, true);
+        assert_eq!(r[3 * 32], (0..32).map(|j| (3 * 32 + j) as f32).sum::<f32>());
+        reduce(&mut r, &a, &ones, PoolType::Max, ReduceDim::Col, true, true);
+        assert_eq!(r[4], (31 * 32 + 4) as f32);
+        let mut t = [0f32; 1024];
+        transpose(&mut t, &a);
+        assert_eq!(t[2 * 32 + 9], a[9 * 32 + 2]);
+    }
+
+    #[test]
+    fn sfpu_functions_and_approximations() {
+        let mut t = *tile(|i, j| (i as f32 - 16.0) / 8.0 + j as f32 / 256.0);
+        let orig = t;
+        sfpu_unary(&mut t, SfpuUnary::Exp, false, true);
+        assert!((t[0] - orig[0].exp()).abs() < 1e-6);
+        let mut ap = orig;
+        sfpu_unary(&mut ap, SfpuUnary::Exp, true, true);
+        for (x, y) in ap.iter().zip(t.iter()) {
+            assert!((x - y).abs() / y < 2e-2, "approx exp within 2%: {x} vs {y}");
+        }
+        let mut r = *tile(|i, j| 1.0 + (i * 32 + j) as f32);
+        sfpu_unary(&mut r, SfpuUnary::Recip, true, true);
+        assert!((r[0] - 1.0).abs() < 1e-2 && (r[1023] - 1.0 / 1024.0).abs() < 1e-5);
+    }
+}

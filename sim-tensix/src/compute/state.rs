@@ -1,0 +1,168 @@
+//! A core's compute state shared by its three TRISC threads: the DST register file, the source registers
+//! between UNPACK and MATH (a two-deep queue of unpacked operand sets), and the compute configuration.
+//!
+//! Hand-offs are counting semaphores in [`TensixCore::sync`](crate::core::TensixCore): slot
+//! [`SYNC_DST_COMMITTED`] counts DST sections MATH has committed, [`SYNC_DST_RELEASED`] those PACK has
+//! released, [`SYNC_SRC_PUSHED`] operand sets UNPACK has pushed and [`SYNC_SRC_POPPED`] those MATH has
+//! consumed.
+
+use super::math::{BroadcastType, EltwiseOp, PoolType, ReduceDim, Tile, rows_to_faces};
+use crate::format::{DataFormat, encode_tile};
+use std::collections::VecDeque;
+
+/// Sync slot: DST sections committed by MATH.
+pub const SYNC_DST_COMMITTED: u8 = 0;
+/// Sync slot: DST sections released by PACK.
+pub const SYNC_DST_RELEASED: u8 = 1;
+/// Sync slot: operand sets pushed by UNPACK.
+pub const SYNC_SRC_PUSHED: u8 = 2;
+/// Sync slot: operand sets consumed by MATH.
+pub const SYNC_SRC_POPPED: u8 = 3;
+/// Operand sets the source registers hold (SrcA/SrcB are double-buffered).
+pub const SRC_DEPTH: u32 = 2;
+/// Physical DST size in 16-bit tiles.
+pub const DST_TILES: usize = 16;
+
+/// How a compute kernel was configured (`ComputeConfig`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ComputeSettings {
+    /// Multiply phases: 1 LoFi, 2 HiFi2, 3 HiFi3, 4 HiFi4.
+    pub fidelity_phases: u32,
+    /// 32-bit DST.
+    pub fp32_dest_acc: bool,
+    /// DST as one section (otherwise two halves, MATH filling one while PACK drains the other).
+    pub dst_full_sync: bool,
+    /// SFPU approximate mode.
+    pub approx: bool,
+}
+
+impl ComputeSettings {
+    /// DST sections MATH and PACK alternate between.
+    pub fn sections(&self) -> u32 {
+        if self.dst_full_sync { 1 } else { 2 }
+    }
+
+    /// Tiles of one DST section: 8/16 at 16 bits, 4/8 at 32 bits (half/full sync).
+    pub fn capacity(&self) -> u32 {
+        let full = if self.fp32_dest_acc { 8 } else { 16 };
+        full / self.sections()
+    }
+}
+
+/// What an operand set is for (checked by MATH against the call it is executing).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SrcKind {
+    /// `copy_tile` (A).
+    Copy,
+    /// `add/sub/mul_tiles` (A, B).
+    Eltwise(EltwiseOp, BroadcastType),
+    /// `matmul_tiles` (A = in0, B = in1) or `matmul_block` (rt A tiles then ct B tiles).
+    Matmul,
+    /// `reduce_tile` (A, scaler).
+    Reduce(PoolType, ReduceDim),
+    /// `transpose_wh_tile` (A).
+    Transpose,
+    /// `binary_dest_reuse_tiles` (A).
+    DestReuse(EltwiseOp),
+    /// One tile of `tilize_block`/`untilize_block` (A).
+    Datacopy,
+}
+
+impl SrcKind {
+    /// The API call that unpacks it.
+    pub fn api(&self) -> &'static str {
+        match self {
+            SrcKind::Copy => "copy_tile",
+            SrcKind::Eltwise(EltwiseOp::Add, _) => "add_tiles",
+            SrcKind::Eltwise(EltwiseOp::Sub, _) => "sub_tiles",
+            SrcKind::Eltwise(EltwiseOp::Mul, _) => "mul_tiles",
+            SrcKind::Matmul => "matmul_tiles/matmul_block",
+            SrcKind::Reduce(..) => "reduce_tile",
+            SrcKind::Transpose => "transpose_wh_tile",
+            SrcKind::DestReuse(_) => "binary_dest_reuse_tiles",
+            SrcKind::Datacopy => "tilize/untilize",
+        }
+    }
+}
+
+/// One operand set in the source registers.
+#[derive(Debug)]
+pub struct SrcEntry {
+    /// What it is for.
+    pub kind: SrcKind,
+    /// The tiles, row-major, at source-register precision.
+    pub tiles: Vec<Box<Tile>>,
+}
+
+/// The compute state of one core.
+#[derive(Debug)]
+pub struct ComputeState {
+    /// Configuration.
+    pub settings: ComputeSettings,
+    /// DST, row-major tiles.
+    pub dst: Vec<Box<Tile>>,
+    /// Whether a DST tile was written since its section was last cleared (reductions start fresh).
+    pub dst_written: [bool; DST_TILES],
+    /// Source registers.
+    pub src: VecDeque<SrcEntry>,
+    pool: Vec<Box<Tile>>,
+    pack_faces: Box<Tile>,
+    pack_bytes: Vec<u8>,
+}
+
+impl ComputeState {
+    /// A cleared compute state.
+    pub fn new(settings: ComputeSettings) -> ComputeState {
+        ComputeState {
+            settings,
+            dst: (0..DST_TILES).map(|_| Box::new([0f32; 1024])).collect(),
+            dst_written: [false; DST_TILES],
+            src: VecDeque::new(),
+            pool: Vec::new(),
+            pack_faces: Box::new([0f32; 1024]),
+            pack_bytes: Vec::new(),
+        }
+    }
+
+    /// DST tile `slot` encoded as the packer writes it in `format` (bytes valid until the next call).
+    pub fn encode_dst(&mut self, slot: usize, format: DataFormat) -> &[u8] {
+        let n = format.tile_size() as usize;
+        self.pack_bytes.resize(n, 0);
+        rows_to_faces(&self.dst[slot], &mut self.pack_faces[..]);
+        encode_tile(format, &self.pack_faces[..], &mut self.pack_bytes[..n]);
+        &self.pack_bytes[..n]
+    }
+
+    /// A scratch tile (recycled).
+    pub fn tile(&mut self) -> Box<Tile> {
+        self.pool.pop().unwrap_or_else(|| Box::new([0f32; 1024]))
+    }
+
+    /// Return scratch tiles for reuse.
+    pub fn recycle(&mut self, tiles: Vec<Box<Tile>>) {
+        self.pool.extend(tiles);
+    }
+
+    /// Zero DST section `section` (what `tile_regs_release` does).
+    pub fn clear_section(&mut self, section: u32) {
+        let cap = self.settings.capacity() as usize;
+        let phys = self.phys_per_section();
+        let start = section as usize * phys;
+        for i in start..start + phys.max(cap) {
+            if i < DST_TILES {
+                self.dst[i].fill(0.0);
+                self.dst_written[i] = false;
+            }
+        }
+    }
+
+    /// Physical tiles per section (32-bit DST tiles take two 16-bit slots; tensim stores one f32 tile per slot).
+    fn phys_per_section(&self) -> usize {
+        DST_TILES / self.settings.sections() as usize
+    }
+
+    /// Physical DST slot of index `idx` of section `section`.
+    pub fn slot(&self, section: u32, idx: u32) -> usize {
+        section as usize * self.phys_per_section() + idx as usize
+    }
+}
