@@ -30,6 +30,57 @@ pub fn max_abs_diff(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
 }
 
+/// An element-wise closeness check: every `|got − want| ≤ atol + rtol·|want|`; returns (passed, line).
+pub fn check_close(what: &str, got: &[f32], want: &[f32], atol: f32, rtol: f32) -> (bool, String) {
+    let mut worst = (0usize, 0f32);
+    let mut bad = 0usize;
+    for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
+        let err = (g - w).abs();
+        let lim = atol + rtol * w.abs();
+        if err > lim || err.is_nan() {
+            bad += 1;
+        }
+        let excess = if lim > 0.0 { err / lim } else { err };
+        if excess > worst.1 || excess.is_nan() {
+            worst = (i, excess);
+        }
+    }
+    let max_err = max_abs_diff(got, want);
+    let passed = bad == 0 && got.len() == want.len();
+    let line = if passed {
+        format!(
+            "{what}: {} values within {atol} + {rtol}·|ref| of the CPU reference (max |err| {max_err:.3e})",
+            got.len()
+        )
+    } else {
+        let i = worst.0;
+        format!(
+            "{what}: {bad} of {} values outside {atol} + {rtol}·|ref|; worst at {i}: got {} expected {}",
+            want.len(),
+            got.get(i).copied().unwrap_or(f32::NAN),
+            want.get(i).copied().unwrap_or(f32::NAN)
+        )
+    };
+    (passed, line)
+}
+
+/// A PCC check against the CPU reference; returns (passed, line).
+pub fn check_pcc(what: &str, got: &[f32], want: &[f32], min_pcc: f64) -> (bool, String) {
+    let p = pcc(got, want);
+    let passed = p >= min_pcc && got.len() == want.len();
+    let rel = {
+        let scale = want.iter().fold(0f32, |m, v| m.max(v.abs())).max(f32::MIN_POSITIVE);
+        max_abs_diff(got, want) / scale
+    };
+    (
+        passed,
+        format!(
+            "{what}: PCC {p:.6} against the CPU reference (needs {min_pcc}); max |err| {:.2}% of max |ref|",
+            rel * 100.0
+        ),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -37,6 +37,11 @@ impl Rng {
     }
 }
 
+/// `n` uniform values in `[lo, hi)`, each rounded to bfloat16 (so the host reference sees the device's inputs).
+pub fn random_bf16(rng: &mut Rng, n: usize, lo: f32, hi: f32) -> Vec<f32> {
+    (0..n).map(|_| sim_device::bfloat16::from_f32(rng.uniform(lo, hi)).to_f32()).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -280,6 +280,77 @@ impl<'y> KernelCtx<'y> {
         }
     }
 
+    /// `cb_reserve_back`: block until `n` pages are free.
+    pub(crate) fn cb_reserve_back(&mut self, cb: u32, n: u32) {
+        let cb = self.cb_index("cb_reserve_back", cb);
+        self.spend(self.costs.cb_poll);
+        self.cb_checked("cb_reserve_back", cb, n);
+        let lat = self.costs.cb_wake;
+        self.wait_for(Wait::CbBack { cb, pages: n }, lat);
+    }
+
+    /// `cb_push_back`: publish `n` pages.
+    pub(crate) fn cb_push_back(&mut self, cb: u32, n: u32) {
+        let cb = self.cb_index("cb_push_back", cb);
+        self.spend(self.costs.cb_update);
+        self.cb_checked("cb_push_back", cb, n);
+        self.sync();
+        let risc = self.k.risc;
+        self.with_core(|c| c.cb_mut(cb).expect("checked").push(risc, n));
+        self.notify();
+    }
+
+    /// `cb_wait_front`: block until `n` pages are available.
+    pub(crate) fn cb_wait_front(&mut self, cb: u32, n: u32) {
+        let cb = self.cb_index("cb_wait_front", cb);
+        self.spend(self.costs.cb_poll);
+        self.cb_checked("cb_wait_front", cb, n);
+        let lat = self.costs.cb_wake;
+        self.wait_for(Wait::CbFront { cb, pages: n }, lat);
+    }
+
+    /// `cb_pop_front`: free `n` pages.
+    pub(crate) fn cb_pop_front(&mut self, cb: u32, n: u32) {
+        let cb = self.cb_index("cb_pop_front", cb);
+        self.spend(self.costs.cb_update);
+        self.cb_checked("cb_pop_front", cb, n);
+        self.sync();
+        let risc = self.k.risc;
+        self.with_core(|c| c.cb_mut(cb).expect("checked").pop(risc, n));
+        self.notify();
+    }
+
+    /// `get_arg_val` / `get_common_arg_val`.
+    pub(crate) fn runtime_arg<T: ArgValue>(&self, common: bool, i: usize) -> T {
+        self.spend(self.costs.arg_read);
+        let api = if common { "get_common_arg_val" } else { "get_arg_val" };
+        T::from_arg_bits(self.arg(api, common, i))
+    }
+
+    /// `get_compile_time_arg_val(i)`.
+    pub(crate) fn compile_time_arg(&self, i: usize) -> u32 {
+        match self.k.args.compile.get(i) {
+            Some(v) => *v,
+            None => self.fail(format!(
+                "get_compile_time_arg_val({i}): only {} compile-time args were given",
+                self.k.args.compile.len()
+            )),
+        }
+    }
+
+    /// `get_named_compile_time_arg_val("name")`.
+    pub(crate) fn named_compile_time_arg(&self, name: &str) -> u32 {
+        match self.k.args.named.iter().find(|(n, _)| n == name) {
+            Some((_, v)) => *v,
+            None => self.fail(format!("get_named_compile_time_arg_val(\"{name}\"): no such named compile-time arg")),
+        }
+    }
+
+    /// The value of define `name`, if the host set it.
+    pub(crate) fn define(&self, name: &str) -> Option<&str> {
+        self.k.args.defines.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+
     /// Issue one NoC command: wait (spinning) for the command buffer, program it, synchronise, hand it to
     /// the host; the host says when the buffer takes the next command.
     pub(crate) fn noc_command(
@@ -356,25 +427,17 @@ impl<'y> Dataflow<'y> {
 
     /// `get_arg_val<T>(i)`: unique runtime arg `i`.
     pub fn get_arg_val<T: ArgValue>(&self, i: usize) -> T {
-        self.ctx.spend(self.ctx.costs.arg_read);
-        T::from_arg_bits(self.ctx.arg("get_arg_val", false, i))
+        self.ctx.runtime_arg(false, i)
     }
 
     /// `get_common_arg_val<T>(i)`: common runtime arg `i`.
     pub fn get_common_arg_val<T: ArgValue>(&self, i: usize) -> T {
-        self.ctx.spend(self.ctx.costs.arg_read);
-        T::from_arg_bits(self.ctx.arg("get_common_arg_val", true, i))
+        self.ctx.runtime_arg(true, i)
     }
 
     /// `get_compile_time_arg_val(i)`.
     pub fn get_compile_time_arg_val(&self, i: usize) -> u32 {
-        match self.ctx.k.args.compile.get(i) {
-            Some(v) => *v,
-            None => self.ctx.fail(format!(
-                "get_compile_time_arg_val({i}): only {} compile-time args were given",
-                self.ctx.k.args.compile.len()
-            )),
-        }
+        self.ctx.compile_time_arg(i)
     }
 
     /// The raw `kernel_compile_time_args[]` array.
@@ -384,17 +447,12 @@ impl<'y> Dataflow<'y> {
 
     /// `get_named_compile_time_arg_val("name")`.
     pub fn get_named_compile_time_arg_val(&self, name: &str) -> u32 {
-        match self.ctx.k.args.named.iter().find(|(n, _)| n == name) {
-            Some((_, v)) => *v,
-            None => {
-                self.ctx.fail(format!("get_named_compile_time_arg_val(\"{name}\"): no such named compile-time arg"))
-            }
-        }
+        self.ctx.named_compile_time_arg(name)
     }
 
     /// The value of define `name`, if the host set it.
     pub fn get_define(&self, name: &str) -> Option<&str> {
-        self.ctx.k.args.defines.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+        self.ctx.define(name)
     }
 
     /// `get_absolute_logical_x()`.
@@ -467,42 +525,22 @@ impl<'y> Dataflow<'y> {
 
     /// `cb_reserve_back(cb, n)`: block until `n` pages are free.
     pub fn cb_reserve_back(&mut self, cb: impl CbId, n: u32) {
-        let cb = self.ctx.cb_index("cb_reserve_back", cb.cb_index());
-        self.ctx.spend(self.ctx.costs.cb_poll);
-        self.ctx.cb_checked("cb_reserve_back", cb, n);
-        let lat = self.ctx.costs.cb_wake;
-        self.ctx.wait_for(Wait::CbBack { cb, pages: n }, lat);
+        self.ctx.cb_reserve_back(cb.cb_index(), n);
     }
 
     /// `cb_push_back(cb, n)`: publish `n` pages.
     pub fn cb_push_back(&mut self, cb: impl CbId, n: u32) {
-        let cb = self.ctx.cb_index("cb_push_back", cb.cb_index());
-        self.ctx.spend(self.ctx.costs.cb_update);
-        self.ctx.cb_checked("cb_push_back", cb, n);
-        self.ctx.sync();
-        let risc = self.ctx.k.risc;
-        self.ctx.with_core(|c| c.cb_mut(cb).expect("checked").push(risc, n));
-        self.ctx.notify();
+        self.ctx.cb_push_back(cb.cb_index(), n);
     }
 
     /// `cb_wait_front(cb, n)`: block until `n` pages are available.
     pub fn cb_wait_front(&mut self, cb: impl CbId, n: u32) {
-        let cb = self.ctx.cb_index("cb_wait_front", cb.cb_index());
-        self.ctx.spend(self.ctx.costs.cb_poll);
-        self.ctx.cb_checked("cb_wait_front", cb, n);
-        let lat = self.ctx.costs.cb_wake;
-        self.ctx.wait_for(Wait::CbFront { cb, pages: n }, lat);
+        self.ctx.cb_wait_front(cb.cb_index(), n);
     }
 
     /// `cb_pop_front(cb, n)`: free `n` pages.
     pub fn cb_pop_front(&mut self, cb: impl CbId, n: u32) {
-        let cb = self.ctx.cb_index("cb_pop_front", cb.cb_index());
-        self.ctx.spend(self.ctx.costs.cb_update);
-        self.ctx.cb_checked("cb_pop_front", cb, n);
-        self.ctx.sync();
-        let risc = self.ctx.k.risc;
-        self.ctx.with_core(|c| c.cb_mut(cb).expect("checked").pop(risc, n));
-        self.ctx.notify();
+        self.ctx.cb_pop_front(cb.cb_index(), n);
     }
 
     /// `cb_pages_reservable_at_back(cb, n)`: non-blocking probe.

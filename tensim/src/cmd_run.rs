@@ -55,6 +55,10 @@ pub struct RunArgs {
     /// Matmul K, elements (a multiple of 32).
     #[arg(long)]
     k: Option<u32>,
+    /// List every core's kernels in the summary (by default runs on more than 8 cores are summarised per
+    /// kernel and RISC).
+    #[arg(long)]
+    per_core: bool,
     /// Math fidelity of the compute kernels: LoFi, HiFi2, HiFi3 or HiFi4.
     #[arg(long, value_parser = parse_fidelity)]
     fidelity: Option<MathFidelity>,
@@ -128,7 +132,7 @@ pub fn run(a: &RunArgs) -> Result<ExitCode, String> {
     for m in &out.metrics {
         println!("{m}");
     }
-    print!("{}", r.summary());
+    print!("{}", if a.per_core { r.summary_with(true) } else { r.summary() });
     for line in &r.dprints {
         println!("DPRINT {line}");
     }

@@ -23,7 +23,23 @@ fn tmp(name: &str) -> std::path::PathBuf {
 fn list_names_every_program() {
     let (code, out, _) = tensim(&["run", "--list"]);
     assert_eq!(code, 0);
-    for p in ["loopback", "add_2_integers_in_riscv", "noc_tile_transfer", "multicast", "hello_world_datamovement"] {
+    for p in [
+        "loopback",
+        "add_2_integers_in_riscv",
+        "noc_tile_transfer",
+        "multicast",
+        "hello_world_datamovement",
+        "add_2_integers_in_compute",
+        "eltwise_binary",
+        "eltwise_sfpu",
+        "sfpu_eltwise_chain",
+        "vecadd_multi_core",
+        "matmul_single_core",
+        "matmul_multi_core",
+        "matmul_multicore_reuse",
+        "matmul_multicore_reuse_mcast",
+        "softmax",
+    ] {
         assert!(out.contains(p), "{out}");
     }
 }
@@ -106,4 +122,22 @@ fn parameter_overrides_change_timing() {
             .unwrap()
     };
     assert_eq!(cycles(&b) - cycles(&a), 50 * 400, "each of 50 DRAM reads is 400 cycles slower");
+}
+
+#[test]
+fn matmuls_take_their_shape_and_fidelity_and_report_tflops() {
+    let args = ["run", "matmul_multicore_reuse_mcast", "--m", "256", "--n", "512", "--k", "128", "--fidelity", "hifi2"];
+    let (code, out, err) = tensim(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("C = A·B (256x128x512)"), "{out}");
+    assert!(out.contains("HiFi2") && out.contains("TFLOP/s at 1000 MHz; ideal"), "{out}");
+    for (flag, value, want) in [
+        ("--m", "100", "--m 100: matmul dimensions are whole tiles; use a positive multiple of 32"),
+        ("--k", "0", "--k 0: matmul dimensions are whole tiles"),
+        ("--fidelity", "medium", "`medium` is not a math fidelity; use LoFi, HiFi2, HiFi3 or HiFi4"),
+    ] {
+        let (code, _, err) = tensim(&["run", "matmul_single_core", flag, value]);
+        assert_eq!(code, 1, "{flag} {value}");
+        assert!(err.contains(want), "{err}");
+    }
 }

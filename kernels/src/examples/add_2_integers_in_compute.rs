@@ -2,7 +2,7 @@
 //! operand read from DRAM, added by the FPU on one core, packed and written back.
 
 use super::common::{
-    BF16_TILE, CB_IN0, CB_IN1, CB_OUT0, bf16_dram_buffer, check_close, random_bf16, reader_binary, writer_unary,
+    CB_IN0, CB_IN1, CB_OUT0, bf16_dram_buffer, check_close, create_bf16_cbs, random_bf16, reader_binary, writer_unary,
 };
 use super::{ExampleOptions, Outcome};
 use crate::rng::Rng;
@@ -35,12 +35,7 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
     dev.enqueue_write_buffer(&s0, &to_bf16(&a))?;
     dev.enqueue_write_buffer(&s1, &to_bf16(&b))?;
     let mut p = Program::new();
-    for cb in [CB_IN0, CB_IN1, CB_OUT0] {
-        p.create_circular_buffer(
-            core,
-            CircularBufferConfig::new(BF16_TILE, &[(cb, DataFormat::Float16_b)]).set_page_size(cb, BF16_TILE),
-        )?;
-    }
+    create_bf16_cbs(&mut p, core, &[(CB_IN0, 1), (CB_IN1, 1), (CB_OUT0, 1)])?;
     let r = p.create_kernel(
         Kernel::dataflow("add_2_integers_in_compute/kernels/dataflow/reader_binary_1_tile.cpp", reader_binary),
         core,

@@ -2,8 +2,8 @@
 //! (`reader_unary`, `reader_binary`, `writer_unary`, with a start tile so a core can take a slice), host
 //! data helpers (bf16 tensors, tilize/untilize) and the figures a matmul reports (TFLOP/s against the ideal).
 
-use crate::golden::{max_abs_diff, pcc};
-use crate::rng::Rng;
+pub use crate::golden::{check_close, check_pcc};
+pub use crate::rng::random_bf16;
 use sim_device::prelude::*;
 
 /// Input CB of the first operand.
@@ -84,15 +84,28 @@ pub fn writer_unary(k: &mut Dataflow) {
     }
 }
 
+/// A bfloat16 CB of `tiles` one-tile pages.
+pub fn bf16_cb(tiles: u32, cb: CBIndex) -> CircularBufferConfig {
+    CircularBufferConfig::new(tiles * BF16_TILE, &[(cb, DataFormat::Float16_b)]).set_page_size(cb, BF16_TILE)
+}
+
+/// Create bfloat16 CBs of the given depths (tiles) on `cores`.
+pub fn create_bf16_cbs(
+    p: &mut Program,
+    cores: impl Into<CoreRangeSet>,
+    cbs: &[(CBIndex, u32)],
+) -> Result<(), DeviceError> {
+    let cores = cores.into();
+    for &(cb, tiles) in cbs {
+        p.create_circular_buffer(cores.clone(), bf16_cb(tiles, cb))?;
+    }
+    Ok(())
+}
+
 /// A DRAM buffer of `tiles` bfloat16 tiles, interleaved one tile per page.
 pub fn bf16_dram_buffer(dev: &mut Device, tiles: u32) -> Result<Buffer, DeviceError> {
     let size = tiles as u64 * BF16_TILE as u64;
     dev.create_buffer(InterleavedBufferConfig { size, page_size: BF16_TILE as u64, buffer_type: BufferType::Dram })
-}
-
-/// `n` uniform values in `[lo, hi)`, each rounded to bfloat16 (so the host reference sees the device's inputs).
-pub fn random_bf16(rng: &mut Rng, n: usize, lo: f32, hi: f32) -> Vec<f32> {
-    (0..n).map(|_| bfloat16::from_f32(rng.uniform(lo, hi)).to_f32()).collect()
 }
 
 /// Write a row-major `rows × cols` f32 matrix as tilized bfloat16 tiles.
@@ -112,57 +125,6 @@ pub fn read_bf16_matrix(dev: &mut Device, buf: &Buffer, rows: usize, cols: usize
     let got: Vec<bfloat16> = dev.enqueue_read_buffer(buf)?;
     let vals: Vec<f32> = got.iter().take(rows * cols).map(|b| b.to_f32()).collect();
     Ok(untilize_nfaces(&vals, rows, cols))
-}
-
-/// An element-wise closeness check: every `|got − want| ≤ atol + rtol·|want|`; returns (passed, line).
-pub fn check_close(what: &str, got: &[f32], want: &[f32], atol: f32, rtol: f32) -> (bool, String) {
-    let mut worst = (0usize, 0f32);
-    let mut bad = 0usize;
-    for (i, (&g, &w)) in got.iter().zip(want).enumerate() {
-        let err = (g - w).abs();
-        let lim = atol + rtol * w.abs();
-        if err > lim || err.is_nan() {
-            bad += 1;
-        }
-        let excess = if lim > 0.0 { err / lim } else { err };
-        if excess > worst.1 || excess.is_nan() {
-            worst = (i, excess);
-        }
-    }
-    let max_err = max_abs_diff(got, want);
-    let passed = bad == 0 && got.len() == want.len();
-    let line = if passed {
-        format!(
-            "{what}: {} values within {atol} + {rtol}·|ref| of the CPU reference (max |err| {max_err:.3e})",
-            got.len()
-        )
-    } else {
-        let i = worst.0;
-        format!(
-            "{what}: {bad} of {} values outside {atol} + {rtol}·|ref|; worst at {i}: got {} expected {}",
-            want.len(),
-            got.get(i).copied().unwrap_or(f32::NAN),
-            want.get(i).copied().unwrap_or(f32::NAN)
-        )
-    };
-    (passed, line)
-}
-
-/// A PCC check against the CPU reference; returns (passed, line).
-pub fn check_pcc(what: &str, got: &[f32], want: &[f32], min_pcc: f64) -> (bool, String) {
-    let p = pcc(got, want);
-    let passed = p >= min_pcc && got.len() == want.len();
-    let rel = {
-        let scale = want.iter().fold(0f32, |m, v| m.max(v.abs())).max(f32::MIN_POSITIVE);
-        max_abs_diff(got, want) / scale
-    };
-    (
-        passed,
-        format!(
-            "{what}: PCC {p:.6} against the CPU reference (needs {min_pcc}); max |err| {:.2}% of max |ref|",
-            rel * 100.0
-        ),
-    )
 }
 
 /// CPU reference matmul of row-major `a` (m × k) and `b` (k × n), n a multiple of 32: every output is an

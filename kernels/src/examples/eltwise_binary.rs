@@ -2,7 +2,7 @@
 //! by tile, added on the FPU of one core, written back.
 
 use super::common::{
-    BF16_TILE, CB_IN0, CB_IN1, CB_OUT0, bf16_dram_buffer, check_close, random_bf16, reader_binary, writer_unary,
+    CB_IN0, CB_IN1, CB_OUT0, bf16_dram_buffer, check_close, create_bf16_cbs, random_bf16, reader_binary, writer_unary,
 };
 use super::{ExampleOptions, Outcome};
 use crate::rng::Rng;
@@ -29,16 +29,6 @@ pub fn tiles_add(c: &mut Compute) {
     }
 }
 
-/// Create c_0, c_1 and c_16 of `depth` bf16 tiles each on `cores`.
-pub fn binary_cbs(p: &mut Program, cores: impl Into<CoreRangeSet> + Clone, depth: u32) -> Result<(), DeviceError> {
-    for cb in [CB_IN0, CB_IN1, CB_OUT0] {
-        let cfg =
-            CircularBufferConfig::new(depth * BF16_TILE, &[(cb, DataFormat::Float16_b)]).set_page_size(cb, BF16_TILE);
-        p.create_circular_buffer(cores.clone(), cfg)?;
-    }
-    Ok(())
-}
-
 /// Run it: `size` (default 64) tiles of a + b, a and b uniform in [-1, 1).
 pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
     let n = o.size.unwrap_or(64);
@@ -52,7 +42,7 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
     dev.enqueue_write_buffer(&s0, &to_bf16(&a))?;
     dev.enqueue_write_buffer(&s1, &to_bf16(&b))?;
     let mut p = Program::new();
-    binary_cbs(&mut p, core, 2)?;
+    create_bf16_cbs(&mut p, core, &[(CB_IN0, 2), (CB_IN1, 2), (CB_OUT0, 2)])?;
     let r = p.create_kernel(
         Kernel::dataflow("eltwise_binary/kernels/dataflow/read_tiles.cpp", reader_binary),
         core,

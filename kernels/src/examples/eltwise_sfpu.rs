@@ -2,7 +2,7 @@
 //! copied into DST, exponentiated by the SFPU, packed and written back.
 
 use super::common::{
-    BF16_TILE, CB_IN0, CB_OUT0, bf16_dram_buffer, check_close, random_bf16, reader_unary, writer_unary,
+    CB_IN0, CB_OUT0, bf16_dram_buffer, check_close, create_bf16_cbs, random_bf16, reader_unary, writer_unary,
 };
 use super::{ExampleOptions, Outcome};
 use crate::rng::Rng;
@@ -28,16 +28,6 @@ pub fn eltwise_exp(c: &mut Compute) {
     }
 }
 
-/// Create c_0 and c_16 of `depth` bf16 tiles each on `cores`.
-pub fn unary_cbs(p: &mut Program, cores: impl Into<CoreRangeSet> + Clone, depth: u32) -> Result<(), DeviceError> {
-    for cb in [CB_IN0, CB_OUT0] {
-        let cfg =
-            CircularBufferConfig::new(depth * BF16_TILE, &[(cb, DataFormat::Float16_b)]).set_page_size(cb, BF16_TILE);
-        p.create_circular_buffer(cores.clone(), cfg)?;
-    }
-    Ok(())
-}
-
 /// Run it: exp of `size` (default 64) tiles of values uniform in [0, 1); within 5e-2 relative.
 pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
     let n = o.size.unwrap_or(64);
@@ -46,7 +36,7 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
     let x = random_bf16(&mut Rng::new(o.seed), n as usize * 1024, 0.0, 1.0);
     dev.enqueue_write_buffer(&s, &x.iter().map(|&v| bfloat16::from_f32(v)).collect::<Vec<_>>())?;
     let mut p = Program::new();
-    unary_cbs(&mut p, core, 2)?;
+    create_bf16_cbs(&mut p, core, &[(CB_IN0, 2), (CB_OUT0, 2)])?;
     let r = p.create_kernel(
         Kernel::dataflow("eltwise_sfpu/kernels/dataflow/read_tile.cpp", reader_unary),
         core,

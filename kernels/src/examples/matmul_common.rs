@@ -3,7 +3,9 @@
 //! kernel (`bmm_large_block_zm`) and output writer of the reuse variants, and the block plan that spreads
 //! the output over a core grid.
 
-use super::common::{BF16_TILE, CB_IN0, CB_IN1, CB_OUT0, check_pcc, matmul_metrics, matmul_reference, random_bf16};
+use super::common::{
+    BF16_TILE, CB_IN0, CB_IN1, CB_OUT0, bf16_cb, check_pcc, matmul_metrics, matmul_reference, random_bf16,
+};
 use super::{ExampleOptions, Outcome};
 use crate::rng::Rng;
 use sim_device::prelude::*;
@@ -95,11 +97,6 @@ pub fn finish(
     let (passed, check) = check_pcc(&format!("C = A·B ({}x{}x{})", s.m, s.k, s.n), &got, &want, min_pcc);
     let metrics = matmul_metrics(dev, &report, (s.m, s.n, s.k), cores, fidelity);
     Ok(Outcome { passed, check, report, metrics })
-}
-
-/// A bf16 CB of `tiles` pages.
-pub fn bf16_cb(tiles: u32, cb: CBIndex) -> CircularBufferConfig {
-    CircularBufferConfig::new(tiles * BF16_TILE, &[(cb, DataFormat::Float16_b)]).set_page_size(cb, BF16_TILE)
 }
 
 // -------------------------------------------------------------------------------------------------

@@ -2,8 +2,8 @@
 //! with the output tiles split over the compute grid by `split_work_to_cores`; every core streams its own
 //! tiles' operands from DRAM (no reuse between cores).
 
-use super::common::{CB_IN0, CB_IN1, CB_OUT0, writer_unary};
-use super::matmul_common::{MatmulShape, bf16_cb, fidelity, finish, mm_tiles, reader_mm, setup};
+use super::common::{CB_IN0, CB_IN1, CB_OUT0, create_bf16_cbs, writer_unary};
+use super::matmul_common::{MatmulShape, fidelity, finish, mm_tiles, reader_mm, setup};
 use super::{ExampleOptions, Outcome};
 use sim_device::prelude::*;
 
@@ -16,9 +16,7 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
     let split = split_work_to_cores(dev.compute_with_storage_grid_size(), tiles, true)?;
     let cores = split.all_cores.clone();
     let mut p = Program::new();
-    for cb in [CB_IN0, CB_IN1, CB_OUT0] {
-        p.create_circular_buffer(cores.clone(), bf16_cb(2, cb))?;
-    }
+    create_bf16_cbs(&mut p, cores.clone(), &[(CB_IN0, 2), (CB_IN1, 2), (CB_OUT0, 2)])?;
     let r = p.create_kernel(
         Kernel::dataflow("matmul_multi_core/kernels/dataflow/reader_mm_output_tiles_partitioned.cpp", reader_mm),
         cores.clone(),

@@ -2,8 +2,8 @@
 //! 640 × 640 by default) on one core, one output tile at a time: the reader streams the Kt tile pairs of
 //! each output tile, the compute kernel accumulates them in DST, the writer stores the tile.
 
-use super::common::{CB_IN0, CB_IN1, CB_OUT0, writer_unary};
-use super::matmul_common::{MatmulShape, bf16_cb, fidelity, finish, mm_tiles, reader_mm, setup};
+use super::common::{CB_IN0, CB_IN1, CB_OUT0, create_bf16_cbs, writer_unary};
+use super::matmul_common::{MatmulShape, fidelity, finish, mm_tiles, reader_mm, setup};
 use super::{ExampleOptions, Outcome};
 use sim_device::prelude::*;
 
@@ -14,9 +14,7 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
     let d = setup(dev, s, o.seed)?;
     let core = CoreCoord::new(0, 0);
     let mut p = Program::new();
-    for cb in [CB_IN0, CB_IN1, CB_OUT0] {
-        p.create_circular_buffer(core, bf16_cb(2, cb))?;
-    }
+    create_bf16_cbs(&mut p, core, &[(CB_IN0, 2), (CB_IN1, 2), (CB_OUT0, 2)])?;
     let r = p.create_kernel(
         Kernel::dataflow("matmul_single_core/kernels/dataflow/reader_single_core_mm.cpp", reader_mm),
         core,

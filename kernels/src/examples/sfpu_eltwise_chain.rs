@@ -1,7 +1,7 @@
 //! sfpu_eltwise_chain (tt-metal `programming_examples/sfpu_eltwise_chain`): softplus(x) = log(1 + exp(x))
 //! as a chain of SFPU operations on DST — exp, a binary add of a ones tile, log — without leaving the core.
 
-use super::common::{BF16_TILE, CB_IN0, CB_IN1, CB_OUT0, bf16_dram_buffer, check_pcc, random_bf16, writer_unary};
+use super::common::{CB_IN0, CB_IN1, CB_OUT0, bf16_dram_buffer, check_pcc, create_bf16_cbs, random_bf16, writer_unary};
 use super::{ExampleOptions, Outcome};
 use crate::rng::Rng;
 use sim_device::prelude::*;
@@ -69,11 +69,7 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
     dev.enqueue_write_buffer(&s, &x.iter().map(|&v| bfloat16::from_f32(v)).collect::<Vec<_>>())?;
     dev.enqueue_write_buffer(&ones, &vec![bfloat16::from_f32(1.0); 1024])?;
     let mut p = Program::new();
-    for (cb, depth) in [(CB_IN0, 2), (CB_IN1, 1), (CB_OUT0, 2)] {
-        let cfg =
-            CircularBufferConfig::new(depth * BF16_TILE, &[(cb, DataFormat::Float16_b)]).set_page_size(cb, BF16_TILE);
-        p.create_circular_buffer(core, cfg)?;
-    }
+    create_bf16_cbs(&mut p, core, &[(CB_IN0, 2), (CB_IN1, 1), (CB_OUT0, 2)])?;
     let r = p.create_kernel(
         Kernel::dataflow("sfpu_eltwise_chain/kernels/dataflow/reader.cpp", reader_softplus),
         core,

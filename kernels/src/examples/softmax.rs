@@ -3,7 +3,9 @@
 //! slice of tile-rows). Each core's reader generates the reduction scaler tile, then streams its tile-rows;
 //! the compute kernel keeps one tile-row of exponentials in an intermediate CB.
 
-use super::common::{BF16_TILE, CB_IN0, CB_OUT0, bf16_dram_buffer, check_close, check_pcc, random_bf16, writer_unary};
+use super::common::{
+    BF16_TILE, CB_IN0, CB_OUT0, bf16_dram_buffer, check_close, check_pcc, create_bf16_cbs, random_bf16, writer_unary,
+};
 use super::{ExampleOptions, Outcome};
 use crate::rng::Rng;
 use sim_device::prelude::*;
@@ -116,12 +118,8 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
     super::common::write_bf16_matrix(dev, &src, &x, h as usize, w as usize)?;
     let cores = split.all_cores.clone();
     let mut p = Program::new();
-    let cb = |tiles: u32, id: CBIndex| {
-        CircularBufferConfig::new(tiles * BF16_TILE, &[(id, DataFormat::Float16_b)]).set_page_size(id, BF16_TILE)
-    };
-    for (id, tiles) in [(CB_IN0, 2), (CB_SCALER, 1), (CB_OUT0, 2), (CB_EXPS, wt), (CB_RECIPSUMEXPS, 1)] {
-        p.create_circular_buffer(cores.clone(), cb(tiles, id))?;
-    }
+    let cbs = [(CB_IN0, 2), (CB_SCALER, 1), (CB_OUT0, 2), (CB_EXPS, wt), (CB_RECIPSUMEXPS, 1)];
+    create_bf16_cbs(&mut p, cores.clone(), &cbs)?;
     let r = p.create_kernel(
         Kernel::dataflow("softmax/kernels/dataflow/reader_softmax.cpp", reader_softmax),
         cores.clone(),

@@ -1,8 +1,10 @@
 //! vecadd_multi_core (tt-metal `programming_examples/vecadd_multi_core`): a + b over 640 bf16 tiles split
 //! across the compute grid with `split_work_to_cores`; each core reads, adds and writes its own slice.
 
-use super::common::{bf16_dram_buffer, check_close, random_bf16, reader_binary, writer_unary};
-use super::eltwise_binary::{binary_cbs, tiles_add};
+use super::common::{
+    CB_IN0, CB_IN1, CB_OUT0, bf16_dram_buffer, check_close, create_bf16_cbs, random_bf16, reader_binary, writer_unary,
+};
+use super::eltwise_binary::tiles_add;
 use super::{ExampleOptions, Outcome};
 use crate::rng::Rng;
 use sim_device::prelude::*;
@@ -21,7 +23,7 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
     dev.enqueue_write_buffer(&s1, &to_bf16(&b))?;
     let mut p = Program::new();
     let cores = split.all_cores.clone();
-    binary_cbs(&mut p, cores.clone(), 2)?;
+    create_bf16_cbs(&mut p, cores.clone(), &[(CB_IN0, 2), (CB_IN1, 2), (CB_OUT0, 2)])?;
     let r = p.create_kernel(
         Kernel::dataflow("vecadd_multi_core/kernels/interleaved_tile_read_multi_core.cpp", reader_binary),
         cores.clone(),

@@ -146,6 +146,9 @@ impl NocReport {
     }
 }
 
+/// Cores up to which [`RunReport::summary`] lists every core.
+pub const SUMMARY_MAX_CORES: usize = 8;
+
 /// One kernel instance's run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KernelRun {
@@ -219,27 +222,64 @@ impl RunReport {
         self.cycles.as_micros(self.clock_mhz)
     }
 
-    /// A terminal summary: cycles, time, and per core and RISC the busy and blocked cycles.
+    /// A terminal summary: cycles, time, the busy and blocked cycles of every kernel (per core and RISC on
+    /// up to [`SUMMARY_MAX_CORES`] cores, else per kernel and RISC over its cores), NoC and DRAM use.
     pub fn summary(&self) -> String {
+        let cores: std::collections::BTreeSet<(u32, u32)> = self.kernels.iter().map(|k| k.core).collect();
+        self.summary_with(cores.len() <= SUMMARY_MAX_CORES)
+    }
+
+    /// [`RunReport::summary`] with one row per core and RISC (`per_core`) or one per kernel and RISC.
+    pub fn summary_with(&self, per_core: bool) -> String {
         let mut s = String::new();
         let _ = writeln!(s, "cycles: {} ({:.3} us at {} MHz)", self.cycles.0, self.micros(), self.clock_mhz);
-        let _ = writeln!(
-            s,
-            "{:<10} {:<8} {:<36} {:>10} {:>10} {:>10} {:>10}",
-            "core", "risc", "kernel", "start", "end", "busy", "blocked"
-        );
-        for k in &self.kernels {
+        if per_core {
             let _ = writeln!(
                 s,
                 "{:<10} {:<8} {:<36} {:>10} {:>10} {:>10} {:>10}",
-                format!("({},{})", k.core.0, k.core.1),
-                k.risc.name(),
-                truncate(&k.kernel, 36),
-                k.start.0,
-                k.end.0,
-                k.busy.0,
-                k.blocked.0
+                "core", "risc", "kernel", "start", "end", "busy", "blocked"
             );
+            for k in &self.kernels {
+                let _ = writeln!(
+                    s,
+                    "{:<10} {:<8} {:<36} {:>10} {:>10} {:>10} {:>10}",
+                    format!("({},{})", k.core.0, k.core.1),
+                    k.risc.name(),
+                    truncate(&k.kernel, 36),
+                    k.start.0,
+                    k.end.0,
+                    k.busy.0,
+                    k.blocked.0
+                );
+            }
+        } else {
+            // Group by (kernel, RISC) in order of first appearance.
+            let mut groups: Vec<(&str, Risc, Vec<&KernelRun>)> = Vec::new();
+            for k in &self.kernels {
+                match groups.iter_mut().find(|g| g.0 == k.kernel && g.1 == k.risc) {
+                    Some(g) => g.2.push(k),
+                    None => groups.push((&k.kernel, k.risc, vec![k])),
+                }
+            }
+            let _ = writeln!(
+                s,
+                "{:<36} {:<8} {:>6} {:>10} {:>10} {:>10} {:>10}   (per-core rows: --per-core)",
+                "kernel", "risc", "cores", "end min", "end max", "busy avg", "blocked avg"
+            );
+            for (name, risc, ks) in groups {
+                let n = ks.len() as u64;
+                let _ = writeln!(
+                    s,
+                    "{:<36} {:<8} {:>6} {:>10} {:>10} {:>10} {:>10}",
+                    truncate(name, 36),
+                    risc.name(),
+                    n,
+                    ks.iter().map(|k| k.end.0).min().unwrap_or(0),
+                    ks.iter().map(|k| k.end.0).max().unwrap_or(0),
+                    ks.iter().map(|k| k.busy.0).sum::<u64>() / n,
+                    ks.iter().map(|k| k.blocked.0).sum::<u64>() / n
+                );
+            }
         }
         for noc in NocId::BOTH {
             let t = self.noc.traffic[noc.index()];

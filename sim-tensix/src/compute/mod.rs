@@ -136,40 +136,27 @@ impl<'y> Compute<'y> {
 
     /// `get_arg_val<T>(i)` (all three threads read it).
     pub fn get_arg_val<T: ArgValue>(&self, i: usize) -> T {
-        self.ctx.spend(self.ctx.costs.arg_read);
-        T::from_arg_bits(self.ctx.arg("get_arg_val", false, i))
+        self.ctx.runtime_arg(false, i)
     }
 
     /// `get_common_arg_val<T>(i)`.
     pub fn get_common_arg_val<T: ArgValue>(&self, i: usize) -> T {
-        self.ctx.spend(self.ctx.costs.arg_read);
-        T::from_arg_bits(self.ctx.arg("get_common_arg_val", true, i))
+        self.ctx.runtime_arg(true, i)
     }
 
     /// `get_compile_time_arg_val(i)`.
     pub fn get_compile_time_arg_val(&self, i: usize) -> u32 {
-        match self.ctx.k.args.compile.get(i) {
-            Some(v) => *v,
-            None => self.ctx.fail(format!(
-                "get_compile_time_arg_val({i}): only {} compile-time args were given",
-                self.ctx.k.args.compile.len()
-            )),
-        }
+        self.ctx.compile_time_arg(i)
     }
 
     /// `get_named_compile_time_arg_val("name")`.
     pub fn get_named_compile_time_arg_val(&self, name: &str) -> u32 {
-        match self.ctx.k.args.named.iter().find(|(n, _)| n == name) {
-            Some((_, v)) => *v,
-            None => {
-                self.ctx.fail(format!("get_named_compile_time_arg_val(\"{name}\"): no such named compile-time arg"))
-            }
-        }
+        self.ctx.named_compile_time_arg(name)
     }
 
     /// The value of define `name`.
     pub fn get_define(&self, name: &str) -> Option<&str> {
-        self.ctx.k.args.defines.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+        self.ctx.define(name)
     }
 
     /// Spend `cycles` on this thread.
@@ -191,54 +178,30 @@ impl<'y> Compute<'y> {
 
     /// `cb_wait_front(cb, n)` — UNPACK.
     pub fn cb_wait_front(&mut self, cb: impl CbId, n: u32) {
-        if self.role != ComputeRole::Unpack {
-            return;
+        if self.role == ComputeRole::Unpack {
+            self.ctx.cb_wait_front(cb.cb_index(), n);
         }
-        let cb = self.ctx.cb_index("cb_wait_front", cb.cb_index());
-        self.ctx.spend(self.ctx.costs.cb_poll);
-        self.ctx.cb_checked("cb_wait_front", cb, n);
-        let lat = self.ctx.costs.cb_wake;
-        self.ctx.wait_for(Wait::CbFront { cb, pages: n }, lat);
     }
 
     /// `cb_pop_front(cb, n)` — UNPACK.
     pub fn cb_pop_front(&mut self, cb: impl CbId, n: u32) {
-        if self.role != ComputeRole::Unpack {
-            return;
+        if self.role == ComputeRole::Unpack {
+            self.ctx.cb_pop_front(cb.cb_index(), n);
         }
-        let cb = self.ctx.cb_index("cb_pop_front", cb.cb_index());
-        self.ctx.spend(self.ctx.costs.cb_update);
-        self.ctx.cb_checked("cb_pop_front", cb, n);
-        self.ctx.sync();
-        let risc = self.risc();
-        self.ctx.with_core(|c| c.cb_mut(cb).expect("checked").pop(risc, n));
-        self.ctx.notify();
     }
 
     /// `cb_reserve_back(cb, n)` — PACK.
     pub fn cb_reserve_back(&mut self, cb: impl CbId, n: u32) {
-        if self.role != ComputeRole::Pack {
-            return;
+        if self.role == ComputeRole::Pack {
+            self.ctx.cb_reserve_back(cb.cb_index(), n);
         }
-        let cb = self.ctx.cb_index("cb_reserve_back", cb.cb_index());
-        self.ctx.spend(self.ctx.costs.cb_poll);
-        self.ctx.cb_checked("cb_reserve_back", cb, n);
-        let lat = self.ctx.costs.cb_wake;
-        self.ctx.wait_for(Wait::CbBack { cb, pages: n }, lat);
     }
 
     /// `cb_push_back(cb, n)` — PACK.
     pub fn cb_push_back(&mut self, cb: impl CbId, n: u32) {
-        if self.role != ComputeRole::Pack {
-            return;
+        if self.role == ComputeRole::Pack {
+            self.ctx.cb_push_back(cb.cb_index(), n);
         }
-        let cb = self.ctx.cb_index("cb_push_back", cb.cb_index());
-        self.ctx.spend(self.ctx.costs.cb_update);
-        self.ctx.cb_checked("cb_push_back", cb, n);
-        self.ctx.sync();
-        let risc = self.risc();
-        self.ctx.with_core(|c| c.cb_mut(cb).expect("checked").push(risc, n));
-        self.ctx.notify();
     }
 
     // ---------------------------------------------------------------------------------------------
