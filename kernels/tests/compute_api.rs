@@ -21,8 +21,9 @@ fn bf16(v: f32) -> f32 {
 
 type ComputeBody = Arc<dyn for<'a, 'y> Fn(&'a mut Compute<'y>) + Send + Sync>;
 
-/// Run `body` on core (0,0) with tile `a` in c_0 and `b` in c_1 (read from DRAM), writing `n_out` tiles of
-/// c_16 back; returns them row-major and the report.
+/// Run `body` on core (0,0) with the tiles of `a` in c_0 and of `b` in c_1 (each a whole number of row-major
+/// 32×32 tiles, read from DRAM a pair at a time), writing `n_out` tiles of c_16 back; returns them
+/// row-major, tile after tile, and the report.
 fn run_with(
     arch: Arch,
     a: &[f32],
@@ -33,6 +34,8 @@ fn run_with(
 ) -> Result<(Vec<f32>, RunReport), DeviceError> {
     let mut dev = Device::builtin(arch)?;
     let core = CoreCoord::new(0, 0);
+    let n_in = (a.len() / 1024) as u32;
+    assert_eq!(a.len(), b.len(), "as many tiles of a as of b");
     let buf = |dev: &mut Device, tiles: u32| {
         dev.create_buffer(InterleavedBufferConfig {
             size: 2048 * tiles as u64,
@@ -40,13 +43,13 @@ fn run_with(
             buffer_type: BufferType::Dram,
         })
     };
-    let (s0, s1, d) = (buf(&mut dev, 1)?, buf(&mut dev, 1)?, buf(&mut dev, n_out)?);
-    let to_dev = |v: &[f32]| tilize_nfaces(v, 32, 32).into_iter().map(bfloat16::from_f32).collect::<Vec<_>>();
+    let (s0, s1, d) = (buf(&mut dev, n_in)?, buf(&mut dev, n_in)?, buf(&mut dev, n_out)?);
+    let to_dev =
+        |v: &[f32]| v.chunks(1024).flat_map(|t| tilize_nfaces(t, 32, 32)).map(bfloat16::from_f32).collect::<Vec<_>>();
     dev.enqueue_write_buffer(&s0, &to_dev(a))?;
     dev.enqueue_write_buffer(&s1, &to_dev(b))?;
     let mut p = Program::new();
-    for cb in [C0, C1, OUT] {
-        let depth = if cb == OUT { n_out.max(2) } else { 2 };
+    for (cb, depth) in [(C0, n_in.max(2)), (C1, n_in.max(2)), (OUT, n_out.max(2))] {
         p.create_circular_buffer(
             core,
             CircularBufferConfig::new(2048 * depth, &[(cb, DataFormat::Float16_b)]).set_page_size(cb, 2048),
@@ -55,7 +58,7 @@ fn run_with(
     let r = p.create_kernel(Kernel::dataflow("reader", reader_binary), core, DataMovementConfig::reader(vec![]))?;
     let w = p.create_kernel(Kernel::dataflow("writer", writer_unary), core, DataMovementConfig::writer(vec![]))?;
     p.create_kernel(Kernel::compute("compute", move |c: &mut Compute| body(c)), core, cfg)?;
-    p.set_runtime_args(r, core, &[s0.address(), s1.address(), 1, 0])?;
+    p.set_runtime_args(r, core, &[s0.address(), s1.address(), n_in, 0])?;
     p.set_runtime_args(w, core, &[d.address(), n_out, 0])?;
     let report = dev.enqueue_program(&p)?;
     let got: Vec<bfloat16> = dev.enqueue_read_buffer(&d)?;
@@ -473,8 +476,6 @@ fn approximate_mode_changes_sfpu_results_and_cycles() {
 fn tilize_and_untilize_blocks() {
     // Row-major 32 × 64 data (two tiles wide) in c_0, tilized into c_16: equal to the host's tilize.
     let rows: Vec<f32> = (0..2048).map(|i| bf16((i % 97) as f32 - 48.0)).collect();
-    let (left, right) = (rows[..1024].to_vec(), rows[1024..].to_vec());
-    // The two 2048-byte DRAM pages land back to back in c_0, so c_0 holds the 32 × 64 row-major block.
     let body: ComputeBody = Arc::new(|c: &mut Compute| {
         c.cb_wait_front(C0, 1);
         c.cb_wait_front(C1, 1);
@@ -485,7 +486,7 @@ fn tilize_and_untilize_blocks() {
         c.cb_pop_front(C0, 1);
         c.cb_pop_front(C1, 1);
     });
-    // Feed the row-major bytes verbatim: write them "as tiles" so the device sees raw row-major pages.
+    // The row-major bytes go to DRAM as one 4 KiB page and land in c_0 as they are.
     let mut dev = Device::builtin(Arch::WormholeB0).unwrap();
     let core = CoreCoord::new(0, 0);
     let src = dev
@@ -533,7 +534,6 @@ fn tilize_and_untilize_blocks() {
     let got: Vec<bfloat16> = dev.enqueue_read_buffer(&dst).unwrap();
     let got: Vec<f32> = got.iter().map(|v| v.to_f32()).collect();
     assert_eq!(got, tilize_nfaces(&rows, 32, 64), "tilize_block equals the host's tilize_nfaces");
-    let _ = (left, right);
 
     // untilize_block: two tiles back to 32 rows of 64.
     let t0 = tile(|i, j| (i * 64 + j) as f32);
@@ -564,6 +564,130 @@ fn tilize_and_untilize_blocks() {
             assert_eq!(raw[1024 + i * 32 + j], t1[i * 32 + j], "pack_untilize_block row {i} col {j}");
         }
     }
+}
+
+#[test]
+fn matmul_block_accumulates_a_block_of_dst_tiles() {
+    // A and B are 2 × 2 tiles (64 × 64), tiles row-major; C = A·B is 2 × 2 tiles in DST 0..3.
+    let val = |t: usize, i: usize, j: usize| (((t * 7 + i * 3 + j * 5) % 3) as f32) - 1.0;
+    let a: Vec<f32> = (0..4).flat_map(|t| tile(move |i, j| val(t, i, j))).collect();
+    let b: Vec<f32> = (0..4).flat_map(|t| tile(move |i, j| val(t + 4, i, j))).collect();
+    let body: ComputeBody = Arc::new(|c: &mut Compute| {
+        c.mm_block_init(C0, C1, OUT, 0, 2, 2, 2);
+        c.cb_wait_front(C0, 4);
+        c.cb_wait_front(C1, 4);
+        c.tile_regs_acquire();
+        for k in 0..2 {
+            c.matmul_block(C0, C1, k, k * 2, 0, 0, 2, 2, 2);
+        }
+        c.tile_regs_commit();
+        c.cb_pop_front(C0, 4);
+        c.cb_pop_front(C1, 4);
+        c.cb_reserve_back(OUT, 4);
+        c.tile_regs_wait();
+        c.pack_tile_block(0, OUT, 4);
+        c.tile_regs_release();
+        c.cb_push_back(OUT, 4);
+    });
+    let (got, report) = run_with(Arch::WormholeB0, &a, &b, 4, ComputeConfig::default(), body).unwrap();
+    assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+    // Element (i, j) of tile t of a matrix stored as tiles.
+    let at = |m: &[f32], t: usize, i: usize, j: usize| m[t * 1024 + i * 32 + j];
+    for (r, cidx) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+        for i in 0..32 {
+            for j in 0..32 {
+                let want: f32 = (0..2)
+                    .map(|k| (0..32).map(|kk| at(&a, r * 2 + k, i, kk) * at(&b, k * 2 + cidx, kk, j)).sum::<f32>())
+                    .sum();
+                assert_eq!(at(&got, r * 2 + cidx, i, j), want, "C tile ({r},{cidx}) element ({i},{j})");
+            }
+        }
+    }
+}
+
+#[test]
+fn pack_tile_out_of_order_places_tiles_by_index() {
+    let a: Vec<f32> = (0..2).flat_map(|t| tile(move |i, j| (t * 1000 + i * 32 + j) as f32 / 8.0)).collect();
+    let body: ComputeBody = Arc::new(|c: &mut Compute| {
+        c.unary_op_init_common(C0, OUT);
+        c.cb_wait_front(C0, 2);
+        c.tile_regs_acquire();
+        c.copy_tile(C0, 0, 0);
+        c.copy_tile(C0, 1, 1);
+        c.tile_regs_commit();
+        c.cb_pop_front(C0, 2);
+        c.cb_reserve_back(OUT, 2);
+        c.tile_regs_wait();
+        c.pack_tile_ooo(0, OUT, 1);
+        c.pack_tile_ooo(1, OUT, 0);
+        c.tile_regs_release();
+        c.cb_push_back(OUT, 2);
+    });
+    let (got, report) = run_with(Arch::WormholeB0, &a, &a, 2, ComputeConfig::default(), body).unwrap();
+    assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+    assert_eq!(&got[..1024], &a[1024..], "page 0 holds DST 1");
+    assert_eq!(&got[1024..], &a[..1024], "page 1 holds DST 0");
+}
+
+#[test]
+fn unpacking_a_format_the_unpacker_was_not_configured_for_warns() {
+    // c_0 bf16, c_1 fp32; binary_op_init_common configured for (c_0, c_0) only.
+    let run = |reconfigure: bool| {
+        let mut dev = Device::builtin(Arch::WormholeB0).unwrap();
+        let core = CoreCoord::new(0, 0);
+        let mk = |dev: &mut Device, page: u64| {
+            dev.create_buffer(InterleavedBufferConfig { size: page, page_size: page, buffer_type: BufferType::Dram })
+                .unwrap()
+        };
+        let (s0, s1, d) = (mk(&mut dev, 2048), mk(&mut dev, 4096), mk(&mut dev, 2048));
+        dev.enqueue_write_buffer(&s0, &vec![bfloat16::from_f32(1.5); 1024]).unwrap();
+        dev.enqueue_write_buffer(&s1, &vec![2.25f32; 1024]).unwrap();
+        let mut p = Program::new();
+        for (cb, f, page) in
+            [(C0, DataFormat::Float16_b, 2048), (C1, DataFormat::Float32, 4096), (OUT, DataFormat::Float16_b, 2048)]
+        {
+            p.create_circular_buffer(core, CircularBufferConfig::new(page, &[(cb, f)]).set_page_size(cb, page))
+                .unwrap();
+        }
+        let r = p
+            .create_kernel(Kernel::dataflow("reader", reader_binary), core, DataMovementConfig::reader(vec![]))
+            .unwrap();
+        let w = p
+            .create_kernel(Kernel::dataflow("writer", writer_unary), core, DataMovementConfig::writer(vec![]))
+            .unwrap();
+        let body = move |c: &mut Compute| {
+            c.binary_op_init_common(C0, C0, OUT);
+            if reconfigure {
+                c.reconfig_data_format(C0, C1);
+            }
+            c.add_tiles_init(C0, C1, false);
+            c.cb_wait_front(C0, 1);
+            c.cb_wait_front(C1, 1);
+            c.tile_regs_acquire();
+            c.add_tiles(C0, C1, 0, 0, 0);
+            c.tile_regs_commit();
+            c.cb_pop_front(C0, 1);
+            c.cb_pop_front(C1, 1);
+            c.cb_reserve_back(OUT, 1);
+            c.tile_regs_wait();
+            c.pack_tile(0, OUT);
+            c.tile_regs_release();
+            c.cb_push_back(OUT, 1);
+        };
+        p.create_kernel(Kernel::compute("add", body), core, ComputeConfig::default()).unwrap();
+        p.set_runtime_args(r, core, &[s0.address(), s1.address(), 1, 0]).unwrap();
+        p.set_runtime_args(w, core, &[d.address(), 1, 0]).unwrap();
+        let report = dev.enqueue_program(&p).unwrap();
+        let got: Vec<bfloat16> = dev.enqueue_read_buffer(&d).unwrap();
+        assert!(got.iter().all(|v| v.to_f32() == 3.75), "the sum is computed from each CB's own format");
+        report.warnings
+    };
+    let w = run(false).join("\n");
+    assert!(
+        w.contains("add_tiles unpacks c_1 (Float32) but the unpackers are configured for Float16_b/Float16_b (by binary_op_init_common); call reconfig_data_format first"),
+        "{w}"
+    );
+    assert!(run(true).is_empty(), "reconfig_data_format(c_0, c_1) configures both formats");
 }
 
 fn kernel_error(e: DeviceError) -> String {

@@ -74,6 +74,16 @@ pub struct Compute<'y> {
     sfpu: Vec<&'static str>,
     mm_transpose: bool,
     copy_transpose: bool,
+    formats: FormatConfig,
+}
+
+/// The data formats the unpackers and the packer were last configured for, and by which call.
+#[derive(Debug, Clone, Copy, Default)]
+struct FormatConfig {
+    unpack: [Option<DataFormat>; 2],
+    pack: Option<DataFormat>,
+    unpack_by: &'static str,
+    pack_by: &'static str,
 }
 
 fn fail_role(ctx: &KernelCtx<'_>, msg: String) -> ! {
@@ -109,6 +119,7 @@ impl<'y> Compute<'y> {
             sfpu: Vec::new(),
             mm_transpose: false,
             copy_transpose: false,
+            formats: FormatConfig::default(),
         }
     }
 
@@ -323,6 +334,7 @@ impl<'y> Compute<'y> {
             let (a, _, f) = self.tile_addr(api, cb, t);
             bytes += f.tile_size() as u64;
             addrs.push((a, f));
+            self.check_unpack_format(api, cb, f);
         }
         let c = self.costs();
         let rate = if reads.len() > 1 { c.unpack_ab_bytes_per_cycle } else { c.unpack_bytes_per_cycle }.max(1);
@@ -448,22 +460,84 @@ impl<'y> Compute<'y> {
         });
     }
 
+    /// The format of CB `cb`, if it is configured on this core.
+    fn cb_format(&self, cb: u32) -> Option<DataFormat> {
+        let i = u8::try_from(cb).ok()?;
+        self.ctx.host.borrow().core(self.ctx.k.core).cb(i).map(|c| c.format)
+    }
+
+    /// Record the formats an init call configures: operands `a` and `b` (unpackers), output `out` (packer).
+    fn configure_formats(&mut self, by: &'static str, a: Option<u32>, b: Option<u32>, out: Option<u32>) {
+        if let Some(a) = a {
+            self.formats.unpack[0] = self.cb_format(a);
+            self.formats.unpack[1] = b.map_or(self.formats.unpack[0], |b| self.cb_format(b));
+            self.formats.unpack_by = by;
+        }
+        if let Some(o) = out {
+            self.formats.pack = self.cb_format(o);
+            self.formats.pack_by = by;
+        }
+    }
+
+    /// Warn when `api` unpacks CB `cb` in a format neither unpacker is configured for.
+    fn check_unpack_format(&mut self, api: &str, cb: u32, f: DataFormat) {
+        let [a, b] = self.formats.unpack;
+        if a.is_some() && a != Some(f) && b != Some(f) {
+            let list = [a, b].iter().flatten().map(|f| f.to_string()).collect::<Vec<_>>().join("/");
+            let by = self.formats.unpack_by;
+            self.ctx.host.borrow_mut().warn(
+                self.ctx.k.fiber,
+                format!(
+                    "{api} unpacks c_{cb} ({f}) but the unpackers are configured for {list} (by {by}); call \
+                     reconfig_data_format first"
+                ),
+            );
+        }
+    }
+
+    /// Warn when `api` packs into CB `cb` in a format the packer is not configured for.
+    fn check_pack_format(&mut self, api: &str, cb: u32, f: DataFormat) {
+        if let Some(p) = self.formats.pack.filter(|p| *p != f) {
+            let by = self.formats.pack_by;
+            self.ctx.host.borrow_mut().warn(
+                self.ctx.k.fiber,
+                format!(
+                    "{api} packs into c_{cb} ({f}) but the packer is configured for {p} (by {by}); call \
+                     pack_reconfig_data_format first"
+                ),
+            );
+        }
+    }
+
     // ---------------------------------------------------------------------------------------------
     // Init calls
     // ---------------------------------------------------------------------------------------------
 
     /// `compute_kernel_hw_startup(icb0, icb1, ocb)`.
-    pub fn compute_kernel_hw_startup(&mut self, _icb0: impl CbId, _icb1: impl CbId, _ocb: impl CbId) {
+    pub fn compute_kernel_hw_startup(&mut self, icb0: impl CbId, icb1: impl CbId, ocb: impl CbId) {
+        self.configure_formats(
+            "compute_kernel_hw_startup",
+            Some(icb0.cb_index()),
+            Some(icb1.cb_index()),
+            Some(ocb.cb_index()),
+        );
         self.set_config(FpuConfig::Eltwise(None));
     }
 
     /// `binary_op_init_common(icb0, icb1, ocb)`.
-    pub fn binary_op_init_common(&mut self, _icb0: impl CbId, _icb1: impl CbId, _ocb: impl CbId) {
+    pub fn binary_op_init_common(&mut self, icb0: impl CbId, icb1: impl CbId, ocb: impl CbId) {
+        self.configure_formats(
+            "binary_op_init_common",
+            Some(icb0.cb_index()),
+            Some(icb1.cb_index()),
+            Some(ocb.cb_index()),
+        );
         self.set_config(FpuConfig::Eltwise(None));
     }
 
     /// `unary_op_init_common(icb, ocb)`.
-    pub fn unary_op_init_common(&mut self, _icb: impl CbId, _ocb: impl CbId) {
+    pub fn unary_op_init_common(&mut self, icb: impl CbId, ocb: impl CbId) {
+        self.configure_formats("unary_op_init_common", Some(icb.cb_index()), None, Some(ocb.cb_index()));
         self.set_config(FpuConfig::Copy);
     }
 
@@ -528,7 +602,8 @@ impl<'y> Compute<'y> {
     }
 
     /// `mm_init(in0_cb, in1_cb, out_cb, transpose)`.
-    pub fn mm_init(&mut self, _in0: impl CbId, _in1: impl CbId, _out: impl CbId, transpose: u32) {
+    pub fn mm_init(&mut self, in0: impl CbId, in1: impl CbId, out: impl CbId, transpose: u32) {
+        self.configure_formats("mm_init", Some(in0.cb_index()), Some(in1.cb_index()), Some(out.cb_index()));
         self.set_config(FpuConfig::Matmul);
         self.mm_transpose = transpose != 0;
     }
@@ -541,6 +616,7 @@ impl<'y> Compute<'y> {
 
     /// `mm_init_short_with_dt(in0_cb, in1_cb, old_srca_cb, transpose)`.
     pub fn mm_init_short_with_dt(&mut self, in0: impl CbId, in1: impl CbId, _old: impl CbId, transpose: u32) {
+        self.configure_formats("mm_init_short_with_dt", Some(in0.cb_index()), Some(in1.cb_index()), None);
         self.mm_init_short(in0, in1, transpose);
     }
 
@@ -573,18 +649,14 @@ impl<'y> Compute<'y> {
 
     /// `copy_tile_to_dst_init_short_with_dt(old_cb, new_cb, transpose)`.
     pub fn copy_tile_to_dst_init_short_with_dt(&mut self, _old: impl CbId, new: impl CbId, transpose: u32) {
+        self.formats.unpack[0] = self.cb_format(new.cb_index());
+        self.formats.unpack_by = "copy_tile_to_dst_init_short_with_dt";
         self.copy_tile_to_dst_init_short(new, transpose);
     }
 
     /// `reduce_init<pool, dim>(icb, icb_scaler, ocb)`.
-    pub fn reduce_init(
-        &mut self,
-        _pool: PoolType,
-        _dim: ReduceDim,
-        _icb: impl CbId,
-        _scaler: impl CbId,
-        _ocb: impl CbId,
-    ) {
+    pub fn reduce_init(&mut self, _pool: PoolType, _dim: ReduceDim, icb: impl CbId, scaler: impl CbId, ocb: impl CbId) {
+        self.configure_formats("reduce_init", Some(icb.cb_index()), Some(scaler.cb_index()), Some(ocb.cb_index()));
         self.set_config(FpuConfig::Reduce);
     }
 
@@ -595,12 +667,14 @@ impl<'y> Compute<'y> {
     }
 
     /// `transpose_wh_init(icb, ocb)`.
-    pub fn transpose_wh_init(&mut self, _icb: impl CbId, _ocb: impl CbId) {
+    pub fn transpose_wh_init(&mut self, icb: impl CbId, ocb: impl CbId) {
+        self.configure_formats("transpose_wh_init", Some(icb.cb_index()), None, Some(ocb.cb_index()));
         self.set_config(FpuConfig::Transpose);
     }
 
     /// `tilize_init(icb, block, ocb)`.
-    pub fn tilize_init(&mut self, _icb: impl CbId, _block: u32, _ocb: impl CbId) {
+    pub fn tilize_init(&mut self, icb: impl CbId, _block: u32, ocb: impl CbId) {
+        self.configure_formats("tilize_init", Some(icb.cb_index()), None, Some(ocb.cb_index()));
         self.set_config(FpuConfig::Tilize);
     }
 
@@ -611,7 +685,8 @@ impl<'y> Compute<'y> {
     }
 
     /// `untilize_init(icb)`.
-    pub fn untilize_init(&mut self, _icb: impl CbId) {
+    pub fn untilize_init(&mut self, icb: impl CbId) {
+        self.configure_formats("untilize_init", Some(icb.cb_index()), None, None);
         self.set_config(FpuConfig::Untilize);
     }
 
@@ -622,7 +697,8 @@ impl<'y> Compute<'y> {
     }
 
     /// `pack_untilize_init(icb, ocb)`.
-    pub fn pack_untilize_init(&mut self, _icb: impl CbId, _ocb: impl CbId) {
+    pub fn pack_untilize_init(&mut self, icb: impl CbId, ocb: impl CbId) {
+        self.configure_formats("pack_untilize_init", Some(icb.cb_index()), None, Some(ocb.cb_index()));
         self.set_config(FpuConfig::Untilize);
     }
 
@@ -643,17 +719,21 @@ impl<'y> Compute<'y> {
     }
 
     /// `pack_reconfig_data_format(new_cb)`: the packer's output format follows the CB it packs into.
-    pub fn pack_reconfig_data_format(&mut self, _new: impl CbId) {
+    pub fn pack_reconfig_data_format(&mut self, new: impl CbId) {
+        self.configure_formats("pack_reconfig_data_format", None, None, Some(new.cb_index()));
         self.ctx.spend(self.costs().init);
     }
 
     /// `reconfig_data_format(srca_new, srcb_new)`: the unpacker's formats follow the CBs it reads.
-    pub fn reconfig_data_format(&mut self, _a: impl CbId, _b: impl CbId) {
+    pub fn reconfig_data_format(&mut self, a: impl CbId, b: impl CbId) {
+        self.configure_formats("reconfig_data_format", Some(a.cb_index()), Some(b.cb_index()), None);
         self.ctx.spend(self.costs().init);
     }
 
     /// `reconfig_data_format_srca(new)`.
-    pub fn reconfig_data_format_srca(&mut self, _a: impl CbId) {
+    pub fn reconfig_data_format_srca(&mut self, a: impl CbId) {
+        self.formats.unpack[0] = self.cb_format(a.cb_index());
+        self.formats.unpack_by = "reconfig_data_format_srca";
         self.ctx.spend(self.costs().init);
     }
 
@@ -1197,10 +1277,12 @@ impl<'y> Compute<'y> {
         self.dst_check(api, dst);
         let cbi = self.ctx.cb_index(api, cb);
         self.ctx.cb_checked(api, cbi, 0);
-        let fmt_size = {
+        let format = {
             let h = self.ctx.host.borrow();
-            h.core(self.ctx.k.core).cb(cbi).expect("checked").format.tile_size() as u64
+            h.core(self.ctx.k.core).cb(cbi).expect("checked").format
         };
+        self.check_pack_format(api, cb, format);
+        let fmt_size = format.tile_size() as u64;
         let c = self.costs();
         self.ctx.spend(c.pack_base + Cycles(fmt_size.div_ceil(c.pack_bytes_per_cycle.max(1))));
         self.ctx.sync();
@@ -1273,6 +1355,7 @@ impl<'y> Compute<'y> {
     fn unpack_row_major(&mut self, api: &str, cb: u32, n: u32, width_tiles: u32, first_col: u32) {
         for t in 0..n {
             let (base, _page, fmt) = self.tile_addr(api, cb, 0);
+            self.check_unpack_format(api, cb, fmt);
             let esize = fmt.tile_size() as u64 / 1024;
             let c = self.costs();
             self.ctx.spend(c.unpack_base + Cycles((fmt.tile_size() as u64).div_ceil(c.unpack_bytes_per_cycle.max(1))));
