@@ -27,8 +27,19 @@ impl EventKey {
 }
 
 struct Entry<E> {
-    key: EventKey,
+    /// `(at << 64) | order`: one integer comparison orders entries.
+    key: u128,
     payload: E,
+}
+
+impl EventKey {
+    fn packed(self) -> u128 {
+        ((self.at.0 as u128) << 64) | self.order as u128
+    }
+
+    fn unpacked(k: u128) -> EventKey {
+        EventKey { at: Cycle((k >> 64) as u64), order: k as u64 }
+    }
 }
 
 impl<E> PartialEq for Entry<E> {
@@ -71,22 +82,22 @@ impl<E> EventQueue<E> {
         let key = EventKey { at, order: self.seq };
         self.seq += 1;
         debug_assert!(self.seq < FIBER_ORDER);
-        self.heap.push(Entry { key, payload });
+        self.heap.push(Entry { key: key.packed(), payload });
     }
 
     /// Schedule the resumption of fiber `id` at `at`.
     pub fn push_fiber(&mut self, at: Cycle, id: u32, payload: E) {
-        self.heap.push(Entry { key: EventKey::fiber(at, id), payload });
+        self.heap.push(Entry { key: EventKey::fiber(at, id).packed(), payload });
     }
 
     /// Take the earliest event.
     pub fn pop(&mut self) -> Option<(EventKey, E)> {
-        self.heap.pop().map(|e| (e.key, e.payload))
+        self.heap.pop().map(|e| (EventKey::unpacked(e.key), e.payload))
     }
 
     /// The key of the earliest event.
     pub fn head(&self) -> Option<EventKey> {
-        self.heap.peek().map(|e| e.key)
+        self.heap.peek().map(|e| EventKey::unpacked(e.key))
     }
 
     /// Number of pending events.
