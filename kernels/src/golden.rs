@@ -81,6 +81,17 @@ pub fn check_pcc(what: &str, got: &[f32], want: &[f32], min_pcc: f64) -> (bool, 
     )
 }
 
+/// Median of `values` (the mean of the two middle ones for an even count; 0 for none). Sorts in place.
+pub fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(|a, b| a.total_cmp(b));
+    let n = values.len();
+    match n {
+        0 => 0.0,
+        _ if n % 2 == 1 => values[n / 2],
+        _ => (values[n / 2 - 1] + values[n / 2]) / 2.0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,5 +105,8 @@ mod tests {
         assert!((pcc(&a, &c) + 1.0).abs() < 1e-12);
         assert_eq!(pcc(&[1.0, 1.0], &[1.0, 1.0]), 1.0);
         assert_eq!(max_abs_diff(&a, &c), 3.0);
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert_eq!(median(&mut []), 0.0);
     }
 }

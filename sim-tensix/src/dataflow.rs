@@ -280,43 +280,28 @@ impl<'y> KernelCtx<'y> {
         }
     }
 
-    /// `cb_reserve_back`: block until `n` pages are free.
-    pub(crate) fn cb_reserve_back(&mut self, cb: u32, n: u32) {
-        let cb = self.cb_index("cb_reserve_back", cb);
+    /// `cb_reserve_back` (`back`) or `cb_wait_front`: block until `n` pages are free or available.
+    pub(crate) fn cb_wait(&mut self, back: bool, cb: u32, n: u32) {
+        let api = if back { "cb_reserve_back" } else { "cb_wait_front" };
+        let cb = self.cb_index(api, cb);
         self.spend(self.costs.cb_poll);
-        self.cb_checked("cb_reserve_back", cb, n);
-        let lat = self.costs.cb_wake;
-        self.wait_for(Wait::CbBack { cb, pages: n }, lat);
+        self.cb_checked(api, cb, n);
+        let wait = if back { Wait::CbBack { cb, pages: n } } else { Wait::CbFront { cb, pages: n } };
+        self.wait_for(wait, self.costs.cb_wake);
     }
 
-    /// `cb_push_back`: publish `n` pages.
-    pub(crate) fn cb_push_back(&mut self, cb: u32, n: u32) {
-        let cb = self.cb_index("cb_push_back", cb);
+    /// `cb_push_back` (`push`: publish `n` pages) or `cb_pop_front` (free them).
+    pub(crate) fn cb_update(&mut self, push: bool, cb: u32, n: u32) {
+        let api = if push { "cb_push_back" } else { "cb_pop_front" };
+        let cb = self.cb_index(api, cb);
         self.spend(self.costs.cb_update);
-        self.cb_checked("cb_push_back", cb, n);
+        self.cb_checked(api, cb, n);
         self.sync();
         let risc = self.k.risc;
-        self.with_core(|c| c.cb_mut(cb).expect("checked").push(risc, n));
-        self.notify();
-    }
-
-    /// `cb_wait_front`: block until `n` pages are available.
-    pub(crate) fn cb_wait_front(&mut self, cb: u32, n: u32) {
-        let cb = self.cb_index("cb_wait_front", cb);
-        self.spend(self.costs.cb_poll);
-        self.cb_checked("cb_wait_front", cb, n);
-        let lat = self.costs.cb_wake;
-        self.wait_for(Wait::CbFront { cb, pages: n }, lat);
-    }
-
-    /// `cb_pop_front`: free `n` pages.
-    pub(crate) fn cb_pop_front(&mut self, cb: u32, n: u32) {
-        let cb = self.cb_index("cb_pop_front", cb);
-        self.spend(self.costs.cb_update);
-        self.cb_checked("cb_pop_front", cb, n);
-        self.sync();
-        let risc = self.k.risc;
-        self.with_core(|c| c.cb_mut(cb).expect("checked").pop(risc, n));
+        self.with_core(|c| {
+            let b = c.cb_mut(cb).expect("checked");
+            if push { b.push(risc, n) } else { b.pop(risc, n) }
+        });
         self.notify();
     }
 
@@ -525,22 +510,22 @@ impl<'y> Dataflow<'y> {
 
     /// `cb_reserve_back(cb, n)`: block until `n` pages are free.
     pub fn cb_reserve_back(&mut self, cb: impl CbId, n: u32) {
-        self.ctx.cb_reserve_back(cb.cb_index(), n);
+        self.ctx.cb_wait(true, cb.cb_index(), n);
     }
 
     /// `cb_push_back(cb, n)`: publish `n` pages.
     pub fn cb_push_back(&mut self, cb: impl CbId, n: u32) {
-        self.ctx.cb_push_back(cb.cb_index(), n);
+        self.ctx.cb_update(true, cb.cb_index(), n);
     }
 
     /// `cb_wait_front(cb, n)`: block until `n` pages are available.
     pub fn cb_wait_front(&mut self, cb: impl CbId, n: u32) {
-        self.ctx.cb_wait_front(cb.cb_index(), n);
+        self.ctx.cb_wait(false, cb.cb_index(), n);
     }
 
     /// `cb_pop_front(cb, n)`: free `n` pages.
     pub fn cb_pop_front(&mut self, cb: impl CbId, n: u32) {
-        self.ctx.cb_pop_front(cb.cb_index(), n);
+        self.ctx.cb_update(false, cb.cb_index(), n);
     }
 
     /// `cb_pages_reservable_at_back(cb, n)`: non-blocking probe.
@@ -859,6 +844,12 @@ impl<'y> Dataflow<'y> {
         self.noc_async_write_page(id, addrgen, src_local_l1_addr, 0, 0);
     }
 
+    /// A multicast write on this kernel's NoC (data or a semaphore word).
+    fn multicast(&mut self, api: &'static str, src: u32, dst: u64, size: u32, m: McastReq, one_packet: bool) {
+        let noc = self.ctx.k.noc;
+        self.write_on(api, src, dst, size, WriteOpts { noc, posted: false, mcast: Some(m), one_packet });
+    }
+
     /// `noc_async_write_multicast(src_l1, dst_mcast_addr, size, num_dests, linked)`.
     pub fn noc_async_write_multicast(
         &mut self,
@@ -868,14 +859,13 @@ impl<'y> Dataflow<'y> {
         num_dests: u32,
         linked: bool,
     ) {
-        let noc = self.ctx.k.noc;
-        let m = McastReq { num_dests, loopback: false, linked };
-        self.write_on(
+        self.multicast(
             "noc_async_write_multicast",
             src_local_l1_addr,
             dst_noc_addr_multicast,
             size,
-            WriteOpts { noc, posted: false, mcast: Some(m), one_packet: false },
+            McastReq { num_dests, loopback: false, linked },
+            false,
         );
     }
 
@@ -888,14 +878,13 @@ impl<'y> Dataflow<'y> {
         num_dests: u32,
         linked: bool,
     ) {
-        let noc = self.ctx.k.noc;
-        let m = McastReq { num_dests, loopback: true, linked };
-        self.write_on(
+        self.multicast(
             "noc_async_write_multicast_loopback_src",
             src_local_l1_addr,
             dst_noc_addr_multicast,
             size,
-            WriteOpts { noc, posted: false, mcast: Some(m), one_packet: false },
+            McastReq { num_dests, loopback: true, linked },
+            false,
         );
     }
 
@@ -1019,14 +1008,13 @@ impl<'y> Dataflow<'y> {
         num_dests: u32,
         linked: bool,
     ) {
-        let noc = self.ctx.k.noc;
-        let m = McastReq { num_dests, loopback: false, linked };
-        self.write_on(
+        self.multicast(
             "noc_semaphore_set_multicast",
             src_local_l1_addr,
             dst_noc_addr_multicast,
             4,
-            WriteOpts { noc, posted: false, mcast: Some(m), one_packet: true },
+            McastReq { num_dests, loopback: false, linked },
+            true,
         );
     }
 
@@ -1038,14 +1026,13 @@ impl<'y> Dataflow<'y> {
         num_dests: u32,
         linked: bool,
     ) {
-        let noc = self.ctx.k.noc;
-        let m = McastReq { num_dests, loopback: true, linked };
-        self.write_on(
+        self.multicast(
             "noc_semaphore_set_multicast_loopback_src",
             src_local_l1_addr,
             dst_noc_addr_multicast,
             4,
-            WriteOpts { noc, posted: false, mcast: Some(m), one_packet: true },
+            McastReq { num_dests, loopback: true, linked },
+            true,
         );
     }
 

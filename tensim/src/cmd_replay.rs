@@ -96,14 +96,7 @@ pub fn run(a: &ReplayArgs) -> Result<ExitCode, String> {
                 errs.push(e.abs());
             }
         }
-        errs.sort_by(|x, y| x.total_cmp(y));
-        let median = if errs.is_empty() {
-            0.0
-        } else if errs.len() % 2 == 1 {
-            errs[errs.len() / 2]
-        } else {
-            (errs[errs.len() / 2 - 1] + errs[errs.len() / 2]) / 2.0
-        };
+        let median = kernels::golden::median(&mut errs);
         println!(
             "traces {}, median error {median:.1}%, worst error {:.1}%",
             errs.len(),

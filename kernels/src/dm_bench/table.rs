@@ -132,14 +132,7 @@ pub fn compare(sim: &[Row], measured: &[Row]) -> Comparison {
         }
     }
     let mut errs: Vec<f64> = rows.iter().map(|r| r.2.abs()).collect();
-    errs.sort_by(|a, b| a.total_cmp(b));
-    let median = if errs.is_empty() {
-        0.0
-    } else if errs.len() % 2 == 1 {
-        errs[errs.len() / 2]
-    } else {
-        (errs[errs.len() / 2 - 1] + errs[errs.len() / 2]) / 2.0
-    };
+    let median = crate::golden::median(&mut errs);
     Comparison { rows, median, worst: errs.last().copied().unwrap_or(0.0) }
 }
 

@@ -160,8 +160,9 @@ pub fn matmul_reference(a: &[f32], b: &[f32], m: usize, n: usize, k: usize) -> V
     out
 }
 
-/// The lines a matmul reports: its achieved TFLOP/s at the arch clock and the ideal for its fidelity
-/// (4096 flop per cycle per core at LoFi, divided by the fidelity phases: hardware.md §5).
+/// The lines a matmul reports: its achieved TFLOP/s at the arch clock and the ideal for its fidelity: one
+/// 32×32×32 tile (65536 flop) per `compute.matmul_cycles_per_phase` × phases cycles per core, the cost the
+/// timing model charges.
 pub fn matmul_metrics(
     dev: &Device,
     r: &RunReport,
@@ -173,7 +174,8 @@ pub fn matmul_metrics(
     let hz = dev.clock_mhz() as f64 * 1e6;
     let secs = r.cycles.0 as f64 / hz;
     let achieved = flops / secs / 1e12;
-    let per_core_flops_per_cycle = 4096.0 / fidelity.phases() as f64;
+    let tile_cycles = dev.params().compute_costs().matmul_per_phase.0 * fidelity.phases() as u64;
+    let per_core_flops_per_cycle = 2.0 * 32.0 * 32.0 * 32.0 / tile_cycles.max(1) as f64;
     let ideal = per_core_flops_per_cycle * cores as f64 * hz / 1e12;
     let ideal_cycles = flops / (per_core_flops_per_cycle * cores as f64);
     vec![

@@ -427,6 +427,3 @@ pub fn writer_bmm_tile_layout(k: &mut Dataflow) {
 pub fn fidelity(o: &ExampleOptions) -> MathFidelity {
     o.fidelity.unwrap_or(MathFidelity::HiFi4)
 }
-
-/// The DST capacity (tiles) of a default compute config: half of the 16-bit DST.
-pub const DST_HALF_TILES: u32 = 8;

@@ -5,7 +5,7 @@
 
 use super::common::{CB_IN0, CB_IN1};
 use super::matmul_common::{
-    BlockPlan, DST_HALF_TILES, MatmulShape, bmm_large_block_zm, fidelity, finish, setup, writer_bmm_tile_layout,
+    BlockPlan, MatmulShape, bmm_large_block_zm, fidelity, finish, setup, writer_bmm_tile_layout,
 };
 use super::{ExampleOptions, Outcome};
 use sim_device::prelude::*;
@@ -67,7 +67,8 @@ pub fn reader_matmul_blocked(k: &mut Dataflow) {
 pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
     let s = MatmulShape::from_opts(o, 640)?;
     let fid = fidelity(o);
-    let plan = BlockPlan::new(s, dev.compute_with_storage_grid_size(), DST_HALF_TILES);
+    let dst_tiles = ComputeConfig { math_fidelity: fid, ..Default::default() }.settings().capacity();
+    let plan = BlockPlan::new(s, dev.compute_with_storage_grid_size(), dst_tiles);
     let d = setup(dev, s, o.seed)?;
     let cores = plan.cores();
     let mut p = Program::new();

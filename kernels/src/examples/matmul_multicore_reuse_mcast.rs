@@ -7,7 +7,7 @@
 
 use super::common::{CB_IN0, CB_IN1};
 use super::matmul_common::{
-    BlockPlan, DST_HALF_TILES, MatmulShape, bmm_large_block_zm, fidelity, finish, setup, writer_bmm_tile_layout,
+    BlockPlan, MatmulShape, bmm_large_block_zm, fidelity, finish, setup, writer_bmm_tile_layout,
 };
 use super::{ExampleOptions, Outcome};
 use sim_device::prelude::*;
@@ -227,7 +227,8 @@ pub fn reader_in0_receiver_in1_receiver(k: &mut Dataflow) {
 pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
     let s = MatmulShape::from_opts(o, 1024)?;
     let fid = fidelity(o);
-    let plan = BlockPlan::new(s, dev.compute_with_storage_grid_size(), DST_HALF_TILES);
+    let dst_tiles = ComputeConfig { math_fidelity: fid, ..Default::default() }.settings().capacity();
+    let plan = BlockPlan::new(s, dev.compute_with_storage_grid_size(), dst_tiles);
     let d = setup(dev, s, o.seed)?;
     let all = plan.cores();
     let (gx, gy) = (plan.cores_x, plan.cores_y);

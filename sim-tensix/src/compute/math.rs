@@ -71,14 +71,7 @@ pub fn round_mantissa(v: f32, bits: u32) -> f32 {
     f32::from_bits(b.wrapping_add(half - 1 + lsb) & !((1u32 << drop) - 1))
 }
 
-/// Round to bfloat16 (7 mantissa bits, ties to even).
-#[inline]
-pub fn round_bf16(v: f32) -> f32 {
-    if v.is_nan() {
-        return v;
-    }
-    round_mantissa(v, 7)
-}
+pub use crate::format::round_bf16;
 
 /// Round every value of a slice to bfloat16 (as [`round_bf16`], written branch-free so it vectorises).
 pub fn round_slice_bf16(v: &mut [f32]) {
@@ -102,13 +95,11 @@ pub const SRCA_HIGH_BITS: u32 = 4;
 /// See [`SRCA_HIGH_BITS`].
 pub const SRCB_HIGH_BITS: u32 = 6;
 
-/// The high part of every value (for fidelity phases).
-pub fn high_part(t: &Tile, bits: u32) -> Box<Tile> {
-    let mut o = Box::new([0f32; 1024]);
-    for (d, s) in o.iter_mut().zip(t.iter()) {
+/// The high part (`bits` mantissa bits) of every value of `t`, into `out` (for fidelity phases).
+pub fn high_part(t: &Tile, bits: u32, out: &mut Tile) {
+    for (d, s) in out.iter_mut().zip(t.iter()) {
         *d = keep_mantissa(*s, bits);
     }
-    o
 }
 
 /// `c += a · b` over the K range `k0..k0+16`, accumulating each output row in f32.
@@ -121,31 +112,31 @@ fn mm_half(c: &mut Tile, a: &Tile, b: &Tile, k0: usize) {
 /// SrcA; `phases` fidelity phases (1 LoFi … 4 HiFi4) decide which parts of the operands are multiplied; DST
 /// rounds to bfloat16 after each K-half unless `fp32_dest`.
 pub fn matmul(dst: &mut Tile, a: &Tile, b: &Tile, phases: u32, fp32_dest: bool) {
-    let (a_hi, a_lo, b_hi);
-    let terms: Vec<(&Tile, &Tile)> = match phases {
-        1 => {
-            a_hi = high_part(a, SRCB_HIGH_BITS);
-            b_hi = high_part(b, SRCA_HIGH_BITS);
-            vec![(&*a_hi, &*b_hi)]
-        }
-        2 => {
-            a_hi = high_part(a, SRCB_HIGH_BITS);
-            vec![(&*a_hi, b)]
-        }
-        3 => {
-            a_hi = high_part(a, SRCB_HIGH_BITS);
-            b_hi = high_part(b, SRCA_HIGH_BITS);
-            let mut lo = Box::new(*a);
-            for (l, h) in lo.iter_mut().zip(a_hi.iter()) {
-                *l -= *h;
-            }
-            a_lo = lo;
-            vec![(&*a_hi, b), (&*a_lo, &*b_hi)]
-        }
-        _ => vec![(a, b)],
-    };
+    if phases >= 4 {
+        return accumulate_halves(dst, &[(a, b)], fp32_dest);
+    }
+    let mut a_hi = [0f32; 1024];
+    high_part(a, SRCB_HIGH_BITS, &mut a_hi);
+    if phases == 2 {
+        return accumulate_halves(dst, &[(&a_hi, b)], fp32_dest);
+    }
+    let mut b_hi = [0f32; 1024];
+    high_part(b, SRCA_HIGH_BITS, &mut b_hi);
+    if phases <= 1 {
+        return accumulate_halves(dst, &[(&a_hi, &b_hi)], fp32_dest);
+    }
+    let mut a_lo = *a;
+    for (l, h) in a_lo.iter_mut().zip(a_hi.iter()) {
+        *l -= *h;
+    }
+    accumulate_halves(dst, &[(&a_hi, b), (&a_lo, &b_hi)], fp32_dest);
+}
+
+/// `dst += Σ x·y` over `terms`, one K-half at a time, rounding DST to bfloat16 after each half unless
+/// `fp32_dest`.
+fn accumulate_halves(dst: &mut Tile, terms: &[(&Tile, &Tile)], fp32_dest: bool) {
     for k0 in [0, 16] {
-        for (x, y) in &terms {
+        for (x, y) in terms {
             mm_half(dst, x, y, k0);
         }
         if !fp32_dest {

@@ -13,8 +13,7 @@ use crate::format::{DataFormat, decode_tile};
 use crate::host::KernelHost;
 use crate::risc::Risc;
 use math::{
-    BroadcastType, EltwiseOp, PoolType, ReduceDim, SfpuBinary, SfpuUnary, Tile, faces_to_rows, round_bf16,
-    to_src_precision,
+    BroadcastType, EltwiseOp, PoolType, ReduceDim, SfpuBinary, SfpuUnary, Tile, faces_to_rows, to_src_precision,
 };
 use sim_core::{Cycle, Cycles, Yielder};
 use state::{
@@ -86,10 +85,6 @@ struct FormatConfig {
     pack_by: &'static str,
 }
 
-fn fail_role(ctx: &KernelCtx<'_>, msg: String) -> ! {
-    ctx.fail(msg)
-}
-
 impl<'y> Compute<'y> {
     /// A context for kernel `k` running as `role`, starting at `start`.
     pub fn new(
@@ -99,12 +94,7 @@ impl<'y> Compute<'y> {
         role: ComputeRole,
         start: Cycle,
     ) -> Self {
-        let settings = k.compute.unwrap_or(ComputeSettings {
-            fidelity_phases: 4,
-            fp32_dest_acc: false,
-            dst_full_sync: false,
-            approx: false,
-        });
+        let settings = k.compute.unwrap_or_default();
         Compute {
             ctx: KernelCtx::new(host, yielder, k, start),
             role,
@@ -190,28 +180,28 @@ impl<'y> Compute<'y> {
     /// `cb_wait_front(cb, n)` — UNPACK.
     pub fn cb_wait_front(&mut self, cb: impl CbId, n: u32) {
         if self.role == ComputeRole::Unpack {
-            self.ctx.cb_wait_front(cb.cb_index(), n);
+            self.ctx.cb_wait(false, cb.cb_index(), n);
         }
     }
 
     /// `cb_pop_front(cb, n)` — UNPACK.
     pub fn cb_pop_front(&mut self, cb: impl CbId, n: u32) {
         if self.role == ComputeRole::Unpack {
-            self.ctx.cb_pop_front(cb.cb_index(), n);
+            self.ctx.cb_update(false, cb.cb_index(), n);
         }
     }
 
     /// `cb_reserve_back(cb, n)` — PACK.
     pub fn cb_reserve_back(&mut self, cb: impl CbId, n: u32) {
         if self.role == ComputeRole::Pack {
-            self.ctx.cb_reserve_back(cb.cb_index(), n);
+            self.ctx.cb_wait(true, cb.cb_index(), n);
         }
     }
 
     /// `cb_push_back(cb, n)` — PACK.
     pub fn cb_push_back(&mut self, cb: impl CbId, n: u32) {
         if self.role == ComputeRole::Pack {
-            self.ctx.cb_push_back(cb.cb_index(), n);
+            self.ctx.cb_update(true, cb.cb_index(), n);
         }
     }
 
@@ -327,7 +317,9 @@ impl<'y> Compute<'y> {
     }
 
     /// UNPACK: read tiles `(cb, index from the front)` into the source registers as one operand set.
-    fn unpack(&mut self, api: &str, kind: SrcKind, reads: &[(u32, u32)], transpose_last: bool) {
+    /// Tiles at positions `transpose_from..` are transposed on the way in (in1 of a transposed matmul, a
+    /// transposed copy); `usize::MAX` transposes none.
+    fn unpack(&mut self, api: &str, kind: SrcKind, reads: &[(u32, u32)], transpose_from: usize) {
         let mut bytes = 0u64;
         let mut addrs = Vec::with_capacity(reads.len());
         for &(cb, t) in reads {
@@ -364,7 +356,7 @@ impl<'y> Compute<'y> {
                     }
                 }
                 let st = tc.compute.as_mut().expect("compute core");
-                if transpose_last && i + 1 == addrs.len() {
+                if i >= transpose_from {
                     let mut tt = st.tile();
                     math::transpose(&mut tt, &t);
                     st.recycle(vec![t]);
@@ -399,14 +391,13 @@ impl<'y> Compute<'y> {
         self.bump(SYNC_SRC_POPPED);
         match e {
             Some(e) if matches(&e.kind) => e,
-            Some(e) => fail_role(
-                &self.ctx,
+            Some(e) => self.ctx.fail(
                 format!(
                     "{api}: the compute threads are out of step: MATH runs {api} but UNPACK unpacked for {} (role-dependent control flow?)",
                     e.kind.api()
                 ),
             ),
-            None => fail_role(&self.ctx, format!("{api}: no operands were unpacked")),
+            None => self.ctx.fail(format!("{api}: no operands were unpacked")),
         }
     }
 
@@ -422,9 +413,7 @@ impl<'y> Compute<'y> {
 
     fn math_slot(&self, api: &str, idx: u32) -> usize {
         self.dst_check(api, idx);
-        let st = self.settings;
-        let per = state::DST_TILES as u32 / st.sections();
-        (self.math_section * per + idx) as usize
+        self.settings.slot(self.math_section, idx)
     }
 
     fn require(&mut self, api: &str, want: FpuConfig) {
@@ -752,8 +741,8 @@ impl<'y> Compute<'y> {
     pub fn copy_tile(&mut self, cb: impl CbId, tile: u32, dst: u32) {
         match self.role {
             ComputeRole::Unpack => {
-                let t = self.copy_transpose;
-                self.unpack("copy_tile", SrcKind::Copy, &[(cb.cb_index(), tile)], t);
+                let from = if self.copy_transpose { 0 } else { usize::MAX };
+                self.unpack("copy_tile", SrcKind::Copy, &[(cb.cb_index(), tile)], from);
             }
             ComputeRole::Math => {
                 self.require("copy_tile", FpuConfig::Copy);
@@ -787,7 +776,7 @@ impl<'y> Compute<'y> {
         let api = SrcKind::Eltwise(op, bcast).api();
         match self.role {
             ComputeRole::Unpack => {
-                self.unpack(api, SrcKind::Eltwise(op, bcast), &[(cb0.cb_index(), t0), (cb1.cb_index(), t1)], false)
+                self.unpack(api, SrcKind::Eltwise(op, bcast), &[(cb0.cb_index(), t0), (cb1.cb_index(), t1)], usize::MAX)
             }
             ComputeRole::Math => {
                 self.require(api, FpuConfig::Eltwise(Some(op)));
@@ -907,7 +896,7 @@ impl<'y> Compute<'y> {
     ) {
         let api = "binary_dest_reuse_tiles";
         match self.role {
-            ComputeRole::Unpack => self.unpack(api, SrcKind::DestReuse(op), &[(cb.cb_index(), tile)], false),
+            ComputeRole::Unpack => self.unpack(api, SrcKind::DestReuse(op), &[(cb.cb_index(), tile)], usize::MAX),
             ComputeRole::Math => {
                 self.require(api, FpuConfig::DestReuse);
                 let slot = self.math_slot(api, dst);
@@ -935,8 +924,8 @@ impl<'y> Compute<'y> {
     pub fn matmul_tiles(&mut self, in0: impl CbId, in1: impl CbId, t0: u32, t1: u32, dst: u32) {
         match self.role {
             ComputeRole::Unpack => {
-                let tr = self.mm_transpose;
-                self.unpack("matmul_tiles", SrcKind::Matmul, &[(in0.cb_index(), t0), (in1.cb_index(), t1)], tr);
+                let from = if self.mm_transpose { 1 } else { usize::MAX };
+                self.unpack("matmul_tiles", SrcKind::Matmul, &[(in0.cb_index(), t0), (in1.cb_index(), t1)], from);
             }
             ComputeRole::Math => {
                 self.require("matmul_tiles", FpuConfig::Matmul);
@@ -978,9 +967,9 @@ impl<'y> Compute<'y> {
             ComputeRole::Unpack => {
                 let mut reads: Vec<(u32, u32)> = (0..rt_dim).map(|r| (in0.cb_index(), t0 + r * kt_dim)).collect();
                 reads.extend((0..ct_dim).map(|c| (in1.cb_index(), t1 + c)));
-                // Only the in1 tiles may be transposed; unpack them one set at a time so the flag applies.
-                self.unpack(api, SrcKind::Matmul, &reads, false);
-                let _ = transpose;
+                // The in1 tiles follow the rt in0 tiles; only they are transposed.
+                let from = if transpose != 0 { rt_dim as usize } else { usize::MAX };
+                self.unpack(api, SrcKind::Matmul, &reads, from);
             }
             ComputeRole::Math => {
                 self.require(api, FpuConfig::Matmul);
@@ -994,19 +983,11 @@ impl<'y> Compute<'y> {
                 self.ctx.spend(self.costs().math_base + per * (rt_dim * ct_dim) as u64);
                 let base = self.math_slot(api, dst);
                 let (fp32, ph) = (self.settings.fp32_dest_acc, self.settings.fidelity_phases);
-                let tr = transpose != 0;
                 self.state(|s| {
                     for r in 0..rt_dim as usize {
                         for c in 0..ct_dim as usize {
-                            let b = &e.tiles[rt_dim as usize + c];
                             let slot = base + r * ct_dim as usize + c;
-                            if tr {
-                                let mut bt = [0f32; 1024];
-                                math::transpose(&mut bt, b);
-                                math::matmul(&mut s.dst[slot], &e.tiles[r], &bt, ph, fp32);
-                            } else {
-                                math::matmul(&mut s.dst[slot], &e.tiles[r], b, ph, fp32);
-                            }
+                            math::matmul(&mut s.dst[slot], &e.tiles[r], &e.tiles[rt_dim as usize + c], ph, fp32);
                             s.dst_written[slot] = true;
                         }
                     }
@@ -1035,7 +1016,7 @@ impl<'y> Compute<'y> {
                 api,
                 SrcKind::Reduce(pool, dim),
                 &[(icb.cb_index(), itile), (scaler.cb_index(), itile_scaler)],
-                false,
+                usize::MAX,
             ),
             ComputeRole::Math => {
                 self.require(api, FpuConfig::Reduce);
@@ -1058,7 +1039,7 @@ impl<'y> Compute<'y> {
     pub fn transpose_wh_tile(&mut self, icb: impl CbId, itile: u32, dst: u32) {
         let api = "transpose_wh_tile";
         match self.role {
-            ComputeRole::Unpack => self.unpack(api, SrcKind::Transpose, &[(icb.cb_index(), itile)], false),
+            ComputeRole::Unpack => self.unpack(api, SrcKind::Transpose, &[(icb.cb_index(), itile)], usize::MAX),
             ComputeRole::Math => {
                 self.require(api, FpuConfig::Transpose);
                 let slot = self.math_slot(api, dst);
@@ -1287,8 +1268,7 @@ impl<'y> Compute<'y> {
         self.ctx.spend(c.pack_base + Cycles(fmt_size.div_ceil(c.pack_bytes_per_cycle.max(1))));
         self.ctx.sync();
         let risc = self.risc();
-        let per = state::DST_TILES as u32 / self.settings.sections();
-        let slot = (self.pack_section * per + dst) as usize;
+        let slot = self.settings.slot(self.pack_section, dst);
         let core = self.ctx.k.core;
         let r: Result<(), String> = {
             let mut h = self.ctx.host.borrow_mut();
@@ -1366,7 +1346,7 @@ impl<'y> Compute<'y> {
                 let mut h = self.ctx.host.borrow_mut();
                 let tc = h.core_mut(core);
                 let row_bytes = width_tiles as u64 * 32 * esize;
-                let mut tile = Box::new([0f32; 1024]);
+                let mut tile = tc.compute.as_mut().expect("compute core").tile();
                 let mut err = None;
                 for r in 0..32u64 {
                     let a = base as u64 + r * row_bytes + (first_col + t) as u64 * 32 * esize;
@@ -1456,8 +1436,7 @@ impl<'y> Compute<'y> {
         self.ctx.spend(c.pack_base + Cycles(2048u64.div_ceil(c.pack_bytes_per_cycle.max(1))));
         self.ctx.sync();
         let risc = self.risc();
-        let per = state::DST_TILES as u32 / self.settings.sections();
-        let slot = (self.pack_section * per) as usize;
+        let slot = self.settings.slot(self.pack_section, 0);
         let core = self.ctx.k.core;
         let r: Result<(), String> = {
             let mut h = self.ctx.host.borrow_mut();
@@ -1501,7 +1480,7 @@ impl<'y> Compute<'y> {
         match self.role {
             ComputeRole::Unpack => {
                 for t in 0..full_ct_dim {
-                    self.unpack(api, SrcKind::Datacopy, &[(icb.cb_index(), t)], false);
+                    self.unpack(api, SrcKind::Datacopy, &[(icb.cb_index(), t)], usize::MAX);
                 }
             }
             ComputeRole::Math => {
@@ -1536,7 +1515,7 @@ impl<'y> Compute<'y> {
         match self.role {
             ComputeRole::Unpack => {
                 for t in 0..n {
-                    self.unpack(api, SrcKind::Datacopy, &[(icb.cb_index(), t)], false);
+                    self.unpack(api, SrcKind::Datacopy, &[(icb.cb_index(), t)], usize::MAX);
                 }
             }
             ComputeRole::Math => {
@@ -1557,16 +1536,9 @@ impl<'y> Compute<'y> {
     /// A value of the current DST section as MATH sees it (for tests and debugging prints).
     pub fn dst_value(&mut self, dst: u32, row: usize, col: usize) -> f32 {
         let slot = match self.role {
-            ComputeRole::Pack => {
-                (self.pack_section * (state::DST_TILES as u32 / self.settings.sections()) + dst) as usize
-            }
+            ComputeRole::Pack => self.settings.slot(self.pack_section, dst),
             _ => self.math_slot("dst_value", dst),
         };
         self.state(|s| s.dst[slot][row * 32 + col])
     }
-}
-
-#[allow(dead_code)]
-fn _assert_bf16(v: f32) -> f32 {
-    round_bf16(v)
 }

@@ -47,6 +47,24 @@ impl ComputeSettings {
         let full = if self.fp32_dest_acc { 8 } else { 16 };
         full / self.sections()
     }
+
+    /// Storage slots per DST section (a 32-bit tile uses two 16-bit slots on hardware; tensim keeps one f32
+    /// tile per slot, so a 32-bit section simply leaves half its slots unused).
+    pub fn slots_per_section(&self) -> usize {
+        DST_TILES / self.sections() as usize
+    }
+
+    /// Storage slot of DST index `idx` in section `section`.
+    pub fn slot(&self, section: u32, idx: u32) -> usize {
+        section as usize * self.slots_per_section() + idx as usize
+    }
+}
+
+impl Default for ComputeSettings {
+    /// tt-metal's default `ComputeConfig`: HiFi4, 16-bit DST in two halves, exact SFPU.
+    fn default() -> Self {
+        ComputeSettings { fidelity_phases: 4, fp32_dest_acc: false, dst_full_sync: false, approx: false }
+    }
 }
 
 /// What an operand set is for (checked by MATH against the call it is executing).
@@ -145,24 +163,10 @@ impl ComputeState {
 
     /// Zero DST section `section` (what `tile_regs_release` does).
     pub fn clear_section(&mut self, section: u32) {
-        let cap = self.settings.capacity() as usize;
-        let phys = self.phys_per_section();
-        let start = section as usize * phys;
-        for i in start..start + phys.max(cap) {
-            if i < DST_TILES {
-                self.dst[i].fill(0.0);
-                self.dst_written[i] = false;
-            }
+        let start = self.settings.slot(section, 0);
+        for i in start..start + self.settings.slots_per_section() {
+            self.dst[i].fill(0.0);
+            self.dst_written[i] = false;
         }
-    }
-
-    /// Physical tiles per section (32-bit DST tiles take two 16-bit slots; tensim stores one f32 tile per slot).
-    fn phys_per_section(&self) -> usize {
-        DST_TILES / self.settings.sections() as usize
-    }
-
-    /// Physical DST slot of index `idx` of section `section`.
-    pub fn slot(&self, section: u32, idx: u32) -> usize {
-        section as usize * self.phys_per_section() + idx as usize
     }
 }
