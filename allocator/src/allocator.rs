@@ -135,6 +135,13 @@ impl Allocator {
     pub fn lowest_l1_buffer(&self) -> Option<u64> {
         self.l1.free_list().lowest_allocated()
     }
+
+    /// The region a program's circular buffers may take: from the unreserved L1 base up to the lowest L1
+    /// buffer (or the end of L1), aligned to `align`.
+    pub fn cb_region(&self, align: u64) -> crate::cb_region::CbRegion {
+        let limit = self.lowest_l1_buffer().unwrap_or(self.config.l1_size);
+        crate::cb_region::CbRegion::new(self.config.l1_unreserved_base, limit, align)
+    }
 }
 
 #[cfg(test)]

@@ -51,7 +51,7 @@ fn main() {
                     .iter()
                     .map(|i| {
                         let mut dev = Device::builtin(Arch::WormholeB0).unwrap();
-                        replay(&mut dev, i, Mode::Kernels).unwrap().predicted
+                        replay(&mut dev, i, Mode::Kernels, "trace").unwrap().predicted
                     })
                     .sum::<u64>()
             });

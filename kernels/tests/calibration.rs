@@ -30,7 +30,7 @@ fn one_to_one_matches_silicon_on_both_chips() {
         let measured = parse_table(&std::fs::read_to_string(dir.join(file)).unwrap(), file).unwrap();
         let mut dev = Device::builtin(arch).unwrap();
         let suite = Suite::parse("one_to_one", None, false, false).unwrap();
-        let sizes = default_sizes(dev.params().noc().flit_bytes);
+        let sizes = default_sizes(dev.params().noc.flit_bytes);
         let sim = run_sweep(&mut dev, &suite, &sizes, &DEFAULT_COUNTS).unwrap();
         let c = compare(&sim, &measured);
         assert_eq!(c.rows.len(), measured.len(), "{file}: every measured row has a simulated twin");

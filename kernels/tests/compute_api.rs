@@ -799,9 +799,9 @@ fn matmul_loop(fid: MathFidelity, n: u32) -> RunReport {
 
 #[test]
 fn compute_bound_cycles_follow_the_slowest_stage_and_fidelity_phases() {
-    let params = sim_device::ArchParams::builtin(Arch::WormholeB0);
-    let cc = params.compute_costs();
-    let api = params.api_costs();
+    let params = sim_device::Params::builtin(Arch::WormholeB0);
+    let cc = params.api.compute.clone();
+    let api = params.api.clone();
     let n = 64u64;
     let run = |r: &RunReport, risc: Risc| r.kernels.iter().find(|k| k.risc == risc).unwrap().clone();
     let mut ends = Vec::new();

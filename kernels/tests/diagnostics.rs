@@ -388,6 +388,6 @@ fn a_spin_loop_hits_the_watchdog() {
 }
 
 #[allow(non_snake_case)]
-fn ArchParams_builtin() -> sim_device::ArchParams {
-    sim_device::ArchParams::builtin(Arch::WormholeB0)
+fn ArchParams_builtin() -> sim_device::Params {
+    sim_device::Params::builtin(Arch::WormholeB0)
 }

@@ -48,12 +48,13 @@ fn multicast_reaches_every_core_of_the_rectangle_and_nothing_else() {
         let (s, e) = if noc == NocId::Noc0 { (a, b) } else { (b, a) };
         p.set_runtime_args(k, core, &[s.x, s.y, e.x, e.y, value, if noc == NocId::Noc0 { 0 } else { 16 }]).unwrap();
     }
+    dev.set_record_transfers(true);
     let r = dev.enqueue_program(&p).unwrap();
     assert!(r.warnings.is_empty(), "{:?}", r.warnings);
     for y in 0..grid.y {
         for x in 0..grid.x {
             let c = CoreCoord::new(x, y);
-            let got: Vec<u32> = dev.read_from_device_l1(c, dev.params().mem().l1_unreserved_base, 5).unwrap();
+            let got: Vec<u32> = dev.read_from_device_l1(c, dev.mem().l1_unreserved_base, 5).unwrap();
             let inside = (2..=5).contains(&x) && (1..=3).contains(&y);
             let expect0 = if inside || c == CoreCoord::new(0, 0) { 0xA5 } else { 0 };
             let expect1 = if inside || c == CoreCoord::new(7, 7) { 0x5A } else { 0 };
@@ -138,7 +139,7 @@ fn replaying_the_silicon_traces_meets_the_accuracy_target() {
         let text = std::fs::read_to_string(f).unwrap();
         let input = parse_replay_input(&text, &f.display().to_string()).unwrap();
         let mut dev = Device::builtin(Arch::WormholeB0).unwrap();
-        let r = replay(&mut dev, &input, Mode::Kernels).unwrap();
+        let r = replay(&mut dev, &input, Mode::Kernels, "trace").unwrap();
         let e = r.error().unwrap();
         eprintln!(
             "{}: predicted {} measured {} error {:+.1}%",
@@ -150,11 +151,11 @@ fn replaying_the_silicon_traces_meets_the_accuracy_target() {
         errs.push(e.abs());
         // Determinism: the same replay twice is bit-identical.
         let mut dev2 = Device::builtin(Arch::WormholeB0).unwrap();
-        let r2 = replay(&mut dev2, &input, Mode::Kernels).unwrap();
+        let r2 = replay(&mut dev2, &input, Mode::Kernels, "trace").unwrap();
         assert_eq!((r.predicted, &r.report.noc), (r2.predicted, &r2.report.noc));
         // Timestamps mode runs too.
         let mut dev3 = Device::builtin(Arch::WormholeB0).unwrap();
-        assert!(replay(&mut dev3, &input, Mode::Timestamps).unwrap().predicted > 0);
+        assert!(replay(&mut dev3, &input, Mode::Timestamps, "trace").unwrap().predicted > 0);
     }
     errs.sort_by(|a, b| a.total_cmp(b));
     let median = (errs[2] + errs[3]) / 2.0;
@@ -170,6 +171,7 @@ fn heatmap_and_npe_timeline_are_well_formed() {
     let rows = run_sweep(&mut dev, &s, &[4096], &[4]).unwrap();
     assert_eq!(rows.len(), 1);
     // Re-run one example to get a report with DRAM and both NoCs in use.
+    dev.set_record_transfers(true);
     let out = (kernels::find("multicast").unwrap().run)(&mut dev, &Default::default()).unwrap();
     let svg = dev.noc_heatmap_svg(&out.report);
     assert!(svg.starts_with("<?xml") && svg.trim_end().ends_with("</svg>"));

@@ -3,25 +3,18 @@
 
 use crate::buffer::{Buffer, BufferType, HostData, InterleavedBufferConfig, from_bytes, to_bytes};
 use crate::chip_spec::ChipSpec;
-use crate::coords::{CoreCoord, CoreRangeSet};
-use crate::engine::{self, Engine, EngineParts, FiberMeta, Launch};
+use crate::coords::CoreCoord;
 use crate::error::DeviceError;
-use crate::params::{ArchParams, MemParams};
-use crate::program::{KernelBody, KernelConfig, Program, check_arg_count};
+use crate::params::{MemLayout, Params, SEMAPHORE_BYTES, SEMAPHORES};
+use crate::program::Program;
 use crate::report::RunReport;
 use allocator::report::{ProgramL1Usage, detailed_memory_usage, l1_usage_summary, memory_usage_summary};
 use allocator::{Allocator, AllocatorConfig, BufferKind};
-use sim_core::{Cycle, Cycles, Fiber, FiberId};
-use sim_noc::{Dram, DramTiming, NocModel};
-use sim_tensix::compute::state::ComputeState;
-use sim_tensix::{
-    BankTables, CircularBuffer, Compute, ComputeRole, CoreIdx, Dataflow, KernelArgs, KernelHost, KernelInstance, L1,
-    Risc, TensixCore,
-};
+use sim_core::Cycles;
+use sim_noc::{Dram, NocAddrMap};
+use sim_tensix::{BankTables, L1};
 use soc_descriptors::{Arch, Chip, LogicalCoord, NocId, TranslatedCoord};
-use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::rc::Rc;
 
 /// The three allocator reports (CSV text).
@@ -35,25 +28,33 @@ pub struct MemoryReports {
     pub detailed_memory_usage: String,
 }
 
+/// What runs record besides their totals.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Recording {
+    /// A Chrome/Perfetto trace (`RunReport::trace_json`).
+    pub trace: bool,
+    /// One record per NoC packet (`NocReport::transfers`, bounded), e.g. for a tt-npe timeline.
+    pub transfers: bool,
+}
+
 /// A simulated Tenstorrent chip.
 pub struct Device {
-    chip: Rc<Chip>,
+    pub(crate) chip: Rc<Chip>,
     soc_name: String,
-    params: ArchParams,
-    mem: MemParams,
+    pub(crate) params: Params,
     /// L1 of every logical worker, row-major over the logical grid.
-    l1: Vec<L1>,
-    dram: Dram,
-    allocator: Allocator,
+    pub(crate) l1: Vec<L1>,
+    pub(crate) dram: Dram,
+    pub(crate) allocator: Allocator,
     /// Per L1 bank: its core and the offset of the bank from the lock-step address.
     l1_banks: Vec<(CoreCoord, i64)>,
-    tables: BankTables,
+    pub(crate) tables: Rc<BankTables>,
     buffers: BTreeMap<u32, Buffer>,
     next_buffer: u32,
-    programs_run: u32,
+    pub(crate) programs_run: u32,
     total_cycles: Cycles,
-    l1_usage: Vec<ProgramL1Usage>,
-    tracing: bool,
+    pub(crate) l1_usage: Vec<ProgramL1Usage>,
+    pub(crate) recording: Recording,
 }
 
 impl std::fmt::Debug for Device {
@@ -66,13 +67,18 @@ impl Device {
     /// Open the chip `spec` describes, with its built-in parameters.
     pub fn open(spec: &ChipSpec) -> Result<Device, DeviceError> {
         let chip = spec.load().map_err(|e| DeviceError::Config(e.to_string()))?;
-        let params = ArchParams::builtin(chip.arch());
+        let params = Params::builtin(chip.arch());
         Device::from_chip(chip, spec.soc_name(), params)
     }
 
     /// Open the chip `spec` describes with `params` (e.g. after `--set` overrides).
-    pub fn open_with_params(spec: &ChipSpec, params: ArchParams) -> Result<Device, DeviceError> {
+    pub fn open_with_params(spec: &ChipSpec, params: Params) -> Result<Device, DeviceError> {
         let chip = spec.load().map_err(|e| DeviceError::Config(e.to_string()))?;
+        Device::with_chip(chip, spec.soc_name(), params)
+    }
+
+    /// A device on an already loaded `chip` with `params`.
+    pub fn with_chip(chip: Chip, soc_name: String, params: Params) -> Result<Device, DeviceError> {
         if params.arch() != chip.arch() {
             return Err(DeviceError::Config(format!(
                 "parameters are for {} but the chip is {}",
@@ -80,7 +86,8 @@ impl Device {
                 chip.arch()
             )));
         }
-        Device::from_chip(chip, spec.soc_name(), params)
+        params.validate("parameters").map_err(DeviceError::Param)?;
+        Device::from_chip(chip, soc_name, params)
     }
 
     /// The built-in chip of `arch`, unharvested (`CreateDevice(0)`).
@@ -88,16 +95,26 @@ impl Device {
         Device::open(&ChipSpec::builtin(arch))
     }
 
-    fn from_chip(chip: Chip, soc_name: String, params: ArchParams) -> Result<Device, DeviceError> {
-        let mem = params.mem();
+    fn from_chip(chip: Chip, soc_name: String, params: Params) -> Result<Device, DeviceError> {
+        let mem = &params.mem;
         let soc = chip.soc();
         let l1_size = soc.worker_l1_size;
-        if mem.l1_unreserved_base as u64 >= l1_size || mem.semaphore_base + 16 * 16 > mem.l1_unreserved_base {
+        if mem.l1_unreserved_base as u64 >= l1_size {
             return Err(DeviceError::Config(format!(
-                "mem.l1_unreserved_base ({}) and mem.semaphore_base ({}) do not fit a {l1_size}-byte L1",
-                mem.l1_unreserved_base, mem.semaphore_base
+                "mem.l1_unreserved_base = {} is not below the {l1_size}-byte L1 of this {}; choose a smaller value",
+                mem.l1_unreserved_base,
+                chip.arch()
             )));
         }
+        let dram_bank = soc.dram_banks.first().map(|b| b.size_bytes).unwrap_or(0);
+        if mem.dram_unreserved_base >= dram_bank {
+            return Err(DeviceError::Config(format!(
+                "mem.dram_unreserved_base = {} is not below the {dram_bank}-byte DRAM bank of this {}",
+                mem.dram_unreserved_base,
+                chip.arch()
+            )));
+        }
+        debug_assert!(mem.semaphore_base + SEMAPHORES * SEMAPHORE_BYTES <= mem.l1_unreserved_base);
         let g = chip.logical_grid();
         let l1 = (0..g.count()).map(|_| L1::new(l1_size as u32)).collect();
         let dram = Dram::new(soc.dram_channels.len(), soc.dram_channel_size);
@@ -137,6 +154,7 @@ impl Device {
             l1_offset: l1_banks.iter().map(|(_, o)| *o).collect(),
             dram_alignment: mem.dram_alignment,
             l1_alignment: mem.l1_alignment,
+            addr_map: NocAddrMap::of(chip.arch()),
         };
         let allocator = Allocator::new(AllocatorConfig {
             dram_banks: soc.dram_banks.len() as u32,
@@ -147,24 +165,25 @@ impl Device {
             l1_size,
             l1_unreserved_base: mem.l1_unreserved_base as u64,
             l1_bank_size: bank_size,
+            // tt-metal's allocator places L1 buffers at DRAM_ALIGNMENT too ("Allocations in DRAM and SRAM are
+            // done at DRAM_ALIGNMENT aligned addresses", hardware.md §3.4 note), not at L1_ALIGNMENT.
             l1_alignment: mem.dram_alignment as u64,
         });
         Ok(Device {
             chip: Rc::new(chip),
             soc_name,
             params,
-            mem,
             l1,
             dram,
             allocator,
             l1_banks,
-            tables,
+            tables: Rc::new(tables),
             buffers: BTreeMap::new(),
             next_buffer: 0,
             programs_run: 0,
             total_cycles: Cycles::ZERO,
             l1_usage: Vec::new(),
-            tracing: false,
+            recording: Recording::default(),
         })
     }
 
@@ -184,18 +203,33 @@ impl Device {
     }
 
     /// The parameters in use.
-    pub fn params(&self) -> &ArchParams {
+    pub fn params(&self) -> &Params {
         &self.params
+    }
+
+    /// The memory map and alignments.
+    pub fn mem(&self) -> &MemLayout {
+        &self.params.mem
     }
 
     /// AICLK, MHz.
     pub fn clock_mhz(&self) -> u32 {
-        self.params.clock_mhz()
+        self.params.clock_mhz
     }
 
     /// Record a Chrome trace of every following run (`RunReport::trace_json`).
     pub fn set_tracing(&mut self, on: bool) {
-        self.tracing = on;
+        self.recording.trace = on;
+    }
+
+    /// Keep one record per NoC packet in every following run (`NocReport::transfers`, bounded).
+    pub fn set_record_transfers(&mut self, on: bool) {
+        self.recording.transfers = on;
+    }
+
+    /// What runs record.
+    pub fn recording(&self) -> Recording {
+        self.recording
     }
 
     /// `compute_with_storage_grid_size()`.
@@ -234,8 +268,8 @@ impl Device {
     /// `allocator()->get_alignment(type)`.
     pub fn alignment(&self, t: BufferType) -> u32 {
         match t {
-            BufferType::Dram => self.mem.dram_alignment,
-            BufferType::L1 => self.mem.l1_alignment,
+            BufferType::Dram => self.params.mem.dram_alignment,
+            BufferType::L1 => self.params.mem.l1_alignment,
         }
     }
 
@@ -427,40 +461,9 @@ impl Device {
         }
     }
 
-    /// Write the three reports into `dir` (created if missing); existing files of these names are replaced.
-    pub fn write_memory_reports(&self, dir: &Path) -> Result<Vec<std::path::PathBuf>, String> {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create directory: {e}", dir.display()))?;
-        let r = self.memory_reports();
-        let mut out = Vec::new();
-        for (name, text) in [
-            ("l1_usage_summary.csv", &r.l1_usage_summary),
-            ("memory_usage_summary.csv", &r.memory_usage_summary),
-            ("detailed_memory_usage.csv", &r.detailed_memory_usage),
-        ] {
-            let p = dir.join(name);
-            std::fs::write(&p, text).map_err(|e| format!("{}: cannot write: {e}", p.display()))?;
-            out.push(p);
-        }
-        Ok(out)
-    }
-
     // ---------------------------------------------------------------------------------------------
     // Programs
     // ---------------------------------------------------------------------------------------------
-
-    fn check_cores(&self, cores: &CoreRangeSet, what: &str) -> Result<(), DeviceError> {
-        let cg = self.chip.compute_grid();
-        for c in cores.iter() {
-            if !cg.contains(c) {
-                let s = cg.size();
-                return Err(DeviceError::api(format!(
-                    "{what}: core ({},{}) is outside the {}x{} compute grid of this device",
-                    c.x, c.y, s.x, s.y
-                )));
-            }
-        }
-        Ok(())
-    }
 
     /// The NoC link-utilisation heatmap of `report` (SVG).
     pub fn noc_heatmap_svg(&self, report: &RunReport) -> String {
@@ -469,8 +472,8 @@ impl Device {
 
     /// `report` as a tt-npe timeline v1.0.0 (JSON).
     pub fn npe_timeline(&self, report: &RunReport) -> String {
-        let noc = self.params.noc();
-        let rate = noc.flit_bytes as f64 * 1000.0 / noc.inject_cycles_per_kflit.max(1) as f64;
+        let noc = &self.params.noc;
+        let rate = noc.flit_bytes as f64 * 1000.0 / noc.inject_cycles_per_kflit as f64;
         crate::report::npe::npe_timeline(report, &self.chip, noc.flit_bytes, rate)
     }
 
@@ -479,226 +482,11 @@ impl Device {
         self.total_cycles
     }
 
-    /// `EnqueueProgram(cq, program, blocking)`: run the program to completion.
+    /// `EnqueueProgram(cq, program, blocking)`: run the program to completion. The program is checked and
+    /// placed first ([`crate::launch`]); a rejected program leaves the device as it was.
     pub fn enqueue_program(&mut self, p: &Program) -> Result<RunReport, DeviceError> {
-        let g = self.chip.logical_grid();
-        let num_cbs = self.mem.num_circular_buffers;
-        for k in &p.kernels {
-            self.check_cores(&k.cores, &format!("kernel `{}`", k.name))?;
-            for c in k.cores.iter() {
-                let unique = k.runtime_args.get(&(c.x, c.y)).map(|v| v.len()).unwrap_or(0);
-                check_arg_count(&k.name, c, unique, k.common_args.len())?;
-            }
-        }
-        for s in &p.semaphores {
-            self.check_cores(&s.cores, "CreateSemaphore")?;
-        }
-        // Circular buffers: lock-step addresses from the unreserved base upward.
-        let cb_align = self.mem.dram_alignment.max(self.mem.dram_read_alignment).max(self.mem.l1_alignment);
-        let mut top: BTreeMap<(u32, u32), u32> = BTreeMap::new();
-        let mut cb_addr = Vec::with_capacity(p.cbs.len());
-        let lowest_buffer = self.allocator.lowest_l1_buffer().unwrap_or(self.l1_size_per_core());
-        for cb in &p.cbs {
-            self.check_cores(&cb.cores, "CreateCircularBuffer")?;
-            for (i, _) in &cb.config.formats {
-                if *i >= num_cbs {
-                    return Err(DeviceError::api(format!(
-                        "CreateCircularBuffer: CB index {i} is out of range: {} has {num_cbs} CBs per core (0..{})",
-                        self.arch(),
-                        num_cbs - 1
-                    )));
-                }
-            }
-            let start = cb
-                .cores
-                .iter()
-                .map(|c| *top.get(&(c.x, c.y)).unwrap_or(&self.mem.l1_unreserved_base))
-                .max()
-                .unwrap_or(0);
-            let addr = start.div_ceil(cb_align) * cb_align;
-            let end = addr as u64 + cb.config.total_size as u64;
-            if end > lowest_buffer {
-                let c = cb.cores.iter().next().expect("non-empty");
-                let idx: Vec<String> = cb.config.formats.iter().map(|(i, _)| format!("c_{i}")).collect();
-                return Err(DeviceError::api(format!(
-                    "L1 overflow on core ({},{}): circular buffer {} at [{addr:#x}, {end:#x}) ({} bytes) overlaps the L1 buffers \
-                     at [{lowest_buffer:#x}, {:#x}); shrink the CBs or the L1 buffers",
-                    c.x,
-                    c.y,
-                    idx.join("/"),
-                    cb.config.total_size,
-                    self.l1_size_per_core()
-                )));
-            }
-            for c in cb.cores.iter() {
-                top.insert((c.x, c.y), end as u32);
-            }
-            cb_addr.push(addr);
-        }
-        let cb_top = top.values().copied().max().unwrap_or(self.mem.l1_unreserved_base) as u64;
-        let program_id = self.programs_run;
-
-        // Cores with their L1, CBs and semaphores.
-        let mut cores: Vec<TensixCore> =
-            std::mem::take(&mut self.l1).into_iter().map(|l1| TensixCore::new(l1, num_cbs as usize)).collect();
-        for (cb, &addr) in p.cbs.iter().zip(&cb_addr) {
-            for c in cb.cores.iter() {
-                let core = &mut cores[(c.y * g.x + c.x) as usize];
-                for (i, fmt) in &cb.config.formats {
-                    let page = cb
-                        .config
-                        .page_sizes
-                        .iter()
-                        .find(|(j, _)| j == i)
-                        .map(|(_, p)| *p)
-                        .expect("validated at creation");
-                    core.cbs[*i as usize] = Some(CircularBuffer::new(*i as u8, addr, cb.config.total_size, page, *fmt));
-                }
-            }
-        }
-        for s in &p.semaphores {
-            for c in s.cores.iter() {
-                let core = &mut cores[(c.y * g.x + c.x) as usize];
-                core.l1
-                    .write_u32((self.mem.semaphore_base + s.id * 16) as u64, s.initial)
-                    .expect("semaphores inside L1");
-            }
-        }
-
-        // Kernel instances, ordered by (core, RISC): the fixed tie-break among kernels.
-        struct Inst {
-            core: CoreIdx,
-            risc: Risc,
-            kernel: usize,
-            role: Option<ComputeRole>,
-        }
-        let mut insts = Vec::new();
-        for (ki, k) in p.kernels.iter().enumerate() {
-            for c in k.cores.iter() {
-                let core = CoreIdx(c.y * g.x + c.x);
-                match &k.config {
-                    KernelConfig::DataMovement(d) => {
-                        insts.push(Inst { core, risc: d.processor.risc(), kernel: ki, role: None })
-                    }
-                    KernelConfig::Compute(cc) => {
-                        let core_state = &mut cores[core.0 as usize];
-                        core_state.compute = Some(Box::new(ComputeState::new(cc.settings())));
-                        for (risc, role) in [
-                            (Risc::Trisc0, ComputeRole::Unpack),
-                            (Risc::Trisc1, ComputeRole::Math),
-                            (Risc::Trisc2, ComputeRole::Pack),
-                        ] {
-                            insts.push(Inst { core, risc, kernel: ki, role: Some(role) });
-                        }
-                    }
-                }
-            }
-        }
-        insts.sort_by_key(|i| (i.core, i.risc));
-        let names: Vec<Rc<str>> = p.kernels.iter().map(|k| Rc::from(k.name.as_str())).collect();
-        let metas = insts
-            .iter()
-            .map(|i| FiberMeta {
-                kernel: names[i.kernel].clone(),
-                core: i.core,
-                risc: i.risc,
-                blocked: None,
-                run: None,
-            })
-            .collect();
-        let soc = self.chip.soc();
-        let engine = Engine::new(
-            EngineParts {
-                chip: self.chip.clone(),
-                mem: self.mem.clone(),
-                cores,
-                dram: std::mem::take(&mut self.dram),
-                dram_timing: DramTiming::new(soc.dram_channels.len(), soc.dram_channel_size, self.params.dram()),
-                noc: NocModel::new(soc.grid, self.params.noc()),
-                tracing: self.tracing,
-            },
-            metas,
-        );
-        let engine = Rc::new(RefCell::new(engine));
-        let host: Rc<RefCell<dyn KernelHost>> = engine.clone();
-        let tables = Rc::new(self.tables.clone());
-        let costs = Rc::new(self.params.api_costs());
-        let max_burst = self.params.noc().max_burst_bytes;
-        let stack = self.params.stack_bytes();
-        let mut launches = Vec::with_capacity(insts.len());
-        for (fid, i) in insts.iter().enumerate() {
-            let k = &p.kernels[i.kernel];
-            let logical = (i.core.0 % g.x, i.core.0 / g.x);
-            let t =
-                self.chip.worker_core_from_logical_core(LogicalCoord::new(logical.0, logical.1)).expect("core in grid");
-            let (noc, compile, named, defines) = match &k.config {
-                KernelConfig::DataMovement(d) => {
-                    (d.noc, d.compile_args.clone(), d.named_compile_args.clone(), d.defines.clone())
-                }
-                KernelConfig::Compute(c) => {
-                    (NocId::Noc0, c.compile_args.clone(), c.named_compile_args.clone(), c.defines.clone())
-                }
-            };
-            let inst = Rc::new(KernelInstance {
-                name: k.name.clone(),
-                fiber: FiberId(fid as u32),
-                core: i.core,
-                risc: i.risc,
-                noc,
-                logical,
-                noc_xy: (t.x, t.y),
-                sem_base: self.mem.semaphore_base,
-                args: KernelArgs {
-                    runtime: k.runtime_args.get(&logical).cloned().unwrap_or_default(),
-                    common: k.common_args.clone(),
-                    compile,
-                    named,
-                    defines,
-                },
-                tables: tables.clone(),
-                costs: costs.clone(),
-                max_burst,
-                num_cbs,
-                max_cycles: self.params.max_cycles(),
-                max_outstanding: self.params.u64("noc.max_outstanding") as u32,
-                compute: match &k.config {
-                    KernelConfig::Compute(c) => Some(c.settings()),
-                    KernelConfig::DataMovement(_) => None,
-                },
-            });
-            let host = host.clone();
-            let fiber = match (&k.body, i.role) {
-                (KernelBody::Dataflow(f), _) => {
-                    let f = f.clone();
-                    Fiber::new(stack, move |y, t0| {
-                        let mut d = Dataflow::new(host, y, inst, t0);
-                        f(&mut d);
-                        d.finish();
-                    })
-                }
-                (KernelBody::Compute(f), Some(role)) => {
-                    let f = f.clone();
-                    Fiber::new(stack, move |y, t0| {
-                        let mut c = Compute::new(host, y, inst, role, t0);
-                        f(&mut c);
-                        c.finish();
-                    })
-                }
-                (KernelBody::Compute(_), None) => {
-                    unreachable!("compute kernels always have a role")
-                }
-            };
-            launches.push(Launch { fiber: fiber.map_err(DeviceError::Config)? });
-        }
-        drop(host);
-        let outcome = engine::run(engine, launches, self.params.max_cycles(), program_id, self.clock_mhz());
-        self.l1 = outcome.cores.into_iter().map(TensixCore::into_l1).collect();
-        self.dram = outcome.dram;
-        self.programs_run += 1;
-        self.l1_usage.push(ProgramL1Usage::measure(program_id, cb_top, &self.allocator));
-        let report = outcome.result?;
+        let report = crate::launch::Launch::build(self, p)?.run(self)?;
         self.total_cycles += report.cycles;
-        let _ = Cycle::ZERO;
         Ok(report)
     }
 }

@@ -1,6 +1,8 @@
 //! Errors of the host API and of runs: each names the core, kernel, address or key involved and what would
 //! fix it.
 
+use crate::params::ParamError;
+use sim_core::Cycle;
 use std::fmt;
 
 /// A kernel blocked when a run deadlocked.
@@ -16,15 +18,17 @@ pub struct BlockedKernel {
     pub risc: String,
     /// What it waits for, with the current state.
     pub waiting_for: String,
-    /// Cycle it blocked at.
-    pub since: u64,
+    /// When it blocked.
+    pub since: Cycle,
 }
 
 /// Everything that can go wrong using the simulated device.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DeviceError {
-    /// The chip description or parameters are wrong.
+    /// The chip description is wrong, or does not fit the parameters.
     Config(String),
+    /// A parameter value is wrong.
+    Param(ParamError),
     /// A host API call was used wrongly.
     Api(String),
     /// A kernel stopped with an error (API misuse) or panicked.
@@ -39,20 +43,20 @@ pub enum DeviceError {
         message: String,
         /// Whether it was a panic in kernel code (else an API error).
         panicked: bool,
-        /// Cycle at which the kernel stopped.
-        at: u64,
+        /// When the kernel stopped.
+        at: Cycle,
     },
     /// Every kernel is blocked and nothing is in flight.
     Deadlock {
-        /// Cycle of the deadlock.
-        at: u64,
+        /// When the last kernel blocked.
+        at: Cycle,
         /// Each blocked kernel and what it waits for.
         blocked: Vec<BlockedKernel>,
     },
     /// The run exceeded the watchdog.
     Livelock {
-        /// The limit reached.
-        at: u64,
+        /// The limit reached (`sim.max_cycles`).
+        at: Cycle,
         /// Kernels still running.
         running: Vec<String>,
     },
@@ -69,25 +73,31 @@ impl fmt::Display for DeviceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DeviceError::Config(m) | DeviceError::Api(m) => f.write_str(m),
+            DeviceError::Param(e) => write!(f, "{e}"),
             DeviceError::Kernel { kernel, core, risc, message, panicked, at } => {
                 let what = if *panicked { "panicked" } else { "failed" };
-                write!(f, "kernel `{kernel}` on core ({},{}) {risc} {what} at cycle {at}: {message}", core.0, core.1)
+                write!(
+                    f,
+                    "kernel `{kernel}` on core ({},{}) {risc} {what} at cycle {}: {message}",
+                    core.0, core.1, at.0
+                )
             }
             DeviceError::Deadlock { at, blocked } => {
-                writeln!(f, "deadlock at cycle {at}: every kernel is blocked and no NoC transaction is in flight")?;
+                writeln!(f, "deadlock at cycle {}: every kernel is blocked and no NoC transaction is in flight", at.0)?;
                 for b in blocked {
                     writeln!(
                         f,
                         "  core ({},{}) [NoC0 ({},{})] {} `{}` since cycle {}: {}",
-                        b.core.0, b.core.1, b.noc0.0, b.noc0.1, b.risc, b.kernel, b.since, b.waiting_for
+                        b.core.0, b.core.1, b.noc0.0, b.noc0.1, b.risc, b.kernel, b.since.0, b.waiting_for
                     )?;
                 }
                 Ok(())
             }
             DeviceError::Livelock { at, running } => write!(
                 f,
-                "the run passed the watchdog at cycle {at} with kernels still running ({}); a spin loop that never \
+                "the run passed the watchdog at cycle {} with kernels still running ({}); a spin loop that never \
                  blocks? raise --set sim.max_cycles=N if the program is just long",
+                at.0,
                 running.join(", ")
             ),
         }

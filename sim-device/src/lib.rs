@@ -8,6 +8,7 @@ pub mod coords;
 pub mod device;
 mod engine;
 pub mod error;
+mod launch;
 pub mod params;
 pub mod program;
 pub mod report;
@@ -15,9 +16,9 @@ pub mod report;
 pub use buffer::{Buffer, BufferType, HostData, InterleavedBufferConfig, from_bytes, tensor_accessor_args, to_bytes};
 pub use chip_spec::{ChipSpec, SocSource};
 pub use coords::{CoreCoord, CoreRange, CoreRangeSet, WorkSplit, num_cores_to_corerangeset, split_work_to_cores};
-pub use device::{Device, MemoryReports};
+pub use device::{Device, MemoryReports, Recording};
 pub use error::{BlockedKernel, DeviceError};
-pub use params::{ArchParams, MemParams, Param};
+pub use params::{MemLayout, ParamEntry, ParamError, ParamProblem, Params, ReplayParams, SimParams};
 pub use program::{
     CbHandle, CircularBufferConfig, ComputeConfig, DataMovementConfig, Kernel, KernelBody, KernelConfig, KernelHandle,
     MAX_RUNTIME_ARGS, MathFidelity, NocMode, Program,

@@ -229,6 +229,11 @@ impl CircularBufferConfig {
         self
     }
 
+    /// The page size set for CB `index`, if any.
+    pub fn page_size(&self, index: u32) -> Option<u32> {
+        self.page_sizes.iter().find(|(j, _)| *j == index).map(|(_, p)| *p)
+    }
+
     /// `set_total_size(bytes)`.
     pub fn set_total_size(mut self, total_size: u32) -> Self {
         self.total_size = total_size;

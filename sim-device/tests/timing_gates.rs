@@ -3,12 +3,12 @@
 //! zero so the NoC and hand-off terms stand alone.
 
 use sim_device::prelude::*;
-use sim_device::{ArchParams, Kernel};
+use sim_device::{Kernel, Params};
 use std::sync::{Arc, Mutex};
 
 fn device(extra: &[&str]) -> Device {
-    let mut p = ArchParams::builtin(Arch::WormholeB0);
-    let keys: Vec<String> = p.entries().keys().filter(|k| k.starts_with("api.")).cloned().collect();
+    let mut p = Params::builtin(Arch::WormholeB0);
+    let keys: Vec<&str> = p.entries().iter().map(|e| e.key).filter(|k| k.starts_with("api.")).collect();
     for k in keys {
         p.set(&format!("{k}=0")).unwrap();
     }

@@ -1,12 +1,15 @@
 //! sim-noc: the two NoCs of a Tenstorrent chip — 2-D torus topology, dimension-ordered routing, packet
-//! timing — and DRAM as NoC endpoints (sparse storage and channel timing). Knows nothing of Tensix cores.
+//! timing, the NoC address encoding — and DRAM as NoC endpoints (sparse storage and channel timing). Knows
+//! nothing of Tensix cores.
 
+pub mod addr;
 pub mod calendar;
 pub mod dram;
 pub mod model;
 pub mod params;
 pub mod topology;
 
+pub use addr::NocAddrMap;
 pub use calendar::Calendar;
 pub use dram::{Dram, DramTiming, SparseMemory};
 pub use model::{Delivery, NocModel, NocTraffic, VcClass};

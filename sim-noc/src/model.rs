@@ -280,6 +280,7 @@ mod tests {
                 niu_to_router: Cycles(5),
                 router_to_niu: Cycles(5),
                 inject_cycles_per_kflit: 1000,
+                ..NocParams::default()
             },
         )
     }

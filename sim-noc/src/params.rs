@@ -1,10 +1,10 @@
-//! Typed NoC and DRAM timing parameters (filled from the per-arch data file by sim-device; every value there
-//! carries its source note).
+//! Typed NoC and DRAM timing parameters (filled once from the per-arch data file by sim-device, where every
+//! value carries its source note and its allowed range; nothing here is looked up by name).
 
 use sim_core::Cycles;
 
 /// NoC parameters of one chip.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct NocParams {
     /// Bytes per flit (one flit per cycle per link).
     pub flit_bytes: u32,
@@ -20,10 +20,18 @@ pub struct NocParams {
     pub router_to_niu: Cycles,
     /// Cycles a source NIU takes per 1000 flits it injects (1000 = one flit per cycle).
     pub inject_cycles_per_kflit: u32,
+    /// Cycles from a write committing at its destination to its acknowledgement leaving.
+    pub ack_turnaround: Cycles,
+    /// Read packets or non-posted write packets one RISC may have in flight per NoC.
+    pub max_outstanding: u32,
+    /// NIU read of L1 for a read response.
+    pub l1_read_latency: Cycles,
+    /// NIU write of arriving data into L1.
+    pub l1_write_latency: Cycles,
 }
 
 /// DRAM parameters of one chip.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct DramParams {
     /// From a read request reaching the DRAM channel to its data starting back.
     pub read_latency: Cycles,

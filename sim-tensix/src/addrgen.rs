@@ -1,53 +1,14 @@
-//! NoC address encoding and the interleaved address generators kernels use (`InterleavedAddrGen`,
-//! `InterleavedAddrGenFast`, `InterleavedPow2AddrGenFast`, `TensorAccessor`), implementing tt-metal's
+//! The interleaved address generators kernels use (`InterleavedAddrGen`, `InterleavedAddrGenFast`,
+//! `InterleavedPow2AddrGenFast`, `TensorAccessor`) over the device's bank tables, implementing tt-metal's
 //! page → bank formula: bank = page % banks, address = base + (page / banks) × aligned page + bank offset.
 
 use crate::format::DataFormat;
+use sim_noc::NocAddrMap;
 use soc_descriptors::NocId;
-
-/// Bits of the local address in a NoC address (`NOC_ADDR_LOCAL_BITS`).
-pub const NOC_ADDR_LOCAL_BITS: u32 = 36;
-/// Bits of one NoC coordinate (`NOC_ADDR_NODE_ID_BITS`).
-pub const NOC_ADDR_NODE_ID_BITS: u32 = 6;
-const LOCAL_MASK: u64 = (1 << NOC_ADDR_LOCAL_BITS) - 1;
-const NODE_MASK: u64 = (1 << NOC_ADDR_NODE_ID_BITS) - 1;
-
-/// `NOC_XY_ADDR(x, y, addr)`.
-pub fn noc_xy_addr(x: u32, y: u32, addr: u64) -> u64 {
-    ((y as u64 & NODE_MASK) << (NOC_ADDR_LOCAL_BITS + NOC_ADDR_NODE_ID_BITS))
-        | ((x as u64 & NODE_MASK) << NOC_ADDR_LOCAL_BITS)
-        | (addr & LOCAL_MASK)
-}
-
-/// Split a unicast NoC address into (x, y, local address).
-pub fn decode_noc_addr(a: u64) -> (u32, u32, u64) {
-    let x = (a >> NOC_ADDR_LOCAL_BITS) & NODE_MASK;
-    let y = (a >> (NOC_ADDR_LOCAL_BITS + NOC_ADDR_NODE_ID_BITS)) & NODE_MASK;
-    (x as u32, y as u32, a & LOCAL_MASK)
-}
-
-/// `NOC_MULTICAST_ADDR(x_start, y_start, x_end, y_end, addr)`.
-pub fn noc_multicast_addr(x_start: u32, y_start: u32, x_end: u32, y_end: u32, addr: u64) -> u64 {
-    let b = NOC_ADDR_LOCAL_BITS;
-    let n = NOC_ADDR_NODE_ID_BITS;
-    ((y_start as u64 & NODE_MASK) << (b + 3 * n))
-        | ((x_start as u64 & NODE_MASK) << (b + 2 * n))
-        | ((y_end as u64 & NODE_MASK) << (b + n))
-        | ((x_end as u64 & NODE_MASK) << b)
-        | (addr & LOCAL_MASK)
-}
-
-/// Split a multicast NoC address into (x_start, y_start, x_end, y_end, local address).
-pub fn decode_multicast_addr(a: u64) -> (u32, u32, u32, u32, u64) {
-    let b = NOC_ADDR_LOCAL_BITS;
-    let n = NOC_ADDR_NODE_ID_BITS;
-    let f = |s: u32| ((a >> s) & NODE_MASK) as u32;
-    (f(b + 2 * n), f(b + 3 * n), f(b), f(b + n), a & LOCAL_MASK)
-}
 
 /// The on-device bank tables (`dram_bank_to_noc_xy`, `bank_to_dram_offset`, `l1_bank_to_noc_xy`,
 /// `bank_to_l1_offset`) and alignments.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BankTables {
     /// Per NoC, per DRAM bank: the coordinate kernels use.
     pub dram_xy: [Vec<(u32, u32)>; 2],
@@ -62,6 +23,8 @@ pub struct BankTables {
     pub dram_alignment: u32,
     /// `L1_ALIGNMENT` (bytes).
     pub l1_alignment: u32,
+    /// The chip's NoC address encoding.
+    pub addr_map: NocAddrMap,
 }
 
 impl BankTables {
@@ -69,7 +32,7 @@ impl BankTables {
     pub fn bank_noc_addr(&self, dram: bool, bank: u32, offset: u64, noc: NocId) -> Option<u64> {
         let (xy, off) = if dram { (&self.dram_xy, &self.dram_offset) } else { (&self.l1_xy, &self.l1_offset) };
         let (x, y) = *xy[noc.index()].get(bank as usize)?;
-        Some(noc_xy_addr(x, y, (offset as i64).wrapping_add(off[bank as usize]) as u64))
+        Some(self.addr_map.xy(x, y, (offset as i64).wrapping_add(off[bank as usize]) as u64))
     }
 
     /// Number of banks.
@@ -241,15 +204,8 @@ mod tests {
             l1_offset: vec![0],
             dram_alignment: 32,
             l1_alignment: 16,
+            addr_map: NocAddrMap::of(soc_descriptors::Arch::WormholeB0),
         }
-    }
-
-    #[test]
-    fn encodings_round_trip() {
-        let a = noc_xy_addr(18, 19, 0x1_2345_6789);
-        assert_eq!(decode_noc_addr(a), (18, 19, 0x1_2345_6789));
-        let m = noc_multicast_addr(18, 18, 25, 25, 0x1000);
-        assert_eq!(decode_multicast_addr(m), (18, 18, 25, 25, 0x1000));
     }
 
     #[test]
@@ -258,9 +214,9 @@ mod tests {
         let g = InterleavedAddrGen::<true> { bank_base_address: 0x100, page_size: 100 };
         // Page 4: bank 1, second page in that bank (stride = 128 after alignment), plus bank 1's 1 GiB offset.
         let a = g.page_noc_addr(&t, 4, 0, NocId::Noc0).unwrap();
-        assert_eq!(decode_noc_addr(a), (0, 1, (1 << 30) + 0x100 + 128));
+        assert_eq!(t.addr_map.decode(a), (0, 1, (1 << 30) + 0x100 + 128));
         let f =
             InterleavedAddrGenFast::<true> { bank_base_address: 0, page_size: 1088, data_format: DataFormat::Bfp8_b };
-        assert_eq!(decode_noc_addr(f.page_noc_addr(&t, 5, 8, NocId::Noc1).unwrap()), (0, 5, 1088 + 8));
+        assert_eq!(t.addr_map.decode(f.page_noc_addr(&t, 5, 8, NocId::Noc1).unwrap()), (0, 5, 1088 + 8));
     }
 }

@@ -45,7 +45,7 @@ pub struct KernelInstance {
     pub sem_base: u32,
     /// Arguments.
     pub args: KernelArgs,
-    /// Interleaved bank tables.
+    /// Interleaved bank tables (and the chip's NoC address encoding).
     pub tables: Rc<BankTables>,
     /// API costs.
     pub costs: Rc<ApiCosts>,
@@ -59,4 +59,25 @@ pub struct KernelInstance {
     pub compute: Option<crate::compute::state::ComputeSettings>,
     /// The run's watchdog: past this cycle the kernel hands control back on every synchronisation.
     pub max_cycles: u64,
+}
+
+/// A 4-byte runtime-arg value type (`get_arg_val<T>`).
+pub trait ArgValue {
+    /// Reinterpret the arg's 32 bits.
+    fn from_arg_bits(bits: u32) -> Self;
+}
+impl ArgValue for u32 {
+    fn from_arg_bits(bits: u32) -> Self {
+        bits
+    }
+}
+impl ArgValue for i32 {
+    fn from_arg_bits(bits: u32) -> Self {
+        bits as i32
+    }
+}
+impl ArgValue for f32 {
+    fn from_arg_bits(bits: u32) -> Self {
+        f32::from_bits(bits)
+    }
 }

@@ -3,9 +3,11 @@
 //! implements it for the whole chip; sim-tensix never sees the NoC model itself.
 
 use crate::core::{TensixCore, Waiter};
+use crate::l1::L1OutOfRange;
 use crate::risc::Risc;
 use sim_core::{Cycle, Cycles, EventKey, FiberId, TraceArg};
 use soc_descriptors::NocId;
+use std::fmt;
 
 /// Index of a Tensix core within a run (dense, row-major over the logical grid).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -86,6 +88,178 @@ pub struct AtomicReq {
     pub posted: bool,
 }
 
+/// Why the chip refused a NoC transaction; the kernel's error names the call and adds this.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NocError {
+    /// The coordinate is not a tile of this chip.
+    NotATile {
+        /// NoC x as the kernel gave it.
+        x: u32,
+        /// NoC y as the kernel gave it.
+        y: u32,
+        /// The chip's architecture name.
+        arch: &'static str,
+    },
+    /// A Tensix tile that harvesting removed.
+    Harvested {
+        /// NoC x.
+        x: u32,
+        /// NoC y.
+        y: u32,
+    },
+    /// A tile kind tensim does not model as an endpoint (ARC, PCIe, router-only…).
+    Unmodelled {
+        /// NoC x.
+        x: u32,
+        /// NoC y.
+        y: u32,
+        /// The tile's kind.
+        kind: &'static str,
+        /// NoC0 coordinate of the tile.
+        noc0: soc_descriptors::Noc0Coord,
+    },
+    /// A remote L1 range outside L1.
+    RemoteL1 {
+        /// The bounds problem.
+        err: L1OutOfRange,
+        /// Logical coordinate of the core.
+        core: (u32, u32),
+        /// NoC coordinate as given.
+        xy: (u32, u32),
+    },
+    /// A DRAM range outside its channel.
+    Dram {
+        /// First byte.
+        addr: u64,
+        /// One past the last byte.
+        end: u64,
+        /// Channel size.
+        size: u64,
+        /// Channel.
+        channel: u32,
+        /// NoC coordinate as given.
+        xy: (u32, u32),
+    },
+    /// The issuing core's own L1 range (`source` or `destination`) is outside L1.
+    Local {
+        /// Which side.
+        side: &'static str,
+        /// The bounds problem.
+        err: L1OutOfRange,
+    },
+    /// A read whose source and destination differ modulo the read alignment.
+    MisalignedRead {
+        /// `L1` or `DRAM`.
+        kind: &'static str,
+        /// Source address.
+        src: u64,
+        /// Destination L1 address.
+        dst: u32,
+        /// Alignment, bytes.
+        align: u64,
+    },
+    /// A write whose source and destination differ modulo the write alignment.
+    MisalignedWrite {
+        /// Source L1 address.
+        src: u32,
+        /// Destination address.
+        dst: u64,
+        /// Alignment, bytes.
+        align: u64,
+    },
+    /// A multicast corner that is not a Tensix tile.
+    McastCorner {
+        /// NoC x.
+        x: u32,
+        /// NoC y.
+        y: u32,
+        /// The tile's kind, when it is a tile.
+        kind: Option<&'static str>,
+    },
+    /// The multicast rectangle holds the sender but the call is not a loopback variant.
+    McastHoldsSender {
+        /// The rectangle as given (x0, y0, x1, y1).
+        rect: (u32, u32, u32, u32),
+        /// Logical coordinate of the sender.
+        core: (u32, u32),
+    },
+    /// The multicast rectangle holds no worker.
+    McastEmpty {
+        /// The rectangle as given.
+        rect: (u32, u32, u32, u32),
+    },
+    /// A multicast destination range outside L1.
+    McastDest(L1OutOfRange),
+    /// An atomic aimed at DRAM.
+    AtomicOnDram {
+        /// NoC x.
+        x: u32,
+        /// NoC y.
+        y: u32,
+    },
+    /// An atomic on an address that is not 4-byte aligned.
+    AtomicMisaligned {
+        /// The address.
+        addr: u64,
+    },
+}
+
+impl fmt::Display for NocError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NocError::NotATile { x, y, arch } => write!(f, "NoC coordinate ({x},{y}) is not a tile of this {arch}"),
+            NocError::Harvested { x, y } => write!(f, "NoC coordinate ({x},{y}) is a harvested Tensix core"),
+            NocError::Unmodelled { x, y, kind, noc0 } => write!(
+                f,
+                "NoC coordinate ({x},{y}) is a {kind} tile (NoC0 {noc0}); tensim models Tensix L1 and DRAM endpoints"
+            ),
+            NocError::RemoteL1 { err, core, xy } => {
+                write!(f, "{err} of core ({},{}) [NoC ({},{})]", core.0, core.1, xy.0, xy.1)
+            }
+            NocError::Dram { addr, end, size, channel, xy } => write!(
+                f,
+                "DRAM access [{addr:#x}, {end:#x}) is outside the {size}-byte channel {channel} at NoC ({},{})",
+                xy.0, xy.1
+            ),
+            NocError::Local { side, err } => write!(f, "{side}: {err}"),
+            NocError::MisalignedRead { kind, src, dst, align } => write!(
+                f,
+                "misaligned NoC read: source {kind} address {src:#x} and destination L1 address {dst:#x} differ modulo \
+                 {align} (NOC_{kind}_READ_ALIGNMENT_BYTES); align both to {align} bytes"
+            ),
+            NocError::MisalignedWrite { src, dst, align } => write!(
+                f,
+                "misaligned NoC write: source L1 address {src:#x} and destination address {dst:#x} differ modulo \
+                 {align} (NOC_WRITE_ALIGNMENT_BYTES); align both to {align} bytes"
+            ),
+            NocError::McastCorner { x, y, kind: None } => {
+                write!(f, "multicast corner ({x},{y}) is not a tile of this chip")
+            }
+            NocError::McastCorner { x, y, kind: Some(k) } => {
+                write!(f, "multicast corner ({x},{y}) is a {k} tile; multicast rectangles are of Tensix cores")
+            }
+            NocError::McastHoldsSender { rect, core } => write!(
+                f,
+                "the multicast rectangle ({},{})-({},{}) contains the sender, core ({},{}); use the _loopback_src \
+                 variant or leave the sender out of the rectangle",
+                rect.0, rect.1, rect.2, rect.3, core.0, core.1
+            ),
+            NocError::McastEmpty { rect } => write!(
+                f,
+                "the multicast rectangle ({},{})-({},{}) holds no Tensix worker",
+                rect.0, rect.1, rect.2, rect.3
+            ),
+            NocError::McastDest(e) => write!(f, "multicast destination: {e}"),
+            NocError::AtomicOnDram { x, y } => {
+                write!(f, "NoC ({x},{y}) is DRAM; semaphores and atomics work on Tensix L1 words")
+            }
+            NocError::AtomicMisaligned { addr } => write!(f, "L1 word address {addr:#x} is not 4-byte aligned"),
+        }
+    }
+}
+
+impl std::error::Error for NocError {}
+
 /// The chip as a kernel sees it.
 pub trait KernelHost {
     /// Key of the earliest pending event (for [`sim_core::FiberClock::sync`]).
@@ -99,11 +273,11 @@ pub trait KernelHost {
     /// Register `w` as blocked on core `c` from `now`.
     fn block(&mut self, c: CoreIdx, w: Waiter, now: Cycle);
     /// Issue one read packet at `now`; returns when the issuing RISC may continue.
-    fn noc_read(&mut self, r: ReadReq, now: Cycle) -> Result<Cycle, String>;
+    fn noc_read(&mut self, r: ReadReq, now: Cycle) -> Result<Cycle, NocError>;
     /// Issue one write packet at `now`; returns when the issuing RISC may continue.
-    fn noc_write(&mut self, w: WriteReq, now: Cycle) -> Result<Cycle, String>;
+    fn noc_write(&mut self, w: WriteReq, now: Cycle) -> Result<Cycle, NocError>;
     /// Issue one atomic/inline operation at `now`; returns when the issuing RISC may continue.
-    fn noc_atomic(&mut self, a: AtomicReq, now: Cycle) -> Result<Cycle, String>;
+    fn noc_atomic(&mut self, a: AtomicReq, now: Cycle) -> Result<Cycle, NocError>;
     /// Whether a timeline is being recorded.
     fn tracing(&self) -> bool;
     /// Record a slice on `fiber`'s track.

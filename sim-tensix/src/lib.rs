@@ -10,6 +10,7 @@ pub mod core;
 pub mod dataflow;
 pub mod format;
 pub mod host;
+pub mod kernel_ctx;
 pub mod l1;
 pub mod params;
 pub mod risc;
@@ -18,15 +19,15 @@ pub use addrgen::{
     AddrGen, BankTables, InterleavedAddrGen, InterleavedAddrGenFast, InterleavedPow2AddrGenFast, TensorAccessor,
     TensorAccessorArgs,
 };
-pub use args::{KernelArgs, KernelInstance};
-pub use cb::{CbCounters, CircularBuffer};
+pub use args::{ArgValue, KernelArgs, KernelInstance};
+pub use cb::{CBIndex, CbCounters, CbId, CircularBuffer};
 pub use compute::math::{BroadcastType, EltwiseOp, PoolType, ReduceDim};
 pub use compute::state::ComputeSettings;
 pub use compute::{Compute, ComputeRole, EltwiseBinaryReuseDestType};
 pub use core::{Barrier, NocCounters, TensixCore, Wait, Waiter, WordCond};
-pub use dataflow::{ArgValue, CBIndex, CbId, Dataflow};
+pub use dataflow::Dataflow;
 pub use format::{DataFormat, bfloat16, pack_tiles, pack_two_bfloat16_into_uint32, unpack_tiles};
-pub use host::{AtomicOp, AtomicReq, CoreIdx, KernelHost, McastReq, ReadReq, WriteReq};
+pub use host::{AtomicOp, AtomicReq, CoreIdx, KernelHost, McastReq, NocError, ReadReq, WriteReq};
 pub use l1::{L1, L1OutOfRange};
-pub use params::ApiCosts;
+pub use params::{ApiCosts, ComputeParams};
 pub use risc::{DataMovementProcessor, Risc};

@@ -1,10 +1,10 @@
-//! Typed timing parameters of a Tensix core's kernel APIs (filled from the per-arch data file by
+//! Typed timing parameters of a Tensix core's kernel APIs (filled once from the per-arch data file by
 //! sim-device; every value there carries its source note).
 
 use sim_core::Cycles;
 
 /// SFPU instructions per 32-lane vector of each operation (exact mode, approximate mode).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SfpuCosts {
     /// exp.
     pub exp: (u64, u64),
@@ -33,8 +33,8 @@ pub struct SfpuCosts {
 }
 
 /// Cycles of the compute engines (unpacker, FPU, SFPU, packer) and of the TRISC hand-offs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ComputeCosts {
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ComputeParams {
     /// An `*_init` call (reconfiguring unpacker, math and packer).
     pub init: Cycles,
     /// Fixed cycles per unpacked tile.
@@ -67,11 +67,11 @@ pub struct ComputeCosts {
     pub handoff: Cycles,
 }
 
-impl ComputeCosts {
+impl ComputeParams {
     /// All-zero costs.
-    pub fn zero() -> ComputeCosts {
+    pub fn zero() -> ComputeParams {
         let z = Cycles::ZERO;
-        ComputeCosts {
+        ComputeParams {
             init: z,
             unpack_base: z,
             unpack_bytes_per_cycle: 1 << 20,
@@ -105,7 +105,7 @@ impl ComputeCosts {
 }
 
 /// Cycles each kernel API call charges its RISC, and hand-off latencies.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ApiCosts {
     /// `get_arg_val` / `get_common_arg_val`.
     pub arg_read: Cycles,
@@ -136,7 +136,7 @@ pub struct ApiCosts {
     /// A profiler zone marker (begin or end).
     pub zone: Cycles,
     /// Compute engine costs.
-    pub compute: ComputeCosts,
+    pub compute: ComputeParams,
 }
 
 impl ApiCosts {
@@ -158,7 +158,7 @@ impl ApiCosts {
             barrier_wake: z,
             kernel_start: z,
             zone: z,
-            compute: ComputeCosts::zero(),
+            compute: ComputeParams::zero(),
         }
     }
 }

@@ -109,8 +109,8 @@ impl CoreDescriptor {
     /// Read and validate a core descriptor file.
     pub fn load(path: &Path) -> Result<CoreDescriptor, SocError> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            SocError::new(&name, format!("cannot read core descriptor: {e}"))
+        let text = crate::input::read_text(path, "core descriptor").map_err(|e| {
+            SocError::new(&name, e.reason)
                 .hint("pass an existing file with --core-desc, or omit it to use the built-in one")
         })?;
         CoreDescriptor::from_yaml_str(&text, &name)

@@ -153,8 +153,8 @@ impl SocDescriptor {
     /// Read and validate a SoC descriptor file.
     pub fn load(path: &Path) -> Result<SocDescriptor, SocError> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            SocError::new(&name, format!("cannot read SoC descriptor: {e}"))
+        let text = crate::input::read_text(path, "SoC descriptor").map_err(|e| {
+            SocError::new(&name, e.reason)
                 .hint("pass an existing file with --soc, or use --arch for a built-in description")
         })?;
         SocDescriptor::from_yaml_str(&text, &name)

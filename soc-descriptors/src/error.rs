@@ -76,3 +76,86 @@ impl fmt::Display for SocError {
 }
 
 impl std::error::Error for SocError {}
+
+/// A serde error message in the user's words: the shape that was expected (`a whole number`, `a list`,
+/// `a mapping`…) instead of Rust type names (`u64`, `a sequence`, `struct RawSoc`).
+pub fn plain_serde_message(msg: &str) -> String {
+    // Longest first, so that `u64` does not eat part of a longer name.
+    const WORDS: [(&str, &str); 22] = [
+        ("a borrowed string", "text"),
+        ("a string", "text"),
+        ("a sequence", "a list"),
+        ("a map", "a mapping"),
+        ("a boolean", "true or false"),
+        ("a unit value", "nothing"),
+        ("unit value", "nothing"),
+        ("floating point", "number"),
+        ("integer", "whole number"),
+        ("usize", "a whole number"),
+        ("u128", "a whole number"),
+        ("u64", "a whole number"),
+        ("u32", "a whole number"),
+        ("u16", "a whole number"),
+        ("u8", "a whole number"),
+        ("i128", "a whole number"),
+        ("i64", "a whole number"),
+        ("i32", "a whole number"),
+        ("i16", "a whole number"),
+        ("i8", "a whole number"),
+        ("f64", "a number"),
+        ("f32", "a number"),
+    ];
+    let mut out = String::with_capacity(msg.len());
+    let mut rest = msg;
+    'outer: while !rest.is_empty() {
+        // `struct Name` and `enum Name` become `a mapping` and `one of the listed names`.
+        for (prefix, with) in [("struct ", "a mapping"), ("enum ", "one of the listed names")] {
+            if let Some(tail) = rest.strip_prefix(prefix) {
+                let end = tail.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(tail.len());
+                if end > 0 && out.chars().last().is_none_or(|c| !c.is_alphanumeric()) {
+                    out.push_str(with);
+                    rest = &tail[end..];
+                    continue 'outer;
+                }
+            }
+        }
+        for (from, to) in WORDS {
+            if let Some(tail) = rest.strip_prefix(from) {
+                let before_ok = out.chars().last().is_none_or(|c| !c.is_alphanumeric());
+                let after_ok = tail.chars().next().is_none_or(|c| !c.is_alphanumeric());
+                if before_ok && after_ok {
+                    out.push_str(to);
+                    rest = tail;
+                    continue 'outer;
+                }
+            }
+        }
+        let c = rest.chars().next().expect("non-empty");
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out.replace("a a whole number", "a whole number").replace("an a whole number", "a whole number")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serde_words_become_plain_words() {
+        assert_eq!(
+            plain_serde_message("invalid type: string \"x\", expected u64"),
+            "invalid type: string \"x\", expected a whole number"
+        );
+        assert_eq!(plain_serde_message("invalid type: map, expected a sequence"), "invalid type: map, expected a list");
+        assert_eq!(
+            plain_serde_message("invalid type: sequence, expected struct RawSoc"),
+            "invalid type: sequence, expected a mapping"
+        );
+        assert_eq!(
+            plain_serde_message("invalid value: integer `-1`, expected u32"),
+            "invalid value: whole number `-1`, expected a whole number"
+        );
+        assert_eq!(plain_serde_message("expected f64 for u64x"), "expected a number for u64x");
+    }
+}

@@ -10,6 +10,7 @@ pub mod coords;
 pub mod core_desc;
 pub mod descriptor;
 pub mod error;
+pub mod input;
 pub mod yaml;
 
 pub use arch::{Arch, HarvestAxis};

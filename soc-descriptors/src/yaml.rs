@@ -42,7 +42,7 @@ fn yaml_error(inner: &serde_yaml::Error, file: &str, key: &str) -> SocError {
             message = format!("{}{}", &message[..i], rest);
         }
     }
-    let mut err = SocError::new(file, message);
+    let mut err = SocError::new(file, crate::error::plain_serde_message(&message));
     if !key.is_empty() && key != "." {
         err = err.key(key);
     }

@@ -63,7 +63,7 @@ pub fn run(a: &DmBenchArgs) -> Result<ExitCode, String> {
         None => None,
     };
     let mut dev = open_device(&a.chip, &a.set, &a.params)?;
-    let sizes = a.sizes.clone().unwrap_or_else(|| default_sizes(dev.params().noc().flit_bytes));
+    let sizes = a.sizes.clone().unwrap_or_else(|| default_sizes(dev.params().noc.flit_bytes));
     let counts = a.counts.clone().unwrap_or_else(|| DEFAULT_COUNTS.to_vec());
     if sizes.iter().chain(&counts).any(|v| *v == 0) {
         return Err("--sizes and --counts must be positive".into());

@@ -44,9 +44,9 @@ struct One {
 fn replay_file(a: &ReplayArgs, mode: Mode, path: &Path) -> Result<One, String> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
-    let input = parse_replay_input(&text, &name)?;
+    let input = parse_replay_input(&text, &name).map_err(|e| e.to_string())?;
     let mut dev = open_device(&a.chip, &a.set, &a.params)?;
-    let r = replay(&mut dev, &input, mode).map_err(|e| format!("{name}: {e}"))?;
+    let r = replay(&mut dev, &input, mode, &name).map_err(|e| e.to_string())?;
     if !a.path.is_dir() {
         crate::cmd_run::write_noc_outputs(&dev, &r.report, &a.noc_heatmap, &a.npe_timeline)?;
     }
@@ -66,7 +66,7 @@ fn err_pct(p: u64, m: Option<u64>) -> Option<f64> {
 
 /// Run `tensim replay`.
 pub fn run(a: &ReplayArgs) -> Result<ExitCode, String> {
-    let mode = Mode::parse(&a.mode)?;
+    let mode: Mode = a.mode.parse()?;
     if a.path.is_dir() {
         let mut files: Vec<PathBuf> = std::fs::read_dir(&a.path)
             .map_err(|e| format!("{}: cannot list: {e}", a.path.display()))?

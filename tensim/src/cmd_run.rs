@@ -6,7 +6,7 @@ use crate::chip_args::ChipArgs;
 use crate::outputs::write_output;
 use clap::Args;
 use kernels::{ExampleOptions, find, list};
-use sim_device::{ArchParams, Device, MathFidelity};
+use sim_device::{Device, MathFidelity, Params};
 use soc_descriptors::Arch;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -78,12 +78,12 @@ fn parse_fidelity(s: &str) -> Result<MathFidelity, String> {
 pub fn open_device(chip: &ChipArgs, set: &[String], params_file: &Option<PathBuf>) -> Result<Device, String> {
     let spec = chip.spec(Some(Arch::WormholeB0))?;
     let chip_desc = spec.load().map_err(|e| e.to_string())?;
-    let mut params = ArchParams::builtin(chip_desc.arch());
+    let mut params = Params::builtin(chip_desc.arch());
     if let Some(f) = params_file {
-        params.apply_file(f)?;
+        params.apply_file(f).map_err(|e| e.to_string())?;
     }
     for s in set {
-        params.set(s)?;
+        params.set(s).map_err(|e| e.to_string())?;
     }
     Device::open_with_params(&spec, params).map_err(|e| e.to_string())
 }

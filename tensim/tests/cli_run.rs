@@ -91,8 +91,8 @@ fn trace_and_memory_reports_are_written() {
 fn user_errors_exit_1() {
     let cases: &[(&[&str], &str)] = &[
         (&["run", "nosuch"], "unknown program `nosuch`"),
-        (&["run", "loopback", "--set", "noc.hop_cylces=3"], "unknown parameter `noc.hop_cylces`"),
-        (&["run", "loopback", "--set", "noc.hop_cycles=fast"], "is not a number"),
+        (&["run", "loopback", "--set", "noc.hop_cylces=3"], "noc.hop_cylces = 3: unknown parameter"),
+        (&["run", "loopback", "--set", "noc.hop_cycles=fast"], "noc.hop_cycles = fast: not a number"),
         (
             &["run", "loopback", "--arch", "wormhole_b0", "--harvest", "7"],
             "no wormhole_b0 product has 3 harvested rows",

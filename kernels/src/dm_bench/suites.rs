@@ -175,7 +175,7 @@ impl Suite {
 
     /// Run one (size, count) point: `(kernel label, zone latency, bytes moved by that kernel)` per row.
     pub fn run(&self, dev: &mut Device, size: u32, n: u32) -> Result<Vec<(&'static str, u64, u64)>, DeviceError> {
-        let src = dev.params().mem().l1_unreserved_base;
+        let src = dev.mem().l1_unreserved_base;
         let dst = src + 65536;
         let master = CoreCoord::new(0, 0);
         let xy = |dev: &Device, c: CoreCoord| -> Result<(u32, u32), DeviceError> {

@@ -174,7 +174,7 @@ pub fn matmul_metrics(
     let hz = dev.clock_mhz() as f64 * 1e6;
     let secs = r.cycles.0 as f64 / hz;
     let achieved = flops / secs / 1e12;
-    let tile_cycles = dev.params().compute_costs().matmul_per_phase.0 * fidelity.phases() as u64;
+    let tile_cycles = dev.params().api.compute.matmul_per_phase.0 * fidelity.phases() as u64;
     let per_core_flops_per_cycle = 2.0 * 32.0 * 32.0 * 32.0 / tile_cycles.max(1) as f64;
     let ideal = per_core_flops_per_cycle * cores as f64 * hz / 1e12;
     let ideal_cycles = flops / (per_core_flops_per_cycle * cores as f64);

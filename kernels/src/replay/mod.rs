@@ -12,15 +12,19 @@
 //! Predicted runtime: from the earliest kernel start to the latest kernel end (kernels mode) or to the last
 //! transfer's completion (timestamps mode). Measured runtime: the trace's span less 20 cycles.
 
+pub mod error;
 pub mod trace;
 
+pub use error::{EventProblem, ReplayError};
 pub use trace::{
-    NpeWorkload, ReplayInput, TraceEvent, measured_cycles, parse_noc_trace, parse_npe_workload, parse_replay_input,
+    CallEvent, EventBody, EventType, NpeWorkload, ReplayInput, TraceEvent, measured_cycles, parse_noc_trace,
+    parse_npe_workload, parse_replay_input,
 };
 
 use sim_device::prelude::*;
 use sim_device::{Noc0Coord, NocMode, RunReport, TileKind};
 use std::collections::BTreeMap;
+use std::str::FromStr;
 use std::sync::Arc;
 
 /// How a replay issues transfers.
@@ -32,13 +36,24 @@ pub enum Mode {
     Kernels,
 }
 
-impl Mode {
+impl FromStr for Mode {
+    type Err = String;
     /// Parse `timestamps` or `kernels`.
-    pub fn parse(s: &str) -> Result<Mode, String> {
+    fn from_str(s: &str) -> Result<Mode, String> {
         match s {
             "timestamps" => Ok(Mode::Timestamps),
             "kernels" => Ok(Mode::Kernels),
             other => Err(format!("unknown replay mode `{other}`: use timestamps or kernels")),
+        }
+    }
+}
+
+impl Mode {
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Timestamps => "timestamps",
+            Mode::Kernels => "kernels",
         }
     }
 }
@@ -202,28 +217,25 @@ fn run_kernel(k: &mut Dataflow, calls: &[(u64, Call)], start: u64, local: u64, k
 
 struct Builder<'d> {
     dev: &'d Device,
+    file: &'d str,
     skipped: BTreeMap<String, usize>,
 }
 
 impl Builder<'_> {
-    fn noc(&self, s: Option<&str>, at: usize) -> Result<NocId, String> {
-        match s {
-            Some("NOC_0") => Ok(NocId::Noc0),
-            Some("NOC_1") => Ok(NocId::Noc1),
-            other => Err(format!("event {at}: NoC `{}` is not NOC_0 or NOC_1", other.unwrap_or("(none)"))),
-        }
+    fn err(&self, index: usize, problem: EventProblem) -> ReplayError {
+        ReplayError::Event { file: self.file.to_string(), index, problem }
     }
 
-    fn tile(&self, x: i64, y: i64, what: &str, at: usize) -> Result<Noc0Coord, String> {
+    fn tile(&self, x: i64, y: i64, what: &'static str, at: usize) -> Result<Noc0Coord, ReplayError> {
         let soc = self.dev.chip().soc();
-        if x < 0 || y < 0 || x as u32 >= soc.grid.x || y as u32 >= soc.grid.y {
-            return Err(format!("event {at}: {what} ({x},{y}) is outside the {} NoC grid", soc.grid));
+        if x < 0 || y < 0 || x >= soc.grid.x as i64 || y >= soc.grid.y as i64 {
+            return Err(self.err(at, EventProblem::OutsideGrid { what, x, y, grid: soc.grid.to_string() }));
         }
         Ok(Noc0Coord::new(x as u32, y as u32))
     }
 
     /// Kernel coordinates and the DRAM bank offset (for DRAM endpoints) of a NoC0 tile.
-    fn target(&self, noc: NocId, x: i64, y: i64, at: usize) -> Result<(u32, u32, u64), String> {
+    fn target(&self, noc: NocId, x: i64, y: i64, at: usize) -> Result<(u32, u32, u64), ReplayError> {
         let p = self.tile(x, y, "destination", at)?;
         let chip = self.dev.chip();
         let xy = chip.noc0_to_translated(p);
@@ -232,94 +244,100 @@ impl Builder<'_> {
             .find(|&b| soc.dram_bank_worker_endpoint(b, noc) == p)
             .map(|b| soc.dram_banks[b].address_offset)
             .unwrap_or(0);
-        let local = self.dev.params().mem().l1_unreserved_base as u64;
+        let local = self.dev.mem().l1_unreserved_base as u64;
         let base = if matches!(soc.tile(p), TileKind::Dram { .. }) { base + 4096 } else { local + REGION };
         Ok((xy.x, xy.y, base))
     }
 
-    fn call(&mut self, e: &TraceEvent, at: usize) -> Result<Option<Call>, String> {
-        let kind = e.kind.as_deref().unwrap_or("");
-        let bytes = e.num_bytes.unwrap_or(0) as u32;
-        let unicast = |b: &mut Self, read: bool| -> Result<Option<Call>, String> {
-            let noc = b.noc(e.noc.as_deref(), at)?;
-            let (x, y, base) = b.target(noc, e.dx.unwrap_or(-1), e.dy.unwrap_or(-1), at)?;
-            Ok(Some(if read { Call::Read { noc, x, y, base, bytes } } else { Call::Write { noc, x, y, base, bytes } }))
-        };
-        match kind {
-            "READ" | "READ_WITH_STATE" | "READ_DRAM_SHARDED_WITH_STATE" if bytes > 0 => unicast(self, true),
-            "WRITE" | "WRITE_WITH_STATE" | "WRITE_WITH_TRID" if bytes > 0 => unicast(self, false),
-            "WRITE_MULTICAST" => {
-                let noc = self.noc(e.noc.as_deref(), at)?;
-                let c = |v: Option<i64>| v.unwrap_or(-1);
-                let a = self.tile(c(e.mcast_start_x), c(e.mcast_start_y), "multicast corner", at)?;
-                let b = self.tile(c(e.mcast_end_x), c(e.mcast_end_y), "multicast corner", at)?;
-                let chip = self.dev.chip();
-                let ta = chip.noc0_to_translated(a);
-                let tb = chip.noc0_to_translated(b);
-                let me = Noc0Coord::new(e.sx as u32, e.sy as u32);
-                let dests = (a.x.min(b.x)..=a.x.max(b.x))
-                    .flat_map(|x| (a.y.min(b.y)..=a.y.max(b.y)).map(move |y| Noc0Coord::new(x, y)))
-                    .filter(|p| *p != me && chip.is_worker(*p))
-                    .count() as u32;
-                Ok(Some(Call::Multicast { noc, rect: (ta.x, ta.y, tb.x, tb.y), dests, bytes }))
+    fn multicast(
+        &self,
+        noc: NocId,
+        me: (i64, i64),
+        m: (i64, i64, i64, i64),
+        bytes: u32,
+        at: usize,
+    ) -> Result<Call, ReplayError> {
+        let a = self.tile(m.0, m.1, "multicast corner", at)?;
+        let b = self.tile(m.2, m.3, "multicast corner", at)?;
+        let chip = self.dev.chip();
+        let ta = chip.noc0_to_translated(a);
+        let tb = chip.noc0_to_translated(b);
+        let me = Noc0Coord::new(me.0.max(0) as u32, me.1.max(0) as u32);
+        let dests = (a.x.min(b.x)..=a.x.max(b.x))
+            .flat_map(|x| (a.y.min(b.y)..=a.y.max(b.y)).map(move |y| Noc0Coord::new(x, y)))
+            .filter(|p| *p != me && chip.is_worker(*p))
+            .count() as u32;
+        Ok(Call::Multicast { noc, rect: (ta.x, ta.y, tb.x, tb.y), dests, bytes })
+    }
+
+    fn call(&mut self, me: (i64, i64), c: &CallEvent, at: usize) -> Result<Call, ReplayError> {
+        // Checked at parse time: every type that needs a NoC, destination or size has one.
+        let noc = c.noc.unwrap_or(NocId::Noc0);
+        let bytes = c.bytes as u32;
+        let dst = c.dst.unwrap_or((-1, -1));
+        let barrier = |which| Call::Barrier { noc, which };
+        Ok(match &c.kind {
+            EventType::Read | EventType::ReadWithState | EventType::ReadDramShardedWithState if bytes > 0 => {
+                let (x, y, base) = self.target(noc, dst.0, dst.1, at)?;
+                Call::Read { noc, x, y, base, bytes }
             }
-            "SEMAPHORE_INC" => {
-                let noc = self.noc(e.noc.as_deref(), at)?;
-                let (x, y, _) = self.target(noc, e.dx.unwrap_or(-1), e.dy.unwrap_or(-1), at)?;
-                Ok(Some(Call::Inc { noc, x, y }))
+            EventType::Write | EventType::WriteWithState | EventType::WriteWithTrid if bytes > 0 => {
+                let (x, y, base) = self.target(noc, dst.0, dst.1, at)?;
+                Call::Write { noc, x, y, base, bytes }
             }
-            "WRITE_INLINE" => {
-                let noc = self.noc(e.noc.as_deref(), at)?;
-                let (x, y, _) = self.target(noc, e.dx.unwrap_or(-1), e.dy.unwrap_or(-1), at)?;
-                Ok(Some(Call::Inline { noc, x, y }))
+            EventType::WriteMulticast => {
+                self.multicast(noc, me, c.mcast.expect("checked at parse time"), bytes, at)?
             }
-            "READ_BARRIER_START" | "READ_BARRIER_WITH_TRID" => {
-                Ok(Some(Call::Barrier { noc: self.noc(e.noc.as_deref(), at)?, which: BarrierKind::Reads }))
+            EventType::SemaphoreInc => {
+                let (x, y, _) = self.target(noc, dst.0, dst.1, at)?;
+                Call::Inc { noc, x, y }
             }
-            "WRITE_BARRIER_START" => {
-                Ok(Some(Call::Barrier { noc: self.noc(e.noc.as_deref(), at)?, which: BarrierKind::Writes }))
+            EventType::WriteInline => {
+                let (x, y, _) = self.target(noc, dst.0, dst.1, at)?;
+                Call::Inline { noc, x, y }
             }
-            "WRITE_FLUSH" => {
-                Ok(Some(Call::Barrier { noc: self.noc(e.noc.as_deref(), at)?, which: BarrierKind::Flush }))
-            }
-            "ATOMIC_BARRIER" => {
-                Ok(Some(Call::Barrier { noc: self.noc(e.noc.as_deref(), at)?, which: BarrierKind::Atomics }))
-            }
-            "FULL_BARRIER" => {
-                Ok(Some(Call::Barrier { noc: self.noc(e.noc.as_deref(), at)?, which: BarrierKind::Full }))
-            }
-            "READ_BARRIER_END"
-            | "WRITE_BARRIER_END"
-            | "READ_SET_STATE"
-            | "WRITE_SET_STATE"
-            | "READ_DRAM_SHARDED_SET_STATE"
-            | "SEMAPHORE_SET" => Ok(Some(Call::Mark)),
-            "READ"
-            | "WRITE"
-            | "READ_WITH_STATE"
-            | "WRITE_WITH_STATE"
-            | "WRITE_WITH_TRID"
-            | "READ_DRAM_SHARDED_WITH_STATE" => Ok(Some(Call::Mark)),
-            other => {
+            EventType::ReadBarrierStart | EventType::ReadBarrierWithTrid => barrier(BarrierKind::Reads),
+            EventType::WriteBarrierStart => barrier(BarrierKind::Writes),
+            EventType::WriteFlush => barrier(BarrierKind::Flush),
+            EventType::AtomicBarrier => barrier(BarrierKind::Atomics),
+            EventType::FullBarrier => barrier(BarrierKind::Full),
+            EventType::ReadBarrierEnd
+            | EventType::WriteBarrierEnd
+            | EventType::ReadSetState
+            | EventType::WriteSetState
+            | EventType::ReadDramShardedSetState
+            | EventType::SemaphoreSet
+            // Zero-byte data calls move nothing.
+            | EventType::Read
+            | EventType::ReadWithState
+            | EventType::ReadDramShardedWithState
+            | EventType::Write
+            | EventType::WriteWithState
+            | EventType::WriteWithTrid => Call::Mark,
+            EventType::SemaphoreWait | EventType::Fabric(_) => {
                 // Semaphore waits depend on values tensim cannot know; fabric calls leave the chip.
-                *self
-                    .skipped
-                    .entry(if other.is_empty() { "(no type)".into() } else { other.to_string() })
-                    .or_default() += 1;
-                Ok(Some(Call::Mark))
+                *self.skipped.entry(c.kind.name().to_string()).or_default() += 1;
+                Call::Mark
             }
+        })
+    }
+
+    fn logical_core(&self, x: i64, y: i64, at: usize) -> Result<CoreCoord, ReplayError> {
+        let chip = self.dev.chip();
+        let c = (x >= 0 && y >= 0)
+            .then(|| chip.noc0_to_logical(Noc0Coord::new(x as u32, y as u32)))
+            .flatten()
+            .ok_or_else(|| self.err(at, EventProblem::NotAWorker { x, y, arch: self.dev.arch().to_string() }))?;
+        if !chip.compute_grid().contains(c) {
+            return Err(self.err(at, EventProblem::OutsideComputeGrid { x, y, logical: (c.x, c.y) }));
         }
+        Ok(c)
     }
 }
 
 fn knobs(dev: &Device, mode: Mode) -> Knobs {
     let p = dev.params();
-    Knobs {
-        mode,
-        record: p.u64("replay.noc_event_cycles"),
-        prologue: p.u64("replay.kernel_prologue_cycles"),
-        cmd: p.u64("api.noc_cmd_cycles"),
-    }
+    Knobs { mode, record: p.replay.noc_event.0, prologue: p.replay.kernel_prologue.0, cmd: p.api.noc_cmd.0 }
 }
 
 fn kernel_for(calls: Vec<(u64, Call)>, start: u64, local: u64, knobs: Knobs) -> Kernel {
@@ -327,47 +345,45 @@ fn kernel_for(calls: Vec<(u64, Call)>, start: u64, local: u64, knobs: Knobs) -> 
     Kernel::dataflow("replay", move |k: &mut Dataflow| run_kernel(k, &calls, start, local, knobs))
 }
 
-fn logical_core(dev: &Device, x: i64, y: i64, at: usize) -> Result<CoreCoord, String> {
-    let c = dev
-        .chip()
-        .noc0_to_logical(Noc0Coord::new(x.max(0) as u32, y.max(0) as u32))
-        .filter(|_| x >= 0 && y >= 0)
-        .ok_or_else(|| {
-        format!("event {at}: core ({x},{y}) is not a usable Tensix worker of this {}", dev.arch())
-    })?;
-    let cg = dev.chip().compute_grid();
-    if !cg.contains(c) {
-        return Err(format!("event {at}: core ({x},{y}) is logical ({},{}), outside the compute grid", c.x, c.y));
+fn dm_config(risc: u8, noc: NocId) -> DataMovementConfig {
+    DataMovementConfig {
+        processor: if risc == 0 { DataMovementProcessor::RISCV_0 } else { DataMovementProcessor::RISCV_1 },
+        noc,
+        noc_mode: NocMode::Dynamic,
+        ..Default::default()
     }
-    Ok(c)
 }
 
-/// Replay a tt-metal NoC trace on `dev`.
-pub fn replay_trace(dev: &mut Device, events: &[TraceEvent], mode: Mode) -> Result<ReplayResult, String> {
+fn run_program(dev: &mut Device, p: &Program, file: &str) -> Result<RunReport, ReplayError> {
+    dev.enqueue_program(p).map_err(|error| ReplayError::Run { file: file.to_string(), error })
+}
+
+/// Replay a tt-metal NoC trace on `dev`; `file` names it in errors.
+pub fn replay_trace(
+    dev: &mut Device,
+    events: &[TraceEvent],
+    mode: Mode,
+    file: &str,
+) -> Result<ReplayResult, ReplayError> {
     let t0 = events.iter().map(|e| e.timestamp).min().unwrap_or(0);
-    let mut b = Builder { dev, skipped: BTreeMap::new() };
+    let mut b = Builder { dev, file, skipped: BTreeMap::new() };
     // (core, RISC) -> (kernel start, calls)
     let mut groups: BTreeMap<Slot, (u64, Vec<TimedCall>)> = BTreeMap::new();
     for (i, e) in events.iter().enumerate() {
-        let risc = match e.proc.as_str() {
-            "BRISC" => 0u8,
-            "NCRISC" => 1u8,
-            _ => continue,
-        };
-        let c = logical_core(b.dev, e.sx, e.sy, i)?;
+        let Some(risc) = e.risc else { continue };
+        let c = b.logical_core(e.sx, e.sy, i)?;
         let g = groups.entry((c.y, c.x, risc)).or_insert((u64::MAX, Vec::new()));
         let t = e.timestamp - t0;
-        if e.zone.is_some() {
-            if e.zone_phase.as_deref() == Some("begin") {
-                g.0 = g.0.min(t);
+        match &e.body {
+            EventBody::Zone { begin: true } => g.0 = g.0.min(t),
+            EventBody::Zone { begin: false } => {}
+            EventBody::Call(call) => {
+                let call = b.call((e.sx, e.sy), call, i)?;
+                g.1.push((t, i, call));
             }
-            continue;
-        }
-        if let Some(call) = b.call(e, i)? {
-            g.1.push((t, i, call));
         }
     }
-    let local = dev.params().mem().l1_unreserved_base as u64;
+    let local = dev.mem().l1_unreserved_base as u64;
     let kn = knobs(dev, mode);
     let mut p = Program::new();
     let mut starts = Vec::new();
@@ -383,21 +399,17 @@ pub fn replay_trace(dev: &mut Device, events: &[TraceEvent], mode: Mode) -> Resu
             | Call::Barrier { noc, .. } => Some(*noc),
             _ => None,
         });
-        let cfg = DataMovementConfig {
-            processor: if risc == 0 { DataMovementProcessor::RISCV_0 } else { DataMovementProcessor::RISCV_1 },
-            noc: noc.unwrap_or(if risc == 0 { NocId::Noc0 } else { NocId::Noc1 }),
-            noc_mode: NocMode::Dynamic,
-            ..Default::default()
-        };
-        p.create_kernel(kernel_for(list, start, local, kn), CoreCoord::new(x, y), cfg).map_err(|e| e.to_string())?;
+        let cfg = dm_config(risc, noc.unwrap_or(if risc == 0 { NocId::Noc0 } else { NocId::Noc1 }));
+        p.create_kernel(kernel_for(list, start, local, kn), CoreCoord::new(x, y), cfg)
+            .map_err(|error| ReplayError::Run { file: file.to_string(), error })?;
     }
     let kernels = groups.len();
     let skipped = b.skipped.into_iter().collect();
-    let report = dev.enqueue_program(&p).map_err(|e| e.to_string())?;
+    let report = run_program(dev, &p, file)?;
     let first = starts.iter().copied().min().unwrap_or(0);
     let predicted = match mode {
         Mode::Kernels => report.kernels.iter().map(|k| k.end.0).max().unwrap_or(0).saturating_sub(first),
-        Mode::Timestamps => report.noc.transfers.iter().map(|t| t.done).max().unwrap_or(0).saturating_sub(first),
+        Mode::Timestamps => report.noc.last_arrival.0.saturating_sub(first),
     };
     Ok(ReplayResult {
         predicted,
@@ -410,8 +422,8 @@ pub fn replay_trace(dev: &mut Device, events: &[TraceEvent], mode: Mode) -> Resu
 }
 
 /// Replay a tt-npe workload on `dev` (timestamps mode: tt-npe workloads carry no kernels).
-pub fn replay_workload(dev: &mut Device, w: &NpeWorkload) -> Result<ReplayResult, String> {
-    let mut b = Builder { dev, skipped: BTreeMap::new() };
+pub fn replay_workload(dev: &mut Device, w: &NpeWorkload, file: &str) -> Result<ReplayResult, ReplayError> {
+    let b = Builder { dev, file, skipped: BTreeMap::new() };
     // (core, RISC) -> timed calls
     let mut groups: BTreeMap<Slot, Vec<TimedCall>> = BTreeMap::new();
     let mut n = 0usize;
@@ -419,68 +431,52 @@ pub fn replay_workload(dev: &mut Device, w: &NpeWorkload) -> Result<ReplayResult
         for t in &ph.transfers {
             let at = n;
             n += 1;
-            let noc = b.noc(Some(t.noc_type.as_str()), at)?;
-            let src_is_worker = logical_core(b.dev, t.src_x, t.src_y, at).is_ok();
+            let noc = trace::parse_noc(&t.noc_type).map_err(|p| b.err(at, p))?;
+            let src_is_worker = b.logical_core(t.src_x, t.src_y, at).is_ok();
             let bytes = t.packet_size as u32;
             let gap = if t.injection_rate > 0.0 { (t.packet_size as f64 / t.injection_rate).ceil() as u64 } else { 0 };
             let risc = if noc == NocId::Noc0 { 0u8 } else { 1u8 };
             let (core, call) = match (t.dst_x, t.dst_y) {
                 (Some(dx), Some(dy)) if src_is_worker => {
                     let (x, y, base) = b.target(noc, dx, dy, at)?;
-                    (logical_core(b.dev, t.src_x, t.src_y, at)?, Call::Write { noc, x, y, base, bytes })
+                    (b.logical_core(t.src_x, t.src_y, at)?, Call::Write { noc, x, y, base, bytes })
                 }
                 (Some(dx), Some(dy)) => {
                     // Data from a non-worker (DRAM) tile: the destination reads it.
                     let (x, y, base) = b.target(noc, t.src_x, t.src_y, at)?;
-                    (logical_core(b.dev, dx, dy, at)?, Call::Read { noc, x, y, base, bytes })
+                    (b.logical_core(dx, dy, at)?, Call::Read { noc, x, y, base, bytes })
                 }
                 _ => {
-                    let ev = TraceEvent {
-                        proc: String::new(),
-                        sx: t.src_x,
-                        sy: t.src_y,
-                        noc: Some(t.noc_type.clone()),
-                        dx: None,
-                        dy: None,
-                        mcast_start_x: t.mcast_start_x,
-                        mcast_start_y: t.mcast_start_y,
-                        mcast_end_x: t.mcast_end_x,
-                        mcast_end_y: t.mcast_end_y,
-                        kind: Some("WRITE_MULTICAST".into()),
-                        num_bytes: Some(t.packet_size),
-                        timestamp: 0,
-                        zone: None,
-                        zone_phase: None,
-                    };
-                    let call = b.call(&ev, at)?.expect("multicast call");
-                    (logical_core(b.dev, t.src_x, t.src_y, at)?, call)
+                    let m = (
+                        t.mcast_start_x.unwrap_or(-1),
+                        t.mcast_start_y.unwrap_or(-1),
+                        t.mcast_end_x.unwrap_or(-1),
+                        t.mcast_end_y.unwrap_or(-1),
+                    );
+                    let call = b.multicast(noc, (t.src_x, t.src_y), m, bytes, at)?;
+                    (b.logical_core(t.src_x, t.src_y, at)?, call)
                 }
             };
             let g = groups.entry((core.y, core.x, risc)).or_default();
             for k in 0..t.num_packets {
-                g.push((t.phase_cycle_offset + k * gap, at, call));
+                g.push((t.phase_cycle_offset.saturating_add(k.saturating_mul(gap)), at, call));
             }
         }
     }
-    let local = dev.params().mem().l1_unreserved_base as u64;
+    let local = dev.mem().l1_unreserved_base as u64;
     let kn = knobs(dev, Mode::Timestamps);
     let mut p = Program::new();
     for (&(y, x, risc), calls) in groups.iter_mut() {
         calls.sort_by_key(|(t, i, _)| (*t, *i));
         let list: Vec<(u64, Call)> = calls.iter().map(|(t, _, c)| (*t, *c)).collect();
-        let cfg = DataMovementConfig {
-            processor: if risc == 0 { DataMovementProcessor::RISCV_0 } else { DataMovementProcessor::RISCV_1 },
-            noc: if risc == 0 { NocId::Noc0 } else { NocId::Noc1 },
-            noc_mode: NocMode::Dynamic,
-            ..Default::default()
-        };
-        p.create_kernel(kernel_for(list, 0, local, kn), CoreCoord::new(x, y), cfg).map_err(|e| e.to_string())?;
+        let cfg = dm_config(risc, if risc == 0 { NocId::Noc0 } else { NocId::Noc1 });
+        p.create_kernel(kernel_for(list, 0, local, kn), CoreCoord::new(x, y), cfg)
+            .map_err(|error| ReplayError::Run { file: file.to_string(), error })?;
     }
     let kernels = groups.len();
-    let report = dev.enqueue_program(&p).map_err(|e| e.to_string())?;
-    let predicted = report.noc.transfers.iter().map(|t| t.done).max().unwrap_or(0);
+    let report = run_program(dev, &p, file)?;
     Ok(ReplayResult {
-        predicted,
+        predicted: report.noc.last_arrival.0,
         measured: w.golden_result.as_ref().map(|g| g.cycles),
         events: n,
         kernels,
@@ -489,10 +485,10 @@ pub fn replay_workload(dev: &mut Device, w: &NpeWorkload) -> Result<ReplayResult
     })
 }
 
-/// Replay either input kind.
-pub fn replay(dev: &mut Device, input: &ReplayInput, mode: Mode) -> Result<ReplayResult, String> {
+/// Replay either input kind; `file` names it in errors.
+pub fn replay(dev: &mut Device, input: &ReplayInput, mode: Mode, file: &str) -> Result<ReplayResult, ReplayError> {
     match input {
-        ReplayInput::Trace(ev) => replay_trace(dev, ev, mode),
-        ReplayInput::Workload(w) => replay_workload(dev, w),
+        ReplayInput::Trace(ev) => replay_trace(dev, ev, mode, file),
+        ReplayInput::Workload(w) => replay_workload(dev, w, file),
     }
 }

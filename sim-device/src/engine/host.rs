@@ -3,19 +3,19 @@
 use super::Engine;
 use crate::report::ZoneRecord;
 use sim_core::{Cycle, Cycles, EventKey, FiberId, TraceArg, Track};
-use sim_tensix::{AtomicReq, CoreIdx, KernelHost, ReadReq, TensixCore, Waiter, WriteReq};
+use sim_tensix::{AtomicReq, CoreIdx, KernelHost, NocError, ReadReq, TensixCore, Waiter, WriteReq};
 
 impl KernelHost for Engine {
     fn queue_head(&self) -> Option<EventKey> {
-        self.queue.head()
+        self.sched.queue.head()
     }
 
     fn core(&self, c: CoreIdx) -> &TensixCore {
-        &self.cores[c.0 as usize]
+        &self.chip.cores[c.0 as usize]
     }
 
     fn core_mut(&mut self, c: CoreIdx) -> &mut TensixCore {
-        &mut self.cores[c.0 as usize]
+        &mut self.chip.cores[c.0 as usize]
     }
 
     fn notify(&mut self, c: CoreIdx, now: Cycle) {
@@ -23,24 +23,24 @@ impl KernelHost for Engine {
     }
 
     fn block(&mut self, c: CoreIdx, w: Waiter, now: Cycle) {
-        self.fibers[w.fiber.0 as usize].blocked = Some((w.wait, now));
-        self.cores[c.0 as usize].add_waiter(w);
+        self.sched.fibers[w.fiber.0 as usize].blocked = Some((w.wait, now));
+        self.chip.cores[c.0 as usize].add_waiter(w);
     }
 
-    fn noc_read(&mut self, r: ReadReq, now: Cycle) -> Result<Cycle, String> {
+    fn noc_read(&mut self, r: ReadReq, now: Cycle) -> Result<Cycle, NocError> {
         self.issue_read(r, now)
     }
 
-    fn noc_write(&mut self, w: WriteReq, now: Cycle) -> Result<Cycle, String> {
+    fn noc_write(&mut self, w: WriteReq, now: Cycle) -> Result<Cycle, NocError> {
         self.issue_write(w, now)
     }
 
-    fn noc_atomic(&mut self, a: AtomicReq, now: Cycle) -> Result<Cycle, String> {
+    fn noc_atomic(&mut self, a: AtomicReq, now: Cycle) -> Result<Cycle, NocError> {
         self.issue_atomic(a, now)
     }
 
     fn tracing(&self) -> bool {
-        self.trace.is_some()
+        self.rec.trace.is_some()
     }
 
     fn trace_slice(
@@ -52,9 +52,9 @@ impl KernelHost for Engine {
         end: Cycle,
         args: Vec<(String, TraceArg)>,
     ) {
-        let m = &self.fibers[fiber.0 as usize];
+        let m = &self.sched.fibers[fiber.0 as usize];
         let track = Track { pid: m.core.0 + 1, tid: m.risc.index() as u32 };
-        if let Some(t) = &mut self.trace {
+        if let Some(t) = &mut self.rec.trace {
             t.slice(track, name, cat, start, end, args);
         }
     }
@@ -67,20 +67,20 @@ impl KernelHost for Engine {
         at: Cycle,
         args: Vec<(String, TraceArg)>,
     ) {
-        let m = &self.fibers[fiber.0 as usize];
+        let m = &self.sched.fibers[fiber.0 as usize];
         let track = Track { pid: m.core.0 + 1, tid: m.risc.index() as u32 };
-        if let Some(t) = &mut self.trace {
+        if let Some(t) = &mut self.rec.trace {
             t.instant(track, name, cat, at, args);
         }
     }
 
     fn dprint(&mut self, fiber: FiberId, at: Cycle, text: String) {
-        self.dprints.push((at, fiber, text));
+        self.rec.dprints.push((at, fiber, text));
     }
 
     fn finished(&mut self, fiber: FiberId, start: Cycle, end: Cycle, blocked: Cycles, api_calls: u64) {
-        self.fibers[fiber.0 as usize].run = Some((start, end, blocked));
-        self.api_calls += api_calls;
+        self.sched.fibers[fiber.0 as usize].run = Some((start, end, blocked));
+        self.sched.api_calls += api_calls;
     }
 
     fn warn(&mut self, fiber: FiberId, text: String) {
@@ -88,9 +88,9 @@ impl KernelHost for Engine {
     }
 
     fn zone(&mut self, fiber: FiberId, name: &str, start: Cycle, end: Cycle) {
-        let m = &self.fibers[fiber.0 as usize];
-        let core = self.logical(m.core);
-        self.zones.push(ZoneRecord {
+        let m = &self.sched.fibers[fiber.0 as usize];
+        let core = self.chip.logical(m.core);
+        self.rec.zones.push(ZoneRecord {
             kernel: m.kernel.to_string(),
             core,
             risc: m.risc,
@@ -98,7 +98,7 @@ impl KernelHost for Engine {
             start,
             end,
         });
-        if let Some(t) = &mut self.trace {
+        if let Some(t) = &mut self.rec.trace {
             t.slice(Track { pid: m.core.0 + 1, tid: m.risc.index() as u32 }, name, "zone", start, end, Vec::new());
         }
     }

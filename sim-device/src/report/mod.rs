@@ -1,7 +1,9 @@
 //! What a run returns besides the data: total cycles, per-kernel busy and blocked cycles, profiler zones,
-//! debug prints, warnings, NoC and DRAM use (per link, port and channel, and every transfer), and optionally
-//! a Chrome trace. Submodules turn the NoC part into a heatmap (SVG) and a tt-npe timeline (JSON).
+//! debug prints, warnings, NoC and DRAM use (per link, port and channel, and optionally every transfer), and
+//! optionally a Chrome trace. `build` makes the report from a finished run; `heatmap` and `npe` turn the NoC
+//! part into an SVG heatmap and a tt-npe timeline, `stats` into the machine-readable stats JSON.
 
+pub(crate) mod build;
 pub mod heatmap;
 pub mod npe;
 
@@ -51,12 +53,12 @@ pub struct TransferRecord {
     pub rect: Option<(u32, u32, u32, u32)>,
     /// Payload bytes.
     pub bytes: u32,
-    /// Cycle the kernel issued it.
-    pub issue: u64,
-    /// Cycle the first byte reached a destination.
-    pub first_byte: u64,
-    /// Cycle the last destination had all of it.
-    pub done: u64,
+    /// When the kernel issued it.
+    pub issue: Cycle,
+    /// When the first byte reached a destination.
+    pub first_byte: Cycle,
+    /// When the last destination had all of it.
+    pub done: Cycle,
 }
 
 /// Use of one router link.
@@ -115,8 +117,12 @@ pub struct NocReport {
     pub ports: Vec<PortUse>,
     /// Every GDDR channel.
     pub dram: Vec<DramUse>,
-    /// Every packet.
+    /// Every packet, when records were asked for ([`crate::Device::set_record_transfers`]), up to a bound.
     pub transfers: Vec<TransferRecord>,
+    /// Packets past the bound that have no record.
+    pub transfers_dropped: u64,
+    /// When the last NoC transfer completed at its destination(s).
+    pub last_arrival: Cycle,
     /// Traffic per NoC.
     pub traffic: [NocTraffic; 2],
 }

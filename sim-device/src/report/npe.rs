@@ -45,7 +45,7 @@ pub fn npe_timeline(r: &RunReport, chip: &Chip, flit_bytes: u32, inject_bytes_pe
     let mut transfers = Vec::with_capacity(r.noc.transfers.len());
     for (id, t) in r.noc.transfers.iter().enumerate() {
         let links = route(&topo, t);
-        let (start, end) = (t.issue, t.done.max(t.issue + 1));
+        let (start, end) = (t.issue.0, t.done.0.max(t.issue.0 + 1));
         let rate = t.bytes as f64 / (end - start) as f64;
         for step in start / CYCLES_PER_TIMESTEP..=(end - 1) / CYCLES_PER_TIMESTEP {
             if step >= steps {
@@ -70,16 +70,16 @@ pub fn npe_timeline(r: &RunReport, chip: &Chip, flit_bytes: u32, inject_bytes_pe
             "total_bytes": t.bytes,
             "src": src,
             "dst": dst,
-            "start_cycle": t.issue,
-            "end_cycle": t.done,
+            "start_cycle": t.issue.0,
+            "end_cycle": t.done.0,
             "route": [{
                 "device_id": 0,
                 "src": src,
                 "dst": dst,
                 "noc_type": noc,
                 "injection_rate": inject_bytes_per_cycle,
-                "start_cycle": t.issue,
-                "end_cycle": t.done,
+                "start_cycle": t.issue.0,
+                "end_cycle": t.done.0,
                 "links": links.iter().map(|l| link_json(&topo, *l)).collect::<Vec<Value>>(),
             }],
         }));

@@ -1,0 +1,295 @@
+//! From a [`Program`] to a run: [`Launch::build`] checks the program against the device (cores inside the
+//! compute grid, runtime-arg limits, CB indices), places its circular buffers in the allocator's CB region,
+//! orders the kernel instances by (core, RISC) — the scheduler's fixed tie-break — and builds the cores,
+//! the engine and one fiber per instance (three for a compute kernel). Nothing of the device changes until
+//! every check has passed. [`Launch::run`] then runs the engine and hands the memories back.
+
+use crate::coords::CoreRangeSet;
+use crate::device::Device;
+use crate::engine::{ChipState, Engine, FiberMeta, Recorder, RunOutcome, run};
+use crate::error::DeviceError;
+use crate::params::SEMAPHORE_BYTES;
+use crate::program::{KernelBody, KernelConfig, Program, check_arg_count};
+use crate::report::RunReport;
+use allocator::report::ProgramL1Usage;
+use sim_core::{Cycle, Fiber, FiberId};
+use sim_noc::{DramTiming, NocModel};
+use sim_tensix::compute::state::ComputeState;
+use sim_tensix::{
+    CircularBuffer, Compute, ComputeRole, CoreIdx, Dataflow, KernelArgs, KernelHost, KernelInstance, Risc, TensixCore,
+};
+use soc_descriptors::{LogicalCoord, NocId};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// One kernel on one core and RISC.
+struct Instance {
+    core: CoreIdx,
+    risc: Risc,
+    kernel: usize,
+    role: Option<ComputeRole>,
+}
+
+/// A checked, placed program ready to run on the device it was built for.
+pub(crate) struct Launch {
+    engine: Rc<RefCell<Engine>>,
+    fibers: Vec<Fiber>,
+    program_id: u32,
+    cb_top: u64,
+}
+
+fn check_cores(dev: &Device, cores: &CoreRangeSet, what: &str) -> Result<(), DeviceError> {
+    let cg = dev.chip.compute_grid();
+    for c in cores.iter() {
+        if !cg.contains(c) {
+            let s = cg.size();
+            return Err(DeviceError::api(format!(
+                "{what}: core ({},{}) is outside the {}x{} compute grid of this device",
+                c.x, c.y, s.x, s.y
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Check every kernel, semaphore and CB; place the CBs. Returns (CB addresses, top of the CB region).
+fn check_and_place(dev: &Device, p: &Program) -> Result<(Vec<u32>, u64), DeviceError> {
+    let g = dev.chip.logical_grid();
+    let num_cbs = dev.params.mem.num_circular_buffers;
+    for k in &p.kernels {
+        check_cores(dev, &k.cores, &format!("kernel `{}`", k.name))?;
+        for c in k.cores.iter() {
+            let unique = k.runtime_args.get(&(c.x, c.y)).map(|v| v.len()).unwrap_or(0);
+            check_arg_count(&k.name, c, unique, k.common_args.len())?;
+        }
+    }
+    for s in &p.semaphores {
+        check_cores(dev, &s.cores, "CreateSemaphore")?;
+    }
+    let m = &dev.params.mem;
+    let cb_align = m.dram_alignment.max(m.dram_read_alignment).max(m.l1_alignment) as u64;
+    let mut region = dev.allocator.cb_region(cb_align);
+    let mut addrs = Vec::with_capacity(p.cbs.len());
+    for cb in &p.cbs {
+        check_cores(dev, &cb.cores, "CreateCircularBuffer")?;
+        if let Some((i, _)) = cb.config.formats.iter().find(|(i, _)| *i >= num_cbs) {
+            return Err(DeviceError::api(format!(
+                "CreateCircularBuffer: CB index {i} is out of range: {} has {num_cbs} CBs per core (0..{})",
+                dev.arch(),
+                num_cbs - 1
+            )));
+        }
+        let cores: Vec<u32> = cb.cores.iter().map(|c| c.y * g.x + c.x).collect();
+        let addr = region.place(&cores, cb.config.total_size as u64).map_err(|e| {
+            let idx: Vec<String> = cb.config.formats.iter().map(|(i, _)| format!("c_{i}")).collect();
+            DeviceError::api(format!(
+                "L1 overflow on core ({},{}): circular buffer {} at [{:#x}, {:#x}) ({} bytes) overlaps the L1 buffers \
+                 at [{:#x}, {:#x}); shrink the CBs or the L1 buffers",
+                e.core % g.x,
+                e.core / g.x,
+                idx.join("/"),
+                e.addr,
+                e.end,
+                cb.config.total_size,
+                e.limit,
+                dev.l1_size_per_core()
+            ))
+        })?;
+        addrs.push(addr as u32);
+    }
+    Ok((addrs, region.top()))
+}
+
+impl Launch {
+    /// Check and place `p` on `dev` and build its engine and kernel threads.
+    pub(crate) fn build(dev: &mut Device, p: &Program) -> Result<Launch, DeviceError> {
+        let (cb_addr, cb_top) = check_and_place(dev, p)?;
+        let g = dev.chip.logical_grid();
+        let params = &dev.params;
+        let num_cbs = params.mem.num_circular_buffers;
+
+        // Kernel instances, ordered by (core, RISC): the fixed tie-break among kernels.
+        let mut insts = Vec::new();
+        let mut compute_cores = Vec::new();
+        for (ki, k) in p.kernels.iter().enumerate() {
+            for c in k.cores.iter() {
+                let core = CoreIdx(c.y * g.x + c.x);
+                match &k.config {
+                    KernelConfig::DataMovement(d) => {
+                        insts.push(Instance { core, risc: d.processor.risc(), kernel: ki, role: None })
+                    }
+                    KernelConfig::Compute(cc) => {
+                        compute_cores.push((core, cc.settings()));
+                        for (risc, role) in [
+                            (Risc::Trisc0, ComputeRole::Unpack),
+                            (Risc::Trisc1, ComputeRole::Math),
+                            (Risc::Trisc2, ComputeRole::Pack),
+                        ] {
+                            insts.push(Instance { core, risc, kernel: ki, role: Some(role) });
+                        }
+                    }
+                }
+            }
+        }
+        insts.sort_by_key(|i| (i.core, i.risc));
+
+        // From here on the device's memories move into the run; every check has passed.
+        let mut cores: Vec<TensixCore> =
+            std::mem::take(&mut dev.l1).into_iter().map(|l1| TensixCore::new(l1, num_cbs as usize)).collect();
+        for (cb, &addr) in p.cbs.iter().zip(&cb_addr) {
+            for c in cb.cores.iter() {
+                let core = &mut cores[(c.y * g.x + c.x) as usize];
+                for (i, fmt) in &cb.config.formats {
+                    let page = cb.config.page_size(*i).expect("validated at creation");
+                    core.cbs[*i as usize] = Some(CircularBuffer::new(*i as u8, addr, cb.config.total_size, page, *fmt));
+                }
+            }
+        }
+        for s in &p.semaphores {
+            for c in s.cores.iter() {
+                let core = &mut cores[(c.y * g.x + c.x) as usize];
+                let addr = params.mem.semaphore_base + s.id * SEMAPHORE_BYTES;
+                core.l1.write_u32(addr as u64, s.initial).expect("semaphores inside L1 (checked at open)");
+            }
+        }
+        for (core, settings) in compute_cores {
+            cores[core.0 as usize].compute = Some(Box::new(ComputeState::new(settings)));
+        }
+
+        let names: Vec<Rc<str>> = p.kernels.iter().map(|k| Rc::from(k.name.as_str())).collect();
+        let metas = insts
+            .iter()
+            .map(|i| FiberMeta {
+                kernel: names[i.kernel].clone(),
+                core: i.core,
+                risc: i.risc,
+                blocked: None,
+                run: None,
+            })
+            .collect();
+        let chip = dev.chip.clone();
+        let soc = chip.soc();
+        let mut tile_core = vec![None; soc.grid.count()];
+        let mut core_tile = Vec::with_capacity(cores.len());
+        for i in 0..cores.len() as u32 {
+            let t = chip.logical_to_noc0(LogicalCoord::new(i % g.x, i / g.x)).expect("core in grid");
+            tile_core[(t.y * soc.grid.x + t.x) as usize] = Some(CoreIdx(i));
+            core_tile.push(t);
+        }
+        let state = ChipState {
+            chip: chip.clone(),
+            mem: params.mem.clone(),
+            noc_params: params.noc.clone(),
+            addr_map: dev.tables.addr_map,
+            cores,
+            core_tile,
+            tile_core,
+            dram: std::mem::take(&mut dev.dram),
+            dram_timing: DramTiming::new(soc.dram_channels.len(), soc.dram_channel_size, params.dram.clone()),
+            noc: NocModel::new(soc.grid, params.noc.clone()),
+            xfers: Vec::new(),
+            free_xfers: Vec::new(),
+            mcast_paths: Default::default(),
+        };
+        let rec = Recorder::new(dev.recording.trace, dev.recording.transfers);
+        let engine = Rc::new(RefCell::new(Engine::new(state, metas, rec)));
+        let host: Rc<RefCell<dyn KernelHost>> = engine.clone();
+        let costs = Rc::new(params.api.clone());
+        let mut fibers = Vec::with_capacity(insts.len());
+        for (fid, i) in insts.iter().enumerate() {
+            let k = &p.kernels[i.kernel];
+            let logical = (i.core.0 % g.x, i.core.0 / g.x);
+            let t = chip.worker_core_from_logical_core(LogicalCoord::new(logical.0, logical.1)).expect("core in grid");
+            let (noc, compile, named, defines, compute) = match &k.config {
+                KernelConfig::DataMovement(d) => {
+                    (d.noc, d.compile_args.clone(), d.named_compile_args.clone(), d.defines.clone(), None)
+                }
+                KernelConfig::Compute(c) => (
+                    NocId::Noc0,
+                    c.compile_args.clone(),
+                    c.named_compile_args.clone(),
+                    c.defines.clone(),
+                    Some(c.settings()),
+                ),
+            };
+            let inst = Rc::new(KernelInstance {
+                name: k.name.clone(),
+                fiber: FiberId(fid as u32),
+                core: i.core,
+                risc: i.risc,
+                noc,
+                logical,
+                noc_xy: (t.x, t.y),
+                sem_base: params.mem.semaphore_base,
+                args: KernelArgs {
+                    runtime: k.runtime_args.get(&logical).cloned().unwrap_or_default(),
+                    common: k.common_args.clone(),
+                    compile,
+                    named,
+                    defines,
+                },
+                tables: dev.tables.clone(),
+                costs: costs.clone(),
+                max_burst: params.noc.max_burst_bytes,
+                num_cbs,
+                max_cycles: params.sim.max_cycles,
+                max_outstanding: params.noc.max_outstanding,
+                compute,
+            });
+            let h = host.clone();
+            let fiber = match (&k.body, i.role) {
+                (KernelBody::Dataflow(f), _) => {
+                    let f = f.clone();
+                    Fiber::new(params.sim.stack_bytes, move |y, t0| {
+                        let mut d = Dataflow::new(h, y, inst, t0);
+                        f(&mut d);
+                        d.finish();
+                    })
+                }
+                (KernelBody::Compute(f), Some(role)) => {
+                    let f = f.clone();
+                    Fiber::new(params.sim.stack_bytes, move |y, t0| {
+                        let mut c = Compute::new(h, y, inst, role, t0);
+                        f(&mut c);
+                        c.finish();
+                    })
+                }
+                (KernelBody::Compute(_), None) => unreachable!("compute kernels always have a role"),
+            };
+            match fiber {
+                Ok(f) => fibers.push(f),
+                Err(e) => {
+                    // Give the memories back before reporting.
+                    drop(fibers);
+                    drop(host);
+                    Launch { engine, fibers: Vec::new(), program_id: dev.programs_run, cb_top }.restore(dev);
+                    return Err(DeviceError::Config(e));
+                }
+            }
+        }
+        drop(host);
+        Ok(Launch { engine, fibers, program_id: dev.programs_run, cb_top })
+    }
+
+    fn restore(self, dev: &mut Device) {
+        drop(self.fibers);
+        let e = match Rc::try_unwrap(self.engine) {
+            Ok(cell) => cell.into_inner(),
+            Err(_) => unreachable!("no kernel thread ran"),
+        };
+        dev.l1 = e.chip.cores.into_iter().map(TensixCore::into_l1).collect();
+        dev.dram = e.chip.dram;
+    }
+
+    /// Run the program to completion on `dev` (the device it was built for) and give its memories back.
+    pub(crate) fn run(self, dev: &mut Device) -> Result<RunReport, DeviceError> {
+        let max = Cycle(dev.params.sim.max_cycles);
+        let RunOutcome { cores, dram, result } =
+            run(self.engine, self.fibers, max, self.program_id, dev.params.clock_mhz);
+        dev.l1 = cores.into_iter().map(TensixCore::into_l1).collect();
+        dev.dram = dram;
+        dev.programs_run += 1;
+        dev.l1_usage.push(ProgramL1Usage::measure(self.program_id, self.cb_top, &dev.allocator));
+        result
+    }
+}

@@ -1,0 +1,206 @@
+//! The table of every parameter key: where its value lives in [`Params`], the range it may take and
+//! whether it must be a power of two. Names resolve to table rows once, when a data file or an override is
+//! read; the simulation only ever reads the typed fields.
+
+use super::Params;
+use sim_core::Cycles;
+
+/// A value type a parameter is stored as; every one converts losslessly from a checked `u64`.
+pub(super) trait ParamValue: Copy {
+    /// The largest value the type holds.
+    const MAX: u64;
+    fn to_u64(self) -> u64;
+    fn from_u64(v: u64) -> Self;
+}
+
+impl ParamValue for u32 {
+    const MAX: u64 = u32::MAX as u64;
+    fn to_u64(self) -> u64 {
+        self as u64
+    }
+    fn from_u64(v: u64) -> Self {
+        u32::try_from(v).expect("range-checked")
+    }
+}
+
+impl ParamValue for u64 {
+    const MAX: u64 = u64::MAX;
+    fn to_u64(self) -> u64 {
+        self
+    }
+    fn from_u64(v: u64) -> Self {
+        v
+    }
+}
+
+impl ParamValue for usize {
+    const MAX: u64 = usize::MAX as u64;
+    fn to_u64(self) -> u64 {
+        self as u64
+    }
+    fn from_u64(v: u64) -> Self {
+        usize::try_from(v).expect("range-checked")
+    }
+}
+
+impl ParamValue for Cycles {
+    const MAX: u64 = u64::MAX;
+    fn to_u64(self) -> u64 {
+        self.0
+    }
+    fn from_u64(v: u64) -> Self {
+        Cycles(v)
+    }
+}
+
+/// One parameter key.
+#[derive(Clone, Copy)]
+pub(crate) struct KeySpec {
+    /// The key as written in data files and `--set`.
+    pub name: &'static str,
+    /// Smallest allowed value.
+    pub min: u64,
+    /// Largest allowed value (never above what the field's type holds).
+    pub max: u64,
+    /// The value must be a power of two.
+    pub pow2: bool,
+    /// What the value means (the unit), for listings and errors.
+    pub unit: &'static str,
+    pub(super) get: fn(&Params) -> u64,
+    pub(super) set: fn(&mut Params, u64),
+    /// The largest value the field's type can hold (checked against `max` by a test).
+    pub(super) type_max: u64,
+}
+
+impl std::fmt::Debug for KeySpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "KeySpec({})", self.name)
+    }
+}
+
+impl KeySpec {
+    /// The allowed values in words, e.g. `1..=1000000` or `a power of two in 1..=4096`.
+    pub fn allowed(&self) -> String {
+        let range = format!("{}..={}", self.min, self.max);
+        if self.pow2 { format!("a power of two in {range}") } else { range }
+    }
+}
+
+/// Cycles a single timing parameter may take: generous, but small enough that no sum of them wraps.
+const CYC: u64 = 1_000_000;
+
+macro_rules! keys {
+    ($( $name:literal => $($field:tt).+ , [$min:expr, $max:expr] $(, $pow2:ident)? , $unit:literal; )*) => {
+        /// Every parameter key, in data-file order.
+        pub(crate) const KEYS: &[KeySpec] = &[
+            $( KeySpec {
+                name: $name,
+                min: $min,
+                max: $max,
+                pow2: keys!(@pow2 $($pow2)?),
+                unit: $unit,
+                get: |p| ParamValue::to_u64(p.$($field).+),
+                set: |p, v| p.$($field).+ = ParamValue::from_u64(v),
+                type_max: keys!(@max p, $($field).+),
+            }, )*
+        ];
+    };
+    (@pow2 pow2) => { true };
+    (@pow2) => { false };
+    (@max $p:ident, $($field:tt).+) => {{
+        // The type of the field, found through a function that is never called.
+        const fn type_max<T: ParamValue>(_: fn(&Params) -> T) -> u64 { T::MAX }
+        type_max(|$p: &Params| $p.$($field).+)
+    }};
+}
+
+keys! {
+    "clock_mhz" => clock_mhz, [1, 100_000], "MHz";
+
+    "noc.flit_bytes" => noc.flit_bytes, [4, 1024], pow2, "bytes";
+    "noc.max_burst_bytes" => noc.max_burst_bytes, [4, 1 << 20], "bytes";
+    "noc.header_flits" => noc.header_flits, [0, 64], "flits";
+    "noc.hop_cycles" => noc.hop, [0, CYC], "cycles";
+    "noc.niu_to_router_cycles" => noc.niu_to_router, [0, CYC], "cycles";
+    "noc.inject_cycles_per_kflit" => noc.inject_cycles_per_kflit, [1, 1_000_000], "cycles per 1000 flits";
+    "noc.ack_turnaround_cycles" => noc.ack_turnaround, [0, CYC], "cycles";
+    "noc.max_outstanding" => noc.max_outstanding, [1, 65_535], "packets";
+    "noc.router_to_niu_cycles" => noc.router_to_niu, [0, CYC], "cycles";
+
+    "l1.noc_read_latency_cycles" => noc.l1_read_latency, [0, CYC], "cycles";
+    "l1.noc_write_latency_cycles" => noc.l1_write_latency, [0, CYC], "cycles";
+    "dram.read_latency_cycles" => dram.read_latency, [0, CYC], "cycles";
+    "dram.channel_bytes_per_kcycle" => dram.channel_bytes_per_kcycle, [1, 1_000_000_000], "bytes per 1000 cycles";
+    "dram.gddr_per_channel" => dram.gddr_per_channel, [1, 64], "GDDR channels";
+    "dram.write_latency_cycles" => dram.write_latency, [0, CYC], "cycles";
+
+    "mem.l1_alignment_bytes" => mem.l1_alignment, [1, 4096], pow2, "bytes";
+    "mem.dram_alignment_bytes" => mem.dram_alignment, [1, 4096], pow2, "bytes";
+    "mem.l1_read_alignment_bytes" => mem.l1_read_alignment, [1, 4096], pow2, "bytes";
+    "mem.dram_read_alignment_bytes" => mem.dram_read_alignment, [1, 4096], pow2, "bytes";
+    "mem.write_alignment_bytes" => mem.write_alignment, [1, 4096], pow2, "bytes";
+    "mem.l1_unreserved_base" => mem.l1_unreserved_base, [0, u32::MAX as u64], "L1 address";
+    "mem.semaphore_base" => mem.semaphore_base, [0, u32::MAX as u64], "L1 address";
+    "mem.dram_unreserved_base" => mem.dram_unreserved_base, [0, 1 << 40], "DRAM bank address";
+    "mem.num_circular_buffers" => mem.num_circular_buffers, [1, 64], "CBs per core";
+
+    "api.arg_read_cycles" => api.arg_read, [0, CYC], "cycles";
+    "api.cb_poll_cycles" => api.cb_poll, [0, CYC], "cycles";
+    "api.cb_update_cycles" => api.cb_update, [0, CYC], "cycles";
+    "api.local_lookup_cycles" => api.local_lookup, [0, CYC], "cycles";
+    "api.addr_gen_cycles" => api.addr_gen, [0, CYC], "cycles";
+    "api.noc_cmd_cycles" => api.noc_cmd, [0, CYC], "cycles";
+    "api.barrier_poll_cycles" => api.barrier_poll, [0, CYC], "cycles";
+    "api.l1_load_cycles" => api.l1_load, [0, CYC], "cycles";
+    "api.l1_store_cycles" => api.l1_store, [0, CYC], "cycles";
+    "api.cb_wake_cycles" => api.cb_wake, [0, CYC], "cycles";
+    "api.l1_wake_cycles" => api.l1_wake, [0, CYC], "cycles";
+    "api.barrier_wake_cycles" => api.barrier_wake, [0, CYC], "cycles";
+    "api.zone_cycles" => api.zone, [0, CYC], "cycles";
+    "api.kernel_start_cycles" => api.kernel_start, [0, CYC], "cycles";
+
+    "replay.noc_event_cycles" => replay.noc_event, [0, CYC], "cycles";
+    "replay.kernel_prologue_cycles" => replay.kernel_prologue, [0, CYC], "cycles";
+    "sim.max_cycles" => sim.max_cycles, [1, 1 << 50], "cycles";
+    "sim.stack_bytes" => sim.stack_bytes, [16 * 1024, 64 << 20], "bytes";
+
+    "compute.init_cycles" => api.compute.init, [0, CYC], "cycles";
+    "compute.unpack_base_cycles" => api.compute.unpack_base, [0, CYC], "cycles";
+    "compute.unpack_bytes_per_cycle" => api.compute.unpack_bytes_per_cycle, [1, 1 << 20], "bytes per cycle";
+    "compute.unpack_ab_bytes_per_cycle" => api.compute.unpack_ab_bytes_per_cycle, [1, 1 << 20], "bytes per cycle";
+    "compute.math_base_cycles" => api.compute.math_base, [0, CYC], "cycles";
+    "compute.matmul_cycles_per_phase" => api.compute.matmul_per_phase, [0, CYC], "cycles";
+    "compute.eltwise_cycles" => api.compute.eltwise, [0, CYC], "cycles";
+    "compute.reduce_cycles" => api.compute.reduce, [0, CYC], "cycles";
+    "compute.datacopy_cycles" => api.compute.datacopy, [0, CYC], "cycles";
+    "compute.sfpu_cycles_per_instr" => api.compute.sfpu_per_instr, [0, CYC], "cycles";
+    "compute.sfpu.exp_instr" => api.compute.sfpu.exp.0, [0, 100_000], "instructions";
+    "compute.sfpu.exp_approx_instr" => api.compute.sfpu.exp.1, [0, 100_000], "instructions";
+    "compute.sfpu.recip_instr" => api.compute.sfpu.recip.0, [0, 100_000], "instructions";
+    "compute.sfpu.recip_approx_instr" => api.compute.sfpu.recip.1, [0, 100_000], "instructions";
+    "compute.sfpu.sqrt_instr" => api.compute.sfpu.sqrt.0, [0, 100_000], "instructions";
+    "compute.sfpu.sqrt_approx_instr" => api.compute.sfpu.sqrt.1, [0, 100_000], "instructions";
+    "compute.sfpu.rsqrt_instr" => api.compute.sfpu.rsqrt.0, [0, 100_000], "instructions";
+    "compute.sfpu.rsqrt_approx_instr" => api.compute.sfpu.rsqrt.1, [0, 100_000], "instructions";
+    "compute.sfpu.log_instr" => api.compute.sfpu.log.0, [0, 100_000], "instructions";
+    "compute.sfpu.log_approx_instr" => api.compute.sfpu.log.1, [0, 100_000], "instructions";
+    "compute.sfpu.sigmoid_instr" => api.compute.sfpu.sigmoid.0, [0, 100_000], "instructions";
+    "compute.sfpu.sigmoid_approx_instr" => api.compute.sfpu.sigmoid.1, [0, 100_000], "instructions";
+    "compute.sfpu.tanh_instr" => api.compute.sfpu.tanh.0, [0, 100_000], "instructions";
+    "compute.sfpu.tanh_approx_instr" => api.compute.sfpu.tanh.1, [0, 100_000], "instructions";
+    "compute.sfpu.gelu_instr" => api.compute.sfpu.gelu.0, [0, 100_000], "instructions";
+    "compute.sfpu.gelu_approx_instr" => api.compute.sfpu.gelu.1, [0, 100_000], "instructions";
+    "compute.sfpu.simple_instr" => api.compute.sfpu.simple, [0, 100_000], "instructions";
+    "compute.sfpu.power_mul_instr" => api.compute.sfpu.power_per_mul, [0, 100_000], "instructions";
+    "compute.sfpu.binary_instr" => api.compute.sfpu.binary, [0, 100_000], "instructions";
+    "compute.sfpu.div_instr" => api.compute.sfpu.div, [0, 100_000], "instructions";
+    "compute.pack_base_cycles" => api.compute.pack_base, [0, CYC], "cycles";
+    "compute.pack_bytes_per_cycle" => api.compute.pack_bytes_per_cycle, [1, 1 << 20], "bytes per cycle";
+    "compute.sync_cycles" => api.compute.sync, [0, CYC], "cycles";
+    "compute.handoff_cycles" => api.compute.handoff, [0, CYC], "cycles";
+}
+
+/// The row of `name`, if it is a key.
+pub(crate) fn find(name: &str) -> Option<usize> {
+    KEYS.iter().position(|k| k.name == name)
+}

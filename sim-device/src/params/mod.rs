@@ -1,0 +1,521 @@
+//! Per-arch parameters, typed once and checked once. The data files in `sim-device/arch/` (one per chip,
+//! every value with a source note) and every override (`--set KEY=VALUE`, a `--params` file) resolve into
+//! [`Params`]: typed structs (`NocParams`, `DramParams`, `MemLayout`, `ApiCosts` with `ComputeParams`, …)
+//! whose every field has a key in [`keys`] with an allowed range. A value outside its range, a fraction,
+//! a negative number or one too wide for its integer type is a [`ParamError`] echoing what was written; the
+//! simulation never looks a parameter up by name.
+
+mod keys;
+
+use keys::{KEYS, KeySpec};
+use serde::Deserialize;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use sim_core::Cycles;
+use sim_noc::{DramParams, NocParams};
+use sim_tensix::ApiCosts;
+use soc_descriptors::{Arch, yaml::parse_yaml};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::Path;
+
+/// The memory map of a core and DRAM bank, and the alignments of buffers and NoC transfers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MemLayout {
+    /// `L1_ALIGNMENT`, bytes: L1 buffers and their pages.
+    pub l1_alignment: u32,
+    /// `DRAM_ALIGNMENT`, bytes: DRAM buffers and their pages.
+    pub dram_alignment: u32,
+    /// NoC read alignment of L1, bytes.
+    pub l1_read_alignment: u32,
+    /// NoC read alignment of DRAM, bytes.
+    pub dram_read_alignment: u32,
+    /// NoC write alignment, bytes.
+    pub write_alignment: u32,
+    /// First L1 address above the reserved region, bytes.
+    pub l1_unreserved_base: u32,
+    /// L1 address of semaphore 0.
+    pub semaphore_base: u32,
+    /// First allocatable DRAM address in every bank, bytes.
+    pub dram_unreserved_base: u64,
+    /// Number of CB indices per core.
+    pub num_circular_buffers: u32,
+}
+
+/// Semaphores per core and the bytes each takes (tt-metal-api.md §1.4).
+pub const SEMAPHORES: u32 = 16;
+/// Bytes of one semaphore slot.
+pub const SEMAPHORE_BYTES: u32 = 16;
+
+/// Costs of replaying a recorded NoC trace.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReplayParams {
+    /// Cycles a recorded NoC event costs its RISC when profiling was on.
+    pub noc_event: Cycles,
+    /// Cycles from a traced kernel's start to its first recorded NoC call.
+    pub kernel_prologue: Cycles,
+}
+
+/// Limits of the simulation itself.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SimParams {
+    /// Watchdog: a run still going past this many cycles is reported as a livelock.
+    pub max_cycles: u64,
+    /// Host stack per kernel thread, bytes.
+    pub stack_bytes: usize,
+}
+
+/// Every parameter of one chip.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Params {
+    arch: Arch,
+    /// AICLK, MHz.
+    pub clock_mhz: u32,
+    /// The NoCs and their endpoints.
+    pub noc: NocParams,
+    /// DRAM channels.
+    pub dram: DramParams,
+    /// Memory map and alignments.
+    pub mem: MemLayout,
+    /// Kernel API and compute-engine costs.
+    pub api: ApiCosts,
+    /// Trace replay costs.
+    pub replay: ReplayParams,
+    /// Simulation limits.
+    pub sim: SimParams,
+    /// Source note of every key, in [`keys::KEYS`] order.
+    sources: Vec<String>,
+}
+
+/// What is wrong with a parameter value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParamProblem {
+    /// No such key; similar keys.
+    UnknownKey(Vec<&'static str>),
+    /// Not `KEY=VALUE`.
+    NotAssignment,
+    /// Not a number at all.
+    NotANumber,
+    /// A fraction where a whole number is needed.
+    NotWhole,
+    /// Below zero.
+    Negative,
+    /// Outside the key's range (or too wide for its type).
+    OutOfRange(String),
+    /// Not a power of two.
+    NotPowerOfTwo(String),
+    /// The data file lacks the key.
+    Missing,
+    /// Two keys contradict each other.
+    Inconsistent(String),
+    /// The file cannot be read or parsed.
+    File(String),
+}
+
+/// A parameter that cannot be used: where it came from, the key, the value as written and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParamError {
+    /// `--set`, a file path, or `built-in <arch> parameters`.
+    pub origin: String,
+    /// The key (empty for whole-file problems).
+    pub key: String,
+    /// The value as the user wrote it.
+    pub value: String,
+    /// What is wrong.
+    pub problem: ParamProblem,
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match (self.key.is_empty(), self.value.is_empty()) {
+            (true, _) => String::new(),
+            (false, true) => format!("{}: ", self.key),
+            (false, false) => format!("{} = {}: ", self.key, self.value),
+        };
+        write!(f, "{}: {what}", self.origin)?;
+        match &self.problem {
+            ParamProblem::UnknownKey(similar) => {
+                write!(f, "unknown parameter")?;
+                if !similar.is_empty() {
+                    write!(f, "; known keys include {}", similar.join(", "))?;
+                }
+                write!(f, " (`tensim params` lists them all)")
+            }
+            ParamProblem::NotAssignment => write!(f, "expected KEY=VALUE, e.g. --set noc.hop_cycles=9"),
+            ParamProblem::NotANumber => write!(f, "not a number"),
+            ParamProblem::NotWhole => write!(f, "must be a whole number"),
+            ParamProblem::Negative => write!(f, "must not be negative"),
+            ParamProblem::OutOfRange(allowed) => write!(f, "out of range; allowed {allowed}"),
+            ParamProblem::NotPowerOfTwo(allowed) => write!(f, "must be {allowed}"),
+            ParamProblem::Missing => write!(f, "missing from the data file"),
+            ParamProblem::Inconsistent(why) => f.write_str(why),
+            ParamProblem::File(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+/// A number as written in YAML or on the command line, before it is checked against its key.
+#[derive(Debug, Clone, PartialEq)]
+enum RawValue {
+    /// A non-negative integer.
+    Whole(u64),
+    /// A negative integer.
+    Negative(i64),
+    /// A number with a fraction or exponent.
+    Fraction(f64),
+    /// Anything else, as text.
+    Text(String),
+}
+
+impl RawValue {
+    fn parse(text: &str) -> RawValue {
+        let t = text.trim().replace('_', "");
+        if let Ok(v) = t.parse::<u64>() {
+            return RawValue::Whole(v);
+        }
+        if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+            if let Ok(v) = u64::from_str_radix(h, 16) {
+                return RawValue::Whole(v);
+            }
+        }
+        if let Ok(v) = t.parse::<i64>() {
+            return RawValue::Negative(v);
+        }
+        // A whole number too wide for u64 stays text: it is out of every range.
+        if !t.is_empty() && t.trim_start_matches(['-', '+']).bytes().all(|b| b.is_ascii_digit()) {
+            return RawValue::Text(t);
+        }
+        match t.parse::<f64>() {
+            Ok(v) if v.is_finite() => RawValue::Fraction(v),
+            _ => RawValue::Text(text.to_string()),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for RawValue {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<RawValue, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = RawValue;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number")
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<RawValue, E> {
+                Ok(RawValue::Whole(v))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<RawValue, E> {
+                Ok(if v < 0 { RawValue::Negative(v) } else { RawValue::Whole(v as u64) })
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<RawValue, E> {
+                Ok(RawValue::Fraction(v))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<RawValue, E> {
+                Ok(RawValue::parse(v))
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<RawValue, E> {
+                Ok(RawValue::Text(v.to_string()))
+            }
+            fn visit_unit<E>(self) -> Result<RawValue, E> {
+                Ok(RawValue::Text("(empty)".into()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl fmt::Display for RawValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RawValue::Whole(v) => write!(f, "{v}"),
+            RawValue::Negative(v) => write!(f, "{v}"),
+            RawValue::Fraction(v) => write!(f, "{v}"),
+            RawValue::Text(t) => f.write_str(t),
+        }
+    }
+}
+
+/// One entry of a data file: `key: { value: V, source: "…" }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry {
+    value: RawValue,
+    source: String,
+}
+
+/// One entry of an overrides file: `key: V` or `key: { value: V, source: "…" }`.
+#[derive(Debug)]
+struct Override {
+    value: RawValue,
+    source: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for Override {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Override, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Override;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number, or a mapping with `value` and optionally `source`")
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Override, E> {
+                Ok(Override { value: RawValue::Whole(v), source: None })
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Override, E> {
+                Ok(Override {
+                    value: if v < 0 { RawValue::Negative(v) } else { RawValue::Whole(v as u64) },
+                    source: None,
+                })
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Override, E> {
+                Ok(Override { value: RawValue::Fraction(v), source: None })
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Override, E> {
+                Ok(Override { value: RawValue::parse(v), source: None })
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Override, E> {
+                Ok(Override { value: RawValue::Text(v.to_string()), source: None })
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Override, A::Error> {
+                let (mut value, mut source) = (None, None);
+                while let Some(k) = m.next_key::<String>()? {
+                    match k.as_str() {
+                        "value" => value = Some(m.next_value::<RawValue>()?),
+                        "source" => source = Some(m.next_value::<String>()?),
+                        other => {
+                            return Err(de::Error::custom(format!(
+                                "unknown field `{other}`; an override has `value` and optionally `source`"
+                            )));
+                        }
+                    }
+                }
+                let value = value.ok_or_else(|| de::Error::custom("missing field `value`"))?;
+                Ok(Override { value, source })
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+fn builtin_text(arch: Arch) -> &'static str {
+    match arch {
+        Arch::WormholeB0 => include_str!("../../arch/wormhole_b0.yaml"),
+        Arch::Blackhole => include_str!("../../arch/blackhole.yaml"),
+        Arch::Grayskull => include_str!("../../arch/grayskull.yaml"),
+    }
+}
+
+/// One parameter as listed by [`Params::entries`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParamEntry {
+    /// The key.
+    pub key: &'static str,
+    /// Its value.
+    pub value: u64,
+    /// Its unit.
+    pub unit: &'static str,
+    /// The allowed values.
+    pub allowed: String,
+    /// Where the value comes from.
+    pub source: String,
+}
+
+impl Params {
+    fn empty(arch: Arch) -> Params {
+        Params {
+            arch,
+            clock_mhz: 0,
+            noc: NocParams::default(),
+            dram: DramParams::default(),
+            mem: MemLayout::default(),
+            api: ApiCosts::default(),
+            replay: ReplayParams::default(),
+            sim: SimParams::default(),
+            sources: vec![String::new(); KEYS.len()],
+        }
+    }
+
+    /// The built-in parameters of `arch` (its data file; a test proves each one loads).
+    pub fn builtin(arch: Arch) -> Params {
+        match Params::from_data_file(arch, builtin_text(arch), &format!("built-in {arch} parameters")) {
+            Ok(p) => p,
+            Err(e) => panic!("the built-in data file is broken: {e}"),
+        }
+    }
+
+    /// Parameters of `arch` from the text of a data file (every key, each with a value and a source note).
+    pub fn from_data_file(arch: Arch, text: &str, origin: &str) -> Result<Params, ParamError> {
+        let raw: BTreeMap<String, Entry> = parse_yaml(text, origin).map_err(|e| ParamError {
+            origin: origin.to_string(),
+            key: String::new(),
+            value: String::new(),
+            problem: ParamProblem::File(e.to_string()),
+        })?;
+        let mut p = Params::empty(arch);
+        let mut seen = vec![false; KEYS.len()];
+        for (k, e) in raw {
+            let i = p.apply(origin, &k, &e.value, e.source)?;
+            seen[i] = true;
+        }
+        if let Some(i) = seen.iter().position(|s| !s) {
+            return Err(ParamError {
+                origin: origin.to_string(),
+                key: KEYS[i].name.to_string(),
+                value: String::new(),
+                problem: ParamProblem::Missing,
+            });
+        }
+        p.validate(origin)?;
+        Ok(p)
+    }
+
+    /// The architecture.
+    pub fn arch(&self) -> Arch {
+        self.arch
+    }
+
+    /// Every parameter with its value, unit, range and source, in data-file order.
+    pub fn entries(&self) -> Vec<ParamEntry> {
+        KEYS.iter()
+            .zip(&self.sources)
+            .map(|(k, s)| ParamEntry {
+                key: k.name,
+                value: (k.get)(self),
+                unit: k.unit,
+                allowed: k.allowed(),
+                source: s.clone(),
+            })
+            .collect()
+    }
+
+    /// The value of `key`, if it is a key.
+    pub fn value(&self, key: &str) -> Option<u64> {
+        keys::find(key).map(|i| (KEYS[i].get)(self))
+    }
+
+    /// The source note of `key`, if it is a key.
+    pub fn source(&self, key: &str) -> Option<&str> {
+        keys::find(key).map(|i| self.sources[i].as_str())
+    }
+
+    fn error(origin: &str, key: &str, value: &RawValue, problem: ParamProblem) -> ParamError {
+        ParamError { origin: origin.to_string(), key: key.to_string(), value: value.to_string(), problem }
+    }
+
+    /// Check `value` against `spec`.
+    fn checked(origin: &str, spec: &KeySpec, value: &RawValue) -> Result<u64, ParamError> {
+        let err = |p| Params::error(origin, spec.name, value, p);
+        let v = match value {
+            RawValue::Whole(v) => *v,
+            RawValue::Negative(_) => return Err(err(ParamProblem::Negative)),
+            RawValue::Fraction(f) if *f < 0.0 => return Err(err(ParamProblem::Negative)),
+            RawValue::Fraction(_) => return Err(err(ParamProblem::NotWhole)),
+            RawValue::Text(t) if t.starts_with('-') && t[1..].bytes().all(|b| b.is_ascii_digit()) => {
+                return Err(err(ParamProblem::Negative));
+            }
+            RawValue::Text(t) if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit() || b == b'+') => {
+                return Err(err(ParamProblem::OutOfRange(spec.allowed())));
+            }
+            RawValue::Text(_) => return Err(err(ParamProblem::NotANumber)),
+        };
+        if v < spec.min || v > spec.max || v > spec.type_max {
+            return Err(err(ParamProblem::OutOfRange(spec.allowed())));
+        }
+        if spec.pow2 && !v.is_power_of_two() {
+            return Err(err(ParamProblem::NotPowerOfTwo(spec.allowed())));
+        }
+        Ok(v)
+    }
+
+    fn unknown(origin: &str, key: &str, value: &RawValue) -> ParamError {
+        let prefix = key.split('.').next().unwrap_or("");
+        let similar: Vec<&'static str> =
+            KEYS.iter().map(|k| k.name).filter(|k| k.starts_with(prefix) && !prefix.is_empty()).take(12).collect();
+        Params::error(origin, key, value, ParamProblem::UnknownKey(similar))
+    }
+
+    /// Set `key` from `value`; returns the key's row.
+    fn apply(&mut self, origin: &str, key: &str, value: &RawValue, source: String) -> Result<usize, ParamError> {
+        let i = keys::find(key).ok_or_else(|| Params::unknown(origin, key, value))?;
+        let v = Params::checked(origin, &KEYS[i], value)?;
+        (KEYS[i].set)(self, v);
+        self.sources[i] = source;
+        Ok(i)
+    }
+
+    /// Override one parameter from `KEY=VALUE` text (`--set`). Relations between keys are checked by
+    /// [`Params::validate`] once every override is in.
+    pub fn set(&mut self, assignment: &str) -> Result<(), ParamError> {
+        let Some((k, v)) = assignment.split_once('=') else {
+            return Err(ParamError {
+                origin: "--set".into(),
+                key: assignment.to_string(),
+                value: String::new(),
+                problem: ParamProblem::NotAssignment,
+            });
+        };
+        let (k, v) = (k.trim(), v.trim());
+        self.apply("--set", k, &RawValue::parse(v), format!("--set {k}={v}")).map(|_| ())
+    }
+
+    /// Apply a YAML file of overrides: `key: value` or `key: { value: V, source: "…" }`.
+    pub fn apply_file(&mut self, path: &Path) -> Result<(), ParamError> {
+        let name = path.display().to_string();
+        let file_err = |why: String| ParamError {
+            origin: name.clone(),
+            key: String::new(),
+            value: String::new(),
+            problem: ParamProblem::File(why),
+        };
+        let text = soc_descriptors::input::read_text(path, "parameter file").map_err(|e| file_err(e.reason))?;
+        let raw: BTreeMap<String, Override> = parse_yaml(&text, &name).map_err(|e| file_err(e.to_string()))?;
+        for (k, o) in raw {
+            let source = o.source.unwrap_or_else(|| name.clone());
+            self.apply(&name, &k, &o.value, source)?;
+        }
+        Ok(())
+    }
+
+    /// Check the relations between keys (after all overrides): a burst is whole flits, the semaphores sit
+    /// below the unreserved L1 base.
+    pub fn validate(&self, origin: &str) -> Result<(), ParamError> {
+        let bad = |key: &str, value: u64, why: String| ParamError {
+            origin: origin.to_string(),
+            key: key.to_string(),
+            value: value.to_string(),
+            problem: ParamProblem::Inconsistent(why),
+        };
+        let n = &self.noc;
+        if n.max_burst_bytes % n.flit_bytes != 0 {
+            return Err(bad(
+                "noc.max_burst_bytes",
+                n.max_burst_bytes as u64,
+                format!("must be a whole number of {}-byte flits (noc.flit_bytes)", n.flit_bytes),
+            ));
+        }
+        let m = &self.mem;
+        let sem_end = m.semaphore_base as u64 + (SEMAPHORES * SEMAPHORE_BYTES) as u64;
+        if sem_end > m.l1_unreserved_base as u64 {
+            return Err(bad(
+                "mem.semaphore_base",
+                m.semaphore_base as u64,
+                format!(
+                    "the {SEMAPHORES} semaphores end at {sem_end:#x}, above mem.l1_unreserved_base = {:#x}",
+                    m.l1_unreserved_base
+                ),
+            ));
+        }
+        if m.semaphore_base % 4 != 0 {
+            return Err(bad("mem.semaphore_base", m.semaphore_base as u64, "must be 4-byte aligned".into()));
+        }
+        Ok(())
+    }
+
+    /// AICLK in MHz.
+    pub fn clock_mhz(&self) -> u32 {
+        self.clock_mhz
+    }
+}
+
+#[cfg(test)]
+mod tests;

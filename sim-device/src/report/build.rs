@@ -1,0 +1,132 @@
+//! Building a [`RunReport`] from a finished run's engine: every kernel's start, end, busy and blocked
+//! cycles, zones, debug prints in simulated-time order, warnings, per-link/port/channel NoC and DRAM use,
+//! and the Chrome trace when one was recorded.
+
+use super::{DramUse, KernelRun, LinkUse, NocReport, PortUse, RunReport};
+use crate::engine::Engine;
+use sim_core::{Cycle, FiberId, TraceArg, Track};
+use soc_descriptors::{Noc0Coord, NocId};
+
+fn noc_report(e: &Engine) -> NocReport {
+    let noc = &e.chip.noc;
+    let topo = noc.topology();
+    let g = topo.grid();
+    let links = noc
+        .links()
+        .map(|(l, c)| {
+            let (from, dir) = topo.link_info(l);
+            LinkUse { noc: dir.noc(), from: (from.x, from.y), dir, busy: c.busy, bytes: c.bytes }
+        })
+        .collect();
+    let mut ports = Vec::new();
+    for y in 0..g.y {
+        for x in 0..g.x {
+            for n in NocId::BOTH {
+                for inject in [true, false] {
+                    let c = noc.port(Noc0Coord::new(x, y), n, inject);
+                    if c.uses > 0 {
+                        ports.push(PortUse { noc: n, tile: (x, y), inject, busy: c.busy, bytes: c.bytes });
+                    }
+                }
+            }
+        }
+    }
+    let t = &e.chip.dram_timing;
+    let k = t.gddr_per_channel();
+    let dram = (0..t.num_gddr())
+        .map(|i| DramUse {
+            channel: i as u32 / k,
+            sub: i as u32 % k,
+            read_bytes: t.bytes[i].0,
+            write_bytes: t.bytes[i].1,
+            busy: t.busy(i),
+        })
+        .collect();
+    NocReport {
+        grid: (g.x, g.y),
+        links,
+        ports,
+        dram,
+        transfers: e.rec.records.clone().unwrap_or_default(),
+        transfers_dropped: e.rec.records_dropped,
+        last_arrival: e.rec.last_arrival,
+        traffic: [noc.traffic(NocId::Noc0), noc.traffic(NocId::Noc1)],
+    }
+}
+
+/// The report of a run that ended normally.
+pub(crate) fn report(e: &Engine, program_id: u32, clock_mhz: u32) -> RunReport {
+    let mut kernels = Vec::new();
+    let mut end = e.sched.last_event;
+    for m in &e.sched.fibers {
+        let (s, t, blocked) = m.run.unwrap_or_default();
+        end = end.max(t);
+        let tile = e.chip.core_tile[m.core.0 as usize];
+        kernels.push(KernelRun {
+            kernel: m.kernel.to_string(),
+            core: e.chip.logical(m.core),
+            noc0: (tile.x, tile.y),
+            risc: m.risc,
+            start: s,
+            end: t,
+            busy: (t - s) - blocked,
+            blocked,
+        });
+    }
+    let mut dprints: Vec<(Cycle, FiberId, String)> = e.rec.dprints.clone();
+    dprints.sort_by_key(|(t, f, _)| (*t, *f));
+    let dprints = dprints
+        .into_iter()
+        .map(|(_, f, text)| {
+            let m = &e.sched.fibers[f.0 as usize];
+            let l = e.chip.logical(m.core);
+            format!("({},{}) {}: {}", l.0, l.1, m.risc, text)
+        })
+        .collect();
+    let trace_json = e.rec.trace.as_ref().map(|t| {
+        let mut t = t.clone();
+        t.set_other("clock_mhz", TraceArg::U(clock_mhz as u64));
+        t.set_other("program_id", TraceArg::U(program_id as u64));
+        t.set_other("cycles", TraceArg::U(end.0));
+        for (i, m) in e.sched.fibers.iter().enumerate() {
+            let l = e.chip.logical(m.core);
+            let tile = e.chip.core_tile[m.core.0 as usize];
+            t.name_process(m.core.0 + 1, format!("core ({},{}) [NoC0 ({},{})]", l.0, l.1, tile.x, tile.y));
+            t.name_thread(m.core.0 + 1, m.risc.index() as u32, m.risc.name());
+            if let Some((s, end, _)) = m.run {
+                t.slice(
+                    Track { pid: m.core.0 + 1, tid: m.risc.index() as u32 },
+                    m.kernel.to_string(),
+                    "kernel",
+                    s,
+                    end,
+                    vec![("fiber".into(), TraceArg::U(i as u64))],
+                );
+            }
+        }
+        t.to_json()
+    });
+    let mut warnings = e.rec.warnings.clone();
+    if e.rec.records_dropped > 0 {
+        warnings.push(format!(
+            "not recorded: {} NoC packets beyond the first {} have no per-packet record (the tt-npe timeline \
+             shows only the recorded ones; every total and counter still covers all of them)",
+            e.rec.records_dropped,
+            crate::engine::MAX_TRANSFER_RECORDS
+        ));
+    }
+    RunReport {
+        program_id,
+        cycles: end - Cycle::ZERO,
+        clock_mhz,
+        kernels,
+        zones: e.rec.zones.clone(),
+        dprints,
+        warnings,
+        noc: noc_report(e),
+        events: e.sched.events,
+        resumes: e.sched.resumes,
+        api_calls: e.sched.api_calls,
+        trace_json,
+    }
+}

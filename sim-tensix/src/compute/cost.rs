@@ -1,0 +1,129 @@
+//! Every cycle formula of the compute engines, in one place: what each unpack, FPU, SFPU and pack operation
+//! costs the TRISC thread that issues it, from the per-arch [`ComputeParams`] and the kernel's
+//! [`ComputeSettings`] (math fidelity, approximate mode).
+
+use super::math::{EltwiseOp, SfpuBinary, SfpuUnary};
+use super::state::ComputeSettings;
+use crate::params::ComputeParams;
+use sim_core::Cycles;
+
+/// The cost model of one compute kernel.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Cost<'a> {
+    pub c: &'a ComputeParams,
+    pub s: ComputeSettings,
+}
+
+impl Cost<'_> {
+    /// An `*_init` call (reconfiguring unpacker, math and packer registers).
+    pub fn init(&self) -> Cycles {
+        self.c.init
+    }
+
+    /// A `tile_regs_*` call.
+    pub fn sync(&self) -> Cycles {
+        self.c.sync
+    }
+
+    /// Hand-off latency between the TRISC threads.
+    pub fn handoff(&self) -> Cycles {
+        self.c.handoff
+    }
+
+    /// UNPACK: one operand set of `tiles` tiles, `bytes` in all (both unpackers work when there are two
+    /// operands or more).
+    pub fn unpack(&self, tiles: usize, bytes: u64) -> Cycles {
+        let rate = if tiles > 1 { self.c.unpack_ab_bytes_per_cycle } else { self.c.unpack_bytes_per_cycle };
+        Cycles(self.c.unpack_base.0 * tiles as u64 + bytes.div_ceil(rate.max(1)))
+    }
+
+    /// UNPACK: one tile of row-major data (tilize).
+    pub fn unpack_row_major(&self, tile_bytes: u64) -> Cycles {
+        self.c.unpack_base + Cycles(tile_bytes.div_ceil(self.c.unpack_bytes_per_cycle.max(1)))
+    }
+
+    /// MATH: a tile moved into DST (copy, tilize, untilize).
+    pub fn datacopy(&self) -> Cycles {
+        self.c.math_base + self.c.datacopy
+    }
+
+    /// MATH: a transposed tile into DST (two passes of the datacopy).
+    pub fn transpose(&self) -> Cycles {
+        self.c.math_base + self.c.datacopy * 2
+    }
+
+    /// MATH: an element-wise tile operation; a multiply takes one pass per fidelity phase.
+    pub fn eltwise(&self, op: EltwiseOp) -> Cycles {
+        let phases = if op == EltwiseOp::Mul { self.s.fidelity_phases as u64 } else { 1 };
+        self.c.math_base + self.c.eltwise * phases
+    }
+
+    /// MATH: `tiles` 32×32×32 tile products at the kernel's fidelity.
+    pub fn matmul(&self, tiles: u32) -> Cycles {
+        self.c.math_base + self.c.matmul_per_phase * (self.s.fidelity_phases as u64 * tiles as u64)
+    }
+
+    /// MATH: one tile reduction.
+    pub fn reduce(&self) -> Cycles {
+        self.c.math_base + self.c.reduce
+    }
+
+    /// MATH: an SFPU unary operation over one tile.
+    pub fn sfpu_unary(&self, op: SfpuUnary) -> Cycles {
+        let c = &self.c.sfpu;
+        let pick = |p: (u64, u64)| if self.s.approx { p.1 } else { p.0 };
+        let instr = match op {
+            SfpuUnary::Exp => pick(c.exp),
+            SfpuUnary::Recip => pick(c.recip),
+            SfpuUnary::Sqrt => pick(c.sqrt),
+            SfpuUnary::Rsqrt => pick(c.rsqrt),
+            SfpuUnary::Log => pick(c.log),
+            SfpuUnary::Sigmoid => pick(c.sigmoid),
+            SfpuUnary::Tanh => pick(c.tanh),
+            SfpuUnary::Gelu => pick(c.gelu),
+            SfpuUnary::Relu | SfpuUnary::Abs | SfpuUnary::Square => c.simple,
+            // Power by squaring: one multiply step per bit of the exponent.
+            SfpuUnary::Power(p) => c.power_per_mul * (32 - p.max(1).leading_zeros()) as u64,
+        };
+        self.c.math_base + self.c.sfpu_per_instr * instr
+    }
+
+    /// MATH: an SFPU binary operation between two DST tiles.
+    pub fn sfpu_binary(&self, op: SfpuBinary) -> Cycles {
+        let instr = if op == SfpuBinary::Div { self.c.sfpu.div } else { self.c.sfpu.binary };
+        self.c.math_base + self.c.sfpu_per_instr * instr
+    }
+
+    /// PACK: one tile of `bytes` into a CB.
+    pub fn pack(&self, bytes: u64) -> Cycles {
+        self.c.pack_base + Cycles(bytes.div_ceil(self.c.pack_bytes_per_cycle.max(1)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formulas() {
+        let c = ComputeParams {
+            unpack_base: Cycles(8),
+            unpack_bytes_per_cycle: 64,
+            unpack_ab_bytes_per_cycle: 80,
+            math_base: Cycles(4),
+            matmul_per_phase: Cycles(16),
+            eltwise: Cycles(8),
+            pack_base: Cycles(8),
+            pack_bytes_per_cycle: 64,
+            ..ComputeParams::default()
+        };
+        let s = ComputeSettings { fidelity_phases: 4, fp32_dest_acc: false, dst_full_sync: false, approx: false };
+        let k = Cost { c: &c, s };
+        assert_eq!(k.unpack(2, 4096), Cycles(16 + 52));
+        assert_eq!(k.unpack(1, 2048), Cycles(8 + 32));
+        assert_eq!(k.matmul(2), Cycles(4 + 16 * 4 * 2));
+        assert_eq!(k.eltwise(EltwiseOp::Mul), Cycles(4 + 32));
+        assert_eq!(k.eltwise(EltwiseOp::Add), Cycles(12));
+        assert_eq!(k.pack(1088), Cycles(8 + 17));
+    }
+}

@@ -1,0 +1,286 @@
+//! The three TRISC threads' hand-offs and data paths: DST sections between MATH and PACK
+//! (`tile_regs_*`), operand sets between UNPACK and MATH (the two-deep source registers), unpacking CB
+//! tiles into operands, and packing DST tiles into CB pages.
+
+use super::*;
+
+impl Compute<'_> {
+    pub(super) fn wait_count(&mut self, slot: u8, at_least: i64) {
+        if at_least <= 0 {
+            return;
+        }
+        let lat = self.cost().handoff();
+        self.ctx.wait_for(Wait::Sync { slot, at_least: at_least as u32 }, lat);
+    }
+
+    pub(super) fn bump(&mut self, slot: u8) {
+        self.ctx.sync();
+        self.ctx.with_core(|c| c.sync[slot as usize] += 1);
+        self.ctx.notify();
+    }
+
+    pub(super) fn state<R>(&mut self, f: impl FnOnce(&mut ComputeState) -> R) -> R {
+        let mut h = self.ctx.host.borrow_mut();
+        let core = h.core_mut(self.ctx.k.core);
+        match core.compute.as_mut() {
+            Some(s) => f(s),
+            None => {
+                drop(h);
+                self.ctx.fail("compute state missing on this core".into())
+            }
+        }
+    }
+
+    pub(super) fn math_acquire(&mut self) {
+        self.ctx.spend(self.cost().sync());
+        let sections = self.settings.sections() as i64;
+        self.wait_count(SYNC_DST_RELEASED, self.acquires as i64 + 1 - sections);
+        self.acquires += 1;
+    }
+
+    pub(super) fn math_commit(&mut self) {
+        self.ctx.spend(self.cost().sync());
+        self.bump(SYNC_DST_COMMITTED);
+        self.math_section = (self.math_section + 1) % self.settings.sections();
+    }
+
+    pub(super) fn pack_wait(&mut self) {
+        self.ctx.spend(self.cost().sync());
+        self.wait_count(SYNC_DST_COMMITTED, self.waits as i64 + 1);
+        self.waits += 1;
+    }
+
+    pub(super) fn pack_release(&mut self) {
+        self.ctx.spend(self.cost().sync());
+        self.ctx.sync();
+        let section = self.pack_section;
+        self.state(|s| s.clear_section(section));
+        self.bump(SYNC_DST_RELEASED);
+        self.pack_section = (self.pack_section + 1) % self.settings.sections();
+    }
+
+    /// `tile_regs_acquire()` — MATH: wait for a free DST section.
+    pub fn tile_regs_acquire(&mut self) {
+        if self.role == ComputeRole::Math {
+            self.math_acquire();
+        }
+    }
+
+    /// `tile_regs_commit()` — MATH: hand the section to PACK.
+    pub fn tile_regs_commit(&mut self) {
+        if self.role == ComputeRole::Math {
+            self.math_commit();
+        }
+    }
+
+    /// `tile_regs_wait()` — PACK: wait for MATH's commit.
+    pub fn tile_regs_wait(&mut self) {
+        if self.role == ComputeRole::Pack {
+            self.pack_wait();
+        }
+    }
+
+    /// `tile_regs_release()` — PACK: clear the section and give it back to MATH.
+    pub fn tile_regs_release(&mut self) {
+        if self.role == ComputeRole::Pack {
+            self.pack_release();
+        }
+    }
+
+    /// `acquire_dst()` (deprecated): acquire on MATH, wait on PACK.
+    pub fn acquire_dst(&mut self) {
+        self.tile_regs_acquire();
+        self.tile_regs_wait();
+    }
+
+    /// `release_dst()` (deprecated): commit on MATH, release on PACK.
+    pub fn release_dst(&mut self) {
+        self.tile_regs_commit();
+        self.tile_regs_release();
+    }
+
+    pub(super) fn tile_addr(&mut self, api: &str, cb: u32, tile: u32) -> (u32, u32, DataFormat) {
+        let cbi = self.ctx.cb_index(api, cb);
+        self.ctx.cb_checked(api, cbi, 0);
+        let risc = self.risc();
+        let h = self.ctx.host.borrow();
+        let c = h.core(self.ctx.k.core).cb(cbi).expect("checked");
+        (c.read_ptr(risc) + tile * c.page_size, c.page_size, c.format)
+    }
+
+    /// UNPACK: read tiles `(cb, index from the front)` into the source registers as one operand set.
+    /// Tiles at positions `transpose_from..` are transposed on the way in (in1 of a transposed matmul, a
+    /// transposed copy); `usize::MAX` transposes none.
+    pub(super) fn unpack(&mut self, api: &str, kind: SrcKind, reads: &[(u32, u32)], transpose_from: usize) {
+        let mut bytes = 0u64;
+        let mut addrs = Vec::with_capacity(reads.len());
+        for &(cb, t) in reads {
+            let (a, _, f) = self.tile_addr(api, cb, t);
+            bytes += f.tile_size() as u64;
+            addrs.push((a, f));
+            self.check_unpack_format(api, cb, f);
+        }
+        self.ctx.spend(self.cost().unpack(reads.len(), bytes));
+        self.wait_count(SYNC_SRC_POPPED, self.pushes as i64 + 1 - SRC_DEPTH as i64);
+        self.ctx.sync();
+        let core = self.ctx.k.core;
+        let result: Result<(), String> = {
+            let mut h = self.ctx.host.borrow_mut();
+            let tc = h.core_mut(core);
+            let mut tiles = Vec::with_capacity(addrs.len());
+            let mut err = None;
+            for (i, &(a, f)) in addrs.iter().enumerate() {
+                let st = tc.compute.as_mut().expect("compute core");
+                let mut t = st.tile();
+                match tc.l1.read(a as u64, f.tile_size() as u64) {
+                    Ok(bytes) if f == DataFormat::Float16_b => math::bf16_faces_to_rows(bytes, &mut t),
+                    Ok(bytes) => {
+                        let mut raw = [0f32; 1024];
+                        decode_tile(f, bytes, &mut raw);
+                        faces_to_rows(&raw, &mut t);
+                    }
+                    Err(e) => {
+                        err = Some(format!("{api}: {e}"));
+                        break;
+                    }
+                }
+                let st = tc.compute.as_mut().expect("compute core");
+                if i >= transpose_from {
+                    let mut tt = st.tile();
+                    math::transpose(&mut tt, &t);
+                    st.recycle(vec![t]);
+                    t = tt;
+                }
+                if !f.exact_in_src_registers() {
+                    to_src_precision(&mut t);
+                }
+                tiles.push(t);
+            }
+            match err {
+                Some(e) => Err(e),
+                None => {
+                    tc.compute.as_mut().expect("compute core").src.push_back(SrcEntry { kind, tiles });
+                    Ok(())
+                }
+            }
+        };
+        if let Err(e) = result {
+            self.ctx.fail(e);
+        }
+        self.pushes += 1;
+        self.bump(SYNC_SRC_PUSHED);
+    }
+
+    /// MATH: take the next operand set, which must be for `api`.
+    pub(super) fn take(&mut self, api: &str, matches: impl Fn(&SrcKind) -> bool) -> SrcEntry {
+        self.wait_count(SYNC_SRC_PUSHED, self.pops as i64 + 1);
+        self.ctx.sync();
+        let e = self.state(|s| s.src.pop_front());
+        self.pops += 1;
+        self.bump(SYNC_SRC_POPPED);
+        match e {
+            Some(e) if matches(&e.kind) => e,
+            Some(e) => self.ctx.fail(
+                format!(
+                    "{api}: the compute threads are out of step: MATH runs {api} but UNPACK unpacked for {} (role-dependent control flow?)",
+                    e.kind.api()
+                ),
+            ),
+            None => self.ctx.fail(format!("{api}: no operands were unpacked")),
+        }
+    }
+
+    pub(super) fn dst_check(&self, api: &str, idx: u32) {
+        let cap = self.settings.capacity();
+        if idx >= cap {
+            self.ctx.fail(format!(
+                "{api}: DST index {idx} is over the capacity of {cap} tiles (fp32_dest_acc_en={}, dst_full_sync_en={})",
+                self.settings.fp32_dest_acc, self.settings.dst_full_sync
+            ));
+        }
+    }
+
+    pub(super) fn math_slot(&self, api: &str, idx: u32) -> usize {
+        self.dst_check(api, idx);
+        self.settings.slot(self.math_section, idx)
+    }
+
+    pub(super) fn dst_write(&mut self, slot: usize, f: impl FnOnce(&mut Tile, bool, u32)) {
+        let fp32 = self.settings.fp32_dest_acc;
+        let phases = self.settings.fidelity_phases;
+        self.state(|s| {
+            f(&mut s.dst[slot], fp32, phases);
+            s.dst_written[slot] = true;
+        });
+    }
+
+    pub(super) fn pack_one(&mut self, api: &str, dst: u32, cb: u32, out_index: Option<u32>) {
+        self.dst_check(api, dst);
+        let cbi = self.ctx.cb_index(api, cb);
+        self.ctx.cb_checked(api, cbi, 0);
+        let format = {
+            let h = self.ctx.host.borrow();
+            h.core(self.ctx.k.core).cb(cbi).expect("checked").format
+        };
+        self.check_pack_format(api, cb, format);
+        self.ctx.spend(self.cost().pack(format.tile_size() as u64));
+        self.ctx.sync();
+        let risc = self.risc();
+        let slot = self.settings.slot(self.pack_section, dst);
+        let core = self.ctx.k.core;
+        let r: Result<(), String> = {
+            let mut h = self.ctx.host.borrow_mut();
+            let tc = h.core_mut(core);
+            let cbv = tc.cb(cbi).expect("checked");
+            let index = out_index.unwrap_or_else(|| cbv.tile_write_index(risc));
+            let (free, format, page, wp) = (cbv.pages_free(), cbv.format, cbv.page_size, cbv.write_ptr(risc));
+            if free < index as i64 + 1 {
+                Err(format!(
+                    "{api}(dst {dst}, c_{cbi}): c_{cbi} has no room for page {index}: {} of {} pages free; call cb_reserve_back first",
+                    free.max(0),
+                    cbv.num_pages()
+                ))
+            } else {
+                let st = tc.compute.as_mut().expect("compute core");
+                let bytes = st.encode_dst(slot, format);
+                let addr = wp as u64 + index as u64 * page as u64;
+                match tc.l1.write(addr, bytes) {
+                    Ok(()) => {
+                        if out_index.is_none() {
+                            tc.cb_mut(cbi).expect("checked").advance_tile_write(risc);
+                        }
+                        Ok(())
+                    }
+                    Err(e) => Err(format!("{api}: {e}")),
+                }
+            }
+        };
+        if let Err(e) = r {
+            self.ctx.fail(e);
+        }
+        self.ctx.notify();
+    }
+
+    /// `pack_tile(dst, cb)`: DST tile into the next page of the CB's reserved region (sequential).
+    pub fn pack_tile(&mut self, dst: u32, cb: impl CbId) {
+        if self.role == ComputeRole::Pack {
+            self.pack_one("pack_tile", dst, cb.cb_index(), None);
+        }
+    }
+
+    /// `pack_tile<true>(dst, cb, index)`: DST tile into page `index` of the reserved region (out of order).
+    pub fn pack_tile_ooo(&mut self, dst: u32, cb: impl CbId, index: u32) {
+        if self.role == ComputeRole::Pack {
+            self.pack_one("pack_tile", dst, cb.cb_index(), Some(index));
+        }
+    }
+
+    /// `pack_tile_block(dst_start, cb, n)`.
+    pub fn pack_tile_block(&mut self, dst: u32, cb: impl CbId, n: u32) {
+        if self.role == ComputeRole::Pack {
+            for i in 0..n {
+                self.pack_one("pack_tile_block", dst + i, cb.cb_index(), None);
+            }
+        }
+    }
+}

@@ -1,0 +1,206 @@
+//! Tilize and untilize: row-major CB data into tiles and back, each tile with its own DST hand-off.
+
+use super::*;
+
+impl Compute<'_> {
+    /// UNPACK: `n` row-major tiles of width `width_tiles` × 32 starting at the CB front, tile `t` at
+    /// column block `t`, pushed as datacopy operand sets.
+    pub(super) fn unpack_row_major(&mut self, api: &str, cb: u32, n: u32, width_tiles: u32, first_col: u32) {
+        for t in 0..n {
+            let (base, _page, fmt) = self.tile_addr(api, cb, 0);
+            self.check_unpack_format(api, cb, fmt);
+            let esize = fmt.tile_size() as u64 / 1024;
+            self.ctx.spend(self.cost().unpack_row_major(fmt.tile_size() as u64));
+            self.wait_count(SYNC_SRC_POPPED, self.pushes as i64 + 1 - SRC_DEPTH as i64);
+            self.ctx.sync();
+            let core = self.ctx.k.core;
+            let r: Result<(), String> = {
+                let mut h = self.ctx.host.borrow_mut();
+                let tc = h.core_mut(core);
+                let row_bytes = width_tiles as u64 * 32 * esize;
+                let mut tile = tc.compute.as_mut().expect("compute core").tile();
+                let mut err = None;
+                for r in 0..32u64 {
+                    let a = base as u64 + r * row_bytes + (first_col + t) as u64 * 32 * esize;
+                    match tc.l1.read(a, 32 * esize) {
+                        Ok(b) => {
+                            for j in 0..32 {
+                                let e = &b[(j * esize) as usize..((j + 1) * esize) as usize];
+                                tile[(r * 32 + j) as usize] = match fmt {
+                                    DataFormat::Float32 => f32::from_le_bytes([e[0], e[1], e[2], e[3]]),
+                                    DataFormat::Float16 => {
+                                        crate::format::f16_bits_to_f32(u16::from_le_bytes([e[0], e[1]]))
+                                    }
+                                    _ => f32::from_bits((u16::from_le_bytes([e[0], e[1]]) as u32) << 16),
+                                };
+                            }
+                        }
+                        Err(e) => {
+                            err = Some(format!("{api}: {e}"));
+                            break;
+                        }
+                    }
+                }
+                match err {
+                    Some(e) => Err(e),
+                    None => {
+                        tc.compute
+                            .as_mut()
+                            .expect("compute core")
+                            .src
+                            .push_back(SrcEntry { kind: SrcKind::Datacopy, tiles: vec![tile] });
+                        Ok(())
+                    }
+                }
+            };
+            if let Err(e) = r {
+                self.ctx.fail(e);
+            }
+            self.pushes += 1;
+            self.bump(SYNC_SRC_PUSHED);
+        }
+    }
+
+    /// MATH: one datacopy per operand set, each in its own DST section.
+    pub(super) fn math_datacopies(&mut self, api: &str, n: u32) {
+        for _ in 0..n {
+            self.math_acquire();
+            let slot = self.math_slot(api, 0);
+            let e = self.take(api, |k| *k == SrcKind::Datacopy);
+            self.ctx.spend(self.cost().datacopy());
+            self.dst_write(slot, |d, fp32, _| {
+                d.copy_from_slice(&e.tiles[0][..]);
+                if !fp32 {
+                    math::round_slice_bf16(d);
+                }
+            });
+            self.state(|s| s.recycle(e.tiles));
+            self.math_commit();
+        }
+    }
+
+    /// `tilize_block(icb, block, ocb)`: `block` tiles' worth of row-major data (32 rows × block·32
+    /// columns) from the front of `icb` into `block` tiles in `ocb`.
+    pub fn tilize_block(&mut self, icb: impl CbId, block: u32, ocb: impl CbId) {
+        let api = "tilize_block";
+        match self.role {
+            ComputeRole::Unpack => self.unpack_row_major(api, icb.cb_index(), block, block, 0),
+            ComputeRole::Math => {
+                self.require(api, FpuConfig::Tilize);
+                self.math_datacopies(api, block);
+            }
+            ComputeRole::Pack => {
+                for _ in 0..block {
+                    self.pack_wait();
+                    self.pack_one(api, 0, ocb.cb_index(), None);
+                    self.pack_release();
+                }
+            }
+        }
+    }
+
+    /// PACK: write DST tile 0 as 32 row-major rows into `ocb` at column block `col` of a `width_tiles`-wide
+    /// row-major region, and at row block `row_block`.
+    pub(super) fn pack_row_major(&mut self, api: &str, ocb: u32, width_tiles: u32, col: u32, row_block: u32) {
+        let cbi = self.ctx.cb_index(api, ocb);
+        self.ctx.cb_checked(api, cbi, 0);
+        self.ctx.spend(self.cost().pack(2048));
+        self.ctx.sync();
+        let risc = self.risc();
+        let slot = self.settings.slot(self.pack_section, 0);
+        let core = self.ctx.k.core;
+        let r: Result<(), String> = {
+            let mut h = self.ctx.host.borrow_mut();
+            let tc = h.core_mut(core);
+            let cbv = tc.cb(cbi).expect("checked");
+            let (fmt, wp) = (cbv.format, cbv.write_ptr(risc));
+            let esize = fmt.tile_size() as u64 / 1024;
+            let row_bytes = width_tiles as u64 * 32 * esize;
+            let vals: Tile = *tc.compute.as_ref().expect("compute core").dst[slot];
+            let mut out = Ok(());
+            for r in 0..32u64 {
+                let mut bytes = Vec::with_capacity((32 * esize) as usize);
+                for j in 0..32 {
+                    let v = vals[(r * 32 + j) as usize];
+                    match fmt {
+                        DataFormat::Float32 => bytes.extend_from_slice(&v.to_le_bytes()),
+                        DataFormat::Float16 => {
+                            bytes.extend_from_slice(&crate::format::f32_to_f16_bits(v).to_le_bytes())
+                        }
+                        _ => bytes.extend_from_slice(&crate::format::bfloat16::from_f32(v).0.to_le_bytes()),
+                    }
+                }
+                let a = wp as u64 + (row_block as u64 * 32 + r) * row_bytes + col as u64 * 32 * esize;
+                if let Err(e) = tc.l1.write(a, &bytes) {
+                    out = Err(format!("{api}: {e}"));
+                    break;
+                }
+            }
+            out
+        };
+        if let Err(e) = r {
+            self.ctx.fail(e);
+        }
+        self.ctx.notify();
+    }
+
+    /// `untilize_block(icb, full_ct_dim, ocb)`: `full_ct_dim` tiles from the front of `icb` into 32
+    /// row-major rows of `full_ct_dim` × 32 values in `ocb`.
+    pub fn untilize_block(&mut self, icb: impl CbId, full_ct_dim: u32, ocb: impl CbId) {
+        let api = "untilize_block";
+        match self.role {
+            ComputeRole::Unpack => {
+                for t in 0..full_ct_dim {
+                    self.unpack(api, SrcKind::Datacopy, &[(icb.cb_index(), t)], usize::MAX);
+                }
+            }
+            ComputeRole::Math => {
+                self.require(api, FpuConfig::Untilize);
+                self.math_datacopies(api, full_ct_dim);
+            }
+            ComputeRole::Pack => {
+                for t in 0..full_ct_dim {
+                    self.pack_wait();
+                    self.pack_row_major(api, ocb.cb_index(), full_ct_dim, t, 0);
+                    self.pack_release();
+                }
+            }
+        }
+    }
+
+    /// `pack_untilize_block<block_ct_dim, full_ct_dim>(icb, block_rt_dim, ocb, block_c_index)`: a
+    /// `block_rt_dim × block_ct_dim` block of tiles from `icb` written row-major into `ocb`, whose rows are
+    /// `full_ct_dim` tiles wide, at column block `block_c_index`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn pack_untilize_block(
+        &mut self,
+        icb: impl CbId,
+        block_rt_dim: u32,
+        ocb: impl CbId,
+        block_ct_dim: u32,
+        full_ct_dim: u32,
+        block_c_index: u32,
+    ) {
+        let api = "pack_untilize_block";
+        let n = block_rt_dim * block_ct_dim;
+        match self.role {
+            ComputeRole::Unpack => {
+                for t in 0..n {
+                    self.unpack(api, SrcKind::Datacopy, &[(icb.cb_index(), t)], usize::MAX);
+                }
+            }
+            ComputeRole::Math => {
+                self.require(api, FpuConfig::Untilize);
+                self.math_datacopies(api, n);
+            }
+            ComputeRole::Pack => {
+                for t in 0..n {
+                    self.pack_wait();
+                    let (r, c) = (t / block_ct_dim, t % block_ct_dim);
+                    self.pack_row_major(api, ocb.cb_index(), full_ct_dim, block_c_index * block_ct_dim + c, r);
+                    self.pack_release();
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+//! NoC addresses: of a core's L1 (`get_noc_addr`), of a multicast rectangle, of a bank, of a page of an
+//! interleaved buffer through an address generator or a `TensorAccessor`.
+
+use super::Dataflow;
+use crate::addrgen::{AddrGen, InterleavedAddrGen, TensorAccessorArgs};
+
+impl Dataflow<'_> {
+    // ---------------------------------------------------------------------------------------------
+    // NoC addresses
+    // ---------------------------------------------------------------------------------------------
+
+    /// `get_noc_addr(x, y, addr)`.
+    pub fn get_noc_addr(&self, x: u32, y: u32, addr: u32) -> u64 {
+        self.ctx.spend(self.ctx.costs.addr_gen);
+        self.ctx.k.tables.addr_map.xy(x, y, addr as u64)
+    }
+
+    /// `get_noc_addr(addr)`: this core's own L1.
+    pub fn get_noc_addr_local(&self, addr: u32) -> u64 {
+        self.ctx.spend(self.ctx.costs.addr_gen);
+        self.ctx.k.tables.addr_map.xy(self.ctx.k.noc_xy.0, self.ctx.k.noc_xy.1, addr as u64)
+    }
+
+    /// `get_noc_multicast_addr(x_start, y_start, x_end, y_end, addr)`.
+    pub fn get_noc_multicast_addr(&self, x_start: u32, y_start: u32, x_end: u32, y_end: u32, addr: u32) -> u64 {
+        self.ctx.spend(self.ctx.costs.addr_gen);
+        self.ctx.k.tables.addr_map.multicast(x_start, y_start, x_end, y_end, addr as u64)
+    }
+
+    /// `get_noc_addr_from_bank_id<DRAM>(bank_id, offset)`.
+    pub fn get_noc_addr_from_bank_id<const DRAM: bool>(&self, bank_id: u32, offset: u32) -> u64 {
+        self.ctx.spend(self.ctx.costs.addr_gen);
+        match self.ctx.k.tables.bank_noc_addr(DRAM, bank_id, offset as u64, self.ctx.k.noc) {
+            Some(a) => a,
+            None => self.ctx.fail(format!(
+                "get_noc_addr_from_bank_id: bank {bank_id} does not exist ({} {} banks)",
+                self.ctx.k.tables.num_banks(DRAM),
+                if DRAM { "DRAM" } else { "L1" }
+            )),
+        }
+    }
+
+    /// `get_noc_addr(page_id, addr_gen, offset)`: NoC address of a page of an interleaved buffer.
+    pub fn get_noc_addr_page<G: AddrGen>(&self, page_id: u32, addrgen: &G, offset: u32) -> u64 {
+        self.ctx.spend(self.ctx.costs.addr_gen);
+        let noc = self.ctx.k.noc;
+        match addrgen.page_noc_addr(&self.ctx.k.tables, page_id, offset, noc) {
+            Some(a) => a,
+            None => self.ctx.fail("get_noc_addr: the chip has no banks of this kind".into()),
+        }
+    }
+
+    /// `get_dram_noc_addr(id, page_size, base, offset)`.
+    pub fn get_dram_noc_addr(&self, id: u32, page_size: u32, base: u32, offset: u32) -> u64 {
+        self.get_noc_addr_page(id, &InterleavedAddrGen::<true> { bank_base_address: base, page_size }, offset)
+    }
+
+    /// `get_l1_noc_addr(id, page_size, base, offset)`.
+    pub fn get_l1_noc_addr(&self, id: u32, page_size: u32, base: u32, offset: u32) -> u64 {
+        self.get_noc_addr_page(id, &InterleavedAddrGen::<false> { bank_base_address: base, page_size }, offset)
+    }
+
+    /// `TensorAccessorArgs<cta_offset>()`: read an accessor description from the compile-time args.
+    pub fn tensor_accessor_args(&self, cta_offset: u32) -> TensorAccessorArgs {
+        let config = self.get_compile_time_arg_val(cta_offset as usize);
+        let a = TensorAccessorArgs { cta_offset, config };
+        if a.is_sharded() {
+            self.ctx.fail(format!(
+                "TensorAccessorArgs<{cta_offset}>: sharded tensor accessors are not modelled yet; use an interleaved buffer"
+            ));
+        }
+        a
+    }
+}

@@ -1,0 +1,224 @@
+//! The data-movement kernel API (tt-metal's `dataflow_api.h`) as methods of [`Dataflow`], the context a
+//! BRISC/NCRISC kernel receives. Names and argument orders follow tt-metal; optional trailing `noc`
+//! arguments become `_on` variants. This module holds arguments, identity and circular buffers; `addr`
+//! the NoC address calls, `noc` reads, writes, multicasts and barriers, `sem` semaphores and L1 words.
+//!
+//! Every call charges its per-arch issue cost to the kernel's local clock. Calls that touch shared state
+//! (CB counters, L1, the NoC, barriers) first synchronise with global time; blocking calls register what
+//! they wait for and sleep until it holds. API misuse stops the kernel with an error naming the call.
+
+mod addr;
+mod noc;
+mod sem;
+
+use crate::args::{ArgValue, KernelInstance};
+use crate::cb::CbId;
+use crate::core::Wait;
+use crate::format::DataFormat;
+use crate::host::KernelHost;
+use crate::kernel_ctx::KernelCtx;
+use sim_core::{Cycle, Cycles, Yielder};
+use soc_descriptors::NocId;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// The context of a data-movement kernel (BRISC or NCRISC).
+pub struct Dataflow<'y> {
+    pub(crate) ctx: KernelCtx<'y>,
+}
+
+impl<'y> Dataflow<'y> {
+    /// A context for kernel `k` starting at `start` (used by sim-device when it launches kernels).
+    pub fn new(host: Rc<RefCell<dyn KernelHost>>, yielder: &'y Yielder, k: Rc<KernelInstance>, start: Cycle) -> Self {
+        Dataflow { ctx: KernelCtx::new(host, yielder, k, start) }
+    }
+
+    /// Report the kernel's statistics (called by the launcher when the body returns).
+    pub fn finish(self) {
+        self.ctx.finish();
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Arguments and identity
+    // ---------------------------------------------------------------------------------------------
+
+    /// `get_arg_val<T>(i)`: unique runtime arg `i`.
+    pub fn get_arg_val<T: ArgValue>(&self, i: usize) -> T {
+        self.ctx.runtime_arg(false, i)
+    }
+
+    /// `get_common_arg_val<T>(i)`: common runtime arg `i`.
+    pub fn get_common_arg_val<T: ArgValue>(&self, i: usize) -> T {
+        self.ctx.runtime_arg(true, i)
+    }
+
+    /// `get_compile_time_arg_val(i)`.
+    pub fn get_compile_time_arg_val(&self, i: usize) -> u32 {
+        self.ctx.compile_time_arg(i)
+    }
+
+    /// The raw `kernel_compile_time_args[]` array.
+    pub fn kernel_compile_time_args(&self) -> &[u32] {
+        &self.ctx.k.args.compile
+    }
+
+    /// `get_named_compile_time_arg_val("name")`.
+    pub fn get_named_compile_time_arg_val(&self, name: &str) -> u32 {
+        self.ctx.named_compile_time_arg(name)
+    }
+
+    /// The value of define `name`, if the host set it.
+    pub fn get_define(&self, name: &str) -> Option<&str> {
+        self.ctx.define(name)
+    }
+
+    /// `get_absolute_logical_x()`.
+    pub fn get_absolute_logical_x(&self) -> u32 {
+        self.ctx.k.logical.0
+    }
+
+    /// `get_absolute_logical_y()`.
+    pub fn get_absolute_logical_y(&self) -> u32 {
+        self.ctx.k.logical.1
+    }
+
+    /// `get_relative_logical_x()` (the whole grid is one sub-device: same as absolute).
+    pub fn get_relative_logical_x(&self) -> u32 {
+        self.ctx.k.logical.0
+    }
+
+    /// `get_relative_logical_y()`.
+    pub fn get_relative_logical_y(&self) -> u32 {
+        self.ctx.k.logical.1
+    }
+
+    /// `my_x[noc]`: this core's NoC x coordinate.
+    pub fn my_x(&self, _noc: NocId) -> u32 {
+        self.ctx.k.noc_xy.0
+    }
+
+    /// `my_y[noc]`: this core's NoC y coordinate.
+    pub fn my_y(&self, _noc: NocId) -> u32 {
+        self.ctx.k.noc_xy.1
+    }
+
+    /// `noc_index`: the kernel's NoC.
+    pub fn noc_index(&self) -> NocId {
+        self.ctx.k.noc
+    }
+
+    /// The current cycle of this kernel (a cycle-counter read).
+    pub fn cycle(&self) -> u64 {
+        self.ctx.now().0
+    }
+
+    /// Spend `cycles` cycles of computation on this RISC.
+    pub fn delay(&self, cycles: u64) {
+        self.ctx.spend(Cycles(cycles));
+    }
+
+    /// `DPRINT << …`: a debug line attributed to this core and RISC.
+    pub fn dprint(&mut self, text: impl std::fmt::Display) {
+        let text = text.to_string();
+        // DPRINT stores the message into the core's print buffer, one word at a time.
+        self.ctx.spend(Cycles(self.ctx.costs.l1_store.0 * (text.len() as u64 / 4 + 1)));
+        let now = self.ctx.now();
+        self.ctx.host.borrow_mut().dprint(self.ctx.k.fiber, now, text);
+    }
+
+    /// Open a profiler zone (`DeviceZoneScopedN`); zones nest.
+    pub fn zone_begin(&mut self, name: &'static str) {
+        self.ctx.zone_begin(name);
+    }
+
+    /// Close the innermost profiler zone.
+    pub fn zone_end(&mut self) {
+        self.ctx.zone_end();
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Circular buffers
+    // ---------------------------------------------------------------------------------------------
+
+    /// `cb_reserve_back(cb, n)`: block until `n` pages are free.
+    pub fn cb_reserve_back(&mut self, cb: impl CbId, n: u32) {
+        self.ctx.cb_wait(true, cb.cb_index(), n);
+    }
+
+    /// `cb_push_back(cb, n)`: publish `n` pages.
+    pub fn cb_push_back(&mut self, cb: impl CbId, n: u32) {
+        self.ctx.cb_update(true, cb.cb_index(), n);
+    }
+
+    /// `cb_wait_front(cb, n)`: block until `n` pages are available.
+    pub fn cb_wait_front(&mut self, cb: impl CbId, n: u32) {
+        self.ctx.cb_wait(false, cb.cb_index(), n);
+    }
+
+    /// `cb_pop_front(cb, n)`: free `n` pages.
+    pub fn cb_pop_front(&mut self, cb: impl CbId, n: u32) {
+        self.ctx.cb_update(false, cb.cb_index(), n);
+    }
+
+    /// `cb_pages_reservable_at_back(cb, n)`: non-blocking probe.
+    pub fn cb_pages_reservable_at_back(&mut self, cb: impl CbId, n: u32) -> bool {
+        let cb = self.ctx.cb_index("cb_pages_reservable_at_back", cb.cb_index());
+        self.ctx.spend(self.ctx.costs.cb_poll);
+        self.ctx.cb_checked("cb_pages_reservable_at_back", cb, 0);
+        self.ctx.sync();
+        self.ctx.with_core(|c| c.satisfied(&Wait::CbBack { cb, pages: n }))
+    }
+
+    /// `cb_pages_available_at_front(cb, n)`: non-blocking probe.
+    pub fn cb_pages_available_at_front(&mut self, cb: impl CbId, n: u32) -> bool {
+        let cb = self.ctx.cb_index("cb_pages_available_at_front", cb.cb_index());
+        self.ctx.spend(self.ctx.costs.cb_poll);
+        self.ctx.cb_checked("cb_pages_available_at_front", cb, 0);
+        self.ctx.sync();
+        self.ctx.with_core(|c| c.satisfied(&Wait::CbFront { cb, pages: n }))
+    }
+
+    fn cb_field<R>(&self, api: &str, cb: u32, f: impl FnOnce(&crate::cb::CircularBuffer, crate::risc::Risc) -> R) -> R {
+        let cb = self.ctx.cb_index(api, cb);
+        self.ctx.spend(self.ctx.costs.local_lookup);
+        let risc = self.ctx.k.risc;
+        let h = self.ctx.host.borrow();
+        match h.core(self.ctx.k.core).cb(cb) {
+            Some(c) => f(c, risc),
+            None => {
+                drop(h);
+                self.ctx.fail(format!("{api}(c_{cb}): CB {cb} is not configured on this core"))
+            }
+        }
+    }
+
+    /// `get_write_ptr(cb)`: L1 address of this RISC's write pointer.
+    pub fn get_write_ptr(&self, cb: impl CbId) -> u32 {
+        self.cb_field("get_write_ptr", cb.cb_index(), |c, r| c.write_ptr(r))
+    }
+
+    /// `get_read_ptr(cb)`: L1 address of this RISC's read pointer.
+    pub fn get_read_ptr(&self, cb: impl CbId) -> u32 {
+        self.cb_field("get_read_ptr", cb.cb_index(), |c, r| c.read_ptr(r))
+    }
+
+    /// `get_tile_size(cb)`: tile size of the CB's data format, bytes.
+    pub fn get_tile_size(&self, cb: impl CbId) -> u32 {
+        self.cb_field("get_tile_size", cb.cb_index(), |c, _| c.format.tile_size())
+    }
+
+    /// `get_tile_hw(cb)`.
+    pub fn get_tile_hw(&self, cb: impl CbId) -> u32 {
+        self.cb_field("get_tile_hw", cb.cb_index(), |_, _| 1024)
+    }
+
+    /// `get_tile_num_faces(cb)`.
+    pub fn get_tile_num_faces(&self, cb: impl CbId) -> u32 {
+        self.cb_field("get_tile_num_faces", cb.cb_index(), |_, _| 4)
+    }
+
+    /// `get_dataformat(cb)`.
+    pub fn get_dataformat(&self, cb: impl CbId) -> DataFormat {
+        self.cb_field("get_dataformat", cb.cb_index(), |c, _| c.format)
+    }
+}

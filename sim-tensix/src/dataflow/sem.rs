@@ -1,0 +1,183 @@
+//! Semaphores and L1 words: `get_semaphore`, local waits and sets, NoC atomic increments and inline
+//! writes, remote and multicast semaphore sets, and the RISC's own loads and stores of its L1.
+
+use super::Dataflow;
+use super::noc::WriteOpts;
+use crate::core::{Wait, WordCond};
+use crate::host::{AtomicOp, AtomicReq, McastReq};
+use crate::kernel_ctx::CmdBuf;
+use sim_core::Cycles;
+use soc_descriptors::NocId;
+
+impl Dataflow<'_> {
+    // ---------------------------------------------------------------------------------------------
+    // Semaphores and L1 words
+    // ---------------------------------------------------------------------------------------------
+
+    /// `get_semaphore(id)`: L1 address of semaphore `id` (the same on every core).
+    pub fn get_semaphore(&self, id: u32) -> u32 {
+        self.ctx.spend(self.ctx.costs.local_lookup);
+        if id >= 16 {
+            self.ctx.fail(format!("get_semaphore({id}): semaphore ids are 0..16"));
+        }
+        self.ctx.k.sem_base + id * 16
+    }
+
+    fn atomic(&mut self, api: &'static str, dst: u64, op: AtomicOp, noc: NocId, posted: bool) {
+        self.ctx.trace_noc(api, 4, dst);
+        let req = AtomicReq { core: self.ctx.k.core, risc: self.ctx.k.risc, noc, dst, op, posted };
+        if let Err(e) = self.ctx.noc_command(noc, CmdBuf::Atomic, |h, now| h.noc_atomic(req, now)) {
+            self.ctx.fail(format!("{api}: {e}"));
+        }
+    }
+
+    /// `noc_semaphore_wait(sem_addr, val)`: spin until the word equals `val`.
+    pub fn noc_semaphore_wait(&mut self, sem_addr: u32, val: u32) {
+        self.l1_poll_u32(sem_addr, WordCond::Eq(val));
+    }
+
+    /// `noc_semaphore_wait_min(sem_addr, val)`: spin until the word is at least `val`.
+    pub fn noc_semaphore_wait_min(&mut self, sem_addr: u32, val: u32) {
+        self.l1_poll_u32(sem_addr, WordCond::Ge(val));
+    }
+
+    /// `noc_semaphore_set(sem_addr, val)`: a local store.
+    pub fn noc_semaphore_set(&mut self, sem_addr: u32, val: u32) {
+        self.l1_write_u32(sem_addr, val);
+    }
+
+    /// `noc_semaphore_inc(remote_noc_addr, incr)`: NoC atomic add (async; see `noc_async_atomic_barrier`).
+    pub fn noc_semaphore_inc(&mut self, addr: u64, incr: u32) {
+        let noc = self.ctx.k.noc;
+        self.atomic("noc_semaphore_inc", addr, AtomicOp::Inc(incr), noc, false);
+    }
+
+    /// `noc_semaphore_inc(…, noc)`.
+    pub fn noc_semaphore_inc_on(&mut self, addr: u64, incr: u32, noc: NocId) {
+        self.atomic("noc_semaphore_inc", addr, AtomicOp::Inc(incr), noc, false);
+    }
+
+    /// `noc_inline_dw_write(addr, val)`: a 32-bit write from a register.
+    pub fn noc_inline_dw_write(&mut self, addr: u64, val: u32) {
+        let noc = self.ctx.k.noc;
+        self.atomic("noc_inline_dw_write", addr, AtomicOp::Store(val), noc, false);
+    }
+
+    /// `noc_semaphore_set_remote(src_l1, dst_noc_addr)`: write the local word to a remote one.
+    pub fn noc_semaphore_set_remote(&mut self, src_local_l1_addr: u32, dst_noc_addr: u64) {
+        let noc = self.ctx.k.noc;
+        self.write_on(
+            "noc_semaphore_set_remote",
+            src_local_l1_addr,
+            dst_noc_addr,
+            4,
+            WriteOpts { noc, posted: false, mcast: None, one_packet: true },
+        );
+    }
+
+    /// `noc_semaphore_set_multicast(src_l1, dst_mcast_addr, num_dests, linked)`.
+    pub fn noc_semaphore_set_multicast(
+        &mut self,
+        src_local_l1_addr: u32,
+        dst_noc_addr_multicast: u64,
+        num_dests: u32,
+        linked: bool,
+    ) {
+        self.multicast(
+            "noc_semaphore_set_multicast",
+            src_local_l1_addr,
+            dst_noc_addr_multicast,
+            4,
+            McastReq { num_dests, loopback: false, linked },
+            true,
+        );
+    }
+
+    /// `noc_semaphore_set_multicast_loopback_src`.
+    pub fn noc_semaphore_set_multicast_loopback_src(
+        &mut self,
+        src_local_l1_addr: u32,
+        dst_noc_addr_multicast: u64,
+        num_dests: u32,
+        linked: bool,
+    ) {
+        self.multicast(
+            "noc_semaphore_set_multicast_loopback_src",
+            src_local_l1_addr,
+            dst_noc_addr_multicast,
+            4,
+            McastReq { num_dests, loopback: true, linked },
+            true,
+        );
+    }
+
+    /// Spin on an L1 word until `cond` holds (a polling loop that yields to the simulation).
+    pub fn l1_poll_u32(&mut self, addr: u32, cond: WordCond) {
+        self.ctx.spend(self.ctx.costs.l1_load);
+        self.check_l1("L1 poll", addr, 4);
+        let lat = self.ctx.costs.l1_wake;
+        self.ctx.wait_for(Wait::L1Word { addr, cond }, lat);
+    }
+
+    fn check_l1(&mut self, api: &str, addr: u32, len: u32) {
+        let ok = self.ctx.host.borrow().core(self.ctx.k.core).l1.check(addr as u64, len as u64);
+        if let Err(e) = ok {
+            self.ctx.fail(format!("{api}: {e}"));
+        }
+    }
+
+    /// Read `len` bytes of this core's L1.
+    pub fn l1_read_bytes(&mut self, addr: u32, len: u32) -> Vec<u8> {
+        self.ctx.spend(Cycles(self.ctx.costs.l1_load.0 * len.div_ceil(4).max(1) as u64));
+        self.check_l1("L1 read", addr, len);
+        self.ctx.sync();
+        self.ctx.with_core(|c| c.l1.read(addr as u64, len as u64).expect("checked").to_vec())
+    }
+
+    /// Write bytes into this core's L1.
+    pub fn l1_write_bytes(&mut self, addr: u32, data: &[u8]) {
+        self.ctx.spend(Cycles(self.ctx.costs.l1_store.0 * (data.len() as u64).div_ceil(4).max(1)));
+        self.check_l1("L1 write", addr, data.len() as u32);
+        self.ctx.sync();
+        self.ctx.with_core(|c| c.l1.write(addr as u64, data).expect("checked"));
+        self.ctx.notify();
+    }
+
+    /// Read a 32-bit word of this core's L1 (`*(volatile uint32_t*)addr`).
+    pub fn l1_read_u32(&mut self, addr: u32) -> u32 {
+        let b = self.l1_read_bytes(addr, 4);
+        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+    }
+
+    /// Write a 32-bit word of this core's L1.
+    pub fn l1_write_u32(&mut self, addr: u32, v: u32) {
+        self.l1_write_bytes(addr, &v.to_le_bytes());
+    }
+
+    /// Read a 16-bit value of this core's L1.
+    pub fn l1_read_u16(&mut self, addr: u32) -> u16 {
+        let b = self.l1_read_bytes(addr, 2);
+        u16::from_le_bytes([b[0], b[1]])
+    }
+
+    /// Write a 16-bit value of this core's L1.
+    pub fn l1_write_u16(&mut self, addr: u32, v: u16) {
+        self.l1_write_bytes(addr, &v.to_le_bytes());
+    }
+
+    /// Read an f32 from this core's L1.
+    pub fn l1_read_f32(&mut self, addr: u32) -> f32 {
+        f32::from_bits(self.l1_read_u32(addr))
+    }
+
+    /// Copy `len` bytes inside this core's L1 (`memcpy` by the RISC: a load and a store per word).
+    pub fn l1_memcpy(&mut self, dst: u32, src: u32, len: u32) {
+        let words = len.div_ceil(4).max(1) as u64;
+        self.ctx.spend(Cycles((self.ctx.costs.l1_load.0 + self.ctx.costs.l1_store.0) * words));
+        self.check_l1("L1 copy", src, len);
+        self.check_l1("L1 copy", dst, len);
+        self.ctx.sync();
+        self.ctx.with_core(|c| c.l1.copy_within(src as u64, dst as u64, len as u64).expect("checked"));
+        self.ctx.notify();
+    }
+}

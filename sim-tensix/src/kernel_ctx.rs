@@ -1,0 +1,267 @@
+//! The machinery every kernel context shares ([`KernelCtx`]): host access, the local clock and its
+//! synchronisation with global time, blocking until a condition holds, statistics and profiler zones, CB
+//! waits and updates, runtime and compile-time arguments, and issuing NoC commands through the RISC's
+//! command buffers.
+
+use crate::args::{ArgValue, KernelInstance};
+use crate::core::{TensixCore, Wait, Waiter};
+use crate::host::{KernelHost, NocError};
+use crate::params::ApiCosts;
+use sim_core::{Cycle, Cycles, FiberClock, TraceArg, Yielder, abort};
+use soc_descriptors::NocId;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// Shared machinery of every kernel context: host access, local clock, blocking, statistics.
+pub struct KernelCtx<'y> {
+    pub(crate) host: Rc<RefCell<dyn KernelHost>>,
+    pub(crate) clock: FiberClock<'y>,
+    pub(crate) k: Rc<KernelInstance>,
+    pub(crate) costs: Rc<ApiCosts>,
+    start: Cycle,
+    blocked: Cycles,
+    tracing: bool,
+    zones: Vec<(&'static str, Cycle)>,
+    calls: std::cell::Cell<u64>,
+    /// When each NoC command buffer (per NoC: read, write, atomic) takes its next command.
+    cmd_ready: [[Cycle; 3]; 2],
+}
+
+/// The NoC command buffers a RISC programs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CmdBuf {
+    Read = 0,
+    Write = 1,
+    Atomic = 2,
+}
+
+impl<'y> KernelCtx<'y> {
+    pub(crate) fn new(
+        host: Rc<RefCell<dyn KernelHost>>,
+        yielder: &'y Yielder,
+        k: Rc<KernelInstance>,
+        start: Cycle,
+    ) -> Self {
+        let tracing = host.borrow().tracing();
+        let costs = k.costs.clone();
+        let clock = FiberClock::new(yielder, k.fiber, start);
+        clock.advance(costs.kernel_start);
+        KernelCtx {
+            host,
+            clock,
+            k,
+            costs,
+            start,
+            blocked: Cycles::ZERO,
+            tracing,
+            zones: Vec::new(),
+            calls: std::cell::Cell::new(0),
+            cmd_ready: [[Cycle::ZERO; 3]; 2],
+        }
+    }
+
+    pub(crate) fn finish(self) {
+        let end = self.now();
+        self.host.borrow_mut().finished(self.k.fiber, self.start, end, self.blocked, self.calls.get());
+    }
+
+    /// Charge one API call costing `c` cycles.
+    #[inline]
+    pub(crate) fn spend(&self, c: Cycles) {
+        self.calls.set(self.calls.get() + 1);
+        self.clock.advance(c);
+    }
+
+    #[inline]
+    pub(crate) fn now(&self) -> Cycle {
+        self.clock.now()
+    }
+
+    #[inline]
+    pub(crate) fn sync(&self) {
+        if self.now().0 > self.k.max_cycles {
+            self.clock.yield_now();
+            return;
+        }
+        let head = self.host.borrow().queue_head();
+        self.clock.sync(head);
+    }
+
+    pub(crate) fn fail(&self, msg: String) -> ! {
+        abort(msg)
+    }
+
+    /// Block until `wait` holds; the kernel notices `latency` cycles after it becomes true.
+    pub(crate) fn wait_for(&mut self, wait: Wait, latency: Cycles) {
+        loop {
+            self.sync();
+            {
+                let mut h = self.host.borrow_mut();
+                if h.core(self.k.core).satisfied(&wait) {
+                    return;
+                }
+                h.block(self.k.core, Waiter { fiber: self.k.fiber, wait, latency }, self.now());
+            }
+            let since = self.now();
+            self.clock.block();
+            let woke = self.now();
+            self.blocked += woke - since;
+            if self.tracing && woke > since {
+                let name = wait_label(&wait);
+                self.host.borrow_mut().trace_slice(self.k.fiber, &name, "wait", since, woke, Vec::new());
+            }
+        }
+    }
+
+    pub(crate) fn with_core<R>(&mut self, f: impl FnOnce(&mut TensixCore) -> R) -> R {
+        let mut h = self.host.borrow_mut();
+        f(h.core_mut(self.k.core))
+    }
+
+    pub(crate) fn notify(&mut self) {
+        let now = self.now();
+        self.host.borrow_mut().notify(self.k.core, now);
+    }
+
+    pub(crate) fn trace_noc(&mut self, name: &'static str, bytes: u32, addr: u64) {
+        if self.tracing {
+            let args = vec![
+                ("bytes".to_string(), TraceArg::U(bytes as u64)),
+                ("addr".to_string(), TraceArg::S(format!("{addr:#x}"))),
+            ];
+            let now = self.now();
+            self.host.borrow_mut().trace_instant(self.k.fiber, name, "noc", now, args);
+        }
+    }
+
+    pub(crate) fn cb_index(&self, api: &str, cb: u32) -> u8 {
+        if cb >= self.k.num_cbs {
+            self.fail(format!("{api}: CB index {cb} is out of range (this chip has {} CBs per core)", self.k.num_cbs));
+        }
+        cb as u8
+    }
+
+    /// Check CB `cb` is configured and `n` pages can ever fit; returns its page count.
+    pub(crate) fn cb_checked(&mut self, api: &str, cb: u8, n: u32) -> u32 {
+        let pages = self.host.borrow().core(self.k.core).cb(cb).map(|c| c.num_pages());
+        match pages {
+            None => self.fail(format!("{api}(c_{cb}, {n}): CB {cb} is not configured on this core")),
+            Some(p) if n > p => {
+                self.fail(format!("{api}(c_{cb}, {n}): the CB holds only {p} pages, so this can never succeed"))
+            }
+            Some(p) => p,
+        }
+    }
+
+    pub(crate) fn arg(&self, api: &str, common: bool, i: usize) -> u32 {
+        let v = if common { &self.k.args.common } else { &self.k.args.runtime };
+        match v.get(i) {
+            Some(x) => *x,
+            None => self.fail(format!(
+                "{api}({i}): only {} {} runtime args were set for this core",
+                v.len(),
+                if common { "common" } else { "unique" }
+            )),
+        }
+    }
+
+    /// `cb_reserve_back` (`back`) or `cb_wait_front`: block until `n` pages are free or available.
+    pub(crate) fn cb_wait(&mut self, back: bool, cb: u32, n: u32) {
+        let api = if back { "cb_reserve_back" } else { "cb_wait_front" };
+        let cb = self.cb_index(api, cb);
+        self.spend(self.costs.cb_poll);
+        self.cb_checked(api, cb, n);
+        let wait = if back { Wait::CbBack { cb, pages: n } } else { Wait::CbFront { cb, pages: n } };
+        self.wait_for(wait, self.costs.cb_wake);
+    }
+
+    /// `cb_push_back` (`push`: publish `n` pages) or `cb_pop_front` (free them).
+    pub(crate) fn cb_update(&mut self, push: bool, cb: u32, n: u32) {
+        let api = if push { "cb_push_back" } else { "cb_pop_front" };
+        let cb = self.cb_index(api, cb);
+        self.spend(self.costs.cb_update);
+        self.cb_checked(api, cb, n);
+        self.sync();
+        let risc = self.k.risc;
+        self.with_core(|c| {
+            let b = c.cb_mut(cb).expect("checked");
+            if push { b.push(risc, n) } else { b.pop(risc, n) }
+        });
+        self.notify();
+    }
+
+    /// `get_arg_val` / `get_common_arg_val`.
+    pub(crate) fn runtime_arg<T: ArgValue>(&self, common: bool, i: usize) -> T {
+        self.spend(self.costs.arg_read);
+        let api = if common { "get_common_arg_val" } else { "get_arg_val" };
+        T::from_arg_bits(self.arg(api, common, i))
+    }
+
+    /// `get_compile_time_arg_val(i)`.
+    pub(crate) fn compile_time_arg(&self, i: usize) -> u32 {
+        match self.k.args.compile.get(i) {
+            Some(v) => *v,
+            None => self.fail(format!(
+                "get_compile_time_arg_val({i}): only {} compile-time args were given",
+                self.k.args.compile.len()
+            )),
+        }
+    }
+
+    /// `get_named_compile_time_arg_val("name")`.
+    pub(crate) fn named_compile_time_arg(&self, name: &str) -> u32 {
+        match self.k.args.named.iter().find(|(n, _)| n == name) {
+            Some((_, v)) => *v,
+            None => self.fail(format!("get_named_compile_time_arg_val(\"{name}\"): no such named compile-time arg")),
+        }
+    }
+
+    /// The value of define `name`, if the host set it.
+    pub(crate) fn define(&self, name: &str) -> Option<&str> {
+        self.k.args.defines.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+
+    /// Issue one NoC command: wait (spinning) for the command buffer, program it, synchronise, hand it to
+    /// the host; the host says when the buffer takes the next command.
+    pub(crate) fn noc_command(
+        &mut self,
+        noc: NocId,
+        buf: CmdBuf,
+        issue: impl FnOnce(&mut dyn KernelHost, Cycle) -> Result<Cycle, NocError>,
+    ) -> Result<(), NocError> {
+        self.clock.catch_up(self.cmd_ready[noc.index()][buf as usize]);
+        self.spend(self.costs.noc_cmd);
+        self.sync();
+        let now = self.now();
+        let ready = issue(&mut *self.host.borrow_mut(), now)?;
+        self.cmd_ready[noc.index()][buf as usize] = ready;
+        Ok(())
+    }
+
+    pub(crate) fn zone_begin(&mut self, name: &'static str) {
+        self.spend(self.costs.zone);
+        self.zones.push((name, self.now()));
+    }
+
+    pub(crate) fn zone_end(&mut self) {
+        self.spend(self.costs.zone);
+        match self.zones.pop() {
+            Some((name, start)) => {
+                let now = self.now();
+                self.host.borrow_mut().zone(self.k.fiber, name, start, now);
+            }
+            None => self.fail("zone_end: no zone is open".into()),
+        }
+    }
+}
+
+fn wait_label(w: &Wait) -> String {
+    match *w {
+        Wait::CbFront { cb, pages } => format!("cb_wait_front(c_{cb}, {pages})"),
+        Wait::CbBack { cb, pages } => format!("cb_reserve_back(c_{cb}, {pages})"),
+        Wait::L1Word { addr, cond } => format!("wait L1[{addr:#x}] {cond}"),
+        Wait::Noc { noc, barrier, .. } => format!("{} ({noc})", barrier.api_name()),
+        Wait::NocSlot { noc, reads, .. } => format!("NoC {} slot ({noc})", if reads { "read" } else { "write" }),
+        Wait::Sync { slot, .. } => format!("compute hand-off {slot}"),
+    }
+}
