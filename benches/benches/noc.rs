@@ -2,7 +2,7 @@
 //! kernels mode, and an 8x8 all-to-all moving 1 MiB out of every core (63 destinations × 16 KiB).
 //! Run: `cargo bench -p benches --bench noc` (uses ../shared/calibration for the traces).
 
-use kernels::dm_bench::{DEFAULT_COUNTS, Suite, default_sizes, run_sweep};
+use kernels::dm_bench::{DEFAULT_COUNTS, Suite, builtin, default_sizes, run_sweep};
 use kernels::replay::{Mode, parse_replay_input, replay};
 use sim_device::prelude::*;
 use std::path::PathBuf;
@@ -23,9 +23,8 @@ fn best_of<T>(n: usize, mut f: impl FnMut() -> T) -> (f64, T) {
 fn main() {
     // 1. The one_to_one sweep (60 runs).
     let (secs, rows) = best_of(5, || {
-        let mut dev = Device::builtin(Arch::WormholeB0).unwrap();
         let s = Suite::parse("one_to_one", None, false, false).unwrap();
-        run_sweep(&mut dev, &s, &default_sizes(32), &DEFAULT_COUNTS).unwrap()
+        run_sweep(&builtin(Arch::WormholeB0), &s, &default_sizes(32), &DEFAULT_COUNTS, &|| ()).unwrap()
     });
     let cycles: u64 = rows.iter().map(|r| r.latency).sum();
     println!(
@@ -65,11 +64,8 @@ fn main() {
 
     // 3. 8x8 all-to-all, 1 MiB out of every core.
     let (secs, r) = best_of(3, || {
-        let mut dev = Device::builtin(Arch::WormholeB0).unwrap();
         let s = Suite::parse("all_to_all", Some("8x8"), false, false).unwrap();
-        let mut p = Program::new();
-        let _ = &mut p;
-        run_sweep(&mut dev, &s, &[16384], &[1]).unwrap()
+        run_sweep(&builtin(Arch::WormholeB0), &s, &[16384], &[1], &|| ()).unwrap()
     });
     let lat = r[0].latency;
     println!(

@@ -7,4 +7,4 @@ pub mod golden;
 pub mod replay;
 pub mod rng;
 
-pub use examples::{Example, ExampleOptions, Outcome, find, list};
+pub use examples::{Example, ExampleOptions, Outcome, Takes, Work, find, list};

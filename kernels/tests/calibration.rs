@@ -1,7 +1,7 @@
 //! Calibration: tensim's one_to_one sweep reproduces the silicon tables of ../shared/calibration within the
 //! targets (median error ≤ 10%, worst ≤ 20% of the latency) on Wormhole B0 and Blackhole.
 
-use kernels::dm_bench::{DEFAULT_COUNTS, Suite, compare, default_sizes, parse_table, run_sweep};
+use kernels::dm_bench::{DEFAULT_COUNTS, Suite, builtin, compare, default_sizes, parse_table, run_sweep};
 use sim_device::prelude::*;
 use std::path::PathBuf;
 
@@ -28,10 +28,10 @@ fn one_to_one_matches_silicon_on_both_chips() {
     for (arch, file) in [(Arch::WormholeB0, "wormhole_b0_one_to_one.md"), (Arch::Blackhole, "blackhole_one_to_one.md")]
     {
         let measured = parse_table(&std::fs::read_to_string(dir.join(file)).unwrap(), file).unwrap();
-        let mut dev = Device::builtin(arch).unwrap();
+        let dev = Device::builtin(arch).unwrap();
         let suite = Suite::parse("one_to_one", None, false, false).unwrap();
         let sizes = default_sizes(dev.params().noc.flit_bytes);
-        let sim = run_sweep(&mut dev, &suite, &sizes, &DEFAULT_COUNTS).unwrap();
+        let sim = run_sweep(&builtin(arch), &suite, &sizes, &DEFAULT_COUNTS, &|| ()).unwrap();
         let c = compare(&sim, &measured);
         assert_eq!(c.rows.len(), measured.len(), "{file}: every measured row has a simulated twin");
         eprintln!("{file}: rows {}, median {:.1}%, worst {:.1}%", c.rows.len(), c.median * 100.0, c.worst * 100.0);

@@ -2,7 +2,7 @@
 //! path reservation, every data-movement suite runs on both chips, replay of the silicon traces meets its
 //! accuracy target and is deterministic, and the heatmap and tt-npe timeline are well formed.
 
-use kernels::dm_bench::{Suite, run_sweep};
+use kernels::dm_bench::{Suite, builtin, run_sweep};
 use kernels::replay::{Mode, parse_replay_input, replay};
 use sim_device::prelude::*;
 use std::path::PathBuf;
@@ -69,19 +69,18 @@ fn multicast_reaches_every_core_of_the_rectangle_and_nothing_else() {
 
 #[test]
 fn linked_multicast_pays_the_path_reservation_once() {
-    let mut dev = Device::builtin(Arch::WormholeB0).unwrap();
-    let lat = |dev: &mut Device, linked: bool| {
+    let lat = |linked: bool| {
         let s = Suite::parse("one_to_all_multicast", Some("4x4"), linked, false).unwrap();
-        run_sweep(dev, &s, &[2048], &[64]).unwrap()[0].latency
+        run_sweep(&builtin(Arch::WormholeB0), &s, &[2048], &[64], &|| ()).unwrap()[0].latency
     };
-    let (unlinked, linked) = (lat(&mut dev, false), lat(&mut dev, true));
+    let (unlinked, linked) = (lat(false), lat(true));
     assert!(linked < unlinked, "linked {linked} vs unlinked {unlinked}");
 }
 
 #[test]
 fn every_suite_runs_on_both_chips() {
     for arch in [Arch::WormholeB0, Arch::Blackhole] {
-        let mut dev = Device::builtin(arch).unwrap();
+        let open = builtin(arch);
         for (name, grid, linked, loopback) in [
             ("one_to_one", None, false, false),
             ("one_from_one", None, false, false),
@@ -95,7 +94,7 @@ fn every_suite_runs_on_both_chips() {
             ("loopback", None, false, false),
         ] {
             let s = Suite::parse(name, grid, linked, loopback).unwrap();
-            let rows = run_sweep(&mut dev, &s, &[256, 8192], &[1, 16]).unwrap();
+            let rows = run_sweep(&open, &s, &[256, 8192], &[1, 16], &|| ()).unwrap();
             assert!(!rows.is_empty(), "{name}");
             for r in &rows {
                 assert!(r.latency > 0 && r.bandwidth > 0.0, "{name} on {arch}: {r:?}");
@@ -107,7 +106,7 @@ fn every_suite_runs_on_both_chips() {
         }
         // DRAM: single-core bandwidth stays under the channel's.
         let s = Suite::parse("dram_interleaved", None, false, false).unwrap();
-        let rows = run_sweep(&mut dev, &s, &[65536], &[16]).unwrap();
+        let rows = run_sweep(&open, &s, &[65536], &[16], &|| ()).unwrap();
         assert_eq!(rows.iter().map(|r| r.kernel.as_str()).collect::<Vec<_>>(), ["Receiver", "Sender"]);
     }
 }
@@ -166,9 +165,7 @@ fn replaying_the_silicon_traces_meets_the_accuracy_target() {
 fn heatmap_and_npe_timeline_are_well_formed() {
     let mut dev = Device::builtin(Arch::WormholeB0).unwrap();
     let s = Suite::parse("one_to_all_multicast", Some("4x4"), false, false).unwrap();
-    let mut p = Program::new();
-    let _ = &mut p;
-    let rows = run_sweep(&mut dev, &s, &[4096], &[4]).unwrap();
+    let rows = run_sweep(&builtin(Arch::WormholeB0), &s, &[4096], &[4], &|| ()).unwrap();
     assert_eq!(rows.len(), 1);
     // Re-run one example to get a report with DRAM and both NoCs in use.
     dev.set_record_transfers(true);

@@ -37,6 +37,33 @@ pub struct Recording {
     pub transfers: bool,
 }
 
+/// Everything needed to open identical devices: one per task of a parallel sweep (a [`Device`] itself
+/// stays on the thread that opened it).
+#[derive(Debug, Clone)]
+pub struct DeviceSetup {
+    /// The chip.
+    pub chip: Chip,
+    /// Where its description came from.
+    pub soc_name: String,
+    /// The parameters.
+    pub params: Params,
+}
+
+impl DeviceSetup {
+    /// Load the chip `spec` describes and check `params` against it (by opening one device).
+    pub fn new(spec: &ChipSpec, params: Params) -> Result<DeviceSetup, DeviceError> {
+        let chip = spec.load().map_err(|e| DeviceError::Config(e.to_string()))?;
+        let setup = DeviceSetup { chip, soc_name: spec.soc_name(), params };
+        setup.open()?;
+        Ok(setup)
+    }
+
+    /// A fresh device.
+    pub fn open(&self) -> Result<Device, DeviceError> {
+        Device::with_chip(self.chip.clone(), self.soc_name.clone(), self.params.clone())
+    }
+}
+
 /// A simulated Tenstorrent chip.
 pub struct Device {
     pub(crate) chip: Rc<Chip>,

@@ -1,10 +1,46 @@
-//! Command-line options that choose a chip (`--arch` or `--soc`, `--core-desc`, `--harvest`, …), shared by
-//! every subcommand that needs one.
+//! Command-line options shared by the subcommands: which chip (`--arch` or `--soc`, `--core-desc`,
+//! `--harvest`, …) and parameter overrides (`--set`, `--params`), resolved into a [`DeviceSetup`].
 
 use clap::Args;
-use sim_device::{ChipSpec, SocSource};
+use sim_device::{ChipSpec, DeviceSetup, Params, SocSource};
 use soc_descriptors::{Arch, ChipOptions, DispatchAxis};
 use std::path::PathBuf;
+
+/// Parameter overrides.
+#[derive(Args, Debug, Clone)]
+pub struct ParamArgs {
+    /// Override a timing/memory parameter, e.g. --set noc.hop_cycles=9 (repeatable; `tensim params` lists
+    /// them with their ranges).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// A YAML file of parameter overrides (`key: value` or `key: { value: V, source: "…" }`).
+    #[arg(long, value_name = "FILE")]
+    pub params: Option<PathBuf>,
+}
+
+impl ParamArgs {
+    /// The parameters of `arch` with the overrides applied and checked.
+    pub fn resolve(&self, arch: Arch) -> Result<Params, String> {
+        let mut p = Params::builtin(arch);
+        if let Some(f) = &self.params {
+            p.apply_file(f).map_err(|e| e.to_string())?;
+        }
+        for s in &self.set {
+            p.set(s).map_err(|e| e.to_string())?;
+        }
+        let origin = if self.set.is_empty() { "--params" } else { "--set" };
+        p.validate(origin).map_err(|e| e.to_string())?;
+        Ok(p)
+    }
+}
+
+/// The chip and parameters a command runs on, checked once.
+pub fn setup(chip: &ChipArgs, params: &ParamArgs, default_arch: Option<Arch>) -> Result<DeviceSetup, String> {
+    let spec = chip.spec(default_arch)?;
+    let loaded = spec.load().map_err(|e| e.to_string())?;
+    let p = params.resolve(loaded.arch())?;
+    DeviceSetup::new(&spec, p).map_err(|e| e.to_string())
+}
 
 /// Which chip to use.
 #[derive(Args, Debug, Clone)]

@@ -1,12 +1,17 @@
 //! `tensim run`: run a built-in example program, check it against its CPU reference, and print PASS/FAIL,
-//! cycles (and µs at the arch clock), per core and RISC busy and blocked cycles, and optionally write a
-//! Chrome trace and the allocator's memory reports.
+//! cycles (and µs at the arch clock), per core and RISC busy and blocked cycles; optionally write a Chrome
+//! trace, a NoC heatmap, a tt-npe timeline, stats JSON and the allocator's memory reports. Every option is
+//! checked (and every output path planned) before the simulation starts.
 
-use crate::chip_args::ChipArgs;
-use crate::outputs::write_output;
+use crate::chip_args::{ChipArgs, ParamArgs, setup};
+use crate::error::{CliError, CliResult};
+use crate::outputs::{self, OutputId, OutputPlan};
+use crate::say;
+use crate::work::{self, Estimate};
 use clap::Args;
 use kernels::{ExampleOptions, find, list};
-use sim_device::{Device, MathFidelity, Params};
+use sim_device::report::stats::stats_document;
+use sim_device::{Device, MathFidelity, RunReport};
 use soc_descriptors::Arch;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -17,19 +22,15 @@ pub struct RunArgs {
     /// The program to run (see --list).
     #[arg(required_unless_present = "list")]
     example: Option<String>,
-    /// List the programs.
+    /// List the programs and the options each takes.
     #[arg(long)]
     list: bool,
     #[command(flatten)]
     chip: ChipArgs,
-    /// Override a timing/memory parameter, e.g. --set noc.hop_cycles=9 (repeatable).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    set: Vec<String>,
-    /// A YAML file of parameter overrides (`key: value`).
-    #[arg(long, value_name = "FILE")]
-    params: Option<PathBuf>,
+    #[command(flatten)]
+    params: ParamArgs,
     /// Write a Chrome/Perfetto trace of the run.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE.json")]
     trace: Option<PathBuf>,
     /// Write a NoC link-utilisation heatmap (SVG).
     #[arg(long, value_name = "FILE.svg")]
@@ -37,31 +38,37 @@ pub struct RunArgs {
     /// Write the run as a tt-npe timeline v1.0.0 (JSON, opens in ttnn-visualizer).
     #[arg(long, value_name = "FILE.json")]
     npe_timeline: Option<PathBuf>,
-    /// Write the allocator's memory reports (three CSV files) into this directory.
+    /// Write machine-readable statistics (JSON; schema in the README).
+    #[arg(long, value_name = "FILE.json")]
+    stats: Option<PathBuf>,
+    /// Write the allocator's memory reports (three CSV files) into this folder (created if missing).
     #[arg(long, value_name = "DIR")]
     memory_report: Option<PathBuf>,
     /// Seed of the input data.
     #[arg(long, default_value_t = 0x7e5)]
     seed: u64,
-    /// Problem size of the example (tiles, elements…), where it has one.
+    /// Problem size of the program (tiles, elements…; --list says what it means for each).
     #[arg(long)]
     size: Option<u32>,
-    /// Matmul M, elements (a multiple of 32).
+    /// Matmul M / softmax height, elements (a multiple of 32).
     #[arg(long)]
     m: Option<u32>,
-    /// Matmul N, elements (a multiple of 32).
+    /// Matmul N / softmax width, elements (a multiple of 32).
     #[arg(long)]
     n: Option<u32>,
     /// Matmul K, elements (a multiple of 32).
     #[arg(long)]
     k: Option<u32>,
+    /// Math fidelity of the compute kernels: LoFi, HiFi2, HiFi3 or HiFi4.
+    #[arg(long, value_parser = parse_fidelity)]
+    fidelity: Option<MathFidelity>,
     /// List every core's kernels in the summary (by default runs on more than 8 cores are summarised per
     /// kernel and RISC).
     #[arg(long)]
     per_core: bool,
-    /// Math fidelity of the compute kernels: LoFi, HiFi2, HiFi3 or HiFi4.
-    #[arg(long, value_parser = parse_fidelity)]
-    fidelity: Option<MathFidelity>,
+    /// Run even when the work estimate is above the limits.
+    #[arg(long)]
+    allow_large: bool,
 }
 
 fn parse_fidelity(s: &str) -> Result<MathFidelity, String> {
@@ -74,44 +81,49 @@ fn parse_fidelity(s: &str) -> Result<MathFidelity, String> {
     }
 }
 
-/// Build the device a run uses: chip options plus parameter overrides.
-pub fn open_device(chip: &ChipArgs, set: &[String], params_file: &Option<PathBuf>) -> Result<Device, String> {
-    let spec = chip.spec(Some(Arch::WormholeB0))?;
-    let chip_desc = spec.load().map_err(|e| e.to_string())?;
-    let mut params = Params::builtin(chip_desc.arch());
-    if let Some(f) = params_file {
-        params.apply_file(f).map_err(|e| e.to_string())?;
-    }
-    for s in set {
-        params.set(s).map_err(|e| e.to_string())?;
-    }
-    Device::open_with_params(&spec, params).map_err(|e| e.to_string())
+/// The NoC outputs a command may write for one run, planned up front.
+#[derive(Default)]
+pub struct NocOutputs {
+    heatmap: Option<OutputId>,
+    timeline: Option<OutputId>,
 }
 
-/// Write the NoC heatmap and tt-npe timeline of a run, when asked for.
-pub fn write_noc_outputs(
-    dev: &Device,
-    r: &sim_device::RunReport,
-    heatmap: &Option<PathBuf>,
-    timeline: &Option<PathBuf>,
-) -> Result<(), String> {
-    if let Some(path) = heatmap {
-        write_output(path, &dev.noc_heatmap_svg(r), "tensim NoC heatmap", "heatmap")?;
-        println!("NoC heatmap: {}", path.display());
+impl NocOutputs {
+    /// Plan `--noc-heatmap` and `--npe-timeline`.
+    pub fn plan(plan: &mut OutputPlan, heatmap: &Option<PathBuf>, timeline: &Option<PathBuf>) -> CliResult<Self> {
+        Ok(NocOutputs {
+            heatmap: heatmap.as_deref().map(|p| plan.add(p, outputs::HEATMAP)).transpose()?,
+            timeline: timeline.as_deref().map(|p| plan.add(p, outputs::TIMELINE)).transpose()?,
+        })
     }
-    if let Some(path) = timeline {
-        write_output(path, &dev.npe_timeline(r), "\"congestion_model_name\":\"tensim\"", "tt-npe timeline")?;
-        println!("tt-npe timeline: {}", path.display());
+
+    /// Whether the run must keep per-packet records.
+    pub fn needs_records(&self) -> bool {
+        self.timeline.is_some()
     }
-    Ok(())
+
+    /// Their contents for `r`.
+    pub fn contents(&self, dev: &Device, r: &RunReport) -> Vec<(OutputId, String)> {
+        let mut v = Vec::new();
+        if let Some(id) = self.heatmap {
+            v.push((id, dev.noc_heatmap_svg(r)));
+        }
+        if let Some(id) = self.timeline {
+            v.push((id, dev.npe_timeline(r)));
+        }
+        v
+    }
 }
+
+const MEMORY_REPORTS: [&str; 3] = ["l1_usage_summary.csv", "memory_usage_summary.csv", "detailed_memory_usage.csv"];
 
 /// Run `tensim run`.
-pub fn run(a: &RunArgs) -> Result<ExitCode, String> {
+pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
     if a.list {
-        println!("programs (tensim run NAME):");
+        say!("programs (tensim run NAME [options]):");
         for e in list() {
-            println!("  {:<28} {}", e.name, e.about);
+            say!("  {:<28} {}", e.name, e.about);
+            say!("  {:<28}   options: {}", "", e.describe_options());
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -120,27 +132,45 @@ pub fn run(a: &RunArgs) -> Result<ExitCode, String> {
         let names: Vec<&str> = list().iter().map(|e| e.name).collect();
         format!("unknown program `{name}`; available: {}", names.join(", "))
     })?;
-    let mut dev = open_device(&a.chip, &a.set, &a.params)?;
-    dev.set_tracing(a.trace.is_some());
     let opts = ExampleOptions { seed: a.seed, size: a.size, m: a.m, n: a.n, k: a.k, fidelity: a.fidelity };
+    ex.check_options(&opts)?;
+    let w = (ex.work)(&opts);
+    work::check(
+        Estimate { packets: 0, tile_ops: w.tile_ops, noc_bytes: w.noc_bytes },
+        &format!("`{}` with these options", ex.name),
+        a.allow_large,
+    )?;
+    let setup = setup(&a.chip, &a.params, Some(Arch::WormholeB0))?;
+
+    // Every output is checked before the simulation.
+    let mut plan = OutputPlan::new();
+    let trace = a.trace.as_deref().map(|p| plan.add(p, outputs::TRACE)).transpose()?;
+    let noc = NocOutputs::plan(&mut plan, &a.noc_heatmap, &a.npe_timeline)?;
+    let stats = a.stats.as_deref().map(|p| plan.add(p, outputs::STATS)).transpose()?;
+    let mem =
+        a.memory_report.as_deref().map(|d| plan.add_in_dir(d, &MEMORY_REPORTS, outputs::MEMORY_REPORT)).transpose()?;
+
+    let mut dev = setup.open()?;
+    dev.set_tracing(trace.is_some());
+    dev.set_record_transfers(noc.needs_records());
     let wall = std::time::Instant::now();
-    let out = (ex.run)(&mut dev, &opts).map_err(|e| e.to_string())?;
+    let out = (ex.run)(&mut dev, &opts).map_err(|e| CliError::User(e.to_string()))?;
     let wall = wall.elapsed();
     let r = &out.report;
-    println!("{} {} on {} ({})", if out.passed { "PASS" } else { "FAIL" }, ex.name, dev.arch(), dev.soc_name());
-    println!("check: {}", out.check);
+    say!("{} {} on {} ({})", if out.passed { "PASS" } else { "FAIL" }, ex.name, dev.arch(), dev.soc_name());
+    say!("check: {}", out.check);
     for m in &out.metrics {
-        println!("{m}");
+        say!("{m}");
     }
-    print!("{}", if a.per_core { r.summary_with(true) } else { r.summary() });
+    crate::out::text(&if a.per_core { r.summary_with(true) } else { r.summary() })?;
     for line in &r.dprints {
-        println!("DPRINT {line}");
+        say!("DPRINT {line}");
     }
     for w in &r.warnings {
-        eprintln!("warning: {w}");
+        crate::note!("warning: {w}");
     }
     let secs = wall.as_secs_f64();
-    println!(
+    say!(
         "simulated {} cycles in {:.3} s wall ({:.2} M cycles/s; {} API calls, {} events, {} kernel resumptions)",
         r.cycles.0,
         secs,
@@ -149,22 +179,33 @@ pub fn run(a: &RunArgs) -> Result<ExitCode, String> {
         r.events,
         r.resumes
     );
-    if let (Some(path), Some(json)) = (&a.trace, &r.trace_json) {
-        write_output(path, json, "AICLK cycle", "trace")?;
-        println!("trace: {} (open in ui.perfetto.dev)", path.display());
+
+    let mut contents = noc.contents(&dev, r);
+    if let (Some(id), Some(json)) = (trace, &r.trace_json) {
+        contents.push((id, json.clone()));
     }
-    write_noc_outputs(&dev, r, &a.noc_heatmap, &a.npe_timeline)?;
-    if let Some(dir) = &a.memory_report {
+    if let Some(id) = stats {
+        let doc = stats_document(
+            "run",
+            vec![
+                ("program", ex.name.into()),
+                ("arch", dev.arch().to_string().into()),
+                ("passed", out.passed.into()),
+                ("check", out.check.clone().into()),
+                ("runs", serde_json::Value::Array(vec![r.stats()])),
+            ],
+        );
+        contents.push((id, doc));
+    }
+    if let Some(ids) = mem {
         let reports = dev.memory_reports();
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create directory: {e}", dir.display()))?;
-        for (file, text, marker) in [
-            ("l1_usage_summary.csv", &reports.l1_usage_summary, "Program ID,Circular Buffers End"),
-            ("memory_usage_summary.csv", &reports.memory_usage_summary, "Buffer Type,Num Banks"),
-            ("detailed_memory_usage.csv", &reports.detailed_memory_usage, "Buffer Type,Block,Address"),
-        ] {
-            write_output(&dir.join(file), text, marker, "memory report")?;
+        let texts = [&reports.l1_usage_summary, &reports.memory_usage_summary, &reports.detailed_memory_usage];
+        for (id, text) in ids.into_iter().zip(texts) {
+            contents.push((id, format!("{}\n{text}", outputs::MEMORY_REPORT_MARKER)));
         }
-        println!("memory reports: {}", dir.display());
+    }
+    for p in plan.commit(contents)? {
+        say!("wrote {}", p.display());
     }
     Ok(if out.passed { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

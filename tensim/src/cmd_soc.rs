@@ -264,14 +264,14 @@ fn text(r: &Report) -> String {
 }
 
 /// Run `tensim soc`.
-pub fn run(a: &SocArgs) -> Result<ExitCode, String> {
+pub fn run(a: &SocArgs) -> crate::error::CliResult<ExitCode> {
     let spec = a.chip.spec(None)?;
-    let chip = spec.load().map_err(|e| e.to_string())?;
+    let chip = spec.load()?;
     let report = build(&chip, spec.soc_name());
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
+        crate::say!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
     } else {
-        print!("{}", text(&report));
+        crate::out::text(&text(&report))?;
     }
     Ok(ExitCode::SUCCESS)
 }

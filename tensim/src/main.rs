@@ -1,14 +1,24 @@
-//! The `tensim` command: subcommands, logging setup, and one clear error message (exit code 1) for user errors.
+//! The `tensim` command: subcommands, logging setup, and its exits: 0 on success (also when standard output
+//! is closed early, e.g. piped into `head`), 1 with one clear message for a user mistake or a failed run,
+//! and 70 with one line ("internal error in tensim: …") for a bug in tensim itself.
 
 mod chip_args;
 mod cmd_dm_bench;
+mod cmd_params;
 mod cmd_replay;
 mod cmd_run;
 mod cmd_soc;
+mod error;
+mod out;
 mod outputs;
+mod work;
 
 use clap::{Parser, Subcommand};
+use error::CliError;
 use std::process::ExitCode;
+
+/// The exit code of an internal error (a panic in tensim's own code), as `EX_SOFTWARE` of sysexits.h.
+const EXIT_INTERNAL: u8 = 70;
 
 /// tensim: a cycle-approximate simulator of Tenstorrent chips (Wormhole B0, Blackhole, Grayskull).
 #[derive(Parser, Debug)]
@@ -31,9 +41,40 @@ enum Command {
     Replay(cmd_replay::ReplayArgs),
     /// Describe a chip: NoC grid, tiles, L1 and DRAM, DRAM banks, worker and compute grids, a grid map.
     Soc(cmd_soc::SocArgs),
+    /// List every timing and memory parameter of a chip with its value, allowed range and source.
+    Params(cmd_params::ParamsArgs),
+}
+
+/// Turn a panic anywhere in tensim into one line on standard error (no backtrace); `main` then exits 70.
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let msg = if let Some(s) = info.payload().downcast_ref::<&str>() {
+            s.to_string()
+        } else if let Some(s) = info.payload().downcast_ref::<String>() {
+            s.clone()
+        } else {
+            "a panic with no message".to_string()
+        };
+        let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        eprintln!(
+            "internal error in tensim: {msg}{at}; please report it with the command that caused it \
+             (https://example.invalid/tensim/issues)"
+        );
+    }));
+}
+
+fn run(cli: Cli) -> Result<ExitCode, CliError> {
+    match cli.command {
+        Command::Run(a) => cmd_run::run(&a),
+        Command::DmBench(a) => cmd_dm_bench::run(&a),
+        Command::Replay(a) => cmd_replay::run(&a),
+        Command::Soc(a) => cmd_soc::run(&a),
+        Command::Params(a) => cmd_params::run(&a),
+    }
 }
 
 fn main() -> ExitCode {
+    install_panic_hook();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -55,17 +96,13 @@ fn main() -> ExitCode {
         .without_time()
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
-    let result = match cli.command {
-        Command::Run(a) => cmd_run::run(&a),
-        Command::DmBench(a) => cmd_dm_bench::run(&a),
-        Command::Replay(a) => cmd_replay::run(&a),
-        Command::Soc(a) => cmd_soc::run(&a),
-    };
-    match result {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("error: {e}");
+    match std::panic::catch_unwind(|| run(cli)) {
+        Ok(Ok(code)) => code,
+        Ok(Err(CliError::Closed)) => ExitCode::SUCCESS,
+        Ok(Err(CliError::User(m))) => {
+            eprintln!("error: {m}");
             ExitCode::from(1)
         }
+        Err(_) => ExitCode::from(EXIT_INTERNAL),
     }
 }

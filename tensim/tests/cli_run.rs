@@ -67,16 +67,26 @@ fn trace_and_memory_reports_are_written() {
     let (code, out, err) =
         tensim(&["run", "loopback", "--trace", trace.to_str().unwrap(), "--memory-report", reports.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("trace: "), "{out}");
+    assert!(out.contains(&format!("wrote {}", trace.display())), "{out}");
     let t = std::fs::read_to_string(&trace).unwrap();
     let v: serde_json::Value = serde_json::from_str(&t).unwrap();
     assert!(v["traceEvents"].as_array().unwrap().len() > 100);
     for f in ["l1_usage_summary.csv", "memory_usage_summary.csv", "detailed_memory_usage.csv"] {
-        assert!(reports.join(f).is_file(), "{f}");
+        let text = std::fs::read_to_string(reports.join(f)).unwrap();
+        assert!(text.starts_with("# tensim memory report\n"), "{f}: {text}");
     }
     // Running again replaces our own outputs.
-    let (code, _, err) = tensim(&["run", "loopback", "--trace", trace.to_str().unwrap()]);
+    let (code, _, err) =
+        tensim(&["run", "loopback", "--trace", trace.to_str().unwrap(), "--memory-report", reports.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
+    // A tt-metal memory report (no tensim marker) in the folder is never overwritten, and nothing is written.
+    std::fs::write(reports.join("l1_usage_summary.csv"), "Program ID,Circular Buffers End\n0,1\n").unwrap();
+    std::fs::remove_file(&trace).unwrap();
+    let (code, _, err) =
+        tensim(&["run", "loopback", "--trace", trace.to_str().unwrap(), "--memory-report", reports.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("l1_usage_summary.csv: the file exists and is not a tensim memory report"), "{err}");
+    assert!(!trace.exists(), "outputs are written all or none");
     // A file that is not a tensim trace is never overwritten.
     let precious = d.join("precious.json");
     std::fs::write(&precious, "{\"mine\": true}").unwrap();

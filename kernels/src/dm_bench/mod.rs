@@ -7,7 +7,12 @@ mod suites;
 mod table;
 
 pub use suites::{Grid, Suite, SuiteKind, suites};
-pub use table::{Comparison, Row, compare, format_table, parse_table};
+
+/// A device factory for [`run_sweep`]: the built-in chip of `arch` with its built-in parameters.
+pub fn builtin(arch: sim_device::Arch) -> impl Fn() -> Result<Device, DeviceError> + Sync {
+    move || Device::builtin(arch)
+}
+pub use table::{Comparison, Row, TableId, compare, format_table, parse_table, recognise, table_title};
 
 use sim_device::prelude::*;
 
@@ -19,25 +24,70 @@ pub fn default_sizes(flit_bytes: u32) -> Vec<u32> {
 /// Transaction counts of a sweep.
 pub const DEFAULT_COUNTS: [u32; 5] = [1, 4, 16, 64, 256];
 
-/// Run `suite` over every (count, size) pair on `dev` (counts outer, sizes inner, as tt-metal numbers its
-/// runs) and return the table rows.
-pub fn run_sweep(dev: &mut Device, suite: &Suite, sizes: &[u32], counts: &[u32]) -> Result<Vec<Row>, DeviceError> {
-    let mut rows = Vec::new();
-    let mut id = 0;
+/// The sweep points in tt-metal's order (counts outer, sizes inner): `(run host id, size, count)`.
+pub fn points(sizes: &[u32], counts: &[u32]) -> Vec<(u32, u32, u32)> {
+    let mut v = Vec::with_capacity(sizes.len() * counts.len());
     for &n in counts {
         for &s in sizes {
-            for (kernel, latency, bytes) in suite.run(dev, s, n)? {
-                rows.push(Row {
-                    kernel: kernel.to_string(),
-                    run_host_id: id,
-                    size: s,
-                    count: n,
-                    latency,
-                    bandwidth: bytes as f64 / latency.max(1) as f64,
-                });
-            }
-            id += 1;
+            v.push((v.len() as u32, s, n));
         }
+    }
+    v
+}
+
+/// NoC packets the whole sweep issues (its work estimate).
+pub fn sweep_packets(dev: &Device, suite: &Suite, sizes: &[u32], counts: &[u32]) -> Result<u64, DeviceError> {
+    let mut total = 0u64;
+    for (_, s, n) in points(sizes, counts) {
+        total = total.saturating_add(suite.packets(dev, s, n)?);
+    }
+    Ok(total)
+}
+
+/// Run one sweep point on a fresh device from `open`.
+fn run_point(
+    open: &(dyn Fn() -> Result<Device, DeviceError> + Sync),
+    suite: &Suite,
+    (id, s, n): (u32, u32, u32),
+) -> Result<Vec<Row>, DeviceError> {
+    let mut dev = open()?;
+    Ok(suite
+        .run(&mut dev, s, n)?
+        .into_iter()
+        .map(|(kernel, latency, bytes)| Row {
+            kernel: kernel.to_string(),
+            run_host_id: id,
+            size: s,
+            count: n,
+            latency,
+            bandwidth: bytes as f64 / latency.max(1) as f64,
+        })
+        .collect())
+}
+
+/// Run `suite` over every (count, size) pair (counts outer, sizes inner, as tt-metal numbers its runs) and
+/// return the table rows. Each point runs on its own device from `open`, the points spread over the
+/// current rayon pool; the rows and every number are the same whatever the number of threads. `done` is
+/// called after each point (progress).
+pub fn run_sweep(
+    open: &(dyn Fn() -> Result<Device, DeviceError> + Sync),
+    suite: &Suite,
+    sizes: &[u32],
+    counts: &[u32],
+    done: &(dyn Fn() + Sync),
+) -> Result<Vec<Row>, DeviceError> {
+    use rayon::prelude::*;
+    let per_point: Vec<Result<Vec<Row>, DeviceError>> = points(sizes, counts)
+        .into_par_iter()
+        .map(|p| {
+            let r = run_point(open, suite, p);
+            done();
+            r
+        })
+        .collect();
+    let mut rows = Vec::new();
+    for r in per_point {
+        rows.extend(r?);
     }
     Ok(rows)
 }

@@ -4,7 +4,7 @@
 //! one_from_all use the `rows × cols` grid anchored at (0,0) without the master; multicast without loopback
 //! targets the grid just below the master's row, (0,1)–(cols-1,rows), so the rectangle does not hold the
 //! sender, and with loopback the grid (0,0)–(cols-1,rows-1) including it; all_to_all/all_from_all run on
-//! every core of the grid. Grids larger than the compute grid are clipped to it.
+//! every core of the grid. A grid larger than the compute grid is an error.
 
 use sim_device::prelude::*;
 use std::sync::Arc;
@@ -36,13 +36,26 @@ impl Grid {
         Ok(Grid::Rc(n(r)?, n(c)?))
     }
 
-    /// (rows, cols) clipped to the device's compute grid, minus `skip_rows` rows reserved above it.
-    fn clip(self, dev: &Device, skip_rows: u32) -> (u32, u32) {
+    /// (rows, cols) on the device's compute grid, with `skip_rows` rows reserved above it; a grid that does
+    /// not fit is an error.
+    pub fn fit(self, dev: &Device, skip_rows: u32) -> Result<(u32, u32), DeviceError> {
         let g = dev.compute_with_storage_grid_size();
-        let max_rows = g.y - skip_rows;
+        let max_rows = g.y.saturating_sub(skip_rows);
         match self {
-            Grid::Full => (max_rows, g.x),
-            Grid::Rc(r, c) => (r.min(max_rows), c.min(g.x)),
+            Grid::Full => Ok((max_rows, g.x)),
+            Grid::Rc(r, c) if r <= max_rows && c <= g.x => Ok((r, c)),
+            Grid::Rc(r, c) => Err(DeviceError::api(format!(
+                "--grid {r}x{c} does not fit: the {} compute grid is {}x{} (rows x columns){}; use at most {max_rows}x{} or `full`",
+                dev.arch(),
+                g.y,
+                g.x,
+                if skip_rows > 0 {
+                    format!(" and this suite keeps {skip_rows} row for the sender")
+                } else {
+                    String::new()
+                },
+                g.x
+            ))),
         }
     }
 }
@@ -139,6 +152,17 @@ impl Suite {
         if (linked || loopback) && kind != SuiteKind::OneToAllMulticast {
             return Err(format!("--linked and --loopback apply to one_to_all_multicast only, not {name}"));
         }
+        let uses_grid = matches!(
+            kind,
+            SuiteKind::OneToAllUnicast
+                | SuiteKind::OneToAllMulticast
+                | SuiteKind::OneFromAll
+                | SuiteKind::AllToAll
+                | SuiteKind::AllFromAll
+        );
+        if grid.is_some() && !uses_grid {
+            return Err(format!("--grid does not apply to {name}: it runs between fixed cores"));
+        }
         let default = match kind {
             SuiteKind::AllToAll | SuiteKind::AllFromAll => Grid::Rc(4, 4),
             _ => Grid::Rc(2, 2),
@@ -173,6 +197,25 @@ impl Suite {
         }
     }
 
+    /// NoC packets one (size, count) point issues (the work estimate of a sweep).
+    pub fn packets(&self, dev: &Device, size: u32, n: u32) -> Result<u64, DeviceError> {
+        let per = size.div_ceil(dev.params().noc.max_burst_bytes).max(1) as u64 * n as u64;
+        Ok(per
+            * match self.kind {
+                SuiteKind::OneToOne | SuiteKind::OneFromOne | SuiteKind::Loopback | SuiteKind::OneToAllMulticast => 1,
+                SuiteKind::DramInterleaved => 2,
+                SuiteKind::OneToAllUnicast | SuiteKind::OneFromAll => {
+                    let (r, c) = self.grid.fit(dev, 0)?;
+                    (r * c).saturating_sub(1) as u64
+                }
+                SuiteKind::AllToAll | SuiteKind::AllFromAll => {
+                    let (r, c) = self.grid.fit(dev, 0)?;
+                    let k = (r * c) as u64;
+                    k * k.saturating_sub(1)
+                }
+            })
+    }
+
     /// Run one (size, count) point: `(kernel label, zone latency, bytes moved by that kernel)` per row.
     pub fn run(&self, dev: &mut Device, size: u32, n: u32) -> Result<Vec<(&'static str, u64, u64)>, DeviceError> {
         let src = dev.mem().l1_unreserved_base;
@@ -193,7 +236,7 @@ impl Suite {
                 vec![(master, label, size as u64 * n as u64)]
             }
             SuiteKind::OneToAllUnicast | SuiteKind::OneFromAll => {
-                let (rows, cols) = self.grid.clip(dev, 0);
+                let (rows, cols) = self.grid.fit(dev, 0)?;
                 let mut dests = Vec::new();
                 for y in 0..rows {
                     for x in 0..cols {
@@ -214,7 +257,7 @@ impl Suite {
                 vec![(master, if reader { "Receiver" } else { "Sender" }, size as u64 * n as u64 * dests.len() as u64)]
             }
             SuiteKind::OneToAllMulticast => {
-                let (rows, cols) = self.grid.clip(dev, if self.loopback { 0 } else { 1 });
+                let (rows, cols) = self.grid.fit(dev, if self.loopback { 0 } else { 1 })?;
                 let y0 = if self.loopback { 0 } else { 1 };
                 let start = xy(dev, CoreCoord::new(0, y0))?;
                 let end = xy(dev, CoreCoord::new(cols - 1, y0 + rows - 1))?;
@@ -252,7 +295,7 @@ impl Suite {
                 vec![(master, "Sender", size as u64 * n as u64 * num_dests as u64)]
             }
             SuiteKind::AllToAll | SuiteKind::AllFromAll => {
-                let (rows, cols) = self.grid.clip(dev, 0);
+                let (rows, cols) = self.grid.fit(dev, 0)?;
                 let cores = CoreRange::new(CoreCoord::new(0, 0), CoreCoord::new(cols - 1, rows - 1));
                 let reader = self.kind == SuiteKind::AllFromAll;
                 let mut all = Vec::new();

@@ -36,6 +36,58 @@ pub fn format_table(title: &str, rows: &[Row]) -> String {
     s
 }
 
+/// The title of a table: its first `# ` heading.
+pub fn table_title(text: &str) -> Option<String> {
+    text.lines().map(str::trim).find_map(|l| l.strip_prefix("# ")).map(|t| t.trim().to_string())
+}
+
+/// Which tt-metal test a measured table is, from its title and file name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableId {
+    /// The pattern.
+    pub kind: crate::dm_bench::SuiteKind,
+    /// Multicast: linked.
+    pub linked: bool,
+    /// "with Loopback" / "without Loopback", when the file name says.
+    pub loopback: Option<bool>,
+}
+
+/// Recognise the test of a table titled `title` in a file named `file_name` (tt-metal's perf-plot names).
+pub fn recognise(title: &str, file_name: &str) -> Option<TableId> {
+    use crate::dm_bench::SuiteKind as K;
+    let t = title.to_ascii_lowercase();
+    let f = file_name.to_ascii_lowercase();
+    let loopback = if f.contains("without loopback") {
+        Some(false)
+    } else if f.contains("with loopback") {
+        Some(true)
+    } else {
+        None
+    };
+    let kind = if t.starts_with("one to one") {
+        K::OneToOne
+    } else if t.starts_with("one from one") {
+        K::OneFromOne
+    } else if t.starts_with("loopback") {
+        K::Loopback
+    } else if t.starts_with("one to all") && t.contains("multicast") {
+        K::OneToAllMulticast
+    } else if t.starts_with("one to all") {
+        K::OneToAllUnicast
+    } else if t.starts_with("one from all") {
+        K::OneFromAll
+    } else if t.starts_with("all to all") {
+        K::AllToAll
+    } else if t.starts_with("all from all") {
+        K::AllFromAll
+    } else if t.starts_with("dram") {
+        K::DramInterleaved
+    } else {
+        return None;
+    };
+    Some(TableId { kind, linked: t.contains("linked"), loopback })
+}
+
 /// Read the rows of a table in tt-metal's layout; errors name the line.
 pub fn parse_table(text: &str, file: &str) -> Result<Vec<Row>, String> {
     let mut rows = Vec::new();

@@ -57,15 +57,128 @@ pub struct Outcome {
     pub metrics: Vec<String>,
 }
 
+/// An option of [`ExampleOptions`] an example uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Takes {
+    /// `--size`: what it means and its allowed range.
+    Size {
+        /// What the number counts.
+        meaning: &'static str,
+        /// Smallest value.
+        min: u32,
+        /// Largest value.
+        max: u32,
+    },
+    /// `--m`.
+    M,
+    /// `--n`.
+    N,
+    /// `--k`.
+    K,
+    /// `--fidelity`.
+    Fidelity,
+}
+
+/// How much simulation a run asks for, estimated before it starts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Work {
+    /// Tile operations of the compute engines (one tile product, element-wise op or copy each).
+    pub tile_ops: u64,
+    /// Bytes the NoC carries.
+    pub noc_bytes: u64,
+}
+
 /// A runnable example.
 pub struct Example {
     /// Name used on the command line.
     pub name: &'static str,
     /// One line on what it does.
     pub about: &'static str,
+    /// The options it uses besides `--seed` (anything else given is an error).
+    pub takes: &'static [Takes],
+    /// Its work for the options given.
+    pub work: fn(&ExampleOptions) -> Work,
     /// Run it on `device`.
     pub run: fn(&mut Device, &ExampleOptions) -> Result<Outcome, DeviceError>,
 }
+
+impl Example {
+    /// Check that `o` only sets options this example uses, within their ranges.
+    pub fn check_options(&self, o: &ExampleOptions) -> Result<(), String> {
+        type Given<'a> = (&'a str, bool, fn(&Takes) -> bool);
+        let given: [Given; 5] = [
+            ("--size", o.size.is_some(), |t| matches!(t, Takes::Size { .. })),
+            ("--m", o.m.is_some(), |t| *t == Takes::M),
+            ("--n", o.n.is_some(), |t| *t == Takes::N),
+            ("--k", o.k.is_some(), |t| *t == Takes::K),
+            ("--fidelity", o.fidelity.is_some(), |t| *t == Takes::Fidelity),
+        ];
+        for (flag, set, is) in given {
+            if set && !self.takes.iter().any(is) {
+                return Err(format!("{flag} does not apply to {}; it takes {}", self.name, self.describe_options()));
+            }
+        }
+        if let (Some(v), Some(Takes::Size { meaning, min, max })) =
+            (o.size, self.takes.iter().find(|t| matches!(t, Takes::Size { .. })))
+        {
+            if v < *min || v > *max {
+                return Err(format!("--size {v}: {} takes {min}..={max} ({meaning})", self.name));
+            }
+        }
+        Ok(())
+    }
+
+    /// The options it takes, for help and errors.
+    pub fn describe_options(&self) -> String {
+        let mut v: Vec<String> = self
+            .takes
+            .iter()
+            .map(|t| match t {
+                Takes::Size { meaning, .. } => format!("--size ({meaning})"),
+                Takes::M => "--m".into(),
+                Takes::N => "--n".into(),
+                Takes::K => "--k".into(),
+                Takes::Fidelity => "--fidelity".into(),
+            })
+            .collect();
+        v.push("--seed".into());
+        v.join(", ")
+    }
+}
+
+const TILE: u64 = 2048;
+
+fn tiles_work(o: &ExampleOptions, default: u32, ops_per_tile: u64, bytes_per_tile: u64) -> Work {
+    let n = o.size.unwrap_or(default) as u64;
+    Work { tile_ops: n * ops_per_tile, noc_bytes: n * bytes_per_tile }
+}
+
+fn tiny(_: &ExampleOptions) -> Work {
+    Work { tile_ops: 1, noc_bytes: 4 * TILE }
+}
+
+/// Work of a matmul whose inner loop reads both operand tiles for every tile product (`reuse` divides the
+/// operand traffic of the blocked variants).
+fn matmul_work(o: &ExampleOptions, default: u32, reuse: u64) -> Work {
+    let d = o.size.unwrap_or(default) as u64;
+    let (m, n, k) = (o.m.map_or(d, |v| v as u64), o.n.map_or(d, |v| v as u64), o.k.map_or(d, |v| v as u64));
+    let products = (m / 32).max(1) * (n / 32).max(1) * (k / 32).max(1);
+    Work { tile_ops: products, noc_bytes: products * 2 * TILE / reuse.max(1) + (m * n / 1024) * TILE }
+}
+
+fn softmax_work(o: &ExampleOptions) -> Work {
+    let (h, w) = (o.m.unwrap_or(2048) as u64, o.n.unwrap_or(512) as u64);
+    Work { tile_ops: h * w / 1024 * 12, noc_bytes: h * w * 4 }
+}
+
+const SIZE_TILES: Takes = Takes::Size { meaning: "tiles", min: 1, max: 1 << 20 };
+const MNK: &[Takes] = &[
+    Takes::Size { meaning: "M = N = K, a multiple of 32", min: 32, max: 1 << 16 },
+    Takes::M,
+    Takes::N,
+    Takes::K,
+    Takes::Fidelity,
+];
 
 /// Every example, in listing order.
 pub fn list() -> &'static [Example] {
@@ -73,72 +186,110 @@ pub fn list() -> &'static [Example] {
         Example {
             name: "loopback",
             about: "DRAM loopback: 50 tiles DRAM -> L1 -> DRAM on one core",
+            takes: &[SIZE_TILES],
+            work: |o| tiles_work(o, 50, 0, 2 * TILE),
             run: loopback::run,
         },
         Example {
             name: "add_2_integers_in_riscv",
             about: "two integers read from DRAM, added by the RISC in L1, written back",
+            takes: &[Takes::Size {
+                meaning: "the first operand (the second is derived from it)",
+                min: 0,
+                max: u32::MAX,
+            }],
+            work: tiny,
             run: add_2_integers_in_riscv::run,
         },
         Example {
             name: "add_2_integers_in_compute",
             about: "one tile of each operand added by the FPU, packed and written back",
+            takes: &[],
+            work: tiny,
             run: add_2_integers_in_compute::run,
         },
         Example {
             name: "eltwise_binary",
             about: "a + b over 64 bf16 tiles on one core (reader, FPU add, writer)",
+            takes: &[SIZE_TILES],
+            work: |o| tiles_work(o, 64, 3, 3 * TILE),
             run: eltwise_binary::run,
         },
-        Example { name: "eltwise_sfpu", about: "exp of 64 bf16 tiles on the SFPU of one core", run: eltwise_sfpu::run },
+        Example {
+            name: "eltwise_sfpu",
+            about: "exp of 64 bf16 tiles on the SFPU of one core",
+            takes: &[SIZE_TILES],
+            work: |o| tiles_work(o, 64, 3, 2 * TILE),
+            run: eltwise_sfpu::run,
+        },
         Example {
             name: "sfpu_eltwise_chain",
             about: "softplus = log(1 + exp(x)) as a chain of SFPU operations in DST",
+            takes: &[SIZE_TILES],
+            work: |o| tiles_work(o, 16, 6, 2 * TILE),
             run: sfpu_eltwise_chain::run,
         },
         Example {
             name: "vecadd_multi_core",
             about: "a + b over 640 bf16 tiles split across the compute grid",
+            takes: &[SIZE_TILES],
+            work: |o| tiles_work(o, 640, 3, 3 * TILE),
             run: vecadd_multi_core::run,
         },
         Example {
             name: "matmul_single_core",
             about: "C = A·B (bf16, 640^3 by default; --m --n --k) on one core, one output tile at a time",
+            takes: MNK,
+            work: |o| matmul_work(o, 640, 1),
             run: matmul_single_core::run,
         },
         Example {
             name: "matmul_multi_core",
             about: "the single-core matmul with output tiles split over the compute grid",
+            takes: MNK,
+            work: |o| matmul_work(o, 640, 1),
             run: matmul_multi_core::run,
         },
         Example {
             name: "matmul_multicore_reuse",
             about: "blocked matmul, one output block per core, partial sums in a shared CB",
+            takes: MNK,
+            work: |o| matmul_work(o, 1024, 8),
             run: matmul_multicore_reuse::run,
         },
         Example {
             name: "matmul_multicore_reuse_mcast",
             about: "blocked matmul with A multicast along rows and B down columns (1024^3 by default)",
+            takes: MNK,
+            work: |o| matmul_work(o, 1024, 8),
             run: matmul_multicore_reuse_mcast::run,
         },
         Example {
             name: "softmax",
             about: "fused softmax over rows (exp, reduce, recip, broadcast multiply) on many cores",
+            takes: &[Takes::M, Takes::N],
+            work: softmax_work,
             run: softmax::run,
         },
         Example {
             name: "noc_tile_transfer",
             about: "a tile passed between two cores over the NoC with a semaphore handshake",
+            takes: &[Takes::Size { meaning: "the 16-bit value passed along", min: 0, max: u16::MAX as u32 }],
+            work: tiny,
             run: noc_tile_transfer::run,
         },
         Example {
             name: "multicast",
             about: "one sender multicasts a tile to three receivers (semaphore handshake), which write it to DRAM",
+            takes: &[],
+            work: tiny,
             run: multicast::run,
         },
         Example {
             name: "hello_world_datamovement",
             about: "each data-movement RISC prints its logical coordinates",
+            takes: &[Takes::Size { meaning: "prints per RISC", min: 1, max: 10_000 }],
+            work: tiny,
             run: hello_world_datamovement::run,
         },
     ]

@@ -82,7 +82,7 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
     let cfg = InterleavedBufferConfig { size: tile, page_size: tile, buffer_type: BufferType::Dram };
     let input = dev.create_buffer(cfg)?;
     let output = dev.create_buffer(cfg)?;
-    let value: u16 = o.size.map(|s| s as u16).unwrap_or(14);
+    let value: u16 = o.size.map(|s| u16::try_from(s).unwrap_or(u16::MAX)).unwrap_or(14);
     dev.enqueue_write_buffer(&input, &[value])?;
 
     let mut p = Program::new();

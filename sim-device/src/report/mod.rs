@@ -6,6 +6,7 @@
 pub(crate) mod build;
 pub mod heatmap;
 pub mod npe;
+pub mod stats;
 
 use sim_core::{Cycle, Cycles};
 use sim_noc::{Dir, NocTraffic};

@@ -1,0 +1,110 @@
+//! Machine-readable statistics of a run (`--stats FILE.json`), schema version [`STATS_VERSION`]:
+//!
+//! ```text
+//! { "tensim_stats": 1,                 // schema version; always the first key
+//!   "command": "run" | "dm-bench" | "replay",
+//!   …command fields…,                   // see the tensim README
+//!   "runs": [ RUN, … ] }
+//! RUN = { "cycles": u64, "clock_mhz": u32, "micros": f64,
+//!   "kernels": [ { "kernel": str, "core": [x, y], "noc0": [x, y], "risc": "BRISC"|…,
+//!                  "start": u64, "end": u64, "busy": u64, "blocked": u64 } ],
+//!   "nocs": [ { "noc": "NOC_0"|"NOC_1", "packets": u64, "flits": u64, "bytes": u64,
+//!               "link_util_avg": f64, "link_util_peak": f64 } ],
+//!   "links": [ { "noc": str, "from": [x, y], "dir": "NOC_0_EAST"|…, "busy": u64, "bytes": u64,
+//!                "util": f64 } ],                          // links that carried traffic
+//!   "ports": [ { "noc": str, "tile": [x, y], "inject": bool, "busy": u64, "bytes": u64 } ],
+//!   "dram": [ { "channel": u32, "sub": u32, "read_bytes": u64, "write_bytes": u64, "busy": u64,
+//!               "bytes_per_cycle": f64 } ],
+//!   "warnings": [ str ] }
+//! ```
+//!
+//! Cycles are AICLK cycles; utilisations are fractions of the run (0..=1); coordinates are NoC0 unless
+//! named `core` (logical).
+
+use super::{NocReport, RunReport};
+use serde_json::{Value, json};
+use soc_descriptors::NocId;
+
+/// The schema version written as `"tensim_stats"`.
+pub const STATS_VERSION: u32 = 1;
+
+impl RunReport {
+    /// The run's statistics (the `RUN` object of the stats schema).
+    pub fn stats(&self) -> Value {
+        let kernels: Vec<Value> = self
+            .kernels
+            .iter()
+            .map(|k| {
+                json!({
+                    "kernel": k.kernel, "core": [k.core.0, k.core.1], "noc0": [k.noc0.0, k.noc0.1],
+                    "risc": k.risc.name(), "start": k.start.0, "end": k.end.0, "busy": k.busy.0,
+                    "blocked": k.blocked.0,
+                })
+            })
+            .collect();
+        let nocs: Vec<Value> = NocId::BOTH
+            .iter()
+            .map(|&n| {
+                let t = self.noc.traffic[n.index()];
+                let (avg, peak) = self.noc.link_util(n, self.cycles);
+                json!({
+                    "noc": n.to_string(), "packets": t.packets, "flits": t.flits, "bytes": t.bytes,
+                    "link_util_avg": avg, "link_util_peak": peak,
+                })
+            })
+            .collect();
+        let links: Vec<Value> = self
+            .noc
+            .links
+            .iter()
+            .filter(|l| l.busy > 0)
+            .map(|l| {
+                json!({
+                    "noc": l.noc.to_string(), "from": [l.from.0, l.from.1], "dir": l.dir.npe_name(),
+                    "busy": l.busy, "bytes": l.bytes, "util": NocReport::util(l.busy, self.cycles),
+                })
+            })
+            .collect();
+        let ports: Vec<Value> = self
+            .noc
+            .ports
+            .iter()
+            .map(|p| {
+                json!({
+                    "noc": p.noc.to_string(), "tile": [p.tile.0, p.tile.1], "inject": p.inject, "busy": p.busy,
+                    "bytes": p.bytes,
+                })
+            })
+            .collect();
+        let dram: Vec<Value> = self
+            .noc
+            .dram
+            .iter()
+            .map(|d| {
+                json!({
+                    "channel": d.channel, "sub": d.sub, "read_bytes": d.read_bytes, "write_bytes": d.write_bytes,
+                    "busy": d.busy,
+                    "bytes_per_cycle": (d.read_bytes + d.write_bytes) as f64 / self.cycles.0.max(1) as f64,
+                })
+            })
+            .collect();
+        json!({
+            "cycles": self.cycles.0, "clock_mhz": self.clock_mhz, "micros": self.micros(), "kernels": kernels,
+            "nocs": nocs, "links": links, "ports": ports, "dram": dram, "warnings": self.warnings,
+        })
+    }
+}
+
+/// A whole stats document: the version key first (so that tensim recognises its own files from their first
+/// bytes), then `command`, then `fields` in the order given.
+pub fn stats_document(command: &str, fields: Vec<(&str, Value)>) -> String {
+    let mut s = format!("{{\"tensim_stats\":{STATS_VERSION},\"command\":{}", Value::from(command));
+    for (k, v) in fields {
+        s.push(',');
+        s.push_str(&Value::from(k).to_string());
+        s.push(':');
+        s.push_str(&v.to_string());
+    }
+    s.push_str("}\n");
+    s
+}

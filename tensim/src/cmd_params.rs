@@ -1,0 +1,48 @@
+//! `tensim params`: every timing and memory parameter of a chip — its value, unit, allowed range and where
+//! the value comes from — after any `--set`/`--params` overrides, as text or JSON.
+
+use crate::chip_args::ParamArgs;
+use crate::error::CliResult;
+use crate::say;
+use clap::Args;
+use soc_descriptors::Arch;
+use std::process::ExitCode;
+
+/// Options of `tensim params`.
+#[derive(Args, Debug)]
+pub struct ParamsArgs {
+    /// The chip: wormhole_b0, blackhole or grayskull.
+    #[arg(long, value_parser = parse_arch, default_value = "wormhole_b0")]
+    arch: Arch,
+    #[command(flatten)]
+    params: ParamArgs,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_arch(s: &str) -> Result<Arch, String> {
+    Arch::from_cli_name(s).ok_or_else(|| format!("unknown arch `{s}`: use wormhole_b0, blackhole or grayskull"))
+}
+
+/// Run `tensim params`.
+pub fn run(a: &ParamsArgs) -> CliResult<ExitCode> {
+    let p = a.params.resolve(a.arch)?;
+    let entries = p.entries();
+    if a.json {
+        let list: Vec<serde_json::Value> = entries
+            .iter()
+            .map(|e| {
+                serde_json::json!({"key": e.key, "value": e.value, "unit": e.unit, "allowed": e.allowed, "source": e.source})
+            })
+            .collect();
+        say!("{}", serde_json::json!({"arch": a.arch.name(), "params": list}));
+        return Ok(ExitCode::SUCCESS);
+    }
+    say!("{} parameters ({} keys; override with --set KEY=VALUE or --params FILE):", a.arch, entries.len());
+    for e in entries {
+        say!("{:<36} {:>14} {:<22} allowed {}", e.key, e.value, e.unit, e.allowed);
+        say!("{:<36} source: {}", "", e.source);
+    }
+    Ok(ExitCode::SUCCESS)
+}
