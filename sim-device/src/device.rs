@@ -35,6 +35,11 @@ pub struct Recording {
     pub trace: bool,
     /// One record per NoC packet (`NocReport::transfers`, bounded), e.g. for a tt-npe timeline.
     pub transfers: bool,
+    /// NoC reads and writes move timing only: L1 and DRAM contents are not changed by transfers larger
+    /// than a semaphore word (atomics, inline writes and semaphore-sized writes still apply). For synthetic
+    /// traffic whose data no kernel reads (data-movement benchmarks, trace replay), where copying the
+    /// payloads would cost more than timing them.
+    pub timing_only: bool,
 }
 
 /// Everything needed to open identical devices: one per task of a parallel sweep (a [`Device`] itself
@@ -254,6 +259,11 @@ impl Device {
         self.recording.transfers = on;
     }
 
+    /// Let every following run move timing only (see [`Recording::timing_only`]).
+    pub fn set_timing_only(&mut self, on: bool) {
+        self.recording.timing_only = on;
+    }
+
     /// What runs record.
     pub fn recording(&self) -> Recording {
         self.recording
@@ -402,7 +412,7 @@ impl Device {
         let (kind, idx, addr) = self.page_location(b, page);
         match kind {
             BufferKind::Dram => self.dram.channel(idx).read(addr, out),
-            BufferKind::L1 => out.copy_from_slice(self.l1[idx].read(addr, out.len() as u64).expect("buffer inside L1")),
+            BufferKind::L1 => self.l1[idx].read_into(addr, out).expect("buffer inside L1"),
         }
     }
 
@@ -476,7 +486,7 @@ impl Device {
         let bytes = self.l1[i]
             .read(addr as u64, (count * T::SIZE) as u64)
             .map_err(|e| DeviceError::api(format!("ReadFromDeviceL1: {e}")))?;
-        Ok(from_bytes(bytes))
+        Ok(from_bytes(&bytes))
     }
 
     /// The allocator's three reports.

@@ -181,6 +181,7 @@ impl Launch {
             mem: params.mem.clone(),
             noc_params: params.noc.clone(),
             addr_map: dev.tables.addr_map,
+            move_data: !dev.recording.timing_only,
             cores,
             core_tile,
             tile_core,
@@ -189,6 +190,8 @@ impl Launch {
             noc: NocModel::new(soc.grid, params.noc.clone()),
             xfers: Vec::new(),
             free_xfers: Vec::new(),
+            spare_dests: Vec::new(),
+            lands: Vec::new(),
             mcast_paths: Default::default(),
         };
         let rec = Recorder::new(dev.recording.trace, dev.recording.transfers);

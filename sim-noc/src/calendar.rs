@@ -2,12 +2,18 @@
 //! earliest gap of its length that starts no earlier than it arrives (first come, first served in the
 //! order packets are processed, with back-filling of earlier gaps), so resources are never double-booked
 //! and are work-conserving up to the order of processing.
+//!
+//! Intervals are kept in time order in a ring buffer. Reservations arrive roughly in time order, so the
+//! search starts from the front; intervals that ended before the current time (the `floor` the caller
+//! passes) are dropped from the front as they are passed, which keeps the calendar to what is still ahead.
+
+use std::collections::VecDeque;
 
 /// Busy intervals of one resource, plus its counters.
 #[derive(Debug, Clone, Default)]
 pub struct Calendar {
     /// Sorted, disjoint, non-adjacent `[start, end)` intervals (cycles).
-    iv: Vec<(u64, u64)>,
+    iv: VecDeque<(u64, u64)>,
     /// Total cycles reserved.
     pub busy: u64,
     /// Total payload bytes carried.
@@ -25,11 +31,36 @@ impl Calendar {
     /// Reserve `dur` cycles starting at the earliest time ≥ `earliest` where the resource is free for
     /// that long; returns the start. `bytes` is added to the counters.
     pub fn reserve(&mut self, earliest: u64, dur: u64, bytes: u64) -> u64 {
+        self.reserve_after(0, earliest, dur, bytes)
+    }
+
+    /// [`Calendar::reserve`], where no reservation will ever again start before `floor` (the current
+    /// time, at most `earliest`): intervals that ended by then are forgotten.
+    pub fn reserve_after(&mut self, floor: u64, earliest: u64, dur: u64, bytes: u64) -> u64 {
         self.busy += dur;
         self.bytes += bytes;
         self.uses += 1;
         if dur == 0 {
             return earliest;
+        }
+        while self.iv.front().is_some_and(|&(_, e)| e <= floor) {
+            self.iv.pop_front();
+        }
+        // Most reservations fall after everything booked so far.
+        match self.iv.back_mut() {
+            None => {
+                self.iv.push_back((earliest, earliest + dur));
+                return earliest;
+            }
+            Some(last) if earliest >= last.1 => {
+                if earliest == last.1 {
+                    last.1 += dur;
+                } else {
+                    self.iv.push_back((earliest, earliest + dur));
+                }
+                return earliest;
+            }
+            _ => {}
         }
         // First interval that ends after `earliest`.
         let mut i = self.iv.partition_point(|&(_, e)| e <= earliest);
@@ -60,15 +91,14 @@ impl Calendar {
 
     /// Forget intervals that ended at or before `now` (nothing can be reserved before `now` any more).
     pub fn prune(&mut self, now: u64) {
-        let k = self.iv.partition_point(|&(_, e)| e <= now);
-        if k > 0 {
-            self.iv.drain(..k);
+        while self.iv.front().is_some_and(|&(_, e)| e <= now) {
+            self.iv.pop_front();
         }
     }
 
     /// When the last reservation ends.
     pub fn free_after(&self) -> u64 {
-        self.iv.last().map(|&(_, e)| e).unwrap_or(0)
+        self.iv.back().map(|&(_, e)| e).unwrap_or(0)
     }
 
     /// Number of stored intervals.
@@ -104,5 +134,18 @@ mod tests {
         c.prune(30);
         assert_eq!(c.intervals(), 0);
         assert_eq!(c.reserve(5, 3, 0), 5);
+    }
+
+    #[test]
+    fn the_past_is_forgotten_but_never_double_booked() {
+        let mut c = Calendar::new();
+        for k in 0..10 {
+            c.reserve(k * 100, 10, 0);
+        }
+        // At time 550 the first six intervals are over.
+        assert_eq!(c.reserve_after(550, 600, 10, 0), 610);
+        assert_eq!(c.intervals(), 4);
+        assert_eq!(c.reserve_after(550, 555, 45, 0), 555);
+        assert_eq!(c.reserve_after(550, 555, 50, 0), 620);
     }
 }

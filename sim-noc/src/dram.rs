@@ -36,6 +36,22 @@ impl SparseMemory {
         addr.checked_add(len).is_some_and(|e| e <= self.size)
     }
 
+    /// Append `len` bytes from `addr` to `out`. Panics outside the memory (callers check [`Self::contains`]).
+    pub fn append_to(&self, addr: u64, len: u64, out: &mut Vec<u8>) {
+        assert!(self.contains(addr, len), "DRAM read outside the channel");
+        let mut done = 0u64;
+        while done < len {
+            let a = addr + done;
+            let (page, off) = (a / PAGE, (a % PAGE) as usize);
+            let n = (PAGE - off as u64).min(len - done) as usize;
+            match self.pages.get(&page) {
+                Some(p) => out.extend_from_slice(&p[off..off + n]),
+                None => out.resize(out.len() + n, 0),
+            }
+            done += n as u64;
+        }
+    }
+
     /// Copy `out.len()` bytes from `addr`. Panics outside the memory (callers check [`Self::contains`]).
     pub fn read(&self, addr: u64, out: &mut [u8]) {
         assert!(self.contains(addr, out.len() as u64), "DRAM read outside the channel");

@@ -19,7 +19,6 @@ use crate::params::NocParams;
 use crate::topology::{LinkId, Rect, Topology, TreeNode};
 use sim_core::{Cycle, Cycles};
 use soc_descriptors::{GridSize, Noc0Coord, NocId};
-use std::collections::HashMap;
 
 /// Virtual-channel class of a packet (ordering holds within a class).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -65,9 +64,11 @@ pub struct NocModel {
     inject: Vec<Calendar>,
     eject: Vec<Calendar>,
     traffic: [NocTraffic; 2],
-    flows: HashMap<(u32, u32, u8, VcClass), Cycle>,
+    /// Arrival of the last packet of each ordered flow, indexed by [`NocModel::flow`].
+    flows: Vec<Cycle>,
     route: Vec<LinkId>,
-    since_prune: u32,
+    /// The current time: no packet is ever injected before it (calendars forget what ended by then).
+    now: u64,
 }
 
 impl NocModel {
@@ -81,9 +82,9 @@ impl NocModel {
             eject: vec![Calendar::new(); grid.count() * 2],
             topo,
             traffic: Default::default(),
-            flows: HashMap::new(),
+            flows: vec![Cycle::ZERO; grid.count() * grid.count() * 4],
             route: Vec::new(),
-            since_prune: 0,
+            now: 0,
         }
     }
 
@@ -133,19 +134,25 @@ impl NocModel {
     /// Eject at `tile` a packet whose head reaches its router at `head`.
     fn eject_at(&mut self, noc: NocId, tile: Noc0Coord, head: u64, dur: u64, payload: u32) -> (Cycle, Cycle) {
         let i = self.niu(tile, noc);
-        let e = self.eject[i].reserve(head, dur, payload as u64);
+        let e = self.eject[i].reserve_after(self.now, head, dur, payload as u64);
         let first = e + self.params.router_to_niu.0;
         (Cycle(first), Cycle(first + dur))
+    }
+
+    /// Index of the ordered flow (source, destination, NoC, unicast or multicast class).
+    fn flow(&self, src: Noc0Coord, dst: Noc0Coord, noc: NocId, vc: VcClass) -> usize {
+        let n = self.topo.grid().count();
+        let class = if vc == VcClass::Multicast { 1 } else { 0 };
+        ((self.tile_index(src) as usize * n + self.tile_index(dst) as usize) * 2 + noc.index()) * 2 + class
     }
 
     fn in_order(&mut self, noc: NocId, src: Noc0Coord, dst: Noc0Coord, vc: VcClass, arrive: Cycle) -> Cycle {
         if vc == VcClass::Response {
             return arrive;
         }
-        let key = (self.tile_index(src), self.tile_index(dst), noc as u8, vc);
-        let last = self.flows.entry(key).or_insert(Cycle::ZERO);
-        let a = arrive.max(*last);
-        *last = a;
+        let i = self.flow(src, dst, noc, vc);
+        let a = arrive.max(self.flows[i]);
+        self.flows[i] = a;
         a
     }
 
@@ -159,23 +166,35 @@ impl NocModel {
         ready: Cycle,
         vc: VcClass,
     ) -> Delivery {
-        self.maybe_prune(ready);
         let dur = self.serialisation(payload).0;
         let i = self.niu(src, noc);
-        let start = self.inject[i].reserve(ready.0, dur, payload as u64);
+        let start = self.inject[i].reserve_after(self.now, ready.0, dur, payload as u64);
         self.count(noc, payload);
         let mut head = start + self.params.niu_to_router.0;
         let mut route = std::mem::take(&mut self.route);
         route.clear();
         self.topo.unicast_route(noc, src, dst, &mut route);
         for &l in &route {
-            let s = self.links[l.0 as usize].reserve(head, dur, payload as u64);
+            let s = self.links[l.0 as usize].reserve_after(self.now, head, dur, payload as u64);
             head = s + self.params.hop.0;
         }
         self.route = route;
         let (first, arrive) = self.eject_at(noc, dst, head, dur, payload);
         let arrive = self.in_order(noc, src, dst, vc, arrive);
         Delivery { inject_start: Cycle(start), inject_end: Cycle(start + dur), first_byte: first.min(arrive), arrive }
+    }
+
+    /// A write acknowledgement (one header flit) from `src` back to `dst`, ready at `ready`: it arrives
+    /// after the zero-load latency of its route and takes one cycle of the destination NIU's ejection
+    /// port. Its single flit per link is not booked on the router links: against data packets of hundreds
+    /// of flits it is noise, and booking it would double the work of timing every write.
+    pub fn ack(&mut self, noc: NocId, src: Noc0Coord, dst: Noc0Coord, ready: Cycle) -> Cycle {
+        self.count(noc, 0);
+        let hops = self.topo.hops(noc, src, dst) as u64;
+        let p = &self.params;
+        let head = ready.0 + p.niu_to_router.0 + hops * p.hop.0;
+        let (_, arrive) = self.eject_at(noc, dst, head, 1, 0);
+        arrive
     }
 
     /// The broadcast tree from `src` covering `rect` on `noc` (see [`Topology::broadcast_tree`]).
@@ -206,10 +225,9 @@ impl NocModel {
         payload: u32,
         ready: Cycle,
     ) -> Vec<Delivery> {
-        self.maybe_prune(ready);
         let dur = self.serialisation(payload).0;
         let i = self.niu(src, noc);
-        let start = self.inject[i].reserve(ready.0, dur, payload as u64);
+        let start = self.inject[i].reserve_after(self.now, ready.0, dur, payload as u64);
         self.count(noc, payload);
         let tree = self.multicast_tree(noc, src, rect);
         let mut head = vec![0u64; tree.len()];
@@ -217,7 +235,7 @@ impl NocModel {
         for n in 1..tree.len() {
             let TreeNode { parent, via, .. } = tree[n];
             let h = head[parent.expect("non-root")];
-            let s = self.links[via.expect("non-root").0 as usize].reserve(h, dur, payload as u64);
+            let s = self.links[via.expect("non-root").0 as usize].reserve_after(self.now, h, dur, payload as u64);
             head[n] = s + self.params.hop.0;
         }
         let mut out = Vec::with_capacity(dests.len());
@@ -236,15 +254,11 @@ impl NocModel {
         out
     }
 
-    fn maybe_prune(&mut self, now: Cycle) {
-        self.since_prune += 1;
-        if self.since_prune < 4096 {
-            return;
-        }
-        self.since_prune = 0;
-        for c in self.links.iter_mut().chain(self.inject.iter_mut()).chain(self.eject.iter_mut()) {
-            c.prune(now.0);
-        }
+    /// The simulation has reached `now`: every later packet is injected at `now` or after. Lets the
+    /// calendars forget reservations that ended before it.
+    pub fn set_now(&mut self, now: Cycle) {
+        debug_assert!(now.0 >= self.now, "time went backwards");
+        self.now = self.now.max(now.0);
     }
 
     /// Traffic injected on `noc` so far.

@@ -1,6 +1,7 @@
-//! A core's L1 SRAM: one flat byte array of the descriptor's `worker_l1_size`, bounds-checked.
-//! The array is zero-allocated, so untouched pages cost no host memory.
+//! A core's L1 SRAM: the descriptor's `worker_l1_size` bytes, bounds-checked, held in pages allocated on
+//! first write (untouched memory reads as zero and costs no host memory).
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// An L1 access outside the array.
@@ -20,54 +21,122 @@ impl fmt::Display for L1OutOfRange {
     }
 }
 
-/// One core's L1.
+/// Bytes of one L1 page: memory is allocated a page at a time, on the first write to it.
+pub const L1_PAGE_BYTES: usize = 1 << 16;
+
+static ZEROS: [u8; L1_PAGE_BYTES] = [0; L1_PAGE_BYTES];
+
+/// One core's L1: pages allocated on first write (untouched pages read as zero and cost no host memory,
+/// and opening a device costs nothing per core).
 #[derive(Clone)]
 pub struct L1 {
-    bytes: Vec<u8>,
+    size: u32,
+    pages: Vec<Option<Box<[u8]>>>,
 }
 
 impl fmt::Debug for L1 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "L1({} bytes)", self.bytes.len())
+        write!(f, "L1({} bytes)", self.size)
     }
 }
 
 impl L1 {
     /// A zeroed L1 of `size` bytes.
     pub fn new(size: u32) -> L1 {
-        L1 { bytes: vec![0; size as usize] }
+        L1 { size, pages: vec![None; (size as usize).div_ceil(L1_PAGE_BYTES)] }
     }
 
     /// Size in bytes.
     pub fn size(&self) -> u32 {
-        self.bytes.len() as u32
+        self.size
+    }
+
+    /// Host bytes held (touched pages).
+    pub fn resident_bytes(&self) -> u64 {
+        self.pages.iter().filter(|p| p.is_some()).count() as u64 * L1_PAGE_BYTES as u64
     }
 
     /// Check that `[addr, addr + len)` lies inside.
     pub fn check(&self, addr: u64, len: u64) -> Result<(), L1OutOfRange> {
-        if addr.checked_add(len).is_none_or(|e| e > self.bytes.len() as u64) {
-            return Err(L1OutOfRange { addr, len, size: self.bytes.len() as u64 });
+        if addr.checked_add(len).is_none_or(|e| e > self.size as u64) {
+            return Err(L1OutOfRange { addr, len, size: self.size as u64 });
         }
         Ok(())
     }
 
-    /// The bytes `[addr, addr + len)`.
-    pub fn read(&self, addr: u64, len: u64) -> Result<&[u8], L1OutOfRange> {
+    /// The bytes `[addr, addr + len)`: borrowed when they lie in one page, copied otherwise.
+    pub fn read(&self, addr: u64, len: u64) -> Result<Cow<'_, [u8]>, L1OutOfRange> {
         self.check(addr, len)?;
-        Ok(&self.bytes[addr as usize..(addr + len) as usize])
+        let (a, n) = (addr as usize, len as usize);
+        let (page, off) = (a / L1_PAGE_BYTES, a % L1_PAGE_BYTES);
+        if off + n <= L1_PAGE_BYTES {
+            return Ok(Cow::Borrowed(match &self.pages[page] {
+                Some(p) => &p[off..off + n],
+                None => &ZEROS[..n],
+            }));
+        }
+        let mut out = vec![0; n];
+        self.copy_out(a, &mut out);
+        Ok(Cow::Owned(out))
+    }
+
+    /// Copy `[addr, addr + out.len())` into `out`.
+    pub fn read_into(&self, addr: u64, out: &mut [u8]) -> Result<(), L1OutOfRange> {
+        self.check(addr, out.len() as u64)?;
+        self.copy_out(addr as usize, out);
+        Ok(())
+    }
+
+    /// Append `[addr, addr + len)` to `out`.
+    pub fn append_to(&self, addr: u64, len: u64, out: &mut Vec<u8>) -> Result<(), L1OutOfRange> {
+        self.check(addr, len)?;
+        let (mut a, end) = (addr as usize, (addr + len) as usize);
+        while a < end {
+            let (page, off) = (a / L1_PAGE_BYTES, a % L1_PAGE_BYTES);
+            let n = (L1_PAGE_BYTES - off).min(end - a);
+            match &self.pages[page] {
+                Some(p) => out.extend_from_slice(&p[off..off + n]),
+                None => out.extend_from_slice(&ZEROS[..n]),
+            }
+            a += n;
+        }
+        Ok(())
+    }
+
+    fn copy_out(&self, mut a: usize, out: &mut [u8]) {
+        let mut done = 0;
+        while done < out.len() {
+            let (page, off) = (a / L1_PAGE_BYTES, a % L1_PAGE_BYTES);
+            let n = (L1_PAGE_BYTES - off).min(out.len() - done);
+            match &self.pages[page] {
+                Some(p) => out[done..done + n].copy_from_slice(&p[off..off + n]),
+                None => out[done..done + n].fill(0),
+            }
+            done += n;
+            a += n;
+        }
     }
 
     /// Write `data` at `addr`.
     pub fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), L1OutOfRange> {
         self.check(addr, data.len() as u64)?;
-        self.bytes[addr as usize..addr as usize + data.len()].copy_from_slice(data);
+        let (mut a, mut done) = (addr as usize, 0);
+        while done < data.len() {
+            let (page, off) = (a / L1_PAGE_BYTES, a % L1_PAGE_BYTES);
+            let n = (L1_PAGE_BYTES - off).min(data.len() - done);
+            let p = self.pages[page].get_or_insert_with(|| vec![0; L1_PAGE_BYTES].into_boxed_slice());
+            p[off..off + n].copy_from_slice(&data[done..done + n]);
+            done += n;
+            a += n;
+        }
         Ok(())
     }
 
     /// A little-endian 32-bit word.
     pub fn read_u32(&self, addr: u64) -> Result<u32, L1OutOfRange> {
-        let b = self.read(addr, 4)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        let mut b = [0u8; 4];
+        self.read_into(addr, &mut b)?;
+        Ok(u32::from_le_bytes(b))
     }
 
     /// Write a little-endian 32-bit word.
@@ -79,8 +148,9 @@ impl L1 {
     pub fn copy_within(&mut self, src: u64, dst: u64, len: u64) -> Result<(), L1OutOfRange> {
         self.check(src, len)?;
         self.check(dst, len)?;
-        self.bytes.copy_within(src as usize..(src + len) as usize, dst as usize);
-        Ok(())
+        let mut tmp = vec![0; len as usize];
+        self.copy_out(src as usize, &mut tmp);
+        self.write(dst, &tmp)
     }
 }
 
@@ -96,5 +166,15 @@ mod tests {
         let e = l1.write_u32(1022, 1).unwrap_err();
         assert_eq!(e.to_string(), "L1 access [0x3fe, 0x402) is outside the 1024-byte L1");
         assert!(l1.read(u64::MAX, 2).is_err());
+        // Across a page boundary, and reading untouched pages.
+        let mut big = L1::new(3 * L1_PAGE_BYTES as u32);
+        let data: Vec<u8> = (0..100u8).collect();
+        let at = L1_PAGE_BYTES as u64 - 40;
+        big.write(at, &data).unwrap();
+        assert_eq!(&big.read(at, 100).unwrap()[..], &data[..]);
+        assert_eq!(big.read_u32(2 * L1_PAGE_BYTES as u64).unwrap(), 0);
+        assert_eq!(big.resident_bytes(), 2 * L1_PAGE_BYTES as u64);
+        big.copy_within(at, at + 1, 100).unwrap();
+        assert_eq!(&big.read(at + 1, 100).unwrap()[..], &data[..]);
     }
 }

@@ -28,14 +28,17 @@ impl KernelHost for Engine {
     }
 
     fn noc_read(&mut self, r: ReadReq, now: Cycle) -> Result<Cycle, NocError> {
+        self.chip.noc.set_now(now);
         self.issue_read(r, now)
     }
 
     fn noc_write(&mut self, w: WriteReq, now: Cycle) -> Result<Cycle, NocError> {
+        self.chip.noc.set_now(now);
         self.issue_write(w, now)
     }
 
     fn noc_atomic(&mut self, a: AtomicReq, now: Cycle) -> Result<Cycle, NocError> {
+        self.chip.noc.set_now(now);
         self.issue_atomic(a, now)
     }
 

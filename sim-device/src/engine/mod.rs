@@ -59,6 +59,8 @@ pub(crate) struct ChipState {
     pub mem: MemLayout,
     pub noc_params: NocParams,
     pub addr_map: NocAddrMap,
+    /// NoC transfers carry their data (else timing only; see [`crate::Recording::timing_only`]).
+    pub move_data: bool,
     pub cores: Vec<TensixCore>,
     /// NoC0 tile of each core.
     pub core_tile: Vec<Noc0Coord>,
@@ -70,6 +72,9 @@ pub(crate) struct ChipState {
     /// Packets in flight, recycled through `free_xfers`.
     pub xfers: Vec<Xfer>,
     pub free_xfers: Vec<u32>,
+    /// Scratch: a destination list to reuse, and the (first byte, landing) times of the packet being issued.
+    pub spare_dests: Vec<(noc::Mem, Noc0Coord)>,
+    pub lands: Vec<(Cycle, Cycle)>,
     /// The multicast path each (core, RISC, NoC) holds reserved by a linked multicast.
     pub mcast_paths: HashMap<(u32, u8, u8), sim_noc::Rect>,
 }
@@ -183,6 +188,7 @@ impl Engine {
 
     fn handle(&mut self, at: Cycle, ev: Ev) {
         self.sched.events += 1;
+        self.chip.noc.set_now(at);
         match ev {
             Ev::Resume(_) => unreachable!("resumptions are handled by the scheduler"),
             Ev::ReadRespond(x) => self.read_respond(x, at),

@@ -4,6 +4,7 @@
 //! captured when it leaves, destinations change when it lands.
 
 use super::{ChipState, Engine, Ev};
+use crate::params::SEMAPHORE_BYTES;
 use crate::report::{TransferKind, TransferRecord};
 use sim_core::{Cycle, Cycles};
 use sim_noc::{Rect, VcClass};
@@ -32,7 +33,10 @@ pub(crate) struct Xfer {
     pub risc: Risc,
     pub noc: NocId,
     pub src_tile: Noc0Coord,
-    pub dests: Vec<(Mem, Noc0Coord)>,
+    /// The (first) destination.
+    pub dest: (Mem, Noc0Coord),
+    /// A multicast's other destinations (empty for unicast; the allocation is recycled with the slot).
+    pub more: Vec<(Mem, Noc0Coord)>,
     pub l1_addr: u32,
     pub size: u32,
     pub data: Vec<u8>,
@@ -50,6 +54,11 @@ impl ChipState {
             let mut data = std::mem::take(&mut slot.data);
             data.clear();
             x.data = data;
+            // Keep the larger of the two destination lists' allocations for the next packet.
+            let old = std::mem::take(&mut slot.more);
+            if x.more.capacity() < old.capacity() {
+                self.spare_dests = old;
+            }
             *slot = x;
             i
         } else {
@@ -104,14 +113,25 @@ impl ChipState {
         self.cores[core.0 as usize].l1.check(addr as u64, len as u64).map_err(|err| NocError::Local { side, err })
     }
 
+    /// Capture `len` bytes of `m` into `out` (left empty when payloads are not moved; see
+    /// [`ChipState::moves`]).
     fn read_mem(&self, m: Mem, out: &mut Vec<u8>, len: u32) {
-        out.resize(len as usize, 0);
+        out.clear();
+        if !self.moves(len) {
+            return;
+        }
         match m {
             Mem::L1 { core, addr } => {
-                out.copy_from_slice(self.cores[core.0 as usize].l1.read(addr, len as u64).expect("checked at issue"))
+                self.cores[core.0 as usize].l1.append_to(addr, len as u64, out).expect("checked at issue")
             }
-            Mem::Dram { channel, addr } => self.dram.channel(channel as usize).read(addr, out),
+            Mem::Dram { channel, addr } => self.dram.channel(channel as usize).append_to(addr, len as u64, out),
         }
+    }
+
+    /// Whether a transfer of `len` bytes carries its data: always, unless the run moves timing only, in which
+    /// case only semaphore-sized words (at most [`SEMAPHORE_BYTES`]) still carry theirs.
+    fn moves(&self, len: u32) -> bool {
+        self.move_data || len <= SEMAPHORE_BYTES
     }
 }
 
@@ -171,7 +191,8 @@ impl Engine {
             risc: r.risc,
             noc: r.noc,
             src_tile: me,
-            dests: vec![(src, src_tile)],
+            dest: (src, src_tile),
+            more: Vec::new(),
             l1_addr: r.dst_l1,
             size: r.size,
             data: Vec::new(),
@@ -188,7 +209,7 @@ impl Engine {
 
     pub(crate) fn read_respond(&mut self, id: u32, at: Cycle) {
         let c = &mut self.chip;
-        let (src, src_tile) = c.xfers[id as usize].dests[0];
+        let (src, src_tile) = c.xfers[id as usize].dest;
         let (size, noc, me, record) = {
             let x = &c.xfers[id as usize];
             (x.size, x.noc, x.src_tile, x.record)
@@ -206,7 +227,9 @@ impl Engine {
         let c = &mut self.chip;
         let x = &c.xfers[id as usize];
         let (core, risc, noc, addr) = (x.core, x.risc, x.noc, x.l1_addr);
-        c.cores[core.0 as usize].l1.write(addr as u64, &x.data).expect("checked at issue");
+        if !x.data.is_empty() {
+            c.cores[core.0 as usize].l1.write(addr as u64, &x.data).expect("checked at issue");
+        }
         c.cores[core.0 as usize].counters(risc, noc).reads_done += 1;
         c.done_with(id);
         self.notify_core(core, at);
@@ -279,26 +302,34 @@ impl Engine {
         self.chip.check_local(w.core, w.src_l1, w.size, "source")?;
         let me = self.chip.core_tile[w.core.0 as usize];
         let map = self.chip.addr_map;
-        let (dests, local, rect) = match w.mcast {
-            None => {
-                let (x, y, local) = map.decode(w.dst);
-                (vec![self.chip.target(x, y, local, w.size as u64)?], local, None)
-            }
-            Some(_) => {
-                let (xs, ys, xe, ye, local) = map.decode_multicast(w.dst);
-                let (d, r) = self.multicast_dests(&w, local, (xs, ys, xe, ye))?;
-                (d, local, Some(r))
+        let align = self.chip.mem.write_alignment as u64;
+        let check_align = |local: u64| {
+            if w.size as u64 > align && local % align != w.src_l1 as u64 % align {
+                Err(NocError::MisalignedWrite { src: w.src_l1, dst: local, align })
+            } else {
+                Ok(())
             }
         };
-        let c = &mut self.chip;
-        let a = c.mem.write_alignment as u64;
-        if w.size as u64 > a && local % a != w.src_l1 as u64 % a {
-            return Err(NocError::MisalignedWrite { src: w.src_l1, dst: local, align: a });
-        }
-        let n = dests.len();
-        let tiles: Vec<Noc0Coord> = dests.iter().map(|d| d.1).collect();
-        let deliveries = match (w.mcast, rect) {
-            (Some(m), Some(rect)) => {
+        let mut more = std::mem::take(&mut self.chip.spare_dests);
+        more.clear();
+        let (first, rect, inject_start, inject_end, kind) = match w.mcast {
+            None => {
+                let (x, y, local) = map.decode(w.dst);
+                let dest = self.chip.target(x, y, local, w.size as u64)?;
+                check_align(local)?;
+                let d = self.chip.noc.unicast(w.noc, me, dest.1, w.size, now, VcClass::Unicast);
+                let land =
+                    d.arrive + if dest.0.is_dram() { Cycles::ZERO } else { self.chip.noc_params.l1_write_latency };
+                self.chip.lands.clear();
+                self.chip.lands.push((d.first_byte, land));
+                (dest, None, d.inject_start, d.inject_end, TransferKind::Write)
+            }
+            Some(m) => {
+                let (xs, ys, xe, ye, local) = map.decode_multicast(w.dst);
+                let (dests, rect) = self.multicast_dests(&w, local, (xs, ys, xe, ye))?;
+                check_align(local)?;
+                let c = &mut self.chip;
+                let tiles: Vec<Noc0Coord> = dests.iter().map(|d| d.1).collect();
                 // Unlinked multicasts reserve the broadcast path first; a linked run pays it once.
                 let key = (w.core.0, w.risc.index() as u8, w.noc as u8);
                 let held = c.mcast_paths.get(&key) == Some(&rect);
@@ -308,28 +339,31 @@ impl Engine {
                 } else {
                     c.mcast_paths.remove(&key);
                 }
-                c.noc.multicast(w.noc, me, rect, &tiles, w.size, now + setup)
+                let deliveries = c.noc.multicast(w.noc, me, rect, &tiles, w.size, now + setup);
+                let lat = c.noc_params.l1_write_latency;
+                c.lands.clear();
+                c.lands.extend(deliveries.iter().map(|d| (d.first_byte, d.arrive + lat)));
+                more.extend_from_slice(&dests[1..]);
+                (dests[0], Some(rect), deliveries[0].inject_start, deliveries[0].inject_end, TransferKind::Multicast)
             }
-            _ => vec![c.noc.unicast(w.noc, me, tiles[0], w.size, now, VcClass::Unicast)],
         };
-        let inject_start = deliveries[0].inject_start;
-        let inject_end = deliveries[0].inject_end;
-        let kind = if w.mcast.is_some() { TransferKind::Multicast } else { TransferKind::Write };
-        let record = self.new_record(kind, w.noc, me, &tiles, rect, w.size, now);
+        let n = 1 + more.len() as u32;
+        let record = if self.rec.records.is_some() {
+            let mut tiles = vec![first.1];
+            tiles.extend(more.iter().map(|d| d.1));
+            self.new_record(kind, w.noc, me, &tiles, rect, w.size, now)
+        } else {
+            None
+        };
         let c = &mut self.chip;
-        let pending = 1 + n as u32 + if w.posted { 0 } else { n as u32 };
-        let write_latency = c.noc_params.l1_write_latency;
-        let lands: Vec<(Cycle, Cycle)> = deliveries
-            .iter()
-            .zip(&dests)
-            .map(|(d, (m, _))| (d.first_byte, d.arrive + if m.is_dram() { Cycles::ZERO } else { write_latency }))
-            .collect();
+        let pending = 1 + n + if w.posted { 0 } else { n };
         let id = c.alloc_xfer(Xfer {
             core: w.core,
             risc: w.risc,
             noc: w.noc,
             src_tile: me,
-            dests,
+            dest: first,
+            more,
             l1_addr: w.src_l1,
             size: w.size,
             data: Vec::new(),
@@ -346,7 +380,7 @@ impl Engine {
             cnt.nonposted_acks_expected += w.mcast.map(|m| m.num_dests).unwrap_or(1);
         }
         self.sched.queue.push(inject_end, Ev::WriteDepart(id));
-        for (i, (first, land)) in lands.into_iter().enumerate() {
+        for (i, &(first, land)) in self.chip.lands.iter().enumerate() {
             self.rec.arrival(record, first, land);
             self.sched.queue.push(land, Ev::WriteLand(id, i as u16));
         }
@@ -375,7 +409,8 @@ impl Engine {
 
     pub(crate) fn write_land(&mut self, id: u32, dest: u16, at: Cycle) {
         let c = &mut self.chip;
-        let (mem, tile) = c.xfers[id as usize].dests[dest as usize];
+        let x = &c.xfers[id as usize];
+        let (mem, tile) = if dest == 0 { x.dest } else { x.more[dest as usize - 1] };
         let (noc, me, size, posted) = {
             let x = &c.xfers[id as usize];
             (x.noc, x.src_tile, x.size, x.posted)
@@ -384,20 +419,24 @@ impl Engine {
         let ack_ready = match mem {
             Mem::L1 { core, addr } => {
                 let data = &c.xfers[id as usize].data;
-                c.cores[core.0 as usize].l1.write(addr, data).expect("checked at issue");
+                if !data.is_empty() {
+                    c.cores[core.0 as usize].l1.write(addr, data).expect("checked at issue");
+                }
                 woken = Some(core);
                 at
             }
             Mem::Dram { channel, addr } => {
                 let data = &c.xfers[id as usize].data;
-                c.dram.channel_mut(channel as usize).write(addr, data);
+                if !data.is_empty() {
+                    c.dram.channel_mut(channel as usize).write(addr, data);
+                }
                 c.dram_timing.write(channel as usize, addr, size, at)
             }
         };
         if !posted {
             let ack_ready = ack_ready + c.noc_params.ack_turnaround;
-            let ack = c.noc.unicast(noc, tile, me, 0, ack_ready, VcClass::Response);
-            self.sched.queue.push(ack.arrive, Ev::WriteAck(id));
+            let ack = c.noc.ack(noc, tile, me, ack_ready);
+            self.sched.queue.push(ack, Ev::WriteAck(id));
         }
         self.chip.done_with(id);
         if let Some(core) = woken {
@@ -440,7 +479,8 @@ impl Engine {
             risc: a.risc,
             noc: a.noc,
             src_tile: me,
-            dests: vec![(mem, tile)],
+            dest: (mem, tile),
+            more: Vec::new(),
             l1_addr: 0,
             size: 4,
             data: Vec::new(),
@@ -466,7 +506,7 @@ impl Engine {
 
     pub(crate) fn atomic_land(&mut self, id: u32, at: Cycle) {
         let c = &mut self.chip;
-        let (mem, tile) = c.xfers[id as usize].dests[0];
+        let (mem, tile) = c.xfers[id as usize].dest;
         let (noc, me, posted, op) = {
             let x = &c.xfers[id as usize];
             (x.noc, x.src_tile, x.posted, x.op.expect("atomic"))
@@ -483,8 +523,8 @@ impl Engine {
             woken = Some(core);
         }
         if !posted {
-            let ack = c.noc.unicast(noc, tile, me, 0, at + c.noc_params.ack_turnaround, VcClass::Response);
-            self.sched.queue.push(ack.arrive, Ev::AtomicAck(id));
+            let ack = c.noc.ack(noc, tile, me, at + c.noc_params.ack_turnaround);
+            self.sched.queue.push(ack, Ev::AtomicAck(id));
         }
         self.chip.done_with(id);
         if let Some(core) = woken {

@@ -335,12 +335,20 @@ impl Params {
         }
     }
 
-    /// The built-in parameters of `arch` (its data file; a test proves each one loads).
+    /// The built-in parameters of `arch` (its data file; a test proves each one loads). The file is parsed
+    /// once per process and the result copied: it is constant data, not simulation state.
     pub fn builtin(arch: Arch) -> Params {
-        match Params::from_data_file(arch, builtin_text(arch), &format!("built-in {arch} parameters")) {
-            Ok(p) => p,
-            Err(e) => panic!("the built-in data file is broken: {e}"),
-        }
+        static PARSED: [std::sync::OnceLock<Params>; 3] =
+            [std::sync::OnceLock::new(), std::sync::OnceLock::new(), std::sync::OnceLock::new()];
+        let i = Arch::ALL.iter().position(|a| *a == arch).expect("every arch is listed");
+        PARSED[i]
+            .get_or_init(|| {
+                match Params::from_data_file(arch, builtin_text(arch), &format!("built-in {arch} parameters")) {
+                    Ok(p) => p,
+                    Err(e) => panic!("the built-in data file is broken: {e}"),
+                }
+            })
+            .clone()
     }
 
     /// Parameters of `arch` from the text of a data file (every key, each with a value and a source note).

@@ -133,10 +133,10 @@ impl Compute<'_> {
                 let st = tc.compute.as_mut().expect("compute core");
                 let mut t = st.tile();
                 match tc.l1.read(a as u64, f.tile_size() as u64) {
-                    Ok(bytes) if f == DataFormat::Float16_b => math::bf16_faces_to_rows(bytes, &mut t),
+                    Ok(bytes) if f == DataFormat::Float16_b => math::bf16_faces_to_rows(&bytes, &mut t),
                     Ok(bytes) => {
                         let mut raw = [0f32; 1024];
-                        decode_tile(f, bytes, &mut raw);
+                        decode_tile(f, &bytes, &mut raw);
                         faces_to_rows(&raw, &mut t);
                     }
                     Err(e) => {
