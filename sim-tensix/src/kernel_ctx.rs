@@ -25,6 +25,8 @@ pub struct KernelCtx<'y> {
     calls: std::cell::Cell<u64>,
     /// When each NoC command buffer (per NoC: read, write, atomic) takes its next command.
     cmd_ready: [[Cycle; 3]; 2],
+    /// Pages of each CB of this core (0: not configured); CBs do not change during a run.
+    cb_pages: Vec<u32>,
 }
 
 /// The NoC command buffers a RISC programs.
@@ -42,7 +44,12 @@ impl<'y> KernelCtx<'y> {
         k: Rc<KernelInstance>,
         start: Cycle,
     ) -> Self {
-        let tracing = host.borrow().tracing();
+        let (tracing, cb_pages) = {
+            let h = host.borrow();
+            let core = h.core(k.core);
+            let pages = (0..k.num_cbs).map(|i| core.cb(i as u8).map_or(0, |c| c.num_pages())).collect();
+            (h.tracing(), pages)
+        };
         let costs = k.costs.clone();
         let clock = FiberClock::new(yielder, k.fiber, start);
         clock.advance(costs.kernel_start);
@@ -57,6 +64,7 @@ impl<'y> KernelCtx<'y> {
             zones: Vec::new(),
             calls: std::cell::Cell::new(0),
             cmd_ready: [[Cycle::ZERO; 3]; 2],
+            cb_pages,
         }
     }
 
@@ -143,13 +151,12 @@ impl<'y> KernelCtx<'y> {
 
     /// Check CB `cb` is configured and `n` pages can ever fit; returns its page count.
     pub(crate) fn cb_checked(&mut self, api: &str, cb: u8, n: u32) -> u32 {
-        let pages = self.host.borrow().core(self.k.core).cb(cb).map(|c| c.num_pages());
-        match pages {
-            None => self.fail(format!("{api}(c_{cb}, {n}): CB {cb} is not configured on this core")),
-            Some(p) if n > p => {
+        match self.cb_pages[cb as usize] {
+            0 => self.fail(format!("{api}(c_{cb}, {n}): CB {cb} is not configured on this core")),
+            p if n > p => {
                 self.fail(format!("{api}(c_{cb}, {n}): the CB holds only {p} pages, so this can never succeed"))
             }
-            Some(p) => p,
+            p => p,
         }
     }
 

@@ -26,12 +26,19 @@ pub const L1_PAGE_BYTES: usize = 1 << 16;
 
 static ZEROS: [u8; L1_PAGE_BYTES] = [0; L1_PAGE_BYTES];
 
+/// Bytes of one versioned chunk (see [`L1::version`]).
+pub const L1_CHUNK_BYTES: usize = 1 << 10;
+
 /// One core's L1: pages allocated on first write (untouched pages read as zero and cost no host memory,
-/// and opening a device costs nothing per core).
+/// and opening a device costs nothing per core). Every write stamps the chunks it touches with a new
+/// version, so a reader can tell whether bytes it decoded before are still what L1 holds.
 #[derive(Clone)]
 pub struct L1 {
     size: u32,
     pages: Vec<Option<Box<[u8]>>>,
+    /// Version of each chunk: the write count when it was last written (0: never).
+    versions: Vec<u64>,
+    writes: u64,
 }
 
 impl fmt::Debug for L1 {
@@ -43,7 +50,12 @@ impl fmt::Debug for L1 {
 impl L1 {
     /// A zeroed L1 of `size` bytes.
     pub fn new(size: u32) -> L1 {
-        L1 { size, pages: vec![None; (size as usize).div_ceil(L1_PAGE_BYTES)] }
+        L1 {
+            size,
+            pages: vec![None; (size as usize).div_ceil(L1_PAGE_BYTES)],
+            versions: vec![0; (size as usize).div_ceil(L1_CHUNK_BYTES)],
+            writes: 0,
+        }
     }
 
     /// Size in bytes.
@@ -117,9 +129,20 @@ impl L1 {
         }
     }
 
+    /// The version of `[addr, addr + len)` (a range inside L1): it changes whenever any of it is written.
+    pub fn version(&self, addr: u64, len: u64) -> u64 {
+        let (first, last) = (addr as usize / L1_CHUNK_BYTES, (addr + len.max(1) - 1) as usize / L1_CHUNK_BYTES);
+        self.versions[first..=last].iter().copied().max().unwrap_or(0)
+    }
+
     /// Write `data` at `addr`.
     pub fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), L1OutOfRange> {
         self.check(addr, data.len() as u64)?;
+        if !data.is_empty() {
+            self.writes += 1;
+            let (first, last) = (addr as usize / L1_CHUNK_BYTES, (addr as usize + data.len() - 1) / L1_CHUNK_BYTES);
+            self.versions[first..=last].fill(self.writes);
+        }
         let (mut a, mut done) = (addr as usize, 0);
         while done < data.len() {
             let (page, off) = (a / L1_PAGE_BYTES, a % L1_PAGE_BYTES);
@@ -176,5 +199,13 @@ mod tests {
         assert_eq!(big.resident_bytes(), 2 * L1_PAGE_BYTES as u64);
         big.copy_within(at, at + 1, 100).unwrap();
         assert_eq!(&big.read(at + 1, 100).unwrap()[..], &data[..]);
+        // Versions change with every write to a range, and only then.
+        let v = big.version(0, 2048);
+        assert_eq!(big.version(0, 2048), v);
+        big.write_u32(1500, 1).unwrap();
+        assert!(big.version(0, 2048) > v);
+        let w = big.version(4096, 2048);
+        big.write_u32(1500, 2).unwrap();
+        assert_eq!(big.version(4096, 2048), w, "a write elsewhere leaves the range's version alone");
     }
 }

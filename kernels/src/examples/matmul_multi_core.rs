@@ -42,5 +42,5 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
         start += n;
     }
     let report = dev.enqueue_program(&p)?;
-    finish(dev, &d, report, s, split.num_cores, fid, 0.97)
+    finish(dev, d, report, s, split.num_cores, fid, 0.97)
 }

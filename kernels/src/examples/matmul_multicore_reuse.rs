@@ -112,5 +112,5 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
         p.set_runtime_args(w, core, &plan.writer_args(s, d.out.address(), bx, by))?;
     }
     let report = dev.enqueue_program(&p)?;
-    finish(dev, &d, report, s, plan.cores_x * plan.cores_y, fid, 0.99)
+    finish(dev, d, report, s, plan.cores_x * plan.cores_y, fid, 0.99)
 }

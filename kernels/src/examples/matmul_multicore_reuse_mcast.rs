@@ -351,5 +351,5 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
         }
     }
     let report = dev.enqueue_program(&p)?;
-    finish(dev, &d, report, s, gx * gy, fid, 0.98)
+    finish(dev, d, report, s, gx * gy, fid, 0.98)
 }

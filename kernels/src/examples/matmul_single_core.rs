@@ -35,5 +35,5 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
     p.set_runtime_args(w, core, &[d.out.address(), tiles, 0])?;
     p.set_runtime_args(c, core, &[tiles, s.kt()])?;
     let report = dev.enqueue_program(&p)?;
-    finish(dev, &d, report, s, 1, fid, 0.97)
+    finish(dev, d, report, s, 1, fid, 0.97)
 }

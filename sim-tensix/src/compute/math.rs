@@ -32,8 +32,11 @@ pub fn bf16_faces_to_rows(bytes: &[u8], dst: &mut Tile) {
         for r in 0..16 {
             let s = (f * 256 + r * 16) * 2;
             let d = (r0 + r) * 32 + c0;
-            for (o, b) in dst[d..d + 16].iter_mut().zip(bytes[s..s + 32].chunks_exact(2)) {
-                *o = f32::from_bits((u16::from_le_bytes([b[0], b[1]]) as u32) << 16);
+            // Fixed-size rows let the compiler turn this into a few vector shifts.
+            let src: &[u8; 32] = bytes[s..s + 32].try_into().expect("a face row is 32 bytes");
+            let out: &mut [f32; 16] = (&mut dst[d..d + 16]).try_into().expect("16 values");
+            for j in 0..16 {
+                out[j] = f32::from_bits(((src[2 * j] as u32) << 16) | ((src[2 * j + 1] as u32) << 24));
             }
         }
     }
@@ -76,10 +79,7 @@ pub use crate::format::round_bf16;
 /// Round every value of a slice to bfloat16 (as [`round_bf16`], written branch-free so it vectorises).
 pub fn round_slice_bf16(v: &mut [f32]) {
     for x in v {
-        let b = x.to_bits();
-        let rounded = b.wrapping_add(0x7fff + ((b >> 16) & 1)) & 0xffff_0000;
-        let special = b & 0x7f80_0000 == 0x7f80_0000;
-        *x = f32::from_bits(if special { b } else { rounded });
+        *x = sim_core::simd::round_bf16(*x);
     }
 }
 
@@ -102,10 +102,15 @@ pub fn high_part(t: &Tile, bits: u32, out: &mut Tile) {
     }
 }
 
-/// `c += a · b` over the K range `k0..k0+16`, accumulating each output row in f32.
+/// `c += a · b` over the K range `k0..k0+16`, accumulating each output row in f32 (and rounding the result
+/// to bfloat16 when `round`).
 #[inline]
-fn mm_half(c: &mut Tile, a: &Tile, b: &Tile, k0: usize) {
-    sim_core::simd::matmul_acc::<32>(c, 32, &a[k0..], 32, &b[k0 * 32..], 32, 32, 16);
+fn mm_half(c: &mut Tile, a: &Tile, b: &Tile, k0: usize, round: bool) {
+    if round {
+        sim_core::simd::matmul_acc::<32, true>(c, 32, &a[k0..], 32, &b[k0 * 32..], 32, 32, 16);
+    } else {
+        sim_core::simd::matmul_acc::<32, false>(c, 32, &a[k0..], 32, &b[k0 * 32..], 32, 32, 16);
+    }
 }
 
 /// `dst += a · b` as the FPU computes a tile matmul: in0 (`a`, M×K) goes to SrcB and in1 (`b`, K×N) to
@@ -136,11 +141,9 @@ pub fn matmul(dst: &mut Tile, a: &Tile, b: &Tile, phases: u32, fp32_dest: bool) 
 /// `fp32_dest`.
 fn accumulate_halves(dst: &mut Tile, terms: &[(&Tile, &Tile)], fp32_dest: bool) {
     for k0 in [0, 16] {
-        for (x, y) in terms {
-            mm_half(dst, x, y, k0);
-        }
-        if !fp32_dest {
-            round_slice_bf16(dst);
+        // DST rounds once per K-half, after every term: fused into the last term's write-back.
+        for (i, (x, y)) in terms.iter().enumerate() {
+            mm_half(dst, x, y, k0, !fp32_dest && i + 1 == terms.len());
         }
     }
 }

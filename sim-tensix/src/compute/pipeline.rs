@@ -130,30 +130,42 @@ impl Compute<'_> {
             let mut tiles = Vec::with_capacity(addrs.len());
             let mut err = None;
             for (i, &(a, f)) in addrs.iter().enumerate() {
+                let size = f.tile_size() as u64;
+                if let Err(e) = tc.l1.check(a as u64, size) {
+                    err = Some(format!("{api}: {e}"));
+                    break;
+                }
+                // Operands reused across products (a matmul block) are decoded once while their L1 bytes
+                // stay unchanged; the result is the same either way.
+                let transposed = i >= transpose_from;
+                let version = tc.l1.version(a as u64, size);
                 let st = tc.compute.as_mut().expect("compute core");
+                if let Some(t) = st.cached_tile(a, version, f, transposed) {
+                    tiles.push(t);
+                    continue;
+                }
                 let mut t = st.tile();
-                match tc.l1.read(a as u64, f.tile_size() as u64) {
-                    Ok(bytes) if f == DataFormat::Float16_b => math::bf16_faces_to_rows(&bytes, &mut t),
-                    Ok(bytes) => {
+                let bytes = tc.l1.read(a as u64, size).expect("checked");
+                {
+                    let tm = Rc::get_mut(&mut t).expect("a scratch tile is not shared");
+                    if f == DataFormat::Float16_b {
+                        math::bf16_faces_to_rows(&bytes, tm);
+                    } else {
                         let mut raw = [0f32; 1024];
                         decode_tile(f, &bytes, &mut raw);
-                        faces_to_rows(&raw, &mut t);
-                    }
-                    Err(e) => {
-                        err = Some(format!("{api}: {e}"));
-                        break;
+                        faces_to_rows(&raw, tm);
                     }
                 }
-                let st = tc.compute.as_mut().expect("compute core");
-                if i >= transpose_from {
+                if transposed {
                     let mut tt = st.tile();
-                    math::transpose(&mut tt, &t);
+                    math::transpose(Rc::get_mut(&mut tt).expect("a scratch tile is not shared"), &t);
                     st.recycle(vec![t]);
                     t = tt;
                 }
                 if !f.exact_in_src_registers() {
-                    to_src_precision(&mut t);
+                    to_src_precision(Rc::get_mut(&mut t).expect("a scratch tile is not shared"));
                 }
+                st.remember_tile(a, version, f, transposed, t.clone());
                 tiles.push(t);
             }
             match err {

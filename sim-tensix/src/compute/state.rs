@@ -9,6 +9,7 @@
 use super::math::{BroadcastType, EltwiseOp, PoolType, ReduceDim, Tile, rows_to_faces};
 use crate::format::{DataFormat, encode_tile};
 use std::collections::VecDeque;
+use std::rc::Rc;
 
 /// Sync slot: DST sections committed by MATH.
 pub const SYNC_DST_COMMITTED: u8 = 0;
@@ -108,9 +109,22 @@ impl SrcKind {
 pub struct SrcEntry {
     /// What it is for.
     pub kind: SrcKind,
-    /// The tiles, row-major, at source-register precision.
-    pub tiles: Vec<Box<Tile>>,
+    /// The tiles, row-major, at source-register precision (shared with the decoded-tile cache).
+    pub tiles: Vec<Rc<Tile>>,
 }
+
+/// A CB tile already decoded into source-register form, valid while its L1 bytes keep `version`.
+#[derive(Debug)]
+struct Decoded {
+    addr: u32,
+    version: u64,
+    format: DataFormat,
+    transposed: bool,
+    tile: Rc<Tile>,
+}
+
+/// Decoded tiles a core keeps (operands are reused across the products of a matmul block).
+const DECODED_TILES: usize = 32;
 
 /// The compute state of one core.
 #[derive(Debug)]
@@ -123,7 +137,9 @@ pub struct ComputeState {
     pub dst_written: [bool; DST_TILES],
     /// Source registers.
     pub src: VecDeque<SrcEntry>,
-    pool: Vec<Box<Tile>>,
+    pool: Vec<Rc<Tile>>,
+    decoded: Vec<Decoded>,
+    next_decoded: usize,
     pack_faces: Box<Tile>,
     pack_bytes: Vec<u8>,
 }
@@ -137,6 +153,8 @@ impl ComputeState {
             dst_written: [false; DST_TILES],
             src: VecDeque::new(),
             pool: Vec::new(),
+            decoded: Vec::with_capacity(DECODED_TILES),
+            next_decoded: 0,
             pack_faces: Box::new([0f32; 1024]),
             pack_bytes: Vec::new(),
         }
@@ -151,22 +169,47 @@ impl ComputeState {
         &self.pack_bytes[..n]
     }
 
-    /// A scratch tile (recycled).
-    pub fn tile(&mut self) -> Box<Tile> {
-        self.pool.pop().unwrap_or_else(|| Box::new([0f32; 1024]))
+    /// A scratch tile (recycled): not shared, so `Rc::get_mut` succeeds on it.
+    pub fn tile(&mut self) -> Rc<Tile> {
+        self.pool.pop().unwrap_or_else(|| Rc::new([0f32; 1024]))
     }
 
-    /// Return scratch tiles for reuse.
-    pub fn recycle(&mut self, tiles: Vec<Box<Tile>>) {
-        self.pool.extend(tiles);
+    /// Return tiles for reuse (those the decoded-tile cache still holds stay with it).
+    pub fn recycle(&mut self, tiles: Vec<Rc<Tile>>) {
+        self.pool.extend(tiles.into_iter().filter(|t| Rc::strong_count(t) == 1));
+    }
+
+    /// The decoded tile at L1 `addr` in `format` (transposed or not), if its bytes still have `version`.
+    pub fn cached_tile(&self, addr: u32, version: u64, format: DataFormat, transposed: bool) -> Option<Rc<Tile>> {
+        self.decoded
+            .iter()
+            .find(|d| d.addr == addr && d.version == version && d.format == format && d.transposed == transposed)
+            .map(|d| d.tile.clone())
+    }
+
+    /// Remember `tile` as the decoded form of L1 `addr` at `version`.
+    pub fn remember_tile(&mut self, addr: u32, version: u64, format: DataFormat, transposed: bool, tile: Rc<Tile>) {
+        let d = Decoded { addr, version, format, transposed, tile };
+        if self.decoded.len() < DECODED_TILES {
+            self.decoded.push(d);
+        } else {
+            let old = std::mem::replace(&mut self.decoded[self.next_decoded], d);
+            self.next_decoded = (self.next_decoded + 1) % DECODED_TILES;
+            if Rc::strong_count(&old.tile) == 1 {
+                self.pool.push(old.tile);
+            }
+        }
     }
 
     /// Zero DST section `section` (what `tile_regs_release` does).
     pub fn clear_section(&mut self, section: u32) {
         let start = self.settings.slot(section, 0);
         for i in start..start + self.settings.slots_per_section() {
-            self.dst[i].fill(0.0);
-            self.dst_written[i] = false;
+            // Every write to DST marks its slot, so an unmarked slot is still zero.
+            if self.dst_written[i] {
+                self.dst[i].fill(0.0);
+                self.dst_written[i] = false;
+            }
         }
     }
 }
