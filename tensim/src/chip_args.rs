@@ -6,6 +6,27 @@ use sim_device::{ChipSpec, DeviceSetup, Params, SocSource};
 use soc_descriptors::{Arch, ChipOptions, DispatchAxis};
 use std::path::PathBuf;
 
+/// A whole number for a `u32` option, with a message that says what was wrong.
+pub fn whole_u32(s: &str) -> Result<u32, String> {
+    match s.trim().parse::<u64>() {
+        Ok(v) => u32::try_from(v).map_err(|_| format!("`{s}` is too large (at most {})", u32::MAX)),
+        Err(_) if s.trim().starts_with('-') => Err(format!("`{s}` is negative; give a whole number of 0 or more")),
+        Err(_) => Err(format!("`{s}` is not a whole number")),
+    }
+}
+
+/// A whole number for a `u64` option.
+pub fn whole_u64(s: &str) -> Result<u64, String> {
+    match s.trim().parse::<u64>() {
+        Ok(v) => Ok(v),
+        Err(_) if s.trim().starts_with('-') => Err(format!("`{s}` is negative; give a whole number of 0 or more")),
+        Err(_) if !s.trim().is_empty() && s.trim().bytes().all(|b| b.is_ascii_digit()) => {
+            Err(format!("`{s}` is too large (at most {})", u64::MAX))
+        }
+        Err(_) => Err(format!("`{s}` is not a whole number")),
+    }
+}
+
 /// Parameter overrides.
 #[derive(Args, Debug, Clone)]
 pub struct ParamArgs {

@@ -3,7 +3,7 @@
 //! that the table is the same test and was measured on the same chip. Sweep points run in parallel, one
 //! device each; the table is identical to a serial run.
 
-use crate::chip_args::{ChipArgs, ParamArgs, setup};
+use crate::chip_args::{ChipArgs, ParamArgs, setup, whole_u32};
 use crate::error::{CliError, CliResult};
 use crate::outputs::{self, OutputPlan};
 use crate::say;
@@ -46,10 +46,10 @@ pub struct DmBenchArgs {
     #[arg(long)]
     loopback: bool,
     /// Transaction sizes in bytes, 1..=65536 (default: one flit up to 64 KiB, doubling).
-    #[arg(long, value_delimiter = ',', value_name = "S,S,…")]
+    #[arg(long, value_delimiter = ',', value_name = "S,S,…", value_parser = whole_u32)]
     sizes: Option<Vec<u32>>,
     /// Numbers of transactions, 1..=1000000 (default 1,4,16,64,256).
-    #[arg(long, value_delimiter = ',', value_name = "N,N,…")]
+    #[arg(long, value_delimiter = ',', value_name = "N,N,…", value_parser = whole_u32)]
     counts: Option<Vec<u32>>,
     /// A measured table (tt-metal's markdown layout) to compare with.
     #[arg(long, value_name = "MEASURED.md")]

@@ -3,7 +3,7 @@
 //! trace, a NoC heatmap, a tt-npe timeline, stats JSON and the allocator's memory reports. Every option is
 //! checked (and every output path planned) before the simulation starts.
 
-use crate::chip_args::{ChipArgs, ParamArgs, setup};
+use crate::chip_args::{ChipArgs, ParamArgs, setup, whole_u32, whole_u64};
 use crate::error::{CliError, CliResult};
 use crate::outputs::{self, OutputId, OutputPlan};
 use crate::say;
@@ -45,19 +45,19 @@ pub struct RunArgs {
     #[arg(long, value_name = "DIR")]
     memory_report: Option<PathBuf>,
     /// Seed of the input data.
-    #[arg(long, default_value_t = 0x7e5)]
+    #[arg(long, default_value_t = 0x7e5, value_parser = whole_u64)]
     seed: u64,
     /// Problem size of the program (tiles, elements…; --list says what it means for each).
-    #[arg(long)]
+    #[arg(long, value_parser = whole_u32)]
     size: Option<u32>,
     /// Matmul M / softmax height, elements (a multiple of 32).
-    #[arg(long)]
+    #[arg(long, value_parser = whole_u32)]
     m: Option<u32>,
     /// Matmul N / softmax width, elements (a multiple of 32).
-    #[arg(long)]
+    #[arg(long, value_parser = whole_u32)]
     n: Option<u32>,
     /// Matmul K, elements (a multiple of 32).
-    #[arg(long)]
+    #[arg(long, value_parser = whole_u32)]
     k: Option<u32>,
     /// Math fidelity of the compute kernels: LoFi, HiFi2, HiFi3 or HiFi4.
     #[arg(long, value_parser = parse_fidelity)]

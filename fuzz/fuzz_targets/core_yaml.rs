@@ -1,0 +1,9 @@
+//! Fuzz target: any text given as a core descriptor is either valid or a named error, never a panic.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(data) {
+        let _ = soc_descriptors::CoreDescriptor::from_yaml_str(text, "fuzz.yaml");
+    }
+});

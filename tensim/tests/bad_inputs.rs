@@ -1,0 +1,429 @@
+//! A table of bad inputs across every subcommand: each must exit 1 with one clear message that names the
+//! offending value (or file, key, event), and never panic. Also: a closed standard output ends quietly.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn tensim(args: &[String]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tensim")).args(args).output().expect("run tensim");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A folder of fixtures: broken descriptors, parameter files, traces, workloads and tables.
+struct Fixtures {
+    dir: PathBuf,
+}
+
+impl Fixtures {
+    fn new() -> Fixtures {
+        let dir = std::env::temp_dir().join(format!("tensim-bad-inputs-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("empty")).unwrap();
+        std::fs::create_dir_all(dir.join("notraces")).unwrap();
+        std::fs::write(dir.join("notraces/readme.txt"), "no traces here").unwrap();
+        let f = Fixtures { dir };
+        let ev = |body: &str| format!("[{body}]");
+        let ok =
+            r#"{"proc":"BRISC","noc":"NOC_0","sx":1,"sy":1,"dx":0,"dy":11,"num_bytes":64,"type":"READ","timestamp":5}"#;
+        for (name, text) in [
+            ("foreign.json", "{\"mine\": true}".to_string()),
+            ("foreign.svg", "<svg>my drawing</svg>".to_string()),
+            ("bad.yaml", "grid: [unclosed".to_string()),
+            ("notsoc.yaml", "hello: world\n".to_string()),
+            ("params_unknown.yaml", "noc.hop_cylces: 3\n".to_string()),
+            ("params_fraction.yaml", "noc.hop_cycles: 2.5\n".to_string()),
+            ("params_negative.yaml", "noc.hop_cycles: -1\n".to_string()),
+            ("params_text.yaml", "noc.hop_cycles: fast\n".to_string()),
+            ("params_huge.yaml", "mem.l1_unreserved_base: 4295069696\n".to_string()),
+            ("params_badfield.yaml", "noc.hop_cycles: { value: 3, sauce: x }\n".to_string()),
+            ("params_list.yaml", "- 1\n- 2\n".to_string()),
+            ("params_zero_clock.yaml", "clock_mhz: 0\n".to_string()),
+            ("notjson.json", "hello".to_string()),
+            ("broken.json", "[{\"proc\":".to_string()),
+            ("empty.json", "[]".to_string()),
+            ("numbers.json", "[1, 2, 3]".to_string()),
+            ("t_noproc.json", ev(r#"{"sx":1,"sy":1,"timestamp":1}"#)),
+            ("t_risc.json", ev(r#"{"proc":"TRISC7","sx":1,"sy":1,"timestamp":1}"#)),
+            ("t_teleport.json", ev(r#"{"proc":"BRISC","noc":"NOC_0","sx":1,"sy":1,"type":"TELEPORT","timestamp":1}"#)),
+            ("t_nonoc.json", ev(r#"{"proc":"BRISC","sx":1,"sy":1,"dx":0,"dy":1,"num_bytes":32,"type":"READ","timestamp":1}"#)),
+            ("t_noc2.json", ev(r#"{"proc":"BRISC","noc":"NOC_2","sx":1,"sy":1,"dx":0,"dy":1,"num_bytes":32,"type":"READ","timestamp":1}"#)),
+            ("t_negbytes.json", ev(r#"{"proc":"BRISC","noc":"NOC_0","sx":1,"sy":1,"dx":0,"dy":1,"num_bytes":-5,"type":"WRITE","timestamp":1}"#)),
+            ("t_nodx.json", ev(r#"{"proc":"BRISC","noc":"NOC_0","sx":1,"sy":1,"num_bytes":32,"type":"WRITE","timestamp":1}"#)),
+            ("t_nobytes.json", ev(r#"{"proc":"BRISC","noc":"NOC_0","sx":1,"sy":1,"dx":0,"dy":1,"type":"WRITE","timestamp":1}"#)),
+            ("t_notime.json", ev(r#"{"proc":"BRISC","noc":"NOC_0","sx":1,"sy":1,"dx":0,"dy":1,"num_bytes":32,"type":"WRITE"}"#)),
+            ("t_nosx.json", ev(r#"{"proc":"BRISC","sy":1,"timestamp":1,"zone":"Z","zone_phase":"begin"}"#)),
+            ("t_phase.json", ev(r#"{"proc":"BRISC","zone":"Z","zone_phase":"middle","sx":1,"sy":1,"timestamp":1}"#)),
+            ("t_nophase.json", ev(r#"{"proc":"BRISC","zone":"Z","sx":1,"sy":1,"timestamp":1}"#)),
+            ("t_notype.json", ev(r#"{"proc":"BRISC","noc":"NOC_0","sx":1,"sy":1,"timestamp":1}"#)),
+            ("t_sxtext.json", ev(r#"{"proc":"BRISC","sx":"one","sy":1,"timestamp":1}"#)),
+            ("t_farcore.json", ev(r#"{"proc":"BRISC","noc":"NOC_0","sx":40,"sy":40,"dx":0,"dy":11,"num_bytes":64,"type":"READ","timestamp":5}"#)),
+            ("t_dram_src.json", ev(r#"{"proc":"BRISC","noc":"NOC_0","sx":0,"sy":11,"dx":1,"dy":1,"num_bytes":64,"type":"WRITE","timestamp":5}"#)),
+            ("t_fardst.json", ev(r#"{"proc":"BRISC","noc":"NOC_0","sx":1,"sy":1,"dx":70,"dy":1,"num_bytes":64,"type":"READ","timestamp":5}"#)),
+            ("t_mcast_corner.json", ev(r#"{"proc":"BRISC","noc":"NOC_0","sx":1,"sy":1,"mcast_start_x":1,"mcast_start_y":2,"num_bytes":64,"type":"WRITE_MULTICAST","timestamp":5}"#)),
+            ("t_hugebytes.json", ev(r#"{"proc":"BRISC","noc":"NOC_0","sx":1,"sy":1,"dx":0,"dy":11,"num_bytes":99999999999,"type":"READ","timestamp":5}"#)),
+            ("t_ok.json", ev(ok)),
+            ("w_zero.json", r#"{"phases":[{"transfers":[{"packet_size":0,"num_packets":1,"src_x":1,"src_y":1,"noc_type":"NOC_0","dst_x":1,"dst_y":2}]}]}"#.to_string()),
+            ("w_nodst.json", r#"{"phases":[{"transfers":[{"packet_size":64,"num_packets":1,"src_x":1,"src_y":1,"noc_type":"NOC_0"}]}]}"#.to_string()),
+            ("w_both.json", r#"{"phases":[{"transfers":[{"packet_size":64,"num_packets":1,"src_x":1,"src_y":1,"noc_type":"NOC_0","dst_x":2,"dst_y":2,"mcast_start_x":1,"mcast_start_y":1,"mcast_end_x":2,"mcast_end_y":2}]}]}"#.to_string()),
+            ("w_rate.json", r#"{"phases":[{"transfers":[{"packet_size":64,"num_packets":1,"src_x":1,"src_y":1,"noc_type":"NOC_0","dst_x":2,"dst_y":2,"injection_rate":-3}]}]}"#.to_string()),
+            ("w_noc.json", r#"{"phases":[{"transfers":[{"packet_size":64,"num_packets":1,"src_x":1,"src_y":1,"noc_type":"NOC_7","dst_x":2,"dst_y":2}]}]}"#.to_string()),
+            ("w_many.json", r#"{"phases":[{"transfers":[{"packet_size":64,"num_packets":90000000000,"src_x":1,"src_y":1,"noc_type":"NOC_0","dst_x":2,"dst_y":2}]}]}"#.to_string()),
+            ("w_nophases.json", r#"{"golden_result":{"cycles":5}}"#.to_string()),
+            ("w_extra.json", r#"{"phases":[{"transfers":[{"packet_size":64,"num_packets":1,"src_x":1,"src_y":1,"noc_type":"NOC_0","dst_x":2,"dst_y":2,"warp":9}]}]}"#.to_string()),
+            ("w_outside.json", r#"{"phases":[{"transfers":[{"packet_size":64,"num_packets":1,"src_x":1,"src_y":1,"noc_type":"NOC_0","dst_x":99,"dst_y":2}]}]}"#.to_string()),
+            ("w_ok.json", r#"{"golden_result":{"cycles":450},"phases":[{"transfers":[{"packet_size":128,"num_packets":1,"src_x":1,"src_y":1,"noc_type":"NOC_0","dst_x":2,"dst_y":2}]}]}"#.to_string()),
+            ("table_none.md", "no table in here\n".to_string()),
+            ("table_title.md", "# Something Else Entirely\n\n| Kernel | Run Host ID | Transaction Size (bytes) | Number of Transactions | Latency (cycles) | Bandwidth (bytes/cycle) |\n|---|---|---|---|---|---|\n| Sender | 0 | 32 | 1 | 300 | 0.1 |\n".to_string()),
+            ("table_other_test.md", "# One from One Packet Sizes\n\n| Kernel | Run Host ID | Transaction Size (bytes) | Number of Transactions | Latency (cycles) | Bandwidth (bytes/cycle) |\n|---|---|---|---|---|---|\n| Receiver | 0 | 32 | 1 | 300 | 0.1 |\n".to_string()),
+            ("table_nan.md", "# One to One Packet Sizes\n\n| Kernel | Run Host ID | Transaction Size (bytes) | Number of Transactions | Latency (cycles) | Bandwidth (bytes/cycle) |\n|---|---|---|---|---|---|\n| Sender | 0 | 32 | 1 | slow | 0.1 |\n".to_string()),
+            ("table_nomatch.md", "# One to One Packet Sizes\n\n| Kernel | Run Host ID | Transaction Size (bytes) | Number of Transactions | Latency (cycles) | Bandwidth (bytes/cycle) |\n|---|---|---|---|---|---|\n| Sender | 0 | 33 | 7 | 300 | 0.1 |\n".to_string()),
+            ("table_short.md", "# One to One Packet Sizes\n\n| Kernel | Run Host ID | Transaction Size (bytes) |\n|---|---|---|\n| Sender | 0 | 32 |\n".to_string()),
+        ] {
+            std::fs::write(f.dir.join(name), text).unwrap();
+        }
+        std::fs::create_dir_all(f.dir.join("blackhole")).unwrap();
+        std::fs::write(
+            f.dir.join("blackhole/One to One Packet Sizes.md"),
+            "# One to One Packet Sizes\n\n| Kernel | Run Host ID | Transaction Size (bytes) | Number of Transactions | Latency (cycles) | Bandwidth (bytes/cycle) |\n|---|---|---|---|---|---|\n| Sender | 0 | 64 | 1 | 300 | 0.2 |\n",
+        )
+        .unwrap();
+        std::fs::write(f.dir.join("mem_not_dir"), "a file").unwrap();
+        let fifo = f.dir.join("fifo");
+        let _ = Command::new("mkfifo").arg(&fifo).status();
+        f
+    }
+
+    fn p(&self, name: &str) -> String {
+        self.dir.join(name).display().to_string()
+    }
+}
+
+impl Drop for Fixtures {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
+    let p = |n: &str| f.p(n);
+    let mut out: Vec<(Vec<String>, String)> = Vec::new();
+    fn push(out: &mut Vec<(Vec<String>, String)>, args: &[&str], want: &str) {
+        out.push((args.iter().map(|s| s.to_string()).collect(), want.to_string()));
+    }
+    let mut c = |args: &[&str], want: &str| push(&mut out, args, want);
+
+    // The command line itself.
+    c(&[], "Usage");
+    c(&["bogus"], "unrecognized subcommand 'bogus'");
+    c(&["run", "--bogus"], "unexpected argument '--bogus'");
+    c(&["run"], "required arguments were not provided");
+    c(&["dm-bench"], "required arguments were not provided");
+    c(&["replay"], "required arguments were not provided");
+
+    // Chips.
+    for cmd in ["run", "soc", "dm-bench", "replay"] {
+        let mut a: Vec<&str> = vec![cmd];
+        match cmd {
+            "run" => a.push("loopback"),
+            "dm-bench" => a.push("one_to_one"),
+            "replay" => a.push("/nonexistent/t.json"),
+            _ => {}
+        }
+        let with =
+            |extra: &[&'static str]| -> Vec<&'static str> { a.iter().copied().chain(extra.iter().copied()).collect() };
+        let arch = with(&["--arch", "wormhole_c0"]);
+        c(&arch, "unknown arch `wormhole_c0`");
+        let harvest = with(&["--harvest", "zz"]);
+        c(&harvest, "`zz` is not a harvesting mask");
+        let cqs = with(&["--num-hw-cqs", "3"]);
+        c(&cqs, "3 is not in 1..=2");
+        let axis = with(&["--dispatch-axis", "diagonal"]);
+        c(&axis, "unknown dispatch axis `diagonal`");
+    }
+    let zero = p("fifo");
+    let cases_soc: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec!["soc".into(), "--soc".into(), "/nonexistent/chip.yaml".into()],
+            "/nonexistent/chip.yaml: cannot read SoC descriptor: no such file",
+        ),
+        (vec!["soc".into(), "--soc".into(), "/dev/zero".into()], "/dev/zero: not a regular file"),
+        (vec!["soc".into(), "--soc".into(), f.dir.display().to_string()], "is a directory"),
+        (vec!["soc".into(), "--soc".into(), p("bad.yaml")], "bad.yaml:"),
+        (vec!["soc".into(), "--soc".into(), p("notsoc.yaml")], "notsoc.yaml"),
+        (vec!["soc".into(), "--soc".into(), zero.clone()], "not a regular file"),
+        (vec!["run".into(), "loopback".into(), "--soc".into(), p("bad.yaml")], "bad.yaml:"),
+        (
+            vec![
+                "soc".into(),
+                "--arch".into(),
+                "wormhole_b0".into(),
+                "--core-desc".into(),
+                "/nonexistent/core.yaml".into(),
+            ],
+            "/nonexistent/core.yaml: cannot read core descriptor",
+        ),
+        (vec!["soc".into(), "--arch".into(), "wormhole_b0".into(), "--core-desc".into(), p("bad.yaml")], "bad.yaml:"),
+        (
+            vec!["soc".into(), "--arch".into(), "wormhole_b0".into(), "--harvest".into(), "7".into()],
+            "no wormhole_b0 product has 3 harvested rows",
+        ),
+        (vec!["soc".into(), "--arch".into(), "blackhole".into(), "--harvest".into(), "0xffff".into()], "blackhole"),
+        (
+            vec!["soc".into(), "--arch".into(), "wormhole_b0".into(), "--soc".into(), "x.yaml".into()],
+            "cannot be used with",
+        ),
+    ];
+    for (a, w) in cases_soc {
+        out.push((a, w.to_string()));
+    }
+
+    // Parameters, on every command that takes them.
+    for prefix in
+        [&["run", "loopback"][..], &["dm-bench", "one_to_one"], &["params"], &["replay", "/nonexistent/t.json"]]
+    {
+        let with =
+            |extra: &[&str]| -> Vec<String> { prefix.iter().chain(extra.iter()).map(|s| s.to_string()).collect() };
+        for (set, want) in [
+            ("noc.hop_cylces=3", "noc.hop_cylces = 3: unknown parameter"),
+            ("noc.hop_cycles", "expected KEY=VALUE"),
+            ("noc.hop_cycles=fast", "noc.hop_cycles = fast: not a number"),
+            ("noc.hop_cycles=2.5", "noc.hop_cycles = 2.5: must be a whole number"),
+            ("noc.hop_cycles=-1", "noc.hop_cycles = -1: must not be negative"),
+            (
+                "noc.hop_cycles=18446744073709551615",
+                "noc.hop_cycles = 18446744073709551615: out of range; allowed 0..=1000000",
+            ),
+            ("mem.l1_unreserved_base=4295069696", "mem.l1_unreserved_base = 4295069696: out of range"),
+            ("mem.l1_alignment_bytes=0", "mem.l1_alignment_bytes = 0: out of range"),
+            ("mem.dram_alignment_bytes=24", "mem.dram_alignment_bytes = 24: must be a power of two"),
+            ("noc.flit_bytes=0", "noc.flit_bytes = 0: out of range"),
+            ("clock_mhz=0", "clock_mhz = 0: out of range"),
+            ("dram.channel_bytes_per_kcycle=0", "dram.channel_bytes_per_kcycle = 0: out of range"),
+            ("noc.inject_cycles_per_kflit=0", "noc.inject_cycles_per_kflit = 0: out of range"),
+            ("noc.max_burst_bytes=8200", "noc.max_burst_bytes = 8200: must be a whole number of 32-byte flits"),
+            ("mem.semaphore_base=102300", "semaphores end at"),
+            ("sim.stack_bytes=10", "sim.stack_bytes = 10: out of range"),
+        ] {
+            out.push((with(&["--set", set]), want.to_string()));
+        }
+        let pf = |n: &str| f.p(n);
+        for (file, want) in [
+            (pf("params_unknown.yaml"), "noc.hop_cylces = 3: unknown parameter".to_string()),
+            (pf("params_fraction.yaml"), "noc.hop_cycles = 2.5: must be a whole number".to_string()),
+            (pf("params_negative.yaml"), "noc.hop_cycles = -1: must not be negative".to_string()),
+            (pf("params_text.yaml"), "noc.hop_cycles = fast: not a number".to_string()),
+            (pf("params_huge.yaml"), "mem.l1_unreserved_base = 4295069696: out of range".to_string()),
+            (pf("params_badfield.yaml"), "unknown field `sauce`".to_string()),
+            (pf("params_list.yaml"), "params_list.yaml".to_string()),
+            (pf("params_zero_clock.yaml"), "clock_mhz = 0: out of range".to_string()),
+            (pf("bad.yaml"), "bad.yaml".to_string()),
+            (
+                "/nonexistent/p.yaml".to_string(),
+                "/nonexistent/p.yaml: cannot read parameter file: no such file".to_string(),
+            ),
+            ("/dev/zero".to_string(), "/dev/zero: not a regular file".to_string()),
+        ] {
+            out.push((with(&["--params", &file]), want));
+        }
+    }
+    let mut c = |args: &[&str], want: &str| push(&mut out, args, want);
+    c(
+        &["run", "loopback", "--set", "mem.l1_unreserved_base=1499136"],
+        "mem.l1_unreserved_base = 1499136 is not below the",
+    );
+    c(&["params", "--arch", "tenstorrent"], "unknown arch `tenstorrent`");
+
+    // tensim run: programs and their options.
+    c(&["run", "nosuch"], "unknown program `nosuch`");
+    c(&["run", "loopback", "--m", "64"], "--m does not apply to loopback");
+    c(&["run", "loopback", "--fidelity", "hifi2"], "--fidelity does not apply to loopback");
+    c(&["run", "softmax", "--k", "64"], "--k does not apply to softmax");
+    c(&["run", "multicast", "--size", "4"], "--size does not apply to multicast");
+    c(&["run", "loopback", "--size", "0"], "--size 0: loopback takes 1..=1048576");
+    c(&["run", "loopback", "--size", "99999999"], "--size 99999999: loopback takes 1..=1048576");
+    c(&["run", "loopback", "--size", "-3"], "'-3'");
+    c(&["run", "loopback", "--size", "many"], "'many'");
+    c(&["run", "noc_tile_transfer", "--size", "70000"], "--size 70000: noc_tile_transfer takes 0..=65535");
+    c(&["run", "hello_world_datamovement", "--size", "0"], "--size 0: hello_world_datamovement takes 1..=10000");
+    c(&["run", "matmul_single_core", "--m", "33"], "--m 33: matmul dimensions are whole tiles");
+    c(&["run", "matmul_multi_core", "--n", "0"], "--n 0: matmul dimensions are whole tiles");
+    c(&["run", "softmax", "--m", "100"], "--m 100: softmax takes whole tiles");
+    c(&["run", "matmul_single_core", "--m", "65536", "--n", "65536", "--k", "65536"], "is large: about");
+    c(&["run", "softmax", "--m", "65536", "--n", "65536"], "is large: about");
+    c(&["run", "matmul_multicore_reuse_mcast", "--fidelity", "HiFi5"], "`HiFi5` is not a math fidelity");
+    c(&["run", "loopback", "--seed", "abc"], "'abc'");
+    c(&["run", "loopback", "--trace", "/dev/zero"], "/dev/zero: is not a regular file");
+    c(&["run", "loopback", "--trace", &zero], "fifo: is not a regular file");
+    c(
+        &["run", "loopback", "--trace", &p("foreign.json")],
+        "foreign.json: the file exists and is not a tensim trace; refusing",
+    );
+    c(&["run", "loopback", "--trace", &p("nope/t.json")], "folder");
+    c(&["run", "loopback", "--trace", &p("empty")], "is a folder");
+    c(&["run", "loopback", "--trace", &p("a.json"), "--stats", &p("a.json")], "a.json: is given for two outputs");
+    c(
+        &["run", "loopback", "--noc-heatmap", &p("foreign.svg")],
+        "foreign.svg: the file exists and is not a tensim heatmap",
+    );
+    c(&["run", "loopback", "--npe-timeline", &p("foreign.json")], "not a tensim tt-npe timeline");
+    c(&["run", "loopback", "--stats", &p("foreign.json")], "not a tensim stats file");
+    c(&["run", "loopback", "--stats", "/dev/null"], "/dev/null: is not a regular file");
+    c(&["run", "loopback", "--memory-report", &p("mem_not_dir")], "mem_not_dir: exists and is not a folder");
+    c(&["run", "loopback", "--memory-report", &p("nope/deeper/mem")], "does not exist; create it first");
+
+    // tensim dm-bench.
+    c(&["dm-bench", "nosuch"], "unknown suite `nosuch`");
+    c(&["dm-bench", "one_to_one", "--grid", "2x2"], "--grid does not apply to one_to_one");
+    c(&["dm-bench", "loopback", "--grid", "full"], "--grid does not apply to loopback");
+    c(&["dm-bench", "one_to_one", "--linked"], "--linked and --loopback apply to one_to_all_multicast only");
+    c(&["dm-bench", "all_to_all", "--loopback"], "--linked and --loopback apply to one_to_all_multicast only");
+    c(&["dm-bench", "all_to_all", "--grid", "100x100"], "--grid 100x100 does not fit");
+    c(&["dm-bench", "one_to_all_unicast", "--grid", "9x9"], "--grid 9x9 does not fit");
+    c(&["dm-bench", "one_to_all_multicast", "--grid", "10x8"], "--grid 10x8 does not fit");
+    c(&["dm-bench", "all_to_all", "--grid", "0x2"], "`0` is not a positive number");
+    c(&["dm-bench", "all_to_all", "--grid", "ax2"], "`a` is not a positive number");
+    c(&["dm-bench", "all_to_all", "--grid", "4"], "--grid `4`: expected RxC");
+    c(&["dm-bench", "all_to_all", "--grid", "2x"], "is not a positive number");
+    c(&["dm-bench", "one_to_one", "--sizes", "0"], "--sizes: 0 is out of range; use 1..=65536");
+    c(&["dm-bench", "one_to_one", "--sizes", "70000"], "--sizes: 70000 is out of range");
+    c(&["dm-bench", "one_to_one", "--sizes", "abc"], "'abc'");
+    c(&["dm-bench", "one_to_one", "--counts", "0"], "--counts: 0 is out of range");
+    c(&["dm-bench", "one_to_one", "--counts", "2000000"], "--counts: 2000000 is out of range");
+    c(&["dm-bench", "all_to_all", "--grid", "full", "--counts", "1000000"], "is large: about");
+    c(
+        &["dm-bench", "one_to_one", "--compare", "/nonexistent/t.md"],
+        "/nonexistent/t.md: cannot read measured table: no such file",
+    );
+    c(&["dm-bench", "one_to_one", "--compare", "/dev/zero"], "/dev/zero: not a regular file");
+    c(&["dm-bench", "one_to_one", "--compare", &p("empty")], "is a directory");
+    c(&["dm-bench", "one_to_one", "--compare", &p("table_none.md")], "no table rows found");
+    c(
+        &["dm-bench", "one_to_one", "--compare", &p("table_title.md")],
+        "cannot tell which test the table `Something Else Entirely` measured",
+    );
+    c(
+        &["dm-bench", "one_to_one", "--compare", &p("table_other_test.md")],
+        "the table measured `One from One Packet Sizes`",
+    );
+    c(&["dm-bench", "one_to_one", "--compare", &p("table_nan.md")], "`Latency (cycles)` is `slow`, not a number");
+    c(
+        &["dm-bench", "one_to_one", "--compare", &p("table_short.md")],
+        "the table has no `Number of Transactions` column",
+    );
+    c(
+        &["dm-bench", "one_to_one", "--compare", &p("table_nomatch.md"), "--sizes", "32", "--counts", "1"],
+        "no row of the measured table matches",
+    );
+    c(
+        &["dm-bench", "one_to_one", "--arch", "wormhole_b0", "--compare", &p("blackhole/One to One Packet Sizes.md")],
+        "the table was measured on blackhole but this run is on wormhole_b0",
+    );
+    c(&["dm-bench", "one_to_one", "--stats", &p("foreign.json")], "not a tensim stats file");
+
+    // tensim replay.
+    c(&["replay", "/nonexistent/t.json"], "/nonexistent/t.json: cannot read NoC trace: no such file");
+    c(&["replay", "/dev/zero"], "/dev/zero: not a regular file");
+    c(&["replay", &zero], "not a regular file");
+    c(&["replay", &p("empty")], "no .json traces in this folder");
+    c(&["replay", &p("notraces")], "no .json traces in this folder");
+    c(&["replay", &p("notjson.json")], "notjson.json: not JSON");
+    c(&["replay", &p("broken.json")], "broken.json:1:");
+    c(&["replay", &p("empty.json")], "empty.json: the trace has no events");
+    c(&["replay", &p("numbers.json")], "numbers.json:1:");
+    c(&["replay", &p("t_noproc.json")], "t_noproc.json: event 0: missing field `proc`");
+    c(&["replay", &p("t_risc.json")], "event 0: unknown RISC `TRISC7`");
+    c(&["replay", &p("t_teleport.json")], "event 0: unknown event type `TELEPORT`");
+    c(&["replay", &p("t_nonoc.json")], "event 0: missing field `noc`");
+    c(&["replay", &p("t_noc2.json")], "event 0: NoC `NOC_2` is not NOC_0 or NOC_1");
+    c(&["replay", &p("t_negbytes.json")], "event 0: `num_bytes` is -5");
+    c(&["replay", &p("t_nodx.json")], "event 0: missing field `dx`");
+    c(&["replay", &p("t_nobytes.json")], "event 0: missing field `num_bytes`");
+    c(&["replay", &p("t_notime.json")], "event 0: missing field `timestamp`");
+    c(&["replay", &p("t_nosx.json")], "event 0: missing field `sx`");
+    c(&["replay", &p("t_phase.json")], "event 0: zone_phase `middle` is not begin or end");
+    c(&["replay", &p("t_nophase.json")], "event 0: missing field `zone_phase`");
+    c(&["replay", &p("t_notype.json")], "event 0: missing field `type`");
+    c(&["replay", &p("t_sxtext.json")], "t_sxtext.json:1:");
+    c(&["replay", &p("t_farcore.json")], "event 0: core (40,40) is not a usable Tensix worker");
+    c(&["replay", &p("t_dram_src.json")], "event 0: core (0,11) is not a usable Tensix worker");
+    c(&["replay", &p("t_fardst.json")], "event 0: destination (70,1) is outside the");
+    c(&["replay", &p("t_mcast_corner.json")], "event 0: missing field `mcast_start_x`");
+    c(&["replay", &p("t_hugebytes.json")], "event 0: `num_bytes` is 99999999999");
+    c(&["replay", &p("w_zero.json")], "w_zero.json: event 0: `packet_size` is 0");
+    c(&["replay", &p("w_nodst.json")], "event 0: missing field `dst_x`");
+    c(&["replay", &p("w_both.json")], "either dst_x/dst_y or mcast_start_*/mcast_end_*, not both");
+    c(&["replay", &p("w_rate.json")], "event 0: `injection_rate` is -3");
+    c(&["replay", &p("w_noc.json")], "event 0: NoC `NOC_7` is not NOC_0 or NOC_1");
+    c(&["replay", &p("w_many.json")], "at most 50000000 packets");
+    c(&["replay", &p("w_nophases.json")], "missing field `phases`");
+    c(&["replay", &p("w_extra.json")], "unknown field `warp`");
+    c(&["replay", &p("w_outside.json")], "event 0: destination (99,2) is outside the");
+    c(&["replay", &p("w_ok.json"), "--mode", "kernels"], "a tt-npe workload carries no kernels");
+    c(&["replay", &p("t_ok.json"), "--mode", "fast"], "unknown replay mode `fast`");
+    c(&["replay", &p("empty"), "--noc-heatmap", &p("h.svg")], "--noc-heatmap draws one replay");
+    c(&["replay", &p("empty"), "--npe-timeline", &p("t2.json")], "--npe-timeline draws one replay");
+    c(&["replay", &p("t_ok.json"), "--noc-heatmap", &p("foreign.svg")], "not a tensim heatmap");
+    c(&["replay", &p("t_ok.json"), "--stats", &p("foreign.json")], "not a tensim stats file");
+    c(
+        &["replay", &p("t_ok.json"), "--stats", &p("s.json"), "--npe-timeline", &p("s.json")],
+        "is given for two outputs",
+    );
+    out
+}
+
+#[test]
+fn bad_inputs_give_one_clear_error_and_exit_1() {
+    let f = Fixtures::new();
+    let table = cases(&f);
+    assert!(table.len() >= 150, "the table has {} cases", table.len());
+    let mut failures = Vec::new();
+    for (args, want) in &table {
+        let (code, _, err) = tensim(args);
+        let ok =
+            code == 1 && err.contains(want.as_str()) && !err.contains("panicked") && !err.contains("RUST_BACKTRACE");
+        if !ok {
+            failures.push(format!(
+                "tensim {}\n  exit {code}, want 1 and `{want}`\n  got: {}",
+                args.join(" "),
+                err.trim()
+            ));
+        }
+        // No serde or Rust type names in the message.
+        for leaked in ["i64", "u64", "u32", "usize", "a sequence", "struct ", "invalid digit found"] {
+            if err.contains(leaked) && !args.iter().any(|a| a.contains(leaked)) {
+                failures.push(format!("tensim {}\n  message shows `{leaked}`: {}", args.join(" "), err.trim()));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} bad inputs misbehave:\n{}",
+        failures.len(),
+        table.len(),
+        failures.join("\n")
+    );
+    // Nothing the user gave was touched.
+    assert_eq!(std::fs::read_to_string(f.dir.join("foreign.json")).unwrap(), "{\"mine\": true}");
+    assert_eq!(std::fs::read_to_string(f.dir.join("foreign.svg")).unwrap(), "<svg>my drawing</svg>");
+    assert!(!Path::new(&f.p("a.json")).exists(), "no output is written when a command fails before simulating");
+}
+
+#[test]
+fn a_closed_standard_output_ends_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tensim"))
+        .args(["run", "vecadd_multi_core", "--per-core"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run tensim");
+    // Read nothing: close the pipe at once, as `| head -0` would.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(!err.contains("panicked") && !err.contains("Broken pipe"), "{err}");
+}
