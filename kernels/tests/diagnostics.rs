@@ -387,6 +387,25 @@ fn a_spin_loop_hits_the_watchdog() {
     );
 }
 
+#[test]
+fn a_delay_past_the_end_of_time_is_the_watchdog_not_a_small_number() {
+    let mut dev = Device::builtin(Arch::WormholeB0).unwrap();
+    let mut p = Program::new();
+    let c = CoreCoord::new(0, 0);
+    p.create_kernel(
+        Kernel::dataflow("sleeper", |k: &mut Dataflow| {
+            k.delay(u64::MAX);
+            k.delay(u64::MAX);
+        }),
+        c,
+        DataMovementConfig::default(),
+    )
+    .unwrap();
+    let e = dev.enqueue_program(&p).unwrap_err().to_string();
+    assert!(e.starts_with("the run passed the watchdog at cycle"), "{e}");
+    assert!(e.contains("`sleeper` on (0,0) BRISC"), "{e}");
+}
+
 #[allow(non_snake_case)]
 fn ArchParams_builtin() -> sim_device::Params {
     sim_device::Params::builtin(Arch::WormholeB0)

@@ -44,10 +44,15 @@ pub struct Track {
     pub tid: u32,
 }
 
-/// Collects trace events of one run.
+/// Events a trace keeps at most (about 1.5 GB of JSON); later ones are counted, not kept.
+pub const MAX_TRACE_EVENTS: usize = 10_000_000;
+
+/// Collects trace events of one run (at most [`MAX_TRACE_EVENTS`]).
 #[derive(Debug, Clone, Default)]
 pub struct TraceBuilder {
     events: Vec<Event>,
+    /// Events not kept because the bound was reached.
+    dropped: u64,
     processes: BTreeMap<u32, String>,
     threads: BTreeMap<(u32, u32), String>,
     other: Vec<(String, TraceArg)>,
@@ -99,6 +104,20 @@ impl TraceBuilder {
         Self::default()
     }
 
+    /// Whether the bound is reached (counting the event that was about to be added).
+    fn full(&mut self) -> bool {
+        if self.events.len() >= MAX_TRACE_EVENTS {
+            self.dropped += 1;
+            return true;
+        }
+        false
+    }
+
+    /// Events not kept because the trace reached [`MAX_TRACE_EVENTS`].
+    pub fn dropped(&self) -> u64 {
+        self.dropped
+    }
+
     /// Name a process (a track group, e.g. one Tensix core).
     pub fn name_process(&mut self, pid: u32, name: impl Into<String>) {
         self.processes.insert(pid, name.into());
@@ -124,6 +143,9 @@ impl TraceBuilder {
         end: Cycle,
         args: Vec<(String, TraceArg)>,
     ) {
+        if self.full() {
+            return;
+        }
         self.events.push(Event {
             kind: Kind::Slice { dur: end.0.saturating_sub(start.0) },
             pid: track.pid,
@@ -144,6 +166,9 @@ impl TraceBuilder {
         at: Cycle,
         args: Vec<(String, TraceArg)>,
     ) {
+        if self.full() {
+            return;
+        }
         self.events.push(Event {
             kind: Kind::Instant,
             pid: track.pid,
@@ -157,6 +182,9 @@ impl TraceBuilder {
 
     /// A counter sample (one track per `name` under `pid`).
     pub fn counter(&mut self, pid: u32, name: impl Into<String>, at: Cycle, values: Vec<(String, u64)>) {
+        if self.full() {
+            return;
+        }
         self.events.push(Event {
             kind: Kind::Counter,
             pid,

@@ -69,6 +69,9 @@ impl DeviceSetup {
     }
 }
 
+/// Called now and then during a long run with the simulated time reached (for a progress display).
+pub type Progress = Box<dyn FnMut(sim_core::Cycle)>;
+
 /// A simulated Tenstorrent chip.
 pub struct Device {
     pub(crate) chip: Rc<Chip>,
@@ -87,6 +90,7 @@ pub struct Device {
     total_cycles: Cycles,
     pub(crate) l1_usage: Vec<ProgramL1Usage>,
     pub(crate) recording: Recording,
+    pub(crate) progress: Option<Progress>,
 }
 
 impl std::fmt::Debug for Device {
@@ -216,6 +220,7 @@ impl Device {
             total_cycles: Cycles::ZERO,
             l1_usage: Vec::new(),
             recording: Recording::default(),
+            progress: None,
         })
     }
 
@@ -262,6 +267,11 @@ impl Device {
     /// Let every following run move timing only (see [`Recording::timing_only`]).
     pub fn set_timing_only(&mut self, on: bool) {
         self.recording.timing_only = on;
+    }
+
+    /// Report the simulated time reached, now and then, during every following run.
+    pub fn set_progress(&mut self, p: Option<Progress>) {
+        self.progress = p;
     }
 
     /// What runs record.

@@ -288,7 +288,7 @@ impl Launch {
     pub(crate) fn run(self, dev: &mut Device) -> Result<RunReport, DeviceError> {
         let max = Cycle(dev.params.sim.max_cycles);
         let RunOutcome { cores, dram, result } =
-            run(self.engine, self.fibers, max, self.program_id, dev.params.clock_mhz);
+            run(self.engine, self.fibers, max, self.program_id, dev.params.clock_mhz, dev.progress.as_mut());
         dev.l1 = cores.into_iter().map(TensixCore::into_l1).collect();
         dev.dram = dram;
         dev.programs_run += 1;

@@ -16,7 +16,7 @@ pub mod report;
 pub use buffer::{Buffer, BufferType, HostData, InterleavedBufferConfig, from_bytes, tensor_accessor_args, to_bytes};
 pub use chip_spec::{ChipSpec, SocSource};
 pub use coords::{CoreCoord, CoreRange, CoreRangeSet, WorkSplit, num_cores_to_corerangeset, split_work_to_cores};
-pub use device::{Device, DeviceSetup, MemoryReports, Recording};
+pub use device::{Device, DeviceSetup, MemoryReports, Progress, Recording};
 pub use error::{BlockedKernel, DeviceError};
 pub use params::{MemLayout, ParamEntry, ParamError, ParamProblem, Params, ReplayParams, SimParams};
 pub use program::{

@@ -153,8 +153,16 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
     let mut dev = setup.open()?;
     dev.set_tracing(trace.is_some());
     dev.set_record_transfers(noc.needs_records());
+    let spinner = crate::out::spinner("simulating");
+    if let Some(s) = spinner.clone() {
+        dev.set_progress(Some(Box::new(move |t| s.set_message(format!("simulating: {} cycles", t.0)))));
+    }
     let wall = std::time::Instant::now();
-    let out = (ex.run)(&mut dev, &opts).map_err(|e| CliError::User(e.to_string()))?;
+    let out = (ex.run)(&mut dev, &opts).map_err(|e| CliError::User(e.to_string()));
+    if let Some(s) = spinner {
+        s.finish_and_clear();
+    }
+    let out = out?;
     let wall = wall.elapsed();
     let r = &out.report;
     say!("{} {} on {} ({})", if out.passed { "PASS" } else { "FAIL" }, ex.name, dev.arch(), dev.soc_name());

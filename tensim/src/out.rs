@@ -41,6 +41,17 @@ pub fn text(text: &str) -> Result<(), crate::error::CliError> {
     Ok(())
 }
 
+/// A spinner on standard error for one long run (none unless standard error is a terminal).
+pub fn spinner(what: &str) -> Option<ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let s = ProgressBar::new_spinner();
+    s.set_message(what.to_string());
+    s.enable_steady_tick(std::time::Duration::from_millis(200));
+    Some(s)
+}
+
 /// A progress bar of `len` steps on standard error, hidden unless standard error is a terminal.
 pub fn progress(len: u64, what: &str) -> ProgressBar {
     if !std::io::stderr().is_terminal() || len < 2 {

@@ -25,6 +25,7 @@ pub(crate) fn run(
     max_cycles: Cycle,
     program_id: u32,
     clock_mhz: u32,
+    mut progress: Option<&mut crate::device::Progress>,
 ) -> RunOutcome {
     {
         let mut e = engine.borrow_mut();
@@ -33,8 +34,15 @@ pub(crate) fn run(
         }
     }
     let mut alive = fibers.len();
+    let mut steps = 0u32;
     let result = loop {
+        steps = steps.wrapping_add(1);
         let next = engine.borrow_mut().sched.queue.pop();
+        if steps % (1 << 16) == 0 {
+            if let (Some(p), Some((k, _))) = (progress.as_mut(), next.as_ref()) {
+                p(k.at);
+            }
+        }
         let Some((key, ev)) = next else {
             if alive == 0 {
                 break Ok(());
@@ -82,6 +90,20 @@ pub(crate) fn run(
             }
         }
     };
+    // A kernel that ran past the watchdog without ever waiting (a huge `delay`) ends past it too.
+    let result = result.and_then(|()| {
+        let e = engine.borrow();
+        match e.sched.fibers.iter().find(|f| f.run.is_some_and(|(_, end, _)| end > max_cycles)) {
+            Some(f) => {
+                let l = e.chip.logical(f.core);
+                Err(DeviceError::Livelock {
+                    at: max_cycles,
+                    running: vec![format!("`{}` on ({},{}) {}", f.kernel, l.0, l.1, f.risc)],
+                })
+            }
+            None => Ok(()),
+        }
+    });
     // Unwind every thread still suspended before the engine state goes away.
     drop(fibers);
     let engine = match Rc::try_unwrap(engine) {

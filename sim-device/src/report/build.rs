@@ -107,6 +107,13 @@ pub(crate) fn report(e: &Engine, program_id: u32, clock_mhz: u32) -> RunReport {
         t.to_json()
     });
     let mut warnings = e.rec.warnings.clone();
+    if let Some(t) = e.rec.trace.as_ref().filter(|t| t.dropped() > 0) {
+        warnings.push(format!(
+            "not recorded: the trace keeps the first {} events; {} later ones are missing from it",
+            sim_core::trace::MAX_TRACE_EVENTS,
+            t.dropped()
+        ));
+    }
     if e.rec.records_dropped > 0 {
         warnings.push(format!(
             "not recorded: {} NoC packets beyond the first {} have no per-packet record (the tt-npe timeline \

@@ -1,0 +1,143 @@
+//! The compute API on a fake host: the three TRISC threads hand tiles through the source registers and DST,
+//! copies, element-wise ops and matmuls give the numbers a CPU computes, and misuse is reported.
+
+mod support;
+
+use sim_tensix::compute::state::ComputeSettings;
+use sim_tensix::{CBIndex, Compute, DataFormat, Risc, bfloat16, pack_tiles, unpack_tiles};
+use support::{Body, run, unit_costs};
+
+const IN0: (u8, u32, u32, u32, DataFormat) = (0, 0x10000, 2 * 2048, 2048, DataFormat::Float16_b);
+const IN1: (u8, u32, u32, u32, DataFormat) = (1, 0x20000, 2 * 2048, 2048, DataFormat::Float16_b);
+const OUT: (u8, u32, u32, u32, DataFormat) = (16, 0x30000, 2 * 2048, 2048, DataFormat::Float16_b);
+
+fn settings() -> ComputeSettings {
+    ComputeSettings::default()
+}
+
+/// A tile of bf16 values `f(i)` in row-major element order, as L1 bytes (faces).
+fn tile(f: impl Fn(usize) -> f32) -> (Vec<f32>, Vec<u8>) {
+    let vals: Vec<f32> = (0..1024).map(|i| bfloat16::from_f32(f(i)).to_f32()).collect();
+    let faces = layout_faces(&vals);
+    (vals, pack_tiles(DataFormat::Float16_b, &faces))
+}
+
+fn layout_faces(rows: &[f32]) -> Vec<f32> {
+    let mut out = vec![0f32; 1024];
+    for f in 0..4 {
+        for r in 0..16 {
+            for c in 0..16 {
+                out[f * 256 + r * 16 + c] = rows[((f / 2) * 16 + r) * 32 + (f % 2) * 16 + c];
+            }
+        }
+    }
+    out
+}
+
+fn rows_of(faces: &[f32]) -> Vec<f32> {
+    let mut out = vec![0f32; 1024];
+    for f in 0..4 {
+        for r in 0..16 {
+            for c in 0..16 {
+                out[((f / 2) * 16 + r) * 32 + (f % 2) * 16 + c] = faces[f * 256 + r * 16 + c];
+            }
+        }
+    }
+    out
+}
+
+/// Put `a` (and `b`) in CBs 0 (and 1), run `body` as the compute kernel, return the first output tile.
+fn compute(a: &[u8], b: &[u8], body: impl Fn(&mut Compute) + 'static) -> Result<Vec<f32>, String> {
+    let (a, b) = (a.to_vec(), b.to_vec());
+    let feeder = Body::Dataflow(
+        Risc::Ncrisc,
+        Box::new(move |k| {
+            for (cb, data) in [(CBIndex::c_0, &a), (CBIndex::c_1, &b)] {
+                k.cb_reserve_back(cb, 1);
+                let w = k.get_write_ptr(cb);
+                k.l1_write_bytes(w, data);
+                k.cb_push_back(cb, 1);
+            }
+        }),
+    );
+    let out = run(&[IN0, IN1, OUT], &[], unit_costs(), vec![feeder, Body::Compute(settings(), Box::new(body))])?;
+    let bytes = out.host.core.l1.read(0x30000, 2048).unwrap().to_vec();
+    Ok(rows_of(&unpack_tiles(DataFormat::Float16_b, &bytes)))
+}
+
+#[test]
+fn add_and_matmul_give_the_cpu_results() {
+    let (av, ab) = tile(|i| (i % 13) as f32 * 0.25 - 1.0);
+    let (bv, bb) = tile(|i| (i % 7) as f32 * 0.5);
+    let sum = compute(&ab, &bb, |c| {
+        c.binary_op_init_common(CBIndex::c_0, CBIndex::c_1, CBIndex::c_16);
+        c.add_tiles_init(CBIndex::c_0, CBIndex::c_1, false);
+        c.cb_wait_front(CBIndex::c_0, 1);
+        c.cb_wait_front(CBIndex::c_1, 1);
+        c.tile_regs_acquire();
+        c.add_tiles(CBIndex::c_0, CBIndex::c_1, 0, 0, 0);
+        c.tile_regs_commit();
+        c.tile_regs_wait();
+        c.cb_reserve_back(CBIndex::c_16, 1);
+        c.pack_tile(0, CBIndex::c_16);
+        c.cb_push_back(CBIndex::c_16, 1);
+        c.tile_regs_release();
+        c.cb_pop_front(CBIndex::c_0, 1);
+        c.cb_pop_front(CBIndex::c_1, 1);
+    })
+    .unwrap();
+    for i in 0..1024 {
+        assert_eq!(sum[i], bfloat16::from_f32(av[i] + bv[i]).to_f32(), "element {i}");
+    }
+    let prod = compute(&ab, &bb, |c| {
+        c.mm_init(CBIndex::c_0, CBIndex::c_1, CBIndex::c_16, 0);
+        c.cb_wait_front(CBIndex::c_0, 1);
+        c.cb_wait_front(CBIndex::c_1, 1);
+        c.tile_regs_acquire();
+        c.matmul_tiles(CBIndex::c_0, CBIndex::c_1, 0, 0, 0);
+        c.tile_regs_commit();
+        c.tile_regs_wait();
+        c.cb_reserve_back(CBIndex::c_16, 1);
+        c.pack_tile(0, CBIndex::c_16);
+        c.cb_push_back(CBIndex::c_16, 1);
+        c.tile_regs_release();
+    })
+    .unwrap();
+    for i in 0..32 {
+        for j in 0..32 {
+            let want: f64 = (0..32).map(|k| av[i * 32 + k] as f64 * bv[k * 32 + j] as f64).sum();
+            let got = prod[i * 32 + j] as f64;
+            assert!((got - want).abs() <= want.abs() * 0.02 + 0.05, "({i},{j}): {got} vs {want}");
+        }
+    }
+}
+
+#[test]
+fn misuse_is_reported() {
+    let (_, ab) = tile(|_| 1.0);
+    let e = compute(&ab, &ab, |c| {
+        c.tile_regs_acquire();
+        c.copy_tile_init(CBIndex::c_0);
+        c.cb_wait_front(CBIndex::c_0, 1);
+        c.copy_tile(CBIndex::c_0, 0, 9);
+        c.tile_regs_commit();
+    })
+    .unwrap_err();
+    assert!(e.starts_with("copy_tile: DST index 9 is over the capacity of 8 tiles"), "{e}");
+    // Packing more tiles than the output CB holds.
+    let e = compute(&ab, &ab, |c| {
+        c.copy_tile_init(CBIndex::c_0);
+        c.cb_wait_front(CBIndex::c_0, 1);
+        c.tile_regs_acquire();
+        c.copy_tile(CBIndex::c_0, 0, 0);
+        c.tile_regs_commit();
+        c.tile_regs_wait();
+        c.cb_reserve_back(CBIndex::c_16, 2);
+        for _ in 0..3 {
+            c.pack_tile(0, CBIndex::c_16);
+        }
+        c.tile_regs_release();
+    })
+    .unwrap_err();
+    assert!(e.contains("c_16 has no room for page 2"), "{e}");
+}
