@@ -17,6 +17,6 @@ pub mod time;
 pub mod trace;
 
 pub use fiber::{Fiber, FiberClock, FiberFailure, FiberId, Step, Suspend, Yielder, abort};
-pub use queue::{EventKey, EventQueue};
+pub use queue::{EventKey, EventQueue, QueueHead};
 pub use time::{Cycle, Cycles};
 pub use trace::{TraceArg, TraceBuilder, Track};

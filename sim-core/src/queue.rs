@@ -4,8 +4,10 @@
 //! their fixed id.
 
 use crate::time::Cycle;
+use std::cell::Cell;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
+use std::rc::Rc;
 
 /// Order bit marking kernel (fiber) resumptions.
 pub const FIBER_ORDER: u64 = 1 << 63;
@@ -59,15 +61,30 @@ impl<E> Ord for Entry<E> {
     }
 }
 
+/// The key of a queue's earliest event, readable without reaching the queue: kernels check it on every
+/// synchronisation (is anything due before me?), so the queue publishes it after every change.
+#[derive(Debug, Clone)]
+pub struct QueueHead(Rc<Cell<u128>>);
+
+impl QueueHead {
+    /// The key of the earliest pending event.
+    #[inline]
+    pub fn get(&self) -> Option<EventKey> {
+        let k = self.0.get();
+        (k != u128::MAX).then(|| EventKey::unpacked(k))
+    }
+}
+
 /// A deterministic priority queue of events.
 pub struct EventQueue<E> {
     heap: BinaryHeap<Entry<E>>,
     seq: u64,
+    head: QueueHead,
 }
 
 impl<E> Default for EventQueue<E> {
     fn default() -> Self {
-        EventQueue { heap: BinaryHeap::new(), seq: 0 }
+        EventQueue { heap: BinaryHeap::new(), seq: 0, head: QueueHead(Rc::new(Cell::new(u128::MAX))) }
     }
 }
 
@@ -82,17 +99,31 @@ impl<E> EventQueue<E> {
         let key = EventKey { at, order: self.seq };
         self.seq += 1;
         debug_assert!(self.seq < FIBER_ORDER);
-        self.heap.push(Entry { key: key.packed(), payload });
+        self.insert(key.packed(), payload);
     }
 
     /// Schedule the resumption of fiber `id` at `at`.
     pub fn push_fiber(&mut self, at: Cycle, id: u32, payload: E) {
-        self.heap.push(Entry { key: EventKey::fiber(at, id).packed(), payload });
+        self.insert(EventKey::fiber(at, id).packed(), payload);
+    }
+
+    fn insert(&mut self, key: u128, payload: E) {
+        self.heap.push(Entry { key, payload });
+        if key < self.head.0.get() {
+            self.head.0.set(key);
+        }
     }
 
     /// Take the earliest event.
     pub fn pop(&mut self) -> Option<(EventKey, E)> {
-        self.heap.pop().map(|e| (EventKey::unpacked(e.key), e.payload))
+        let e = self.heap.pop()?;
+        self.head.0.set(self.heap.peek().map_or(u128::MAX, |n| n.key));
+        Some((EventKey::unpacked(e.key), e.payload))
+    }
+
+    /// A handle that always reads this queue's earliest key.
+    pub fn head_handle(&self) -> QueueHead {
+        self.head.clone()
     }
 
     /// The key of the earliest event.
@@ -125,5 +156,13 @@ mod tests {
         q.push(Cycle(5), "hw-b@5");
         let order: Vec<&str> = std::iter::from_fn(|| q.pop().map(|(_, p)| p)).collect();
         assert_eq!(order, vec!["hw@4", "hw-a@5", "hw-b@5", "fiber1@5", "fiber3@5"]);
+        // The published head follows every change.
+        let h = q.head_handle();
+        assert_eq!(h.get(), None);
+        q.push(Cycle(9), "x");
+        q.push_fiber(Cycle(3), 2, "y");
+        assert_eq!(h.get(), Some(EventKey::fiber(Cycle(3), 2)));
+        q.pop();
+        assert_eq!(h.get(), q.head());
     }
 }

@@ -196,6 +196,7 @@ impl Launch {
         };
         let rec = Recorder::new(dev.recording.trace, dev.recording.transfers);
         let engine = Rc::new(RefCell::new(Engine::new(state, metas, rec)));
+        let queue_head = engine.borrow().sched.queue.head_handle();
         let host: Rc<RefCell<dyn KernelHost>> = engine.clone();
         let costs = Rc::new(params.api.clone());
         let mut fibers = Vec::with_capacity(insts.len());
@@ -238,6 +239,7 @@ impl Launch {
                 max_cycles: params.sim.max_cycles,
                 max_outstanding: params.noc.max_outstanding,
                 compute,
+                queue_head: queue_head.clone(),
             });
             let h = host.clone();
             let fiber = match (&k.body, i.role) {

@@ -59,6 +59,8 @@ pub struct KernelInstance {
     pub compute: Option<crate::compute::state::ComputeSettings>,
     /// The run's watchdog: past this cycle the kernel hands control back on every synchronisation.
     pub max_cycles: u64,
+    /// The earliest pending event of the run (what a kernel synchronises against).
+    pub queue_head: sim_core::QueueHead,
 }
 
 /// A 4-byte runtime-arg value type (`get_arg_val<T>`).

@@ -5,7 +5,7 @@
 use crate::core::{TensixCore, Waiter};
 use crate::l1::L1OutOfRange;
 use crate::risc::Risc;
-use sim_core::{Cycle, Cycles, EventKey, FiberId, TraceArg};
+use sim_core::{Cycle, Cycles, FiberId, TraceArg};
 use soc_descriptors::NocId;
 use std::fmt;
 
@@ -262,8 +262,6 @@ impl std::error::Error for NocError {}
 
 /// The chip as a kernel sees it.
 pub trait KernelHost {
-    /// Key of the earliest pending event (for [`sim_core::FiberClock::sync`]).
-    fn queue_head(&self) -> Option<EventKey>;
     /// A core's shared state.
     fn core(&self, c: CoreIdx) -> &TensixCore;
     /// A core's shared state, mutably. Callers must [`KernelHost::notify`] after changing it.

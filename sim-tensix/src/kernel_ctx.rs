@@ -91,8 +91,7 @@ impl<'y> KernelCtx<'y> {
             self.clock.yield_now();
             return;
         }
-        let head = self.host.borrow().queue_head();
-        self.clock.sync(head);
+        self.clock.sync(self.k.queue_head.get());
     }
 
     pub(crate) fn fail(&self, msg: String) -> ! {

@@ -2,14 +2,10 @@
 
 use super::Engine;
 use crate::report::ZoneRecord;
-use sim_core::{Cycle, Cycles, EventKey, FiberId, TraceArg, Track};
+use sim_core::{Cycle, Cycles, FiberId, TraceArg, Track};
 use sim_tensix::{AtomicReq, CoreIdx, KernelHost, NocError, ReadReq, TensixCore, Waiter, WriteReq};
 
 impl KernelHost for Engine {
-    fn queue_head(&self) -> Option<EventKey> {
-        self.sched.queue.head()
-    }
-
     fn core(&self, c: CoreIdx) -> &TensixCore {
         &self.chip.cores[c.0 as usize]
     }

@@ -4,7 +4,7 @@
 
 #![allow(dead_code)]
 
-use sim_core::{Cycle, Cycles, EventKey, EventQueue, Fiber, FiberFailure, FiberId, Step, Suspend, TraceArg};
+use sim_core::{Cycle, Cycles, EventQueue, Fiber, FiberFailure, FiberId, Step, Suspend, TraceArg};
 use sim_noc::NocAddrMap;
 use sim_tensix::compute::state::{ComputeSettings, ComputeState};
 use sim_tensix::{
@@ -52,9 +52,6 @@ impl FakeHost {
 }
 
 impl KernelHost for FakeHost {
-    fn queue_head(&self) -> Option<EventKey> {
-        self.queue.head()
-    }
     fn core(&self, _: CoreIdx) -> &TensixCore {
         &self.core
     }
@@ -189,6 +186,7 @@ pub fn run(
     }));
     let bodies: Vec<Rc<Body>> = bodies.into_iter().map(Rc::new).collect();
     let mut fibers = Vec::new();
+    let queue_head = host.borrow().queue.head_handle();
     for (fid, &(risc, role, bi)) in plan.iter().enumerate() {
         let inst = Rc::new(KernelInstance {
             name: format!("k{bi}"),
@@ -210,6 +208,7 @@ pub fn run(
                 Body::Dataflow(..) => None,
             },
             max_cycles: 1 << 40,
+            queue_head: queue_head.clone(),
         });
         let h: Rc<RefCell<dyn KernelHost>> = host.clone();
         let body = bodies[bi].clone();
