@@ -121,6 +121,23 @@ impl<E> EventQueue<E> {
         Some((EventKey::unpacked(e.key), e.payload))
     }
 
+    /// Schedule the resumption of fiber `id` at `at` and take the earliest event — one sift of the heap
+    /// instead of two, and none when the fiber itself is next (what a kernel that yields at every call
+    /// often is).
+    pub fn push_fiber_pop(&mut self, at: Cycle, id: u32, payload: E) -> (EventKey, E) {
+        let key = EventKey::fiber(at, id).packed();
+        let Some(mut top) = self.heap.peek_mut() else {
+            return (EventKey::unpacked(key), payload);
+        };
+        if key < top.key {
+            return (EventKey::unpacked(key), payload);
+        }
+        let e = std::mem::replace(&mut *top, Entry { key, payload });
+        drop(top);
+        self.head.0.set(self.heap.peek().map_or(u128::MAX, |n| n.key));
+        (EventKey::unpacked(e.key), e.payload)
+    }
+
     /// A handle that always reads this queue's earliest key.
     pub fn head_handle(&self) -> QueueHead {
         self.head.clone()
@@ -164,5 +181,32 @@ mod tests {
         assert_eq!(h.get(), Some(EventKey::fiber(Cycle(3), 2)));
         q.pop();
         assert_eq!(h.get(), q.head());
+    }
+
+    #[test]
+    fn push_fiber_pop_equals_push_then_pop() {
+        // A deterministic mix of events; every push_fiber_pop must return what push_fiber + pop would.
+        let mut a = EventQueue::new();
+        let mut b = EventQueue::new();
+        let mut x = 12345u64;
+        for i in 0..2000u32 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let at = Cycle((x >> 40) % 50 + i as u64 / 10);
+            match x % 3 {
+                0 => {
+                    a.push(at, i);
+                    b.push(at, i);
+                }
+                _ => {
+                    // A fiber is in the queue at most once: a fresh id each time keeps keys unique.
+                    let id = i;
+                    a.push_fiber(at, id, i);
+                    let want = a.pop().unwrap();
+                    assert_eq!(b.push_fiber_pop(at, id, i), want);
+                    assert_eq!(a.head(), b.head());
+                    assert_eq!(b.head_handle().get(), b.head());
+                }
+            }
+        }
     }
 }

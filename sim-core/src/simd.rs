@@ -1,7 +1,11 @@
-//! Vectorised f32 loops for the hot paths of tile math and of CPU references: compiled for AVX-512 or AVX2
-//! when the host has them (checked at run time) and for the baseline target otherwise. Every version
-//! performs the same IEEE operations in the same order — a multiply, then an add, never fused — so results
-//! are bit-identical whichever runs.
+//! Vectorised f32 loops for the hot paths of tile math and of CPU references: compiled for AVX-512 or
+//! AVX2+FMA when the host has them (checked at run time) and for the baseline target otherwise. Every version
+//! performs the same IEEE operations in the same order, so results are bit-identical whichever runs: `axpy`
+//! multiplies then adds; the matmuls use fused multiply-adds (`f32::mul_add`, one rounding — a hardware
+//! instruction on the vector paths, the correctly rounded library routine on the baseline). Matmul operands
+//! in tensim have at most 11 significant bits (bfloat16, fp16, block floats, or values rounded to the source
+//! registers' TF32), so their products are exact in f32 and fusing changes no result outside overflow and
+//! underflow; it halves the floating-point work.
 #![allow(unsafe_code)]
 
 #[inline(always)]
@@ -42,7 +46,7 @@ fn matmul_body<const N: usize, const FRESH: bool, const ROUND: bool>(
                 for (r, acc_r) in acc.iter_mut().enumerate() {
                     let aik = a[(i + r) * lda + kk];
                     for j in 0..N {
-                        acc_r[j] += aik * brow[j];
+                        acc_r[j] = aik.mul_add(brow[j], acc_r[j]);
                     }
                 }
             }
@@ -52,7 +56,7 @@ fn matmul_body<const N: usize, const FRESH: bool, const ROUND: bool>(
                 for (r, acc_r) in acc.iter_mut().enumerate().take(rows) {
                     let aik = a[(i + r) * lda + kk];
                     for j in 0..N {
-                        acc_r[j] += aik * brow[j];
+                        acc_r[j] = aik.mul_add(brow[j], acc_r[j]);
                     }
                 }
             }
@@ -80,7 +84,7 @@ mod avx2 {
     }
 
     #[allow(clippy::too_many_arguments)]
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,fma")]
     pub(super) unsafe fn matmul<const N: usize, const FRESH: bool, const ROUND: bool>(
         c: &mut [f32],
         ldc: usize,
@@ -98,7 +102,7 @@ mod avx2 {
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
     #[allow(clippy::too_many_arguments)]
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,fma")]
     pub(super) unsafe fn matmul<const N: usize, const FRESH: bool, const ROUND: bool>(
         c: &mut [f32],
         ldc: usize,
@@ -109,16 +113,118 @@ mod avx512 {
         m: usize,
         k: usize,
     ) {
+        if N == 32 {
+            // SAFETY: the caller guarantees AVX-512F and FMA, which is all `matmul32` needs.
+            return unsafe { matmul32::<FRESH, ROUND>(c, ldc, a, lda, b, ldb, m, k) };
+        }
         super::matmul_body::<N, FRESH, ROUND>(c, ldc, a, lda, b, ldb, m, k)
+    }
+
+    /// [`super::matmul_body`] for 32 columns, written out: eight rows per pass keep sixteen accumulators in
+    /// registers and load each row of B once per pass (the compiler's version reloads B for every row, and
+    /// loads, not multiply-adds, then bound the loop). Each output still sees the same fused multiply-adds in
+    /// order of k, so the result is bit-identical to the generic body.
+    #[allow(clippy::too_many_arguments)]
+    #[target_feature(enable = "avx512f,fma")]
+    unsafe fn matmul32<const FRESH: bool, const ROUND: bool>(
+        c: &mut [f32],
+        ldc: usize,
+        a: &[f32],
+        lda: usize,
+        b: &[f32],
+        ldb: usize,
+        m: usize,
+        k: usize,
+    ) {
+        use std::arch::x86_64::*;
+        if m == 0 {
+            return;
+        }
+        // Every access below stays inside these bounds.
+        assert!(c.len() >= (m - 1) * ldc + 32, "matmul: C is too short");
+        assert!(k == 0 || a.len() >= (m - 1) * lda + k, "matmul: A is too short");
+        assert!(k == 0 || b.len() >= (k - 1) * ldb + 32, "matmul: B is too short");
+        let (cp, ap, bp) = (c.as_mut_ptr(), a.as_ptr(), b.as_ptr());
+        /// Store one accumulator to `dst` (16 writable floats), adding and rounding as the body does.
+        #[inline]
+        #[target_feature(enable = "avx512f")]
+        unsafe fn finish<const FRESH: bool, const ROUND: bool>(dst: *mut f32, acc: __m512) {
+            // SAFETY: the caller passes 16 valid floats at `dst`; AVX-512F is enabled by the caller.
+            unsafe {
+                if FRESH {
+                    let v = _mm512_add_ps(_mm512_loadu_ps(dst), acc);
+                    let v = if ROUND { round_bf16_x16(v) } else { v };
+                    _mm512_storeu_ps(dst, v);
+                } else {
+                    _mm512_storeu_ps(dst, acc);
+                }
+            }
+        }
+        // SAFETY (every pointer below): rows i..i+8 ≤ m or row i < m, columns < 32 and kk < k, all within
+        // the lengths asserted above; loads and stores are unaligned.
+        unsafe {
+            let mut i = 0;
+            while i + 8 <= m {
+                let mut acc = [[_mm512_setzero_ps(); 2]; 8];
+                if !FRESH {
+                    for (r, acc_r) in acc.iter_mut().enumerate() {
+                        let row = cp.add((i + r) * ldc);
+                        *acc_r = [_mm512_loadu_ps(row), _mm512_loadu_ps(row.add(16))];
+                    }
+                }
+                for kk in 0..k {
+                    let b0 = _mm512_loadu_ps(bp.add(kk * ldb));
+                    let b1 = _mm512_loadu_ps(bp.add(kk * ldb + 16));
+                    for (r, acc_r) in acc.iter_mut().enumerate() {
+                        let x = _mm512_set1_ps(*ap.add((i + r) * lda + kk));
+                        acc_r[0] = _mm512_fmadd_ps(x, b0, acc_r[0]);
+                        acc_r[1] = _mm512_fmadd_ps(x, b1, acc_r[1]);
+                    }
+                }
+                for (r, acc_r) in acc.iter().enumerate() {
+                    let row = cp.add((i + r) * ldc);
+                    finish::<FRESH, ROUND>(row, acc_r[0]);
+                    finish::<FRESH, ROUND>(row.add(16), acc_r[1]);
+                }
+                i += 8;
+            }
+            while i < m {
+                let row = cp.add(i * ldc);
+                let mut acc =
+                    if FRESH { [_mm512_setzero_ps(); 2] } else { [_mm512_loadu_ps(row), _mm512_loadu_ps(row.add(16))] };
+                for kk in 0..k {
+                    let x = _mm512_set1_ps(*ap.add(i * lda + kk));
+                    acc[0] = _mm512_fmadd_ps(x, _mm512_loadu_ps(bp.add(kk * ldb)), acc[0]);
+                    acc[1] = _mm512_fmadd_ps(x, _mm512_loadu_ps(bp.add(kk * ldb + 16)), acc[1]);
+                }
+                finish::<FRESH, ROUND>(row, acc[0]);
+                finish::<FRESH, ROUND>(row.add(16), acc[1]);
+                i += 1;
+            }
+        }
+    }
+
+    /// [`super::round_bf16`] on sixteen lanes.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn round_bf16_x16(v: std::arch::x86_64::__m512) -> std::arch::x86_64::__m512 {
+        use std::arch::x86_64::*;
+        let b = _mm512_castps_si512(v);
+        let lsb = _mm512_and_si512(_mm512_srli_epi32::<16>(b), _mm512_set1_epi32(1));
+        let bias = _mm512_add_epi32(_mm512_set1_epi32(0x7fff), lsb);
+        let rounded = _mm512_and_si512(_mm512_add_epi32(b, bias), _mm512_set1_epi32(0xffff_0000u32 as i32));
+        let exp = _mm512_and_si512(b, _mm512_set1_epi32(0x7f80_0000));
+        let special = _mm512_cmpeq_epi32_mask(exp, _mm512_set1_epi32(0x7f80_0000));
+        _mm512_castsi512_ps(_mm512_mask_blend_epi32(special, rounded, b))
     }
 }
 
-/// Whether the host has AVX-512F (checked once; the answer is cached by the standard library).
+/// Whether the host has AVX-512F and FMA (checked once; the answer is cached by the standard library).
 #[inline]
 fn has_avx512() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::is_x86_feature_detected!("avx512f")
+        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("fma")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -131,6 +237,19 @@ fn has_avx2() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Whether the host has AVX2 and FMA (the matmuls' second-best path).
+#[inline]
+fn has_avx2_fma() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -159,8 +278,8 @@ pub fn round_bf16(x: f32) -> f32 {
 }
 
 /// `C += A · B` for row-major blocks with leading dimensions `ldc`, `lda`, `ldb`: C is `m × N`, A `m × k`,
-/// B `k × N`. Each output's `k` products are summed in f32, in order of k, starting from zero, and the sum
-/// is then added to C — and rounded to bfloat16 when `ROUND` (the FPU writing a 16-bit DST).
+/// B `k × N`. Each output's `k` products are summed in f32 (fused multiply-adds), in order of k, starting
+/// from zero, and the sum is then added to C — and rounded to bfloat16 when `ROUND` (the FPU writing a 16-bit DST).
 #[allow(clippy::too_many_arguments)]
 pub fn matmul_acc<const N: usize, const ROUND: bool>(
     c: &mut [f32],
@@ -178,15 +297,16 @@ pub fn matmul_acc<const N: usize, const ROUND: bool>(
         return unsafe { avx512::matmul::<N, true, ROUND>(c, ldc, a, lda, b, ldb, m, k) };
     }
     #[cfg(target_arch = "x86_64")]
-    if has_avx2() {
+    if has_avx2_fma() {
         // SAFETY: the host supports AVX2 (checked above); the function is otherwise safe.
         return unsafe { avx2::matmul::<N, true, ROUND>(c, ldc, a, lda, b, ldb, m, k) };
     }
     matmul_body::<N, true, ROUND>(c, ldc, a, lda, b, ldb, m, k)
 }
 
-/// `C += A · B` like [`matmul_acc`], but each output accumulates straight onto C: `((c + a₀b₀) + a₁b₁) + …`
-/// in order of k — what a row-by-row `axpy` would compute, with C held in registers.
+/// `C += A · B` like [`matmul_acc`], but each output accumulates straight onto C: `fma(a₁, b₁, fma(a₀, b₀,
+/// c))…` in order of k — what a row-by-row `axpy` computes, with C held in registers, when the products are
+/// exact.
 #[allow(clippy::too_many_arguments)]
 pub fn matmul_into<const N: usize>(
     c: &mut [f32],
@@ -204,7 +324,7 @@ pub fn matmul_into<const N: usize>(
         return unsafe { avx512::matmul::<N, false, false>(c, ldc, a, lda, b, ldb, m, k) };
     }
     #[cfg(target_arch = "x86_64")]
-    if has_avx2() {
+    if has_avx2_fma() {
         // SAFETY: the host supports AVX2 (checked above); the function is otherwise safe.
         return unsafe { avx2::matmul::<N, false, false>(c, ldc, a, lda, b, ldb, m, k) };
     }
@@ -225,7 +345,7 @@ mod tests {
         matmul_body::<32, true, false>(&mut c2, 32, &a, 32, &b[..], 32, 32, 16);
         assert_eq!(c1, c2);
         #[cfg(target_arch = "x86_64")]
-        for (avx512, avx2) in [(has_avx512(), false), (false, has_avx2())] {
+        for (avx512, avx2) in [(has_avx512(), false), (false, has_avx2_fma())] {
             let mut c3 = vec![0.5f32; 1024];
             if avx512 {
                 // SAFETY: checked above.
@@ -238,7 +358,7 @@ mod tests {
             }
         }
         // A hand-computed entry.
-        let want: f32 = (0..16).fold(0.0f32, |s, k| s + a[k] * b[k * 32]) + 0.5;
+        let want: f32 = (0..16).fold(0.0f32, |s, k| a[k].mul_add(b[k * 32], s)) + 0.5;
         assert_eq!(c1[0], want);
         // Rounding fused into the write-back equals rounding afterwards.
         let mut r1 = vec![0.5f32; 1024];
@@ -247,15 +367,24 @@ mod tests {
         matmul_acc::<32, false>(&mut r2, 32, &a, 32, &b[..], 32, 32, 16);
         r2.iter_mut().for_each(|x| *x = round_bf16(*x));
         assert_eq!(r1, r2);
+        // With bfloat16 operands every product is exact, so the fused sums equal multiply-then-add ones.
+        let a16: Vec<f32> = a.iter().map(|&x| round_bf16(x)).collect();
+        let b16: Vec<f32> = b.iter().map(|&x| round_bf16(x)).collect();
         let mut d1 = vec![0.25f32; 1024];
         let mut d2 = d1.clone();
-        matmul_into::<32>(&mut d1, 32, &a, 32, &b, 32, 32, 32);
+        matmul_into::<32>(&mut d1, 32, &a16, 32, &b16, 32, 32, 32);
         for i in 0..32 {
             for kk in 0..32 {
-                axpy_body(&mut d2[i * 32..i * 32 + 32], a[i * 32 + kk], &b[kk * 32..kk * 32 + 32]);
+                axpy_body(&mut d2[i * 32..i * 32 + 32], a16[i * 32 + kk], &b16[kk * 32..kk * 32 + 32]);
             }
         }
         assert_eq!(d1, d2, "matmul_into equals row-by-row axpy");
+        // Every path fuses the same way, also when products are inexact.
+        let mut e1 = vec![0.25f32; 1024];
+        let mut e2 = e1.clone();
+        matmul_into::<32>(&mut e1, 32, &a, 32, &b, 32, 32, 32);
+        matmul_body::<32, false, false>(&mut e2, 32, &a, 32, &b, 32, 32, 32);
+        assert_eq!(e1, e2, "vector and scalar matmul_into agree");
         let mut y1 = vec![1.0f32; 100];
         let mut y2 = y1.clone();
         axpy(&mut y1, 0.3, &a[..100]);

@@ -35,9 +35,14 @@ pub(crate) fn run(
     }
     let mut alive = fibers.len();
     let mut steps = 0u32;
+    // The next entry when the last step already took it from the queue.
+    let mut taken = None;
     let result = loop {
         steps = steps.wrapping_add(1);
-        let next = engine.borrow_mut().sched.queue.pop();
+        let next = match taken.take() {
+            Some(t) => Some(t),
+            None => engine.borrow_mut().sched.queue.pop(),
+        };
         if steps % (1 << 16) == 0 {
             if let (Some(p), Some((k, _))) = (progress.as_mut(), next.as_ref()) {
                 p(k.at);
@@ -61,7 +66,7 @@ pub(crate) fn run(
                 }
                 match fibers[f.0 as usize].resume(key.at) {
                     Step::Suspended(Suspend::Until(t)) => {
-                        engine.borrow_mut().sched.queue.push_fiber(t, f.0, Ev::Resume(f))
+                        taken = Some(engine.borrow_mut().sched.queue.push_fiber_pop(t, f.0, Ev::Resume(f)))
                     }
                     Step::Suspended(Suspend::Blocked) => {}
                     Step::Finished => alive -= 1,
