@@ -111,7 +111,7 @@ impl FreeList {
     /// Allocate exactly `[addr, addr + size)`; `None` if any of it is taken or outside the range.
     pub fn allocate_at(&mut self, addr: u64, size: u64) -> Option<u64> {
         let size = align_up(size.max(1), self.alignment);
-        if addr % self.alignment != 0 {
+        if !addr.is_multiple_of(self.alignment) {
             return None;
         }
         let i = self.blocks.iter().position(|b| !b.allocated && b.addr <= addr && addr + size <= b.addr + b.size)?;

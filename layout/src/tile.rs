@@ -24,7 +24,10 @@ pub fn tile_offset(i: usize, j: usize) -> usize {
 /// Row-major `rows × cols` matrix → tiles (row-major of tiles), each tile as four faces.
 /// `rows` and `cols` must be multiples of 32.
 pub fn tilize_nfaces<T: Copy + Default>(data: &[T], rows: usize, cols: usize) -> Vec<T> {
-    assert!(rows % TILE_HEIGHT == 0 && cols % TILE_WIDTH == 0, "tilize: {rows}x{cols} is not a multiple of 32x32");
+    assert!(
+        rows.is_multiple_of(TILE_HEIGHT) && cols.is_multiple_of(TILE_WIDTH),
+        "tilize: {rows}x{cols} is not a multiple of 32x32"
+    );
     assert_eq!(data.len(), rows * cols, "tilize: data length does not match {rows}x{cols}");
     let mut out = vec![T::default(); data.len()];
     let tiles_c = cols / TILE_WIDTH;
@@ -40,7 +43,10 @@ pub fn tilize_nfaces<T: Copy + Default>(data: &[T], rows: usize, cols: usize) ->
 
 /// The inverse of [`tilize_nfaces`].
 pub fn untilize_nfaces<T: Copy + Default>(data: &[T], rows: usize, cols: usize) -> Vec<T> {
-    assert!(rows % TILE_HEIGHT == 0 && cols % TILE_WIDTH == 0, "untilize: {rows}x{cols} is not a multiple of 32x32");
+    assert!(
+        rows.is_multiple_of(TILE_HEIGHT) && cols.is_multiple_of(TILE_WIDTH),
+        "untilize: {rows}x{cols} is not a multiple of 32x32"
+    );
     assert_eq!(data.len(), rows * cols, "untilize: data length does not match {rows}x{cols}");
     let mut out = vec![T::default(); data.len()];
     let tiles_c = cols / TILE_WIDTH;

@@ -342,7 +342,7 @@ impl Device {
                 cfg.size, cfg.page_size
             )));
         }
-        if cfg.size % cfg.page_size != 0 {
+        if !cfg.size.is_multiple_of(cfg.page_size) {
             return Err(DeviceError::api(format!(
                 "CreateBuffer: size {} is not a whole number of {}-byte pages",
                 cfg.size, cfg.page_size

@@ -383,20 +383,20 @@ impl Program {
                     "CreateCircularBuffer: no page size for CB {i}; call set_page_size({i}, bytes)"
                 ))
             })?;
-            if page == 0 || config.total_size % page != 0 {
+            if page == 0 || !config.total_size.is_multiple_of(page) {
                 return Err(DeviceError::api(format!(
                     "CreateCircularBuffer: CB {i}: page size {page} does not divide the total size {} (a CB holds a whole number of pages)",
                     config.total_size
                 )));
             }
             for other in &self.cbs {
-                if other.config.formats.iter().any(|(j, _)| j == i) {
-                    if let Some(c) = cores.iter().find(|c| other.cores.contains(*c)) {
-                        return Err(DeviceError::api(format!(
-                            "CreateCircularBuffer: CB {i} is already configured on core ({},{})",
-                            c.x, c.y
-                        )));
-                    }
+                if other.config.formats.iter().any(|(j, _)| j == i)
+                    && let Some(c) = cores.iter().find(|c| other.cores.contains(*c))
+                {
+                    return Err(DeviceError::api(format!(
+                        "CreateCircularBuffer: CB {i} is already configured on core ({},{})",
+                        c.x, c.y
+                    )));
                 }
             }
         }

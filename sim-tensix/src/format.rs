@@ -391,7 +391,7 @@ pub fn encode_tile(format: DataFormat, vals: &[f32], out: &mut [u8]) {
 
 /// Host helper: values already in tile (face) order, `1024 × tiles` of them, packed as tiles of `format`.
 pub fn pack_tiles(format: DataFormat, vals: &[f32]) -> Vec<u8> {
-    assert!(vals.len() % TILE_VALUES == 0, "pack_tiles: {} values are not whole tiles", vals.len());
+    assert!(vals.len().is_multiple_of(TILE_VALUES), "pack_tiles: {} values are not whole tiles", vals.len());
     let ts = format.tile_size() as usize;
     let mut out = vec![0u8; vals.len() / TILE_VALUES * ts];
     for (t, chunk) in vals.chunks(TILE_VALUES).enumerate() {
@@ -403,7 +403,7 @@ pub fn pack_tiles(format: DataFormat, vals: &[f32]) -> Vec<u8> {
 /// Host helper: tiles of `format` back to values in tile (face) order.
 pub fn unpack_tiles(format: DataFormat, bytes: &[u8]) -> Vec<f32> {
     let ts = format.tile_size() as usize;
-    assert!(bytes.len() % ts == 0, "unpack_tiles: {} bytes are not whole {format} tiles", bytes.len());
+    assert!(bytes.len().is_multiple_of(ts), "unpack_tiles: {} bytes are not whole {format} tiles", bytes.len());
     let mut out = vec![0f32; bytes.len() / ts * TILE_VALUES];
     for (t, chunk) in bytes.chunks(ts).enumerate() {
         decode_tile(format, chunk, &mut out[t * TILE_VALUES..(t + 1) * TILE_VALUES]);

@@ -377,15 +377,13 @@ fn validate(raw: RawSoc, file: &str) -> Result<SocDescriptor, SocError> {
     }
     let mut workers = b.list(&raw.functional_workers, "functional_workers", TileKind::Tensix)?;
     workers.sort();
-    if let Some(h) = &raw.harvested_workers {
-        if let Some(first) = h.first() {
-            return Err(SocError::new(file, "harvested_workers is not supported in the file")
-                .key("harvested_workers[0]")
-                .value(first)
-                .hint(
-                    "keep the file unharvested (`harvested_workers: []`) and pass the harvesting mask with --harvest",
-                ));
-        }
+    if let Some(h) = &raw.harvested_workers
+        && let Some(first) = h.first()
+    {
+        return Err(SocError::new(file, "harvested_workers is not supported in the file")
+            .key("harvested_workers[0]")
+            .value(first)
+            .hint("keep the file unharvested (`harvested_workers: []`) and pass the harvesting mask with --harvest"));
     }
     b.list(&raw.router_only, "router_only", TileKind::RouterOnly)?;
     if let Some(l) = &raw.security {

@@ -59,10 +59,11 @@ impl fmt::Display for SocError {
             write!(f, ":{line}:{col}")?;
         }
         write!(f, ": ")?;
-        if let Some(key) = &self.key {
-            if !key.is_empty() && key != "." {
-                write!(f, "{key}: ")?;
-            }
+        if let Some(key) = &self.key
+            && !key.is_empty()
+            && key != "."
+        {
+            write!(f, "{key}: ")?;
         }
         write!(f, "{}", self.message)?;
         if let Some(v) = &self.value {

@@ -152,11 +152,11 @@ fn build(chip: &Chip, soc_name: String) -> Report {
 
 fn bytes(n: u64) -> String {
     const K: u64 = 1024;
-    if n >= K * K * K && n % (K * K * K) == 0 {
+    if n >= K * K * K && n.is_multiple_of(K * K * K) {
         format!("{n} bytes ({} GiB)", n / (K * K * K))
-    } else if n >= K * K && n % (K * K) == 0 {
+    } else if n >= K * K && n.is_multiple_of(K * K) {
         format!("{n} bytes ({} MiB)", n / (K * K))
-    } else if n >= K && n % K == 0 {
+    } else if n >= K && n.is_multiple_of(K) {
         format!("{n} bytes ({} KiB)", n / K)
     } else {
         format!("{n} bytes")

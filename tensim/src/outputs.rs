@@ -73,12 +73,11 @@ fn check_path(path: &Path, kind: OutputKind, folder_will_exist: bool) -> CliResu
     if path.file_name().is_none() || path.as_os_str().to_string_lossy().ends_with('/') {
         return Err(err(path, format!("is a folder name; give the {} a file name", kind.what)));
     }
-    if !folder_will_exist {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            if !dir.is_dir() {
-                return Err(err(path, format!("folder {} does not exist; create it first", dir.display())));
-            }
-        }
+    if !folder_will_exist
+        && let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+        && !dir.is_dir()
+    {
+        return Err(err(path, format!("folder {} does not exist; create it first", dir.display())));
     }
     match std::fs::symlink_metadata(path) {
         Err(_) => Ok(()),
@@ -164,11 +163,11 @@ impl OutputPlan {
         };
         for (id, text) in contents {
             let p = &self.items[id.0];
-            if let Some(d) = &p.make_dir {
-                if let Err(e) = std::fs::create_dir_all(d) {
-                    cleanup(&temps);
-                    return Err(err(d, format!("cannot create folder: {}", soc_descriptors::input::io_reason(&e))));
-                }
+            if let Some(d) = &p.make_dir
+                && let Err(e) = std::fs::create_dir_all(d)
+            {
+                cleanup(&temps);
+                return Err(err(d, format!("cannot create folder: {}", soc_descriptors::input::io_reason(&e))));
             }
             let name = p.path.file_name().unwrap_or_default().to_string_lossy();
             let tmp = p.path.with_file_name(format!(".{name}.tensim-{}.tmp", std::process::id()));

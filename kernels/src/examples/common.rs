@@ -134,7 +134,7 @@ pub fn read_bf16_matrix(dev: &mut Device, buf: &Buffer, rows: usize, cols: usize
 /// The matmul examples compute it on a host thread of its own while the simulation runs.
 pub fn matmul_reference(a: &[f32], b: &[f32], m: usize, n: usize, k: usize) -> Vec<f32> {
     const KB: usize = 128;
-    assert!(n % 32 == 0, "matmul_reference: n = {n} is not a multiple of 32");
+    assert!(n.is_multiple_of(32), "matmul_reference: n = {n} is not a multiple of 32");
     let mut out = vec![0f32; m * n];
     let rows = |first: usize, chunk: &mut [f32]| {
         let rows = chunk.len() / n;

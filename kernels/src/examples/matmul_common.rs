@@ -230,11 +230,12 @@ impl BlockPlan {
     /// more cores than the grid has, K blocks of `in0_block_w` (2, or 1 when Kt is odd), and the largest
     /// sub-block of at most `dst_tiles` tiles that divides the block.
     pub fn new(s: MatmulShape, grid: CoreCoord, dst_tiles: u32) -> BlockPlan {
-        let smallest_fit =
-            |tiles: u32, cores: u32| (1..=tiles).find(|d| tiles % d == 0 && tiles / d <= cores).unwrap_or(tiles);
+        let smallest_fit = |tiles: u32, cores: u32| {
+            (1..=tiles).find(|d| tiles.is_multiple_of(*d) && tiles / d <= cores).unwrap_or(tiles)
+        };
         let per_core_m = smallest_fit(s.mt(), grid.y);
         let per_core_n = smallest_fit(s.nt(), grid.x);
-        let in0_block_w = if s.kt() % 2 == 0 { 2 } else { 1 };
+        let in0_block_w = if s.kt().is_multiple_of(2) { 2 } else { 1 };
         let (out_subblock_h, out_subblock_w) = SUBBLOCK_CHOICES
             .iter()
             .copied()

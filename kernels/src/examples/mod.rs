@@ -120,10 +120,9 @@ impl Example {
         }
         if let (Some(v), Some(Takes::Size { meaning, min, max })) =
             (o.size, self.takes.iter().find(|t| matches!(t, Takes::Size { .. })))
+            && (v < *min || v > *max)
         {
-            if v < *min || v > *max {
-                return Err(format!("--size {v}: {} takes {min}..={max} ({meaning})", self.name));
-            }
+            return Err(format!("--size {v}: {} takes {min}..={max} ({meaning})", self.name));
         }
         Ok(())
     }

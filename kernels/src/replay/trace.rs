@@ -84,10 +84,11 @@ const TYPES: [(&str, EventType); 22] = [
 
 impl EventType {
     fn parse(s: &str) -> Option<EventType> {
-        if let Some(rest) = s.strip_prefix("FABRIC_") {
-            if !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_') {
-                return Some(EventType::Fabric(s.to_string()));
-            }
+        if let Some(rest) = s.strip_prefix("FABRIC_")
+            && !rest.is_empty()
+            && rest.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        {
+            return Some(EventType::Fabric(s.to_string()));
         }
         TYPES.iter().find(|(n, _)| *n == s).map(|(_, t)| t.clone())
     }

@@ -284,16 +284,16 @@ impl Engine {
             return Err(NocError::McastEmpty { rect: corners });
         }
         let num = w.mcast.map(|m| m.num_dests).unwrap_or(1);
-        if num as usize != dests.len() {
-            if let Some(f) = self.fiber_of(w.core, w.risc) {
-                self.warn_once(
+        if num as usize != dests.len()
+            && let Some(f) = self.fiber_of(w.core, w.risc)
+        {
+            self.warn_once(
                     f,
                     format!(
                         "multicast num_dests = {num} but the rectangle ({xs},{ys})-({xe},{ye}) has {} destination cores; the write barrier counts num_dests acks",
                         dests.len()
                     ),
                 );
-            }
         }
         Ok((dests, Rect { x0, x1, y0, y1 }))
     }

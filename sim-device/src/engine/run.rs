@@ -43,10 +43,10 @@ pub(crate) fn run(
             Some(t) => Some(t),
             None => engine.borrow_mut().sched.queue.pop(),
         };
-        if steps % (1 << 16) == 0 {
-            if let (Some(p), Some((k, _))) = (progress.as_mut(), next.as_ref()) {
-                p(k.at);
-            }
+        if steps.is_multiple_of(1 << 16)
+            && let (Some(p), Some((k, _))) = (progress.as_mut(), next.as_ref())
+        {
+            p(k.at);
         }
         let Some((key, ev)) = next else {
             if alive == 0 {

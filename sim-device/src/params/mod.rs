@@ -174,10 +174,10 @@ impl RawValue {
         if let Ok(v) = t.parse::<u64>() {
             return RawValue::Whole(v);
         }
-        if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-            if let Ok(v) = u64::from_str_radix(h, 16) {
-                return RawValue::Whole(v);
-            }
+        if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X"))
+            && let Ok(v) = u64::from_str_radix(h, 16)
+        {
+            return RawValue::Whole(v);
         }
         if let Ok(v) = t.parse::<i64>() {
             return RawValue::Negative(v);
@@ -494,7 +494,7 @@ impl Params {
             problem: ParamProblem::Inconsistent(why),
         };
         let n = &self.noc;
-        if n.max_burst_bytes % n.flit_bytes != 0 {
+        if !n.max_burst_bytes.is_multiple_of(n.flit_bytes) {
             return Err(bad(
                 "noc.max_burst_bytes",
                 n.max_burst_bytes as u64,
@@ -513,7 +513,7 @@ impl Params {
                 ),
             ));
         }
-        if m.semaphore_base % 4 != 0 {
+        if !m.semaphore_base.is_multiple_of(4) {
             return Err(bad("mem.semaphore_base", m.semaphore_base as u64, "must be 4-byte aligned".into()));
         }
         Ok(())

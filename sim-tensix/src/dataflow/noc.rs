@@ -75,10 +75,10 @@ impl Dataflow<'_> {
         if one_packet && size > burst {
             self.ctx.fail(format!("{api}: {size} bytes exceed one packet (NOC_MAX_BURST_SIZE = {burst})"));
         }
-        if let Some(m) = mcast {
-            if m.num_dests == 0 {
-                self.ctx.fail(format!("{api}: num_dests is 0; pass the number of destination cores"));
-            }
+        if let Some(m) = mcast
+            && m.num_dests == 0
+        {
+            self.ctx.fail(format!("{api}: num_dests is 0; pass the number of destination cores"));
         }
         self.ctx.trace_noc(api, size, dst);
         for p in 0..self.packets(size) {
