@@ -1,5 +1,12 @@
-//! The 32×32 tile as tt-metal stores it: four 16×16 faces (F0 top-left, F1 top-right, F2 bottom-left,
-//! F3 bottom-right), each face contiguous and row-major. Tiles of a matrix are stored row-major of tiles.
+//! Tiles as tt-metal stores them: faces of `min(h, 16) × 16` elements, each contiguous and row-major, the
+//! faces themselves row-major (a 32×32 tile: F0 top-left, F1 top-right, F2 bottom-left, F3 bottom-right).
+//! Tiles of a matrix are stored row-major of tiles. This module is the one definition of face order: the
+//! tile math, the codecs' callers and host tilize all use it.
+
+use crate::error::LayoutError;
+use crate::format::{DataFormat, bfp_mantissa_bits};
+use serde::Serialize;
+use std::fmt;
 
 /// Tile height, elements.
 pub const TILE_HEIGHT: usize = 32;
@@ -19,6 +26,122 @@ pub const FACE_HW: usize = FACE_HEIGHT * FACE_WIDTH;
 #[inline]
 pub fn tile_offset(i: usize, j: usize) -> usize {
     ((i / FACE_HEIGHT) * 2 + (j / FACE_WIDTH)) * FACE_HW + (i % FACE_HEIGHT) * FACE_WIDTH + (j % FACE_WIDTH)
+}
+
+/// A tile shape the hardware supports: 32×32, 16×32, 4×32, 2×32 or 1×32 (height × width).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct TileShape {
+    /// Rows.
+    pub height: u32,
+    /// Columns.
+    pub width: u32,
+}
+
+impl TileShape {
+    /// The default 32×32 tile.
+    pub const T32X32: TileShape = TileShape { height: 32, width: 32 };
+    /// The shapes the hardware supports.
+    pub const SUPPORTED: [TileShape; 5] = [
+        TileShape::T32X32,
+        TileShape { height: 16, width: 32 },
+        TileShape { height: 4, width: 32 },
+        TileShape { height: 2, width: 32 },
+        TileShape { height: 1, width: 32 },
+    ];
+
+    /// A supported tile shape.
+    pub fn new(height: u32, width: u32) -> Result<TileShape, LayoutError> {
+        let t = TileShape { height, width };
+        if TileShape::SUPPORTED.contains(&t) {
+            Ok(t)
+        } else {
+            Err(LayoutError::value("tile", t, "one of 32x32, 16x32, 4x32, 2x32, 1x32"))
+        }
+    }
+
+    /// Rows × columns of one face: `min(height, 16) × 16`.
+    pub fn face_shape(&self) -> (u32, u32) {
+        (self.height.min(FACE_HEIGHT as u32), FACE_WIDTH as u32)
+    }
+
+    /// Number of faces.
+    pub fn num_faces(&self) -> u32 {
+        let (fh, fw) = self.face_shape();
+        (self.height / fh) * (self.width / fw)
+    }
+
+    /// Elements in one tile.
+    pub fn elements(&self) -> u32 {
+        self.height * self.width
+    }
+
+    /// Position in the tile's storage of element (row `i`, column `j`).
+    pub fn offset(&self, i: u32, j: u32) -> u32 {
+        let (fh, fw) = self.face_shape();
+        let faces_per_row = self.width / fw;
+        ((i / fh) * faces_per_row + j / fw) * fh * fw + (i % fh) * fw + j % fw
+    }
+
+    /// Bytes of one tile in `format` (`Tile::get_tile_size`): the elements at the format's width; block
+    /// floats add one shared exponent byte per 16 values, the exponent section padded to 16 bytes.
+    pub fn tile_size(&self, format: DataFormat) -> u32 {
+        let n = self.elements();
+        match bfp_mantissa_bits(format) {
+            Some(m) => {
+                let mant = n * (m + 1) / 8;
+                let exps = (n / 16).div_ceil(16) * 16;
+                mant + exps
+            }
+            None => n * format.element_bytes(),
+        }
+    }
+}
+
+impl fmt::Display for TileShape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.height, self.width)
+    }
+}
+
+/// Storage (face) order of a 32×32 tile → row-major.
+pub fn faces_to_rows(src: &[f32], dst: &mut [f32; TILE_HW]) {
+    for f in 0..4 {
+        let (r0, c0) = ((f / 2) * FACE_HEIGHT, (f % 2) * FACE_WIDTH);
+        for r in 0..FACE_HEIGHT {
+            let s = f * FACE_HW + r * FACE_WIDTH;
+            let d = (r0 + r) * TILE_WIDTH + c0;
+            dst[d..d + FACE_WIDTH].copy_from_slice(&src[s..s + FACE_WIDTH]);
+        }
+    }
+}
+
+/// Row-major 32×32 tile → storage (face) order.
+pub fn rows_to_faces(src: &[f32; TILE_HW], dst: &mut [f32]) {
+    for f in 0..4 {
+        let (r0, c0) = ((f / 2) * FACE_HEIGHT, (f % 2) * FACE_WIDTH);
+        for r in 0..FACE_HEIGHT {
+            let d = f * FACE_HW + r * FACE_WIDTH;
+            let s = (r0 + r) * TILE_WIDTH + c0;
+            dst[d..d + FACE_WIDTH].copy_from_slice(&src[s..s + FACE_WIDTH]);
+        }
+    }
+}
+
+/// A bfloat16 32×32 tile in storage (face) order, as little-endian bytes → row-major f32 values.
+pub fn bf16_faces_to_rows(bytes: &[u8], dst: &mut [f32; TILE_HW]) {
+    for f in 0..4 {
+        let (r0, c0) = ((f / 2) * FACE_HEIGHT, (f % 2) * FACE_WIDTH);
+        for r in 0..FACE_HEIGHT {
+            let s = (f * FACE_HW + r * FACE_WIDTH) * 2;
+            let d = (r0 + r) * TILE_WIDTH + c0;
+            // Fixed-size rows let the compiler turn this into a few vector shifts.
+            let src: &[u8; 32] = bytes[s..s + 32].try_into().expect("a face row is 32 bytes");
+            let out: &mut [f32; 16] = (&mut dst[d..d + 16]).try_into().expect("16 values");
+            for j in 0..16 {
+                out[j] = f32::from_bits(((src[2 * j] as u32) << 16) | ((src[2 * j + 1] as u32) << 24));
+            }
+        }
+    }
 }
 
 /// Row-major `rows × cols` matrix → tiles (row-major of tiles), each tile as four faces.
@@ -71,6 +194,39 @@ mod tests {
         assert_eq!(tile_offset(16, 0), 512);
         assert_eq!(tile_offset(31, 31), 1023);
         assert_eq!(tile_offset(1, 0), 16);
+    }
+
+    #[test]
+    fn tile_shapes_faces_and_sizes() {
+        let t = TileShape::T32X32;
+        for i in 0..32 {
+            for j in 0..32 {
+                assert_eq!(t.offset(i, j) as usize, tile_offset(i as usize, j as usize));
+            }
+        }
+        let t16 = TileShape::new(16, 32).unwrap();
+        assert_eq!((t16.num_faces(), t16.offset(0, 16), t16.offset(15, 15)), (2, 256, 255));
+        let t1 = TileShape::new(1, 32).unwrap();
+        assert_eq!((t1.face_shape(), t1.num_faces(), t1.offset(0, 17)), ((1, 16), 2, 17));
+        assert_eq!(t.tile_size(DataFormat::Bfp8_b), DataFormat::Bfp8_b.tile_size());
+        assert_eq!(t.tile_size(DataFormat::Float16_b), 2048);
+        assert_eq!(t16.tile_size(DataFormat::Bfp8_b), 512 + 32);
+        assert_eq!(t1.tile_size(DataFormat::Bfp4_b), 16 + 16, "two exponents padded to 16 bytes");
+        assert!(TileShape::new(32, 16).is_err());
+        let rows: [f32; TILE_HW] = std::array::from_fn(|i| i as f32);
+        let mut faces = [0f32; TILE_HW];
+        rows_to_faces(&rows, &mut faces);
+        assert_eq!(faces[tile_offset(17, 3)], rows[17 * 32 + 3]);
+        let mut back = [0f32; TILE_HW];
+        faces_to_rows(&faces, &mut back);
+        assert_eq!(back, rows);
+        // Integers below 256 are exact in bfloat16.
+        let small: [f32; TILE_HW] = std::array::from_fn(|i| (i % 256) as f32);
+        rows_to_faces(&small, &mut faces);
+        let bytes: Vec<u8> = faces.iter().flat_map(|v| crate::format::bfloat16::from_f32(*v).0.to_le_bytes()).collect();
+        let mut b16 = [0f32; TILE_HW];
+        bf16_faces_to_rows(&bytes, &mut b16);
+        assert!(b16 == small, "bfloat16 faces decode to the same rows");
     }
 
     #[test]

@@ -31,6 +31,8 @@ pub enum DeviceError {
     Param(ParamError),
     /// A host API call was used wrongly.
     Api(String),
+    /// A layout, shard spec or core range is wrong.
+    Layout(layout::LayoutError),
     /// A kernel stopped with an error (API misuse) or panicked.
     Kernel {
         /// Kernel name.
@@ -69,11 +71,18 @@ impl DeviceError {
     }
 }
 
+impl From<layout::LayoutError> for DeviceError {
+    fn from(e: layout::LayoutError) -> DeviceError {
+        DeviceError::Layout(e)
+    }
+}
+
 impl fmt::Display for DeviceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DeviceError::Config(m) | DeviceError::Api(m) => f.write_str(m),
             DeviceError::Param(e) => write!(f, "{e}"),
+            DeviceError::Layout(e) => write!(f, "{e}"),
             DeviceError::Kernel { kernel, core, risc, message, panicked, at } => {
                 let what = if *panicked { "panicked" } else { "failed" };
                 write!(

@@ -4,7 +4,8 @@
 
 pub mod buffer;
 pub mod chip_spec;
-pub mod coords;
+/// Core coordinates and sets (owned by the `layout` crate).
+pub use layout::coords;
 pub mod device;
 mod engine;
 pub mod error;

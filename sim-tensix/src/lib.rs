@@ -8,7 +8,8 @@ pub mod cb;
 pub mod compute;
 pub mod core;
 pub mod dataflow;
-pub mod format;
+/// Data formats and tile codecs (owned by the `layout` crate).
+pub use layout::format;
 pub mod host;
 pub mod kernel_ctx;
 pub mod l1;

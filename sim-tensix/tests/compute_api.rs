@@ -23,27 +23,11 @@ fn tile(f: impl Fn(usize) -> f32) -> (Vec<f32>, Vec<u8>) {
 }
 
 fn layout_faces(rows: &[f32]) -> Vec<f32> {
-    let mut out = vec![0f32; 1024];
-    for f in 0..4 {
-        for r in 0..16 {
-            for c in 0..16 {
-                out[f * 256 + r * 16 + c] = rows[((f / 2) * 16 + r) * 32 + (f % 2) * 16 + c];
-            }
-        }
-    }
-    out
+    layout::tilize_nfaces(rows, 32, 32)
 }
 
 fn rows_of(faces: &[f32]) -> Vec<f32> {
-    let mut out = vec![0f32; 1024];
-    for f in 0..4 {
-        for r in 0..16 {
-            for c in 0..16 {
-                out[((f / 2) * 16 + r) * 32 + (f % 2) * 16 + c] = faces[f * 256 + r * 16 + c];
-            }
-        }
-    }
-    out
+    layout::untilize_nfaces(faces, 32, 32)
 }
 
 /// Put `a` (and `b`) in CBs 0 (and 1), run `body` as the compute kernel, return the first output tile.

@@ -50,10 +50,9 @@ macro_rules! coord_type {
     };
 }
 
-coord_type!(
-    /// Logical worker coordinate: 0-based over the usable Tensix grid after harvesting (tt-metal `CoreCoord`).
-    LogicalCoord
-);
+/// Logical worker coordinate: 0-based over the usable Tensix grid after harvesting (tt-metal `CoreCoord`,
+/// owned by the `layout` crate, which places tensors over cores).
+pub use layout::CoreCoord as LogicalCoord;
 coord_type!(
     /// Physical NoC0 coordinate (the `X-Y` strings of SoC descriptors).
     Noc0Coord

@@ -13,46 +13,7 @@
 /// A row-major 32×32 tile.
 pub type Tile = [f32; 1024];
 
-/// Storage (four 16×16 faces) order → row-major.
-pub fn faces_to_rows(src: &[f32], dst: &mut Tile) {
-    for f in 0..4 {
-        let (r0, c0) = ((f / 2) * 16, (f % 2) * 16);
-        for r in 0..16 {
-            let s = f * 256 + r * 16;
-            let d = (r0 + r) * 32 + c0;
-            dst[d..d + 16].copy_from_slice(&src[s..s + 16]);
-        }
-    }
-}
-
-/// A bfloat16 tile in storage (faces) order, as little-endian bytes, → row-major values.
-pub fn bf16_faces_to_rows(bytes: &[u8], dst: &mut Tile) {
-    for f in 0..4 {
-        let (r0, c0) = ((f / 2) * 16, (f % 2) * 16);
-        for r in 0..16 {
-            let s = (f * 256 + r * 16) * 2;
-            let d = (r0 + r) * 32 + c0;
-            // Fixed-size rows let the compiler turn this into a few vector shifts.
-            let src: &[u8; 32] = bytes[s..s + 32].try_into().expect("a face row is 32 bytes");
-            let out: &mut [f32; 16] = (&mut dst[d..d + 16]).try_into().expect("16 values");
-            for j in 0..16 {
-                out[j] = f32::from_bits(((src[2 * j] as u32) << 16) | ((src[2 * j + 1] as u32) << 24));
-            }
-        }
-    }
-}
-
-/// Row-major → storage (faces) order.
-pub fn rows_to_faces(src: &Tile, dst: &mut [f32]) {
-    for f in 0..4 {
-        let (r0, c0) = ((f / 2) * 16, (f % 2) * 16);
-        for r in 0..16 {
-            let d = f * 256 + r * 16;
-            let s = (r0 + r) * 32 + c0;
-            dst[d..d + 16].copy_from_slice(&src[s..s + 16]);
-        }
-    }
-}
+pub use layout::tile::{bf16_faces_to_rows, faces_to_rows, rows_to_faces};
 
 /// Keep `bits` mantissa bits of `v` (truncating the rest).
 #[inline]

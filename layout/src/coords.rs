@@ -1,11 +1,46 @@
-//! Host-API coordinates: `CoreCoord` (logical), inclusive `CoreRange` iterated row-major, non-overlapping
-//! `CoreRangeSet`, and tt-metal's work-splitting helpers.
+//! Core coordinates as the host API speaks them: `CoreCoord` (logical `(x, y)`), inclusive `CoreRange`
+//! iterated row-major, non-overlapping `CoreRangeSet` (with the text form `(0,0)-(7,6),(0,7)-(3,7)`), and
+//! tt-metal's helpers that order and split cores: `corerange_to_cores`, `num_cores_to_corerangeset`,
+//! `split_work_to_cores`.
 
-use crate::error::DeviceError;
+use crate::error::LayoutError;
+use serde::Serialize;
 use std::fmt;
 
-/// tt-metal's `CoreCoord`: a logical worker coordinate (ordered by y, then x).
-pub use soc_descriptors::LogicalCoord as CoreCoord;
+/// tt-metal's `CoreCoord`: a logical worker coordinate, column `x` and row `y` (ordered by y, then x).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default)]
+pub struct CoreCoord {
+    /// Column.
+    pub x: u32,
+    /// Row.
+    pub y: u32,
+}
+
+impl CoreCoord {
+    /// The core at column `x`, row `y`.
+    pub const fn new(x: u32, y: u32) -> CoreCoord {
+        CoreCoord { x, y }
+    }
+}
+
+impl fmt::Display for CoreCoord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({}, {})", self.x, self.y)
+    }
+}
+
+/// Ordered row-major: by `y`, then `x` (as tt-metal orders `CoreCoord`).
+impl Ord for CoreCoord {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (self.y, self.x).cmp(&(other.y, other.x))
+    }
+}
+
+impl PartialOrd for CoreCoord {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
 
 /// An inclusive rectangle of logical cores.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -60,6 +95,12 @@ impl CoreRange {
         let (s, e) = (self.start, self.end);
         (s.y..=e.y).flat_map(move |y| (s.x..=e.x).map(move |x| CoreCoord::new(x, y)))
     }
+
+    /// The cores column-major (y fastest).
+    pub fn iter_col_major(&self) -> impl Iterator<Item = CoreCoord> + '_ {
+        let (s, e) = (self.start, self.end);
+        (s.x..=e.x).flat_map(move |x| (s.y..=e.y).map(move |y| CoreCoord::new(x, y)))
+    }
 }
 
 impl fmt::Display for CoreRange {
@@ -76,16 +117,16 @@ pub struct CoreRangeSet {
 
 impl CoreRangeSet {
     /// A set of ranges; they must be valid and must not overlap.
-    pub fn new(ranges: Vec<CoreRange>) -> Result<CoreRangeSet, DeviceError> {
+    pub fn new(ranges: Vec<CoreRange>) -> Result<CoreRangeSet, LayoutError> {
         for r in &ranges {
             if !r.is_valid() {
-                return Err(DeviceError::api(format!("core range {r} has its start past its end")));
+                return Err(LayoutError::Illegal(format!("core range {r} has its start past its end")));
             }
         }
         for (i, a) in ranges.iter().enumerate() {
             for b in &ranges[i + 1..] {
                 if a.intersects(b) {
-                    return Err(DeviceError::api(format!(
+                    return Err(LayoutError::Illegal(format!(
                         "core ranges {a} and {b} overlap; a CoreRangeSet needs disjoint ranges"
                     )));
                 }
@@ -132,6 +173,113 @@ impl CoreRangeSet {
     }
 }
 
+impl fmt::Display for CoreRangeSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, r) in self.ranges.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            if r.start == r.end {
+                write!(f, "({},{})", r.start.x, r.start.y)?;
+            } else {
+                write!(f, "{r}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for CoreRangeSet {
+    type Err = LayoutError;
+
+    /// `(x,y)` or `(x0,y0)-(x1,y1)`, comma-separated: `(0,0)-(7,6),(0,7)-(3,7)`.
+    fn from_str(text: &str) -> Result<CoreRangeSet, LayoutError> {
+        let mut p = Cursor { text, at: 0 };
+        let mut ranges = Vec::new();
+        loop {
+            let a = p.coord()?;
+            let b = if p.eat('-') { p.coord()? } else { a };
+            ranges.push(CoreRange::new(a, b));
+            if !p.eat(',') {
+                break;
+            }
+        }
+        p.skip_ws();
+        if p.at != text.len() {
+            return Err(LayoutError::parse("core ranges", text, p.at, "`,` and another `(x,y)` or `(x,y)-(x,y)`"));
+        }
+        if ranges.is_empty() {
+            return Err(LayoutError::parse("core ranges", text, 0, "`(x,y)` or `(x,y)-(x,y)`"));
+        }
+        CoreRangeSet::new(ranges)
+    }
+}
+
+/// A tiny reader for core-range text.
+struct Cursor<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl Cursor<'_> {
+    fn skip_ws(&mut self) {
+        while self.text[self.at..].starts_with(' ') {
+            self.at += 1;
+        }
+    }
+
+    fn eat(&mut self, c: char) -> bool {
+        self.skip_ws();
+        if self.text[self.at..].starts_with(c) {
+            self.at += c.len_utf8();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn number(&mut self) -> Result<u32, LayoutError> {
+        self.skip_ws();
+        let digits = self.text[self.at..].bytes().take_while(|b| b.is_ascii_digit()).count();
+        let s = &self.text[self.at..self.at + digits];
+        let v = s.parse::<u32>().map_err(|_| LayoutError::parse("core ranges", self.text, self.at, "a core index"))?;
+        self.at += digits;
+        Ok(v)
+    }
+
+    fn coord(&mut self) -> Result<CoreCoord, LayoutError> {
+        if !self.eat('(') {
+            return Err(LayoutError::parse("core ranges", self.text, self.at, "`(`"));
+        }
+        let x = self.number()?;
+        if !self.eat(',') {
+            return Err(LayoutError::parse("core ranges", self.text, self.at, "`,` between x and y"));
+        }
+        let y = self.number()?;
+        if !self.eat(')') {
+            return Err(LayoutError::parse("core ranges", self.text, self.at, "`)`"));
+        }
+        Ok(CoreCoord::new(x, y))
+    }
+}
+
+/// `corerange_to_cores(crs, max_cores, row_wise)`: every core of the set, range by range in the set's order,
+/// each range row by row (`row_wise`, x fastest) or column by column (y fastest); at most `max_cores`.
+pub fn corerange_to_cores(crs: &CoreRangeSet, max_cores: Option<usize>, row_wise: bool) -> Vec<CoreCoord> {
+    let mut out = Vec::with_capacity(crs.num_cores());
+    for r in crs.ranges() {
+        if row_wise {
+            out.extend(r.iter());
+        } else {
+            out.extend(r.iter_col_major());
+        }
+    }
+    if let Some(m) = max_cores {
+        out.truncate(m);
+    }
+    out
+}
+
 impl From<CoreCoord> for CoreRangeSet {
     fn from(c: CoreCoord) -> Self {
         CoreRangeSet { ranges: vec![CoreRange::single(c)] }
@@ -152,7 +300,7 @@ impl From<&CoreRangeSet> for CoreRangeSet {
 
 /// `num_cores_to_corerangeset(n, grid, row_wise)`: the first `n` cores of `grid`, filled row by row
 /// (`row_wise`) or column by column.
-pub fn num_cores_to_corerangeset(n: u32, grid: CoreCoord, row_wise: bool) -> Result<CoreRangeSet, DeviceError> {
+pub fn num_cores_to_corerangeset(n: u32, grid: CoreCoord, row_wise: bool) -> Result<CoreRangeSet, LayoutError> {
     num_cores_to_corerangeset_from(0, n, grid, row_wise)
 }
 
@@ -162,13 +310,12 @@ fn num_cores_to_corerangeset_from(
     n: u32,
     grid: CoreCoord,
     row_wise: bool,
-) -> Result<CoreRangeSet, DeviceError> {
+) -> Result<CoreRangeSet, LayoutError> {
     let total = grid.x * grid.y;
     if first + n > total {
-        return Err(DeviceError::api(format!("{} cores do not fit in a {}x{} grid", first + n, grid.x, grid.y)));
+        return Err(LayoutError::Illegal(format!("{} cores do not fit in a {}x{} grid", first + n, grid.x, grid.y)));
     }
-    let (major, minor) = if row_wise { (grid.x, grid.y) } else { (grid.y, grid.x) };
-    let _ = minor;
+    let major = if row_wise { grid.x } else { grid.y };
     let at = |i: u32| {
         if row_wise { CoreCoord::new(i % major, i / major) } else { CoreCoord::new(i / major, i % major) }
     };
@@ -212,7 +359,7 @@ pub struct WorkSplit {
 
 /// `split_work_to_cores(grid, units, row_wise)`: spread `units` over the cores of `grid` as evenly as
 /// possible; group 1 takes one more unit per core than group 2 when the split is uneven.
-pub fn split_work_to_cores(grid: CoreCoord, units: u32, row_wise: bool) -> Result<WorkSplit, DeviceError> {
+pub fn split_work_to_cores(grid: CoreCoord, units: u32, row_wise: bool) -> Result<WorkSplit, LayoutError> {
     let max = grid.x * grid.y;
     let n = units.min(max);
     if n == 0 {
@@ -258,6 +405,20 @@ mod tests {
         assert_eq!(v, vec![(1, 0), (2, 0), (1, 1), (2, 1)]);
         assert_eq!(r.size(), 4);
         assert!(CoreRangeSet::new(vec![r, CoreRange::single(CoreCoord::new(2, 1))]).is_err());
+    }
+
+    #[test]
+    fn core_range_text_round_trips() {
+        let s: CoreRangeSet = "(0,0)-(7,6),(0,7)-(3,7)".parse().unwrap();
+        assert_eq!(s.num_cores(), 60);
+        assert_eq!(s.to_string(), "(0,0)-(7,6),(0,7)-(3,7)");
+        let one: CoreRangeSet = " (2, 3) ".parse().unwrap();
+        assert_eq!(one.iter().collect::<Vec<_>>(), vec![CoreCoord::new(2, 3)]);
+        for bad in ["", "(0,0", "(0,0)-", "(a,1)", "(0,0)-(1,1)x", "(3,0)-(1,1)", "(0,0)-(1,1),(1,1)"] {
+            assert!(bad.parse::<CoreRangeSet>().is_err(), "{bad}");
+        }
+        let cores = corerange_to_cores(&"(0,0)-(1,1)".parse().unwrap(), None, false);
+        assert_eq!(cores, vec![CoreCoord::new(0, 0), CoreCoord::new(0, 1), CoreCoord::new(1, 0), CoreCoord::new(1, 1)]);
     }
 
     #[test]
