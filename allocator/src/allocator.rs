@@ -126,6 +126,19 @@ impl Allocator {
         })
     }
 
+    /// Allocate `per_bank` bytes at the same address in every bank of `kind` (lock-step), as a sharded
+    /// buffer does: each bank reserves what its fullest bank needs.
+    pub fn allocate_per_bank(&mut self, kind: BufferKind, per_bank: u64) -> Result<u64, AllocError> {
+        let m = self.banks_mut(kind);
+        let per_bank = per_bank.div_ceil(m.alignment()) * m.alignment();
+        m.allocate_bytes(per_bank).ok_or_else(|| AllocError {
+            kind,
+            per_bank,
+            largest_free: m.free_list().largest_free_block(),
+            free: m.free_list().free_bytes(),
+        })
+    }
+
     /// Free the buffer at `addr`.
     pub fn deallocate(&mut self, kind: BufferKind, addr: u64) -> Option<u64> {
         self.banks_mut(kind).deallocate(addr)

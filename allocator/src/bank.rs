@@ -43,6 +43,11 @@ impl BankManager {
         self.list.allocate(per_bank, self.direction)
     }
 
+    /// Allocate `per_bank` bytes in every bank (the address is the same in all of them).
+    pub fn allocate_bytes(&mut self, per_bank: u64) -> Option<u64> {
+        self.list.allocate(per_bank, self.direction)
+    }
+
     /// Allocate `per_bank` bytes in every bank at exactly `addr`.
     pub fn allocate_at(&mut self, addr: u64, per_bank: u64) -> Option<u64> {
         self.list.allocate_at(addr, per_bank)

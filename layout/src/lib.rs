@@ -13,6 +13,8 @@
 pub mod coords;
 pub mod error;
 pub mod format;
+pub mod placement;
+pub mod shape;
 pub mod tile;
 
 pub use coords::{
@@ -20,6 +22,8 @@ pub use coords::{
 };
 pub use error::LayoutError;
 pub use format::{DataFormat, bfloat16};
+pub use placement::{Distribution, PageLocation, PageMapping, interleaved_location};
+pub use shape::Shape;
 pub use tile::{
     FACE_HEIGHT, FACE_HW, FACE_WIDTH, TILE_HEIGHT, TILE_HW, TILE_WIDTH, TileShape, tile_offset, tilize_nfaces,
     untilize_nfaces,

@@ -1,14 +1,20 @@
-//! Device buffers: interleaved buffers in DRAM or L1, their page → bank placement, host data conversion,
-//! and the compile-time args describing a buffer to a kernel's `TensorAccessor`.
+//! Device buffers: interleaved and sharded buffers in DRAM or L1 (their placement is `layout`'s), host data
+//! conversion, and the compile-time args describing a buffer to a kernel's `TensorAccessor`.
 
+use crate::coords::CoreCoord;
+use layout::Distribution;
+use layout::placement::{
+    BufferDistributionSpec, DistributionStrategy, ShardDistribution, ShardSpecBuffer, TensorMemoryLayout,
+};
 use sim_tensix::bfloat16;
+use std::sync::Arc;
 
 /// Where a buffer lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BufferType {
-    /// DRAM, interleaved over the DRAM banks.
+    /// DRAM banks.
     Dram,
-    /// L1, interleaved over the L1 banks (one per compute core).
+    /// L1 banks (one per compute core).
     L1,
 }
 
@@ -23,8 +29,53 @@ pub struct InterleavedBufferConfig {
     pub buffer_type: BufferType,
 }
 
+/// How a sharded buffer's shards are described.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ShardParameters {
+    /// tt-metal's legacy 2-D `ShardSpecBuffer` with HEIGHT/WIDTH/BLOCK sharding.
+    Legacy {
+        /// HEIGHT_SHARDED, WIDTH_SHARDED or BLOCK_SHARDED.
+        layout: TensorMemoryLayout,
+        /// The shard spec.
+        spec: ShardSpecBuffer,
+    },
+    /// tt-metal's N-D `BufferDistributionSpec`.
+    Nd(BufferDistributionSpec),
+}
+
+/// tt-metal's `ShardedBufferConfig{device, size, page_size, buffer_type, buffer_layout, shard_parameters}`
+/// (or, for N-D sharding, a `BufferDistributionSpec`). For L1 the shard grid names logical cores; for DRAM
+/// its x coordinates name DRAM banks (`(0,0)-(5,0)`: banks 0 to 5).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShardedBufferConfig {
+    /// Total size, bytes (a whole number of pages).
+    pub size: u64,
+    /// Page size, bytes.
+    pub page_size: u64,
+    /// DRAM or L1.
+    pub buffer_type: BufferType,
+    /// The shards.
+    pub shards: ShardParameters,
+}
+
+/// A sharded buffer's placement and the banks its shards live in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BufferSharding {
+    /// The layout (N-D specs report BLOCK_SHARDED).
+    pub layout: TensorMemoryLayout,
+    /// The legacy shard spec, when the buffer was made from one.
+    pub spec: Option<ShardSpecBuffer>,
+    /// Where each host page lives.
+    pub dist: ShardDistribution,
+    /// Per shard bank (in distribution order): the logical core (L1) or `(bank, 0)` (DRAM).
+    pub cores: Vec<CoreCoord>,
+    /// Per shard bank: the coordinate kernels reach it by — the core's translated NoC coordinate (L1) or
+    /// the DRAM bank id in `x` (DRAM).
+    pub bank_xy: Vec<(u32, u32)>,
+}
+
 /// An allocated device buffer (a handle; the bytes live in the device).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Buffer {
     pub(crate) id: u32,
     pub(crate) address: u64,
@@ -32,6 +83,8 @@ pub struct Buffer {
     pub(crate) page_size: u64,
     pub(crate) aligned_page_size: u64,
     pub(crate) buffer_type: BufferType,
+    pub(crate) num_banks: u32,
+    pub(crate) sharding: Option<Arc<BufferSharding>>,
 }
 
 impl Buffer {
@@ -69,12 +122,78 @@ impl Buffer {
     pub fn is_dram(&self) -> bool {
         self.buffer_type == BufferType::Dram
     }
+
+    /// `buffer_layout()`.
+    pub fn buffer_layout(&self) -> TensorMemoryLayout {
+        self.sharding.as_ref().map_or(TensorMemoryLayout::Interleaved, |s| s.layout)
+    }
+
+    /// Whether the buffer is sharded.
+    pub fn is_sharded(&self) -> bool {
+        self.sharding.is_some()
+    }
+
+    /// The sharding, for sharded buffers.
+    pub fn sharding(&self) -> Option<&BufferSharding> {
+        self.sharding.as_deref()
+    }
+
+    /// `shard_spec()` of a buffer made from a legacy shard spec.
+    pub fn shard_spec(&self) -> Option<&ShardSpecBuffer> {
+        self.sharding.as_ref().and_then(|s| s.spec.as_ref())
+    }
+
+    /// Where its pages live.
+    pub fn distribution(&self) -> Distribution {
+        match &self.sharding {
+            Some(s) => Distribution::Sharded(s.dist.clone()),
+            None => Distribution::interleaved(self.num_pages(), self.num_banks),
+        }
+    }
+
+    /// Bytes every bank reserves for the buffer (`aligned_size_per_bank`).
+    pub fn aligned_size_per_bank(&self) -> u64 {
+        self.distribution().slots_per_bank() * self.aligned_page_size
+    }
+
+    /// Pages on the device including shard padding (`num_dev_pages`).
+    pub fn num_dev_pages(&self) -> u64 {
+        match &self.sharding {
+            Some(s) => s.dist.slots_per_core() * s.dist.num_cores_with_data() as u64,
+            None => self.num_pages(),
+        }
+    }
 }
 
 /// `TensorAccessorArgs(buffer).append_to(compile_args)`: an interleaved buffer appends one arg, its
-/// `ArgsConfig` bitmask (`IsDram = 2`).
+/// `ArgsConfig` bitmask (`IsDram = 2`); a sharded one (`Sharded = 1`) appends, after the bitmask, its rank,
+/// its number of banks, the tensor and the shard shape in pages, and one word per bank: the bank's
+/// coordinate, x in the high 16 bits and y in the low (for DRAM, the bank id in x); a `GRID_2D` buffer
+/// (tensim's extension bit 8) ends with the core grid's columns and rows.
 pub fn tensor_accessor_args(b: &Buffer) -> Vec<u32> {
-    vec![if b.is_dram() { sim_tensix::addrgen::args_config::IS_DRAM } else { 0 }]
+    let dram = if b.is_dram() { sim_tensix::addrgen::args_config::IS_DRAM } else { 0 };
+    match &b.sharding {
+        None => vec![dram],
+        Some(s) => {
+            let grid = match s.dist.strategy() {
+                DistributionStrategy::Grid2D { cols, rows } => Some((cols, rows)),
+                DistributionStrategy::RoundRobin1D => None,
+            };
+            let flags = sim_tensix::addrgen::args_config::SHARDED
+                | if grid.is_some() { sim_tensix::addrgen::args_config::GRID_2D } else { 0 };
+            let mut v = vec![dram | flags];
+            let t = s.dist.tensor_pages();
+            v.push(t.rank() as u32);
+            v.push(s.bank_xy.len() as u32);
+            v.extend(t.dims().iter().map(|&d| d as u32));
+            v.extend(s.dist.shard_pages().dims().iter().map(|&d| d as u32));
+            v.extend(s.bank_xy.iter().map(|&(x, y)| (x << 16) | (y & 0xffff)));
+            if let Some((c, r)) = grid {
+                v.extend([c, r]);
+            }
+            v
+        }
+    }
 }
 
 /// Element types the host can write to and read from buffers (little-endian).

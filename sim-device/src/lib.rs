@@ -14,7 +14,10 @@ pub mod params;
 pub mod program;
 pub mod report;
 
-pub use buffer::{Buffer, BufferType, HostData, InterleavedBufferConfig, from_bytes, tensor_accessor_args, to_bytes};
+pub use buffer::{
+    Buffer, BufferSharding, BufferType, HostData, InterleavedBufferConfig, ShardParameters, ShardedBufferConfig,
+    from_bytes, tensor_accessor_args, to_bytes,
+};
 pub use chip_spec::{ChipSpec, SocSource};
 pub use coords::{CoreCoord, CoreRange, CoreRangeSet, WorkSplit, num_cores_to_corerangeset, split_work_to_cores};
 pub use device::{Device, DeviceSetup, MemoryReports, Progress, Recording};
@@ -35,7 +38,10 @@ pub use soc_descriptors::{Arch, Noc0Coord, NocId, TileKind, TranslatedCoord};
 
 /// Everything a tensim program needs, host side and kernel side, in one import.
 pub mod prelude {
-    pub use crate::buffer::{Buffer, BufferType, HostData, InterleavedBufferConfig, tensor_accessor_args};
+    pub use crate::buffer::{
+        Buffer, BufferType, HostData, InterleavedBufferConfig, ShardParameters, ShardedBufferConfig,
+        tensor_accessor_args,
+    };
     pub use crate::chip_spec::{ChipSpec, SocSource};
     pub use crate::coords::{
         CoreCoord, CoreRange, CoreRangeSet, WorkSplit, num_cores_to_corerangeset, split_work_to_cores,
@@ -46,7 +52,11 @@ pub mod prelude {
         CircularBufferConfig, ComputeConfig, DataMovementConfig, Kernel, KernelHandle, MathFidelity, NocMode, Program,
     };
     pub use crate::report::RunReport;
+    pub use layout::placement::{
+        BufferDistributionSpec, DistributionStrategy, ShardOrientation, ShardSpecBuffer, TensorMemoryLayout,
+    };
     pub use layout::tile::{tilize_nfaces, untilize_nfaces};
+    pub use layout::{Shape, TileShape};
     pub use sim_tensix::{
         AddrGen, BroadcastType, CBIndex, Compute, ComputeRole, DataFormat, DataMovementProcessor, Dataflow,
         EltwiseBinaryReuseDestType, EltwiseOp, InterleavedAddrGen, InterleavedAddrGenFast, InterleavedPow2AddrGenFast,

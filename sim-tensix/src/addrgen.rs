@@ -1,10 +1,14 @@
-//! The interleaved address generators kernels use (`InterleavedAddrGen`, `InterleavedAddrGenFast`,
-//! `InterleavedPow2AddrGenFast`, `TensorAccessor`) over the device's bank tables, implementing tt-metal's
-//! page → bank formula: bank = page % banks, address = base + (page / banks) × aligned page + bank offset.
+//! The address generators kernels use (`InterleavedAddrGen`, `InterleavedAddrGenFast`,
+//! `InterleavedPow2AddrGenFast`, `TensorAccessor` over interleaved and sharded buffers) over the device's
+//! bank tables. Which bank and slot hold a page is `layout`'s placement (`interleaved_location`,
+//! `ShardDistribution`); the address is base + slot × aligned page + the bank's offset.
 
 use crate::format::DataFormat;
+use layout::Shape;
+use layout::placement::{DistributionStrategy, ShardDistribution};
 use sim_noc::NocAddrMap;
 use soc_descriptors::NocId;
+use std::rc::Rc;
 
 /// The on-device bank tables (`dram_bank_to_noc_xy`, `bank_to_dram_offset`, `l1_bank_to_noc_xy`,
 /// `bank_to_l1_offset`) and alignments.
@@ -60,9 +64,8 @@ impl BankTables {
         if n == 0 {
             return None;
         }
-        let bank = id % n;
-        let idx = (id / n) as u64;
-        self.bank_noc_addr(dram, bank, base as u64 + idx * stride + offset as u64, noc)
+        let loc = layout::interleaved_location(id as u64, n);
+        self.bank_noc_addr(dram, loc.bank, base as u64 + loc.slot * stride + offset as u64, noc)
     }
 }
 
@@ -142,18 +145,75 @@ pub mod args_config {
     pub const SHARDED: u32 = 1;
     /// Buffer in DRAM.
     pub const IS_DRAM: u32 = 2;
+    /// tensim's extension: shards dealt block-cyclically over a core grid (`GRID_2D`); two more words
+    /// (grid columns, rows) follow the bank coordinates.
+    pub const GRID_2D: u32 = 1 << 8;
+}
+
+/// The shard description a sharded buffer's accessor args carry: the distribution (tensor and shard in
+/// pages, round-robin over the banks) and each bank's coordinate (a core's NoC coordinate for L1, a DRAM
+/// bank id in `x` for DRAM).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShardedArgs {
+    /// Where each page lives.
+    pub dist: ShardDistribution,
+    /// Per bank, in distribution order.
+    pub banks: Vec<(u32, u32)>,
 }
 
 /// `TensorAccessorArgs<CTA_OFFSET>()`: the accessor description a host appended to the compile-time args.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Interleaved buffers take one word (the `ArgsConfig` bitmask); sharded ones add the rank, the number of
+/// banks, the tensor and shard shapes in pages and one word per bank (`x << 16 | y`).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TensorAccessorArgs {
     /// Where the description starts in the compile-time args.
     pub cta_offset: u32,
     /// The `ArgsConfig` bitmask.
     pub config: u32,
+    /// The shard description of a sharded buffer.
+    pub sharded: Option<Rc<ShardedArgs>>,
 }
 
 impl TensorAccessorArgs {
+    /// Read a description at `cta_offset` of `args` (the kernel's compile-time args).
+    pub fn parse(args: &[u32], cta_offset: u32) -> Result<TensorAccessorArgs, String> {
+        let at = |i: u32| {
+            args.get(i as usize).copied().ok_or_else(|| {
+                format!(
+                    "TensorAccessorArgs<{cta_offset}>: compile-time arg {i} is missing (only {} given); append the buffer's TensorAccessorArgs on the host",
+                    args.len()
+                )
+            })
+        };
+        let config = at(cta_offset)?;
+        if config & args_config::SHARDED == 0 {
+            return Ok(TensorAccessorArgs { cta_offset, config, sharded: None });
+        }
+        let rank = at(cta_offset + 1)?;
+        let banks = at(cta_offset + 2)?;
+        if rank == 0 || rank > 8 || banks == 0 {
+            return Err(format!(
+                "TensorAccessorArgs<{cta_offset}>: a sharded description needs rank 1..=8 and at least one bank (rank {rank}, {banks} banks)"
+            ));
+        }
+        let dims = |first: u32| -> Result<Shape, String> {
+            (0..rank).map(|i| at(first + i).map(u64::from)).collect::<Result<Vec<_>, _>>().map(Shape::new)
+        };
+        let tensor = dims(cta_offset + 3)?;
+        let shard = dims(cta_offset + 3 + rank)?;
+        let first_bank = cta_offset + 3 + 2 * rank;
+        let n = banks;
+        let banks = (0..n).map(|i| at(first_bank + i).map(|w| (w >> 16, w & 0xffff))).collect::<Result<Vec<_>, _>>()?;
+        let strategy = if config & args_config::GRID_2D != 0 {
+            DistributionStrategy::Grid2D { cols: at(first_bank + n)?, rows: at(first_bank + n + 1)? }
+        } else {
+            DistributionStrategy::RoundRobin1D
+        };
+        let dist = ShardDistribution::new(tensor, shard, banks.len() as u32, strategy)
+            .map_err(|e| format!("TensorAccessorArgs<{cta_offset}>: {e}"))?;
+        Ok(TensorAccessorArgs { cta_offset, config, sharded: Some(Rc::new(ShardedArgs { dist, banks })) })
+    }
+
     /// Whether the buffer is in DRAM.
     pub fn is_dram(&self) -> bool {
         self.config & args_config::IS_DRAM != 0
@@ -164,14 +224,25 @@ impl TensorAccessorArgs {
         self.config & args_config::SHARDED != 0
     }
 
+    /// Compile-time args the description takes.
+    pub fn num_compile_time_args(&self) -> u32 {
+        match &self.sharded {
+            None => 1,
+            Some(s) => {
+                let grid = if self.config & args_config::GRID_2D != 0 { 2 } else { 0 };
+                3 + 2 * s.dist.tensor_pages().rank() as u32 + s.banks.len() as u32 + grid
+            }
+        }
+    }
+
     /// Offset of the next compile-time arg after this description.
     pub fn next_compile_time_args_offset(&self) -> u32 {
-        self.cta_offset + 1
+        self.cta_offset + self.num_compile_time_args()
     }
 }
 
-/// `TensorAccessor(args, base_addr, page_size)` for interleaved buffers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// `TensorAccessor(args, base_addr, page_size)` over an interleaved or a sharded buffer.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TensorAccessor {
     /// The description.
     pub args: TensorAccessorArgs,
@@ -181,11 +252,54 @@ pub struct TensorAccessor {
     pub page_size: u32,
 }
 
+impl TensorAccessor {
+    /// The page size rounded up to the bank alignment (the stride between a bank's pages).
+    pub fn aligned_page_size(&self, t: &BankTables) -> u64 {
+        align_up(self.page_size as u64, t.alignment(self.args.is_dram()))
+    }
+
+    /// NoC address of byte `offset` of slot `slot` of bank `bank` of a sharded buffer.
+    fn bank_slot_addr(
+        &self,
+        t: &BankTables,
+        s: &ShardedArgs,
+        bank: u32,
+        slot: u64,
+        offset: u32,
+        noc: NocId,
+    ) -> Option<u64> {
+        let (x, y) = *s.banks.get(bank as usize)?;
+        let local = self.bank_base_address as u64 + slot * self.aligned_page_size(t) + offset as u64;
+        if self.args.is_dram() { t.bank_noc_addr(true, x, local, noc) } else { Some(t.addr_map.xy(x, y, local)) }
+    }
+
+    /// `get_shard_noc_addr(shard_id, offset)`: the first byte of shard `shard_id` (plus `offset`); `None` for
+    /// an interleaved buffer or a shard that does not exist.
+    pub fn shard_noc_addr(&self, t: &BankTables, shard_id: u32, offset: u32, noc: NocId) -> Option<u64> {
+        let s = self.args.sharded.as_ref()?;
+        let loc = s.dist.shard_location(shard_id as u64)?;
+        self.bank_slot_addr(t, s, loc.bank, loc.slot, offset, noc)
+    }
+
+    /// Bytes of one shard (pages × aligned page size).
+    pub fn shard_bytes(&self, t: &BankTables) -> Option<u64> {
+        let s = self.args.sharded.as_ref()?;
+        Some(s.dist.shard_pages().volume() * self.aligned_page_size(t))
+    }
+}
+
 impl AddrGen for TensorAccessor {
     fn page_noc_addr(&self, t: &BankTables, id: u32, offset: u32, noc: NocId) -> Option<u64> {
-        let dram = self.args.is_dram();
-        let stride = align_up(self.page_size as u64, t.alignment(dram));
-        t.interleaved_page(dram, self.bank_base_address, stride, id, offset, noc)
+        match &self.args.sharded {
+            None => {
+                let dram = self.args.is_dram();
+                t.interleaved_page(dram, self.bank_base_address, self.aligned_page_size(t), id, offset, noc)
+            }
+            Some(s) => {
+                let loc = s.dist.locate(id as u64)?;
+                self.bank_slot_addr(t, s, loc.bank, loc.slot, offset, noc)
+            }
+        }
     }
     fn page_size(&self) -> u32 {
         self.page_size

@@ -2,7 +2,7 @@
 //! interleaved buffer through an address generator or a `TensorAccessor`.
 
 use super::Dataflow;
-use crate::addrgen::{AddrGen, InterleavedAddrGen, TensorAccessorArgs};
+use crate::addrgen::{AddrGen, InterleavedAddrGen, TensorAccessor, TensorAccessorArgs};
 
 impl Dataflow<'_> {
     // ---------------------------------------------------------------------------------------------
@@ -46,7 +46,9 @@ impl Dataflow<'_> {
         let noc = self.ctx.k.noc;
         match addrgen.page_noc_addr(&self.ctx.k.tables, page_id, offset, noc) {
             Some(a) => a,
-            None => self.ctx.fail("get_noc_addr: the chip has no banks of this kind".into()),
+            None => self.ctx.fail(format!(
+                "get_noc_addr: page {page_id} has no address (past the last page of a sharded buffer, or the chip has no banks of this kind)"
+            )),
         }
     }
 
@@ -60,15 +62,27 @@ impl Dataflow<'_> {
         self.get_noc_addr_page(id, &InterleavedAddrGen::<false> { bank_base_address: base, page_size }, offset)
     }
 
-    /// `TensorAccessorArgs<cta_offset>()`: read an accessor description from the compile-time args.
+    /// `TensorAccessorArgs<cta_offset>()`: read an accessor description (interleaved or sharded) from the
+    /// compile-time args.
     pub fn tensor_accessor_args(&self, cta_offset: u32) -> TensorAccessorArgs {
-        let config = self.get_compile_time_arg_val(cta_offset as usize);
-        let a = TensorAccessorArgs { cta_offset, config };
-        if a.is_sharded() {
-            self.ctx.fail(format!(
-                "TensorAccessorArgs<{cta_offset}>: sharded tensor accessors are not modelled yet; use an interleaved buffer"
-            ));
+        match TensorAccessorArgs::parse(&self.ctx.k.args.compile, cta_offset) {
+            Ok(a) => a,
+            Err(e) => self.ctx.fail(e),
         }
-        a
+    }
+
+    /// `accessor.get_shard_noc_addr(shard_id, offset)`: the NoC address of a shard of a sharded buffer.
+    pub fn get_shard_noc_addr(&self, accessor: &TensorAccessor, shard_id: u32, offset: u32) -> u64 {
+        self.ctx.spend(self.ctx.costs.addr_gen);
+        if !accessor.args.is_sharded() {
+            self.ctx.fail("get_shard_noc_addr: the accessor's buffer is interleaved, not sharded".into());
+        }
+        match accessor.shard_noc_addr(&self.ctx.k.tables, shard_id, offset, self.ctx.k.noc) {
+            Some(a) => a,
+            None => self.ctx.fail(format!(
+                "get_shard_noc_addr: shard {shard_id} does not exist ({} shards)",
+                accessor.args.sharded.as_ref().map_or(0, |s| s.dist.num_shards())
+            )),
+        }
     }
 }

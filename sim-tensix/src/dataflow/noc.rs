@@ -2,7 +2,7 @@
 //! the outstanding-transaction limit) and the barriers that wait for them.
 
 use super::Dataflow;
-use crate::addrgen::AddrGen;
+use crate::addrgen::{AddrGen, TensorAccessor};
 use crate::core::{Barrier, Wait};
 use crate::host::{McastReq, ReadReq, WriteReq};
 use crate::kernel_ctx::CmdBuf;
@@ -203,6 +203,29 @@ impl Dataflow<'_> {
     /// `noc_async_write_tile(id, addr_gen, src_l1)` (deprecated alias of `noc_async_write_page`).
     pub fn noc_async_write_tile<G: AddrGen>(&mut self, id: u32, addrgen: &G, src_local_l1_addr: u32) {
         self.noc_async_write_page(id, addrgen, src_local_l1_addr, 0, 0);
+    }
+
+    /// `noc_async_read_shard(shard_id, accessor, dst_l1)`: a whole shard of a sharded buffer (its pages are
+    /// contiguous in their bank).
+    pub fn noc_async_read_shard(&mut self, shard_id: u32, accessor: &TensorAccessor, dst_local_l1_addr: u32) {
+        let src = self.get_shard_noc_addr(accessor, shard_id, 0);
+        let size = accessor.shard_bytes(&self.ctx.k.tables).unwrap_or(0) as u32;
+        let noc = self.ctx.k.noc;
+        self.read_on("noc_async_read_shard", src, dst_local_l1_addr, size, noc, false);
+    }
+
+    /// `noc_async_write_shard(shard_id, accessor, src_l1)`.
+    pub fn noc_async_write_shard(&mut self, shard_id: u32, accessor: &TensorAccessor, src_local_l1_addr: u32) {
+        let dst = self.get_shard_noc_addr(accessor, shard_id, 0);
+        let size = accessor.shard_bytes(&self.ctx.k.tables).unwrap_or(0) as u32;
+        let noc = self.ctx.k.noc;
+        self.write_on(
+            "noc_async_write_shard",
+            src_local_l1_addr,
+            dst,
+            size,
+            WriteOpts { noc, posted: false, mcast: None, one_packet: false },
+        );
     }
 
     /// A multicast write on this kernel's NoC (data or a semaphore word).

@@ -1,7 +1,10 @@
 //! The simulated device and its host API (tt-metal's classic API in Rust): open a chip, allocate buffers,
-//! write and read them, enqueue programs. Memory (L1 of every worker, sparse DRAM) persists across programs.
+//! write and read them ([`buffers`]), enqueue programs. Memory (L1 of every worker, sparse DRAM) persists
+//! across programs.
 
-use crate::buffer::{Buffer, BufferType, HostData, InterleavedBufferConfig, from_bytes, to_bytes};
+mod buffers;
+
+use crate::buffer::{Buffer, BufferType};
 use crate::chip_spec::ChipSpec;
 use crate::coords::CoreCoord;
 use crate::error::DeviceError;
@@ -9,7 +12,7 @@ use crate::params::{MemLayout, Params, SEMAPHORE_BYTES, SEMAPHORES};
 use crate::program::Program;
 use crate::report::RunReport;
 use allocator::report::{ProgramL1Usage, detailed_memory_usage, l1_usage_summary, memory_usage_summary};
-use allocator::{Allocator, AllocatorConfig, BufferKind};
+use allocator::{Allocator, AllocatorConfig};
 use sim_core::Cycles;
 use sim_noc::{Dram, NocAddrMap};
 use sim_tensix::{BankTables, L1};
@@ -82,10 +85,10 @@ pub struct Device {
     pub(crate) dram: Dram,
     pub(crate) allocator: Allocator,
     /// Per L1 bank: its core and the offset of the bank from the lock-step address.
-    l1_banks: Vec<(CoreCoord, i64)>,
+    pub(crate) l1_banks: Vec<(CoreCoord, i64)>,
     pub(crate) tables: Rc<BankTables>,
-    buffers: BTreeMap<u32, Buffer>,
-    next_buffer: u32,
+    pub(crate) buffers: BTreeMap<u32, Buffer>,
+    pub(crate) next_buffer: u32,
     pub(crate) programs_run: u32,
     total_cycles: Cycles,
     pub(crate) l1_usage: Vec<ProgramL1Usage>,
@@ -328,175 +331,6 @@ impl Device {
     /// Host memory used by simulated DRAM, bytes.
     pub fn dram_resident_bytes(&self) -> u64 {
         self.dram.resident_bytes()
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // Buffers
-    // ---------------------------------------------------------------------------------------------
-
-    /// `CreateBuffer(InterleavedBufferConfig{…})`.
-    pub fn create_buffer(&mut self, cfg: InterleavedBufferConfig) -> Result<Buffer, DeviceError> {
-        if cfg.page_size == 0 || cfg.size == 0 {
-            return Err(DeviceError::api(format!(
-                "CreateBuffer: size {} and page size {} must be positive",
-                cfg.size, cfg.page_size
-            )));
-        }
-        if !cfg.size.is_multiple_of(cfg.page_size) {
-            return Err(DeviceError::api(format!(
-                "CreateBuffer: size {} is not a whole number of {}-byte pages",
-                cfg.size, cfg.page_size
-            )));
-        }
-        let kind = match cfg.buffer_type {
-            BufferType::Dram => BufferKind::Dram,
-            BufferType::L1 => BufferKind::L1,
-        };
-        let address = self
-            .allocator
-            .allocate(kind, cfg.size, cfg.page_size)
-            .map_err(|e| DeviceError::api(format!("CreateBuffer: {e}")))?;
-        let aligned = self.allocator.banks(kind).aligned_page_size(cfg.page_size);
-        let id = self.next_buffer;
-        self.next_buffer += 1;
-        let b = Buffer {
-            id,
-            address,
-            size: cfg.size,
-            page_size: cfg.page_size,
-            aligned_page_size: aligned,
-            buffer_type: cfg.buffer_type,
-        };
-        self.buffers.insert(id, b);
-        Ok(b)
-    }
-
-    /// `DeallocateBuffer(buffer)`.
-    pub fn deallocate_buffer(&mut self, b: &Buffer) -> Result<(), DeviceError> {
-        if self.buffers.remove(&b.id).is_none() {
-            return Err(DeviceError::api(format!("DeallocateBuffer: buffer at {:#x} is not allocated", b.address)));
-        }
-        let kind = match b.buffer_type {
-            BufferType::Dram => BufferKind::Dram,
-            BufferType::L1 => BufferKind::L1,
-        };
-        self.allocator.deallocate(kind, b.address);
-        Ok(())
-    }
-
-    fn check_live(&self, b: &Buffer, api: &str) -> Result<(), DeviceError> {
-        if self.buffers.get(&b.id) != Some(b) {
-            return Err(DeviceError::api(format!("{api}: the buffer at {:#x} has been deallocated", b.address)));
-        }
-        Ok(())
-    }
-
-    /// Where page `i` of `b` lives: (memory, address).
-    fn page_location(&self, b: &Buffer, page: u64) -> (BufferKind, usize, u64) {
-        let kind = if b.is_dram() { BufferKind::Dram } else { BufferKind::L1 };
-        let nb = self.allocator.banks(kind).num_banks() as u64;
-        let bank = (page % nb) as usize;
-        let addr = b.address + (page / nb) * b.aligned_page_size;
-        match kind {
-            BufferKind::Dram => {
-                let db = &self.chip.soc().dram_banks[bank];
-                (kind, db.channel as usize, db.address_offset + addr)
-            }
-            BufferKind::L1 => {
-                let (core, off) = self.l1_banks[bank];
-                let g = self.chip.logical_grid();
-                ((kind), (core.y * g.x + core.x) as usize, (addr as i64 + off) as u64)
-            }
-        }
-    }
-
-    fn write_page(&mut self, b: &Buffer, page: u64, data: &[u8]) {
-        let (kind, idx, addr) = self.page_location(b, page);
-        match kind {
-            BufferKind::Dram => self.dram.channel_mut(idx).write(addr, data),
-            BufferKind::L1 => self.l1[idx].write(addr, data).expect("buffer inside L1"),
-        }
-    }
-
-    fn read_page(&self, b: &Buffer, page: u64, out: &mut [u8]) {
-        let (kind, idx, addr) = self.page_location(b, page);
-        match kind {
-            BufferKind::Dram => self.dram.channel(idx).read(addr, out),
-            BufferKind::L1 => self.l1[idx].read_into(addr, out).expect("buffer inside L1"),
-        }
-    }
-
-    /// `EnqueueWriteBuffer(cq, buffer, data, blocking)`. Data shorter than the buffer is zero-padded (with a
-    /// warning), as tt-metal programs rely on; longer data is an error.
-    pub fn enqueue_write_buffer<T: HostData>(&mut self, b: &Buffer, data: &[T]) -> Result<(), DeviceError> {
-        self.check_live(b, "EnqueueWriteBuffer")?;
-        let mut bytes = to_bytes(data);
-        if bytes.len() as u64 > b.size {
-            return Err(DeviceError::api(format!(
-                "EnqueueWriteBuffer: {} bytes of data do not fit the {}-byte buffer at {:#x}",
-                bytes.len(),
-                b.size,
-                b.address
-            )));
-        }
-        if (bytes.len() as u64) < b.size {
-            tracing::warn!(
-                "EnqueueWriteBuffer: {} bytes written to the {}-byte buffer at {:#x}; the rest is zero",
-                bytes.len(),
-                b.size,
-                b.address
-            );
-            bytes.resize(b.size as usize, 0);
-        }
-        let ps = b.page_size as usize;
-        for (i, page) in bytes.chunks(ps).enumerate() {
-            self.write_page(b, i as u64, page);
-        }
-        Ok(())
-    }
-
-    /// `EnqueueReadBuffer(cq, buffer, data, blocking)`: the whole buffer.
-    pub fn enqueue_read_buffer<T: HostData>(&mut self, b: &Buffer) -> Result<Vec<T>, DeviceError> {
-        self.check_live(b, "EnqueueReadBuffer")?;
-        let ps = b.page_size as usize;
-        let mut bytes = vec![0u8; b.size as usize];
-        for (i, page) in bytes.chunks_mut(ps).enumerate() {
-            self.read_page(b, i as u64, page);
-        }
-        Ok(from_bytes(&bytes))
-    }
-
-    fn core_index(&self, c: CoreCoord, what: &str) -> Result<usize, DeviceError> {
-        let g = self.chip.logical_grid();
-        if c.x >= g.x || c.y >= g.y {
-            return Err(DeviceError::api(format!("{what}: core ({},{}) is outside the {g} logical grid", c.x, c.y)));
-        }
-        Ok((c.y * g.x + c.x) as usize)
-    }
-
-    /// `WriteToDeviceL1(device, core, addr, data)`.
-    pub fn write_to_device_l1<T: HostData>(
-        &mut self,
-        core: CoreCoord,
-        addr: u32,
-        data: &[T],
-    ) -> Result<(), DeviceError> {
-        let i = self.core_index(core, "WriteToDeviceL1")?;
-        self.l1[i].write(addr as u64, &to_bytes(data)).map_err(|e| DeviceError::api(format!("WriteToDeviceL1: {e}")))
-    }
-
-    /// `ReadFromDeviceL1(device, core, addr, size)`.
-    pub fn read_from_device_l1<T: HostData>(
-        &self,
-        core: CoreCoord,
-        addr: u32,
-        count: usize,
-    ) -> Result<Vec<T>, DeviceError> {
-        let i = self.core_index(core, "ReadFromDeviceL1")?;
-        let bytes = self.l1[i]
-            .read(addr as u64, (count * T::SIZE) as u64)
-            .map_err(|e| DeviceError::api(format!("ReadFromDeviceL1: {e}")))?;
-        Ok(from_bytes(&bytes))
     }
 
     /// The allocator's three reports.

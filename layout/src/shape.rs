@@ -1,0 +1,152 @@
+//! N-D shapes (`2x3x64x128`): volume, row-major strides, ravel/unravel of coordinates, ceil-division by
+//! another shape, and the text form every CLI option and error message uses.
+
+use crate::error::LayoutError;
+use serde::Serialize;
+use std::fmt;
+
+/// An N-D shape; every extent is a whole number (zero extents are representable, and rejected where a
+/// layout needs non-empty data).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Default)]
+#[serde(transparent)]
+pub struct Shape(pub Vec<u64>);
+
+impl Shape {
+    /// A shape from its extents.
+    pub fn new(dims: impl Into<Vec<u64>>) -> Shape {
+        Shape(dims.into())
+    }
+
+    /// Number of dimensions.
+    pub fn rank(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The extents.
+    pub fn dims(&self) -> &[u64] {
+        &self.0
+    }
+
+    /// Extent of dimension `i`, counting from the end when negative (`-1` is the last).
+    pub fn dim(&self, i: isize) -> u64 {
+        let r = self.rank() as isize;
+        let k = if i < 0 { r + i } else { i };
+        self.0[k as usize]
+    }
+
+    /// Number of elements (saturating at `u64::MAX`).
+    pub fn volume(&self) -> u64 {
+        self.0.iter().fold(1u64, |a, &d| a.saturating_mul(d))
+    }
+
+    /// Row-major strides (the last dimension has stride 1).
+    pub fn strides(&self) -> Vec<u64> {
+        let mut s = vec![1u64; self.rank()];
+        for i in (0..self.rank().saturating_sub(1)).rev() {
+            s[i] = s[i + 1].saturating_mul(self.0[i + 1]);
+        }
+        s
+    }
+
+    /// Row-major index of `coord` (which must be inside the shape).
+    pub fn ravel(&self, coord: &[u64]) -> u64 {
+        debug_assert_eq!(coord.len(), self.rank());
+        coord.iter().zip(&self.0).fold(0u64, |a, (&c, &d)| a * d + c)
+    }
+
+    /// The coordinate of row-major index `index` (which must be below the volume).
+    pub fn unravel(&self, mut index: u64, out: &mut [u64]) {
+        for (o, &d) in out.iter_mut().zip(&self.0).rev() {
+            *o = index % d.max(1);
+            index /= d.max(1);
+        }
+    }
+
+    /// Whether every coordinate of `coord` is inside the shape.
+    pub fn contains(&self, coord: &[u64]) -> bool {
+        coord.len() == self.rank() && coord.iter().zip(&self.0).all(|(c, d)| c < d)
+    }
+
+    /// Extent-wise `ceil(self / other)` (same rank; `other` has no zero extent).
+    pub fn ceil_div(&self, other: &Shape) -> Shape {
+        Shape(self.0.iter().zip(&other.0).map(|(a, b)| a.div_ceil((*b).max(1))).collect())
+    }
+
+    /// Extent-wise product (same rank).
+    pub fn mul(&self, other: &Shape) -> Shape {
+        Shape(self.0.iter().zip(&other.0).map(|(a, b)| a.saturating_mul(*b)).collect())
+    }
+
+    /// Check that no extent is zero; `what` names the shape in the error.
+    pub fn check_nonzero(&self, what: &str) -> Result<(), LayoutError> {
+        if self.rank() == 0 {
+            return Err(LayoutError::value(what, "[]", "at least one dimension"));
+        }
+        match self.0.iter().position(|&d| d == 0) {
+            Some(i) => Err(LayoutError::value(format!("{what}[{i}]"), 0, "every extent must be at least 1")),
+            None => Ok(()),
+        }
+    }
+}
+
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("x")?;
+            }
+            write!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for Shape {
+    type Err = LayoutError;
+
+    /// `2x3x64x128` (also `2,3,64,128`).
+    fn from_str(text: &str) -> Result<Shape, LayoutError> {
+        let t = text.trim();
+        if t.is_empty() {
+            return Err(LayoutError::parse("shape", text, 0, "extents separated by `x`, e.g. 2x3x64x128"));
+        }
+        let mut dims = Vec::new();
+        let mut at = 0;
+        for part in t.split(['x', 'X', ',']) {
+            let p = part.trim();
+            match p.parse::<u64>() {
+                Ok(v) => dims.push(v),
+                Err(_) => return Err(LayoutError::parse("shape", text, at, "a whole number")),
+            }
+            at += part.len() + 1;
+        }
+        Ok(Shape(dims))
+    }
+}
+
+impl From<Vec<u64>> for Shape {
+    fn from(v: Vec<u64>) -> Shape {
+        Shape(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ravel_unravel_strides() {
+        let s: Shape = "2x3x4".parse().unwrap();
+        assert_eq!(s.strides(), vec![12, 4, 1]);
+        assert_eq!(s.ravel(&[1, 2, 3]), 23);
+        let mut c = [0; 3];
+        s.unravel(23, &mut c);
+        assert_eq!(c, [1, 2, 3]);
+        assert_eq!(s.volume(), 24);
+        assert_eq!(s.to_string(), "2x3x4");
+        assert_eq!(s.ceil_div(&Shape::new(vec![1, 2, 3])), Shape::new(vec![2, 2, 2]));
+        assert!("2xx3".parse::<Shape>().is_err());
+        assert!("".parse::<Shape>().is_err());
+        assert!(Shape::new(vec![2, 0]).check_nonzero("shape").is_err());
+    }
+}
