@@ -13,6 +13,7 @@
 pub mod coords;
 pub mod error;
 pub mod format;
+pub mod metal;
 pub mod placement;
 pub mod shape;
 pub mod tile;

@@ -1,0 +1,378 @@
+//! Affine maps as MLIR writes them: `(d0, d1, d2, d3) -> (d0 * 192 + d1 * 64 + d2, d3)`. Each result is
+//! a linear combination of the dimensions plus a constant (what tt.metal_layout uses); the map parses,
+//! prints in MLIR's form, evaluates, bounds its image over a box, and inverts a point when its results are
+//! mixed-radix sums (collapsed dimensions, also with bumped strides).
+
+use crate::error::LayoutError;
+use std::fmt;
+
+/// One result: `Σ coeff · d_dim + constant`, terms sorted by dimension, no zero coefficients.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct AffineExpr {
+    /// `(dimension, coefficient)`.
+    pub terms: Vec<(usize, i64)>,
+    /// The constant.
+    pub constant: i64,
+}
+
+impl AffineExpr {
+    /// The expression `d_dim`.
+    pub fn dim(dim: usize) -> AffineExpr {
+        AffineExpr { terms: vec![(dim, 1)], constant: 0 }
+    }
+
+    fn normalise(mut self) -> AffineExpr {
+        self.terms.sort_by_key(|t| t.0);
+        let mut out: Vec<(usize, i64)> = Vec::with_capacity(self.terms.len());
+        for (d, c) in self.terms {
+            match out.last_mut() {
+                Some(last) if last.0 == d => last.1 += c,
+                _ => out.push((d, c)),
+            }
+        }
+        out.retain(|t| t.1 != 0);
+        AffineExpr { terms: out, constant: self.constant }
+    }
+
+    /// The value at `point`.
+    pub fn eval(&self, point: &[i64]) -> i64 {
+        self.terms.iter().fold(self.constant, |a, &(d, c)| a + c * point[d])
+    }
+}
+
+/// A map from `num_dims` dimensions to its results.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct AffineMap {
+    /// Number of input dimensions.
+    pub num_dims: usize,
+    /// The results.
+    pub results: Vec<AffineExpr>,
+}
+
+impl AffineMap {
+    /// The identity over `n` dimensions.
+    pub fn identity(n: usize) -> AffineMap {
+        AffineMap { num_dims: n, results: (0..n).map(AffineExpr::dim).collect() }
+    }
+
+    /// The results at `point` (one coordinate per dimension).
+    pub fn eval(&self, point: &[i64]) -> Vec<i64> {
+        self.results.iter().map(|r| r.eval(point)).collect()
+    }
+
+    /// Per result, the smallest and largest value over the box `0 ≤ d_i < shape[i]`.
+    pub fn bounds(&self, shape: &[u64]) -> Vec<(i64, i64)> {
+        self.results
+            .iter()
+            .map(|r| {
+                let (mut lo, mut hi) = (r.constant, r.constant);
+                for &(d, c) in &r.terms {
+                    let top = c * (shape[d] as i64 - 1).max(0);
+                    if c >= 0 {
+                        hi += top;
+                    } else {
+                        lo += top;
+                    }
+                }
+                (lo, hi)
+            })
+            .collect()
+    }
+
+    /// A point of the box `0 ≤ d_i < shape[i]` the map sends to `target`, if there is one. Each result must
+    /// be a mixed-radix sum: its terms, by decreasing positive coefficient, each at least one more than
+    /// what the smaller terms can add up to (then the decomposition is unique); otherwise an error.
+    pub fn preimage(&self, target: &[i64], shape: &[u64]) -> Result<Option<Vec<i64>>, LayoutError> {
+        let mut point: Vec<Option<i64>> = vec![None; self.num_dims];
+        for (r, (expr, &want)) in self.results.iter().zip(target).enumerate() {
+            let mut terms = expr.terms.clone();
+            terms.sort_by(|a, b| b.1.cmp(&a.1));
+            // Check the mixed-radix condition from the smallest term up.
+            let mut reach = 0i64;
+            for &(d, c) in terms.iter().rev() {
+                if c <= 0 || c <= reach {
+                    return Err(LayoutError::Illegal(format!(
+                        "result {r} of {self} is not a mixed-radix sum of dimensions (d{d} * {c}), so its points cannot be traced back to tensor elements"
+                    )));
+                }
+                reach += c * (shape[d] as i64 - 1);
+            }
+            let mut v = want - expr.constant;
+            if v < 0 {
+                return Ok(None);
+            }
+            for (k, &(d, c)) in terms.iter().enumerate() {
+                let digit = v / c;
+                if digit >= shape[d] as i64 || (k + 1 == terms.len() && v % c != 0) {
+                    return Ok(None);
+                }
+                v -= digit * c;
+                match point[d] {
+                    Some(prev) if prev != digit => return Ok(None),
+                    _ => point[d] = Some(digit),
+                }
+            }
+            if v != 0 {
+                return Ok(None);
+            }
+        }
+        Ok(Some(point.into_iter().map(|p| p.unwrap_or(0)).collect()))
+    }
+}
+
+impl fmt::Display for AffineExpr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for &(d, c) in &self.terms {
+            let (neg, mag) = (c < 0, c.unsigned_abs());
+            match (first, neg) {
+                (true, false) => {}
+                (true, true) => f.write_str("-")?,
+                (false, false) => f.write_str(" + ")?,
+                (false, true) => f.write_str(" - ")?,
+            }
+            if mag == 1 {
+                write!(f, "d{d}")?;
+            } else {
+                write!(f, "d{d} * {mag}")?;
+            }
+            first = false;
+        }
+        if self.constant != 0 || first {
+            match (first, self.constant < 0) {
+                (true, _) => write!(f, "{}", self.constant)?,
+                (false, false) => write!(f, " + {}", self.constant)?,
+                (false, true) => write!(f, " - {}", self.constant.unsigned_abs())?,
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for AffineMap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("(")?;
+        for d in 0..self.num_dims {
+            if d > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "d{d}")?;
+        }
+        f.write_str(") -> (")?;
+        for (i, r) in self.results.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{r}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// A reader of MLIR affine-map text.
+struct Parser<'a> {
+    text: &'a str,
+    at: usize,
+    dims: Vec<String>,
+}
+
+impl Parser<'_> {
+    fn err(&self, expected: &str) -> LayoutError {
+        LayoutError::parse("affine map", self.text, self.at, expected)
+    }
+
+    fn ws(&mut self) {
+        while self.text[self.at..].starts_with(|c: char| c.is_whitespace()) {
+            self.at += 1;
+        }
+    }
+
+    fn eat(&mut self, s: &str) -> bool {
+        self.ws();
+        if self.text[self.at..].starts_with(s) {
+            self.at += s.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expect(&mut self, s: &str) -> Result<(), LayoutError> {
+        if self.eat(s) { Ok(()) } else { Err(self.err(&format!("`{s}`"))) }
+    }
+
+    fn ident(&mut self) -> Option<String> {
+        self.ws();
+        let rest = &self.text[self.at..];
+        let n = rest
+            .char_indices()
+            .take_while(|&(i, c)| c == '_' || c.is_ascii_alphabetic() || (i > 0 && c.is_ascii_digit()))
+            .count();
+        if n == 0 {
+            return None;
+        }
+        self.at += n;
+        Some(rest[..n].to_string())
+    }
+
+    fn number(&mut self) -> Option<i64> {
+        self.ws();
+        let rest = &self.text[self.at..];
+        let n = rest.bytes().take_while(|b| b.is_ascii_digit()).count();
+        let v = rest[..n].parse::<i64>().ok()?;
+        self.at += n;
+        Some(v)
+    }
+
+    /// A factor: a dimension, a number, or a parenthesised expression; possibly negated.
+    fn factor(&mut self) -> Result<AffineExpr, LayoutError> {
+        if self.eat("-") {
+            let e = self.factor()?;
+            return Ok(scale(e, -1));
+        }
+        if self.eat("(") {
+            let e = self.expr()?;
+            self.expect(")")?;
+            return Ok(e);
+        }
+        if let Some(v) = self.number() {
+            return Ok(AffineExpr { terms: vec![], constant: v });
+        }
+        let start = self.at;
+        match self.ident() {
+            Some(name) => match self.dims.iter().position(|d| *d == name) {
+                Some(i) => Ok(AffineExpr::dim(i)),
+                None => {
+                    self.at = start;
+                    Err(self.err(&format!("one of the dimensions ({})", self.dims.join(", "))))
+                }
+            },
+            None => Err(self.err("a dimension, a number or `(`")),
+        }
+    }
+
+    /// A term: factors joined by `*` (at most one of them not a constant).
+    fn term(&mut self) -> Result<AffineExpr, LayoutError> {
+        let mut e = self.factor()?;
+        while self.eat("*") {
+            let f = self.factor()?;
+            e = if f.terms.is_empty() {
+                scale(e, f.constant)
+            } else if e.terms.is_empty() {
+                scale(f, e.constant)
+            } else {
+                return Err(self.err("a constant factor (a product of two dimensions is not affine)"));
+            };
+        }
+        Ok(e)
+    }
+
+    fn expr(&mut self) -> Result<AffineExpr, LayoutError> {
+        let mut e = self.term()?;
+        loop {
+            if self.eat("+") {
+                let t = self.term()?;
+                e = add(e, t);
+            } else if self.eat("-") {
+                let t = self.term()?;
+                e = add(e, scale(t, -1));
+            } else {
+                return Ok(e.normalise());
+            }
+        }
+    }
+}
+
+fn scale(e: AffineExpr, k: i64) -> AffineExpr {
+    AffineExpr { terms: e.terms.into_iter().map(|(d, c)| (d, c * k)).collect(), constant: e.constant * k }
+}
+
+fn add(a: AffineExpr, b: AffineExpr) -> AffineExpr {
+    let mut terms = a.terms;
+    terms.extend(b.terms);
+    AffineExpr { terms, constant: a.constant + b.constant }
+}
+
+impl std::str::FromStr for AffineMap {
+    type Err = LayoutError;
+
+    /// MLIR syntax, optionally wrapped in `affine_map<…>`.
+    fn from_str(text: &str) -> Result<AffineMap, LayoutError> {
+        let mut p = Parser { text, at: 0, dims: Vec::new() };
+        let wrapped = p.eat("affine_map<");
+        p.expect("(")?;
+        if !p.eat(")") {
+            loop {
+                let start = p.at;
+                match p.ident() {
+                    Some(d) if !p.dims.contains(&d) => p.dims.push(d),
+                    Some(_) => {
+                        p.at = start;
+                        return Err(p.err("a dimension name not used before"));
+                    }
+                    None => return Err(p.err("a dimension name such as d0")),
+                }
+                if p.eat(")") {
+                    break;
+                }
+                p.expect(",")?;
+            }
+        }
+        p.expect("->")?;
+        p.expect("(")?;
+        let mut results = Vec::new();
+        if !p.eat(")") {
+            loop {
+                results.push(p.expr()?);
+                if p.eat(")") {
+                    break;
+                }
+                p.expect(",")?;
+            }
+        }
+        if wrapped {
+            p.expect(">")?;
+        }
+        p.ws();
+        if p.at != text.len() {
+            return Err(p.err("the end of the map"));
+        }
+        Ok(AffineMap { num_dims: p.dims.len(), results })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_prints_and_evaluates_the_seed_map() {
+        let m: AffineMap = "(d0, d1, d2, d3) -> (d0 * 192 + d1 * 64 + d2, d3)".parse().unwrap();
+        assert_eq!(m.to_string(), "(d0, d1, d2, d3) -> (d0 * 192 + d1 * 64 + d2, d3)");
+        assert_eq!(m.eval(&[1, 1, 6, 100]), vec![262, 100]);
+        assert_eq!(m.bounds(&[2, 3, 64, 128]), vec![(0, 383), (0, 127)]);
+        // Other spellings normalise to the same map.
+        let n: AffineMap = "affine_map<(a, b, c, d) -> (192*a + (b * 64) + c, d)>".parse().unwrap();
+        assert_eq!(n, m);
+        let k: AffineMap = "(d0) -> (d0 - 1, 3, -d0 + 2 * d0)".parse().unwrap();
+        assert_eq!(k.to_string(), "(d0) -> (d0 - 1, 3, d0)");
+        for bad in
+            ["(d0) -> (d1)", "(d0, d0) -> (d0)", "(d0) -> (d0 * d0)", "(d0) -> (d0", "d0 -> d0", "(d0) -> (d0) x"]
+        {
+            assert!(bad.parse::<AffineMap>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn preimages_of_collapsed_and_bumped_maps() {
+        let m: AffineMap = "(d0, d1, d2) -> (d0 * 32 + d1, d2)".parse().unwrap();
+        let shape = [2, 8, 32];
+        assert_eq!(m.preimage(&[33, 5], &shape).unwrap(), Some(vec![1, 1, 5]));
+        assert_eq!(m.preimage(&[9, 5], &shape).unwrap(), None, "row 9 is in the gap the bumped stride leaves");
+        let dup: AffineMap = "(d0, d1, d2) -> (d0 * 96 + d1, d1, d2)".parse().unwrap();
+        assert_eq!(dup.preimage(&[100, 4, 0], &[8, 96, 32]).unwrap(), Some(vec![1, 4, 0]));
+        assert_eq!(dup.preimage(&[100, 5, 0], &[8, 96, 32]).unwrap(), None, "d1 disagrees between results");
+        let bad: AffineMap = "(d0, d1) -> (d0 + d1)".parse().unwrap();
+        assert!(bad.preimage(&[3], &[4, 4]).is_err());
+    }
+}
