@@ -86,7 +86,7 @@ impl AffineMap {
         let mut point: Vec<Option<i64>> = vec![None; self.num_dims];
         for (r, (expr, &want)) in self.results.iter().zip(target).enumerate() {
             let mut terms = expr.terms.clone();
-            terms.sort_by(|a, b| b.1.cmp(&a.1));
+            terms.sort_by_key(|t| std::cmp::Reverse(t.1));
             // Check the mixed-radix condition from the smallest term up.
             let mut reach = 0i64;
             for &(d, c) in terms.iter().rev() {
