@@ -17,6 +17,7 @@ pub mod metal;
 pub mod placement;
 pub mod shape;
 pub mod tile;
+pub mod ttnn;
 
 pub use coords::{
     CoreCoord, CoreRange, CoreRangeSet, WorkSplit, corerange_to_cores, num_cores_to_corerangeset, split_work_to_cores,
