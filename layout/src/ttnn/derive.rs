@@ -119,12 +119,12 @@ pub fn derive(spec: &TensorSpec) -> Result<Derived, LayoutError> {
             if p.rank() != rank {
                 return Err(LayoutError::mismatch("the padded shape has the tensor's rank", p, &spec.shape));
             }
-            for d in 0..rank {
-                if p.dims()[d] < dims[d] {
+            for (d, (&pv, &lv)) in p.dims().iter().zip(dims).enumerate() {
+                if pv < lv {
                     return Err(LayoutError::value(
                         format!("padded shape[{d}]"),
-                        p.dims()[d],
-                        format!("at least the logical {}", dims[d]),
+                        pv,
+                        format!("at least the logical {lv}"),
                     ));
                 }
             }
