@@ -13,6 +13,7 @@ mod launch;
 pub mod params;
 pub mod program;
 pub mod report;
+pub mod tensor;
 
 pub use buffer::{
     Buffer, BufferSharding, BufferType, HostData, InterleavedBufferConfig, ShardParameters, ShardedBufferConfig,
@@ -35,6 +36,7 @@ pub use sim_tensix::{
     CBIndex, Compute, ComputeRole, DataFormat, DataMovementProcessor, Dataflow, Risc, WordCond, bfloat16,
 };
 pub use soc_descriptors::{Arch, Noc0Coord, NocId, TileKind, TranslatedCoord};
+pub use tensor::{DeviceTensor, Tensor};
 
 /// Everything a tensim program needs, host side and kernel side, in one import.
 pub mod prelude {
@@ -52,10 +54,14 @@ pub mod prelude {
         CircularBufferConfig, ComputeConfig, DataMovementConfig, Kernel, KernelHandle, MathFidelity, NocMode, Program,
     };
     pub use crate::report::RunReport;
+    pub use crate::tensor::{DeviceTensor, Tensor};
     pub use layout::placement::{
         BufferDistributionSpec, DistributionStrategy, ShardOrientation, ShardSpecBuffer, TensorMemoryLayout,
     };
     pub use layout::tile::{tilize_nfaces, untilize_nfaces};
+    pub use layout::ttnn::{
+        BufferKind, DataType, MemoryConfig, NdShardSpec, PageConfig, ShardMode, ShardSpec, TensorSpec,
+    };
     pub use layout::{Shape, TileShape};
     pub use sim_tensix::{
         AddrGen, BroadcastType, CBIndex, Compute, ComputeRole, DataFormat, DataMovementProcessor, Dataflow,
