@@ -156,11 +156,8 @@ fn soc_dir() -> Option<PathBuf> {
 fn examples_run_on_the_real_soc_descriptors() {
     let Some(dir) = soc_dir() else { return };
     for f in ["wormhole_b0_80_arch.yaml", "blackhole_140_arch.yaml"] {
-        let spec = ChipSpec {
-            soc: SocSource::File(dir.join("tt-metal/soc_descriptors").join(f)),
-            core_desc: None,
-            options: Default::default(),
-        };
+        let spec =
+            ChipSpec { soc: SocSource::File(dir.join("tt-metal/soc_descriptors").join(f)), ..Default::default() };
         for ex in list() {
             let mut dev = Device::open(&spec).unwrap();
             let out = (ex.run)(&mut dev, &ExampleOptions::default()).unwrap();

@@ -2,8 +2,8 @@
 //! descriptor found next to it in tt-metal's layout, given explicitly, or built in), plus harvesting.
 
 use soc_descriptors::{
-    Arch, Chip, ChipOptions, CoreDescriptor, SocDescriptor, SocError, builtin_core_descriptor, builtin_name,
-    builtin_soc, whole_grid_core_descriptor,
+    Arch, Chip, ChipOptions, CoreDescriptor, DispatchAxis, SocDescriptor, SocError, builtin_core_descriptor,
+    builtin_name, builtin_soc, whole_grid_core_descriptor,
 };
 use std::path::{Path, PathBuf};
 
@@ -18,20 +18,51 @@ pub enum SocSource {
 }
 
 /// Everything needed to build a [`Chip`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ChipSpec {
     /// The SoC descriptor.
     pub soc: SocSource,
     /// An explicit core descriptor file; `None` looks next to the SoC file, then uses the built-in one.
     pub core_desc: Option<PathBuf>,
-    /// Harvesting, command queues, dispatch axis.
-    pub options: ChipOptions,
+    /// Harvested Tensix rows (WH, GS) or columns (BH) as a mask; `None`: the arch's usual card
+    /// ([`default_harvest`]).
+    pub harvest: Option<u32>,
+    /// Hardware command queues (1 or 2; 0 means 1).
+    pub num_hw_cqs: u32,
+    /// Dispatch axis for axis-keyed core descriptors; `None` picks the only one present.
+    pub dispatch_axis: Option<DispatchAxis>,
+}
+
+impl Default for SocSource {
+    fn default() -> Self {
+        SocSource::Builtin(Arch::WormholeB0)
+    }
+}
+
+/// The harvesting of the card tensim models when none is given: a Wormhole is an n150 (one Tensix row
+/// harvested — the last, NoC0 y = 11 — which selects tt-metal's `nebula_x1` configuration: an 8×8 compute
+/// grid with the dispatch cores on the row below, as on the cards the data-movement tables were measured
+/// on); Blackhole and Grayskull are unharvested. `--harvest 0` asks for an unharvested Wormhole (`galaxy`).
+pub fn default_harvest(arch: Arch) -> u32 {
+    match arch {
+        Arch::WormholeB0 => 1 << 9,
+        Arch::Blackhole | Arch::Grayskull => 0,
+    }
 }
 
 impl ChipSpec {
-    /// The built-in chip of `arch`, unharvested.
+    /// The built-in chip of `arch`, harvested as its usual card ([`default_harvest`]).
     pub fn builtin(arch: Arch) -> ChipSpec {
-        ChipSpec { soc: SocSource::Builtin(arch), core_desc: None, options: ChipOptions::default() }
+        ChipSpec { soc: SocSource::Builtin(arch), ..Default::default() }
+    }
+
+    /// The chip options for a chip of `arch`.
+    fn options(&self, arch: Arch) -> ChipOptions {
+        ChipOptions {
+            harvest_mask: self.harvest.unwrap_or_else(|| default_harvest(arch)),
+            num_hw_cqs: self.num_hw_cqs,
+            dispatch_axis: self.dispatch_axis,
+        }
     }
 
     /// Load and validate the chip.
@@ -49,7 +80,8 @@ impl ChipSpec {
             },
             (None, SocSource::Builtin(_)) => (builtin_core_descriptor(arch), builtin_name(arch)),
         };
-        match Chip::new(soc.clone(), &core, &name, self.options) {
+        let options = self.options(arch);
+        match Chip::new(soc.clone(), &core, &name, options) {
             Ok(chip) => Ok(chip),
             // A file tt-metal has no core descriptor for (tt-umd's 1x1 test chip): when none was named
             // explicitly and the built-in one does not fit its worker grid, every worker computes.
@@ -60,7 +92,7 @@ impl ChipSpec {
             {
                 tracing::warn!("{e}; using the whole worker grid for compute");
                 let name = format!("whole worker grid (no {arch} core descriptor fits this chip)");
-                Chip::new(soc, &whole_grid_core_descriptor(arch), &name, self.options)
+                Chip::new(soc, &whole_grid_core_descriptor(arch), &name, options)
             }
             Err(e) => Err(e),
         }

@@ -79,6 +79,10 @@ fn check_and_place(dev: &Device, p: &Program) -> Result<(Vec<u32>, u64), DeviceE
                 num_cbs - 1
             )));
         }
+        if let Some(b) = &cb.config.globally_allocated {
+            addrs.push(check_global_cb(dev, cb, b)?);
+            continue;
+        }
         let cores: Vec<u32> = cb.cores.iter().map(|c| c.y * g.x + c.x).collect();
         let addr = region.place(&cores, cb.config.total_size as u64).map_err(|e| {
             let idx: Vec<String> = cb.config.formats.iter().map(|(i, _)| format!("c_{i}")).collect();
@@ -98,6 +102,39 @@ fn check_and_place(dev: &Device, p: &Program) -> Result<(Vec<u32>, u64), DeviceE
         addrs.push(addr as u32);
     }
     Ok((addrs, region.top()))
+}
+
+/// A CB on an L1 buffer: the buffer must be live and in L1, hold a region on every core of the CB (its shard
+/// cores, or every L1 bank for an interleaved buffer), and be at least as large there as the CB.
+fn check_global_cb(dev: &Device, cb: &crate::program::CbDef, b: &crate::buffer::Buffer) -> Result<u32, DeviceError> {
+    let idx: Vec<String> = cb.config.formats.iter().map(|(i, _)| format!("c_{i}")).collect();
+    let what = format!("circular buffer {} on buffer {:#x}", idx.join("/"), b.address());
+    dev.check_live(b, &format!("CreateCircularBuffer ({what})"))?;
+    if b.is_dram() {
+        return Err(DeviceError::api(format!(
+            "CreateCircularBuffer: {what}: set_globally_allocated_address needs an L1 buffer, not a DRAM one"
+        )));
+    }
+    if let Some(s) = b.sharding()
+        && let Some(c) = cb.cores.iter().find(|c| !s.cores.contains(c))
+    {
+        return Err(DeviceError::api(format!(
+            "CreateCircularBuffer: {what}: core ({},{}) holds no shard of the buffer (its shards are on {} cores starting at ({},{}))",
+            c.x,
+            c.y,
+            s.cores.len(),
+            s.cores[0].x,
+            s.cores[0].y
+        )));
+    }
+    let room = b.aligned_size_per_bank();
+    if cb.config.total_size as u64 > room {
+        return Err(DeviceError::api(format!(
+            "CreateCircularBuffer: {what}: the CB's {} bytes exceed the buffer's {room} bytes per core",
+            cb.config.total_size
+        )));
+    }
+    Ok(b.address())
 }
 
 impl Launch {

@@ -19,7 +19,7 @@ pub use buffer::{
     Buffer, BufferSharding, BufferType, HostData, InterleavedBufferConfig, ShardParameters, ShardedBufferConfig,
     from_bytes, tensor_accessor_args, to_bytes,
 };
-pub use chip_spec::{ChipSpec, SocSource};
+pub use chip_spec::{ChipSpec, SocSource, default_harvest};
 pub use coords::{CoreCoord, CoreRange, CoreRangeSet, WorkSplit, num_cores_to_corerangeset, split_work_to_cores};
 pub use device::{Device, DeviceSetup, MemoryReports, Progress, Recording};
 pub use error::{BlockedKernel, DeviceError};

@@ -209,6 +209,9 @@ pub struct CircularBufferConfig {
     pub formats: Vec<(u32, DataFormat)>,
     /// Page size of each index.
     pub page_sizes: Vec<(u32, u32)>,
+    /// An L1 buffer the CB aliases (`set_globally_allocated_address`): the CB lives at the buffer's address
+    /// on each of its cores (a sharded buffer: the core's shard) instead of in the CB region.
+    pub globally_allocated: Option<crate::buffer::Buffer>,
 }
 
 impl CircularBufferConfig {
@@ -218,6 +221,7 @@ impl CircularBufferConfig {
             total_size,
             formats: formats.iter().map(|(i, f)| (i.cb_index(), *f)).collect(),
             page_sizes: Vec::new(),
+            globally_allocated: None,
         }
     }
 
@@ -232,6 +236,13 @@ impl CircularBufferConfig {
     /// The page size set for CB `index`, if any.
     pub fn page_size(&self, index: u32) -> Option<u32> {
         self.page_sizes.iter().find(|(j, _)| *j == index).map(|(_, p)| *p)
+    }
+
+    /// `set_globally_allocated_address(buffer)`: place the CB on an L1 buffer (typically the sharded buffer a
+    /// kernel reads or writes in place) rather than in the program's CB region.
+    pub fn set_globally_allocated_address(mut self, buffer: &crate::buffer::Buffer) -> Self {
+        self.globally_allocated = Some(buffer.clone());
+        self
     }
 
     /// `set_total_size(bytes)`.

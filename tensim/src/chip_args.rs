@@ -3,7 +3,7 @@
 
 use clap::Args;
 use sim_device::{ChipSpec, DeviceSetup, Params, SocSource};
-use soc_descriptors::{Arch, ChipOptions, DispatchAxis};
+use soc_descriptors::{Arch, DispatchAxis};
 use std::path::PathBuf;
 
 /// A whole number for a `u32` option, with a message that says what was wrong.
@@ -77,9 +77,10 @@ pub struct ChipArgs {
     #[arg(long, value_name = "FILE")]
     pub core_desc: Option<PathBuf>,
     /// Harvested Tensix rows (WH, GS) or columns (BH): bit i removes the i-th row/column in NoC0 order.
-    /// Decimal or 0x-hex.
-    #[arg(long, value_name = "MASK", value_parser = parse_mask, default_value = "0")]
-    pub harvest: u32,
+    /// Decimal or 0x-hex. Default: the usual card — a Wormhole n150 (0x200: the last row), an unharvested
+    /// Blackhole or Grayskull; 0 gives an unharvested Wormhole (galaxy).
+    #[arg(long, value_name = "MASK", value_parser = parse_mask)]
+    pub harvest: Option<u32>,
     /// Number of hardware command queues (selects the core-descriptor configuration).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=2))]
     pub num_hw_cqs: u32,
@@ -115,11 +116,9 @@ impl ChipArgs {
         Ok(ChipSpec {
             soc,
             core_desc: self.core_desc.clone(),
-            options: ChipOptions {
-                harvest_mask: self.harvest,
-                num_hw_cqs: self.num_hw_cqs,
-                dispatch_axis: self.dispatch_axis,
-            },
+            harvest: self.harvest,
+            num_hw_cqs: self.num_hw_cqs,
+            dispatch_axis: self.dispatch_axis,
         })
     }
 }

@@ -11,7 +11,23 @@ use crate::coords::CoreCoord;
 use crate::error::DeviceError;
 use allocator::BufferKind;
 use layout::placement::TensorMemoryLayout;
+use soc_descriptors::NocId;
 use std::sync::Arc;
+
+/// Where a page is, as kernels address it over the NoC.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageNocLocation {
+    /// NoC x (translated, as kernels pass it).
+    pub x: u32,
+    /// NoC y.
+    pub y: u32,
+    /// Address at that endpoint (L1 address, or byte address inside the DRAM channel).
+    pub addr: u64,
+    /// The logical core, for L1.
+    pub core: Option<CoreCoord>,
+    /// The DRAM bank, for DRAM.
+    pub dram_bank: Option<u32>,
+}
 
 /// Where one page of a buffer is: the memory, the L1 (core index) or DRAM channel, and the address in it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -199,6 +215,46 @@ impl Device {
                 PageAddr { kind, index: (core.y * g.x + core.x) as usize, addr }
             }
         }
+    }
+
+    /// Where host page `page` of `b` is, as a kernel on `noc` addresses it: the NoC coordinate of its L1
+    /// core or DRAM endpoint (what `get_noc_addr(x, y, addr)` takes) and the local address there; plus, for
+    /// L1, the logical core.
+    pub fn page_noc_location(&self, b: &Buffer, page: u64, noc: NocId) -> Result<PageNocLocation, DeviceError> {
+        if page >= b.num_pages() {
+            return Err(DeviceError::api(format!(
+                "page {page} of the buffer at {:#x}: it has {} pages",
+                b.address,
+                b.num_pages()
+            )));
+        }
+        let loc = b.distribution().locate(page).expect("page inside the buffer");
+        let local = b.address + loc.slot * b.aligned_page_size;
+        Ok(match (b.buffer_type, &b.sharding) {
+            (BufferType::L1, s) => {
+                let (core, off) = match s {
+                    Some(s) => (s.cores[loc.bank as usize], 0),
+                    None => self.l1_banks[loc.bank as usize],
+                };
+                let t = self.worker_core_from_logical_core(core)?;
+                PageNocLocation { x: t.x, y: t.y, addr: (local as i64 + off) as u64, core: Some(core), dram_bank: None }
+            }
+            (BufferType::Dram, s) => {
+                let bank = match s {
+                    Some(s) => s.cores[loc.bank as usize].x as usize,
+                    None => loc.bank as usize,
+                };
+                let t = self.chip.dram_bank_noc_xy(noc, bank);
+                let db = &self.chip.soc().dram_banks[bank];
+                PageNocLocation {
+                    x: t.x,
+                    y: t.y,
+                    addr: db.address_offset + local,
+                    core: None,
+                    dram_bank: Some(bank as u32),
+                }
+            }
+        })
     }
 
     pub(crate) fn write_page(&mut self, b: &Buffer, page: u64, data: &[u8]) {

@@ -4,6 +4,8 @@
 
 mod buffers;
 
+pub use buffers::PageNocLocation;
+
 use crate::buffer::{Buffer, BufferType};
 use crate::chip_spec::ChipSpec;
 use crate::coords::CoreCoord;
