@@ -62,6 +62,19 @@ pub struct RunArgs {
     /// Math fidelity of the compute kernels: LoFi, HiFi2, HiFi3 or HiFi4.
     #[arg(long, value_parser = parse_fidelity)]
     fidelity: Option<MathFidelity>,
+    /// Layout ops: where the input lives — MEMORY:KIND[:RxC[:row|col]], e.g. dram:interleaved,
+    /// l1:height:8x1, l1:block:4x4:col.
+    #[arg(long, value_name = "SPEC")]
+    from: Option<String>,
+    /// Layout ops: where the output goes (same syntax as --from).
+    #[arg(long, value_name = "SPEC")]
+    to: Option<String>,
+    /// Layout ops: the tensor shape, e.g. 2x1024x512.
+    #[arg(long, value_name = "SHAPE")]
+    shape: Option<String>,
+    /// Layout ops: tile (default) or row_major pages.
+    #[arg(long, value_name = "PAGE")]
+    page: Option<String>,
     /// List every core's kernels in the summary (by default runs on more than 8 cores are summarised per
     /// kernel and RISC).
     #[arg(long)]
@@ -132,7 +145,18 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
         let names: Vec<&str> = list().iter().map(|e| e.name).collect();
         format!("unknown program `{name}`; available: {}", names.join(", "))
     })?;
-    let opts = ExampleOptions { seed: a.seed, size: a.size, m: a.m, n: a.n, k: a.k, fidelity: a.fidelity };
+    let opts = ExampleOptions {
+        seed: a.seed,
+        size: a.size,
+        m: a.m,
+        n: a.n,
+        k: a.k,
+        fidelity: a.fidelity,
+        from: a.from.clone(),
+        to: a.to.clone(),
+        shape: a.shape.clone(),
+        page: a.page.clone(),
+    };
     ex.check_options(&opts)?;
     let w = (ex.work)(&opts);
     work::check(

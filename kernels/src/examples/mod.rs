@@ -36,11 +36,30 @@ pub struct ExampleOptions {
     pub k: Option<u32>,
     /// Math fidelity of the compute kernels (each example has its own default).
     pub fidelity: Option<MathFidelity>,
+    /// Where a layout op's input lives (`--from`, the placement syntax of [`crate::ops::spec`]).
+    pub from: Option<String>,
+    /// Where a layout op's output goes (`--to`).
+    pub to: Option<String>,
+    /// The tensor shape of a layout op (`--shape 2x1024x512`).
+    pub shape: Option<String>,
+    /// Pages of a layout op: `tile` or `row_major` (`--page`).
+    pub page: Option<String>,
 }
 
 impl Default for ExampleOptions {
     fn default() -> Self {
-        ExampleOptions { seed: 0x7e5, size: None, m: None, n: None, k: None, fidelity: None }
+        ExampleOptions {
+            seed: 0x7e5,
+            size: None,
+            m: None,
+            n: None,
+            k: None,
+            fidelity: None,
+            from: None,
+            to: None,
+            shape: None,
+            page: None,
+        }
     }
 }
 
@@ -77,6 +96,14 @@ pub enum Takes {
     K,
     /// `--fidelity`.
     Fidelity,
+    /// `--from`.
+    From,
+    /// `--to`.
+    To,
+    /// `--shape`.
+    Shape,
+    /// `--page`.
+    Page,
 }
 
 /// How much simulation a run asks for, estimated before it starts.
@@ -106,12 +133,16 @@ impl Example {
     /// Check that `o` only sets options this example uses, within their ranges.
     pub fn check_options(&self, o: &ExampleOptions) -> Result<(), String> {
         type Given<'a> = (&'a str, bool, fn(&Takes) -> bool);
-        let given: [Given; 5] = [
+        let given: [Given; 9] = [
             ("--size", o.size.is_some(), |t| matches!(t, Takes::Size { .. })),
             ("--m", o.m.is_some(), |t| *t == Takes::M),
             ("--n", o.n.is_some(), |t| *t == Takes::N),
             ("--k", o.k.is_some(), |t| *t == Takes::K),
             ("--fidelity", o.fidelity.is_some(), |t| *t == Takes::Fidelity),
+            ("--from", o.from.is_some(), |t| *t == Takes::From),
+            ("--to", o.to.is_some(), |t| *t == Takes::To),
+            ("--shape", o.shape.is_some(), |t| *t == Takes::Shape),
+            ("--page", o.page.is_some(), |t| *t == Takes::Page),
         ];
         for (flag, set, is) in given {
             if set && !self.takes.iter().any(is) {
@@ -138,6 +169,10 @@ impl Example {
                 Takes::N => "--n".into(),
                 Takes::K => "--k".into(),
                 Takes::Fidelity => "--fidelity".into(),
+                Takes::From => "--from".into(),
+                Takes::To => "--to".into(),
+                Takes::Shape => "--shape".into(),
+                Takes::Page => "--page".into(),
             })
             .collect();
         v.push("--seed".into());
@@ -169,6 +204,14 @@ fn softmax_work(o: &ExampleOptions) -> Work {
     let (h, w) = (o.m.unwrap_or(2048) as u64, o.n.unwrap_or(512) as u64);
     Work { tile_ops: h * w / 1024 * 12, noc_bytes: h * w * 4 }
 }
+
+/// Work of a layout op: the tensor's bytes (bf16) over the NoC.
+fn move_work(o: &ExampleOptions, default: &str) -> Work {
+    let shape: Option<layout::Shape> = o.shape.as_deref().unwrap_or(default).parse().ok();
+    Work { tile_ops: 0, noc_bytes: shape.map_or(0, |s| s.volume().saturating_mul(2)) }
+}
+
+const MOVE: &[Takes] = &[Takes::From, Takes::To, Takes::Shape, Takes::Page];
 
 const SIZE_TILES: Takes = Takes::Size { meaning: "tiles", min: 1, max: 1 << 20 };
 const MNK: &[Takes] = &[
@@ -283,6 +326,37 @@ pub fn list() -> &'static [Example] {
             takes: &[],
             work: tiny,
             run: multicast::run,
+        },
+        Example {
+            name: "reshard",
+            about: "a tensor from one placement to another (--from/--to dram|l1:interleaved|height|width|block[:RxC[:col]]; default 512x512 from 4x4 to 8x8 L1 blocks)",
+            takes: MOVE,
+            work: |o| move_work(o, "512x512"),
+            run: crate::ops::run_reshard,
+        },
+        Example {
+            name: "interleaved_to_sharded",
+            about: "an interleaved tensor into shards: each shard core reads its pages (default 2048x512 DRAM -> 64 height shards)",
+            takes: MOVE,
+            work: |o| move_work(o, "2048x512"),
+            run: crate::ops::run_interleaved_to_sharded,
+        },
+        Example {
+            name: "sharded_to_interleaved",
+            about: "a sharded tensor back to interleaved pages: each shard core writes its pages (default 64 height shards -> DRAM)",
+            takes: MOVE,
+            work: |o| move_work(o, "2048x512"),
+            run: crate::ops::run_sharded_to_interleaved,
+        },
+        Example {
+            name: "eltwise_add_sharded",
+            about: "c = a + b on height- or block-sharded L1 tensors, CBs on the shards, no DRAM traffic (--to l1:height:8x8)",
+            takes: &[Takes::To, Takes::Shape],
+            work: |o| {
+                let w = move_work(o, "2048x512");
+                Work { tile_ops: w.noc_bytes / 2048, noc_bytes: 0 }
+            },
+            run: crate::ops::eltwise_sharded::run,
         },
         Example {
             name: "hello_world_datamovement",
