@@ -16,6 +16,7 @@ pub mod format;
 pub mod metal;
 pub mod placement;
 pub mod shape;
+pub mod svg;
 pub mod tile;
 pub mod ttnn;
 

@@ -39,14 +39,15 @@ impl Default for SocSource {
     }
 }
 
-/// The harvesting of the card tensim models when none is given: a Wormhole is an n150 (one Tensix row
-/// harvested — the last, NoC0 y = 11 — which selects tt-metal's `nebula_x1` configuration: an 8×8 compute
-/// grid with the dispatch cores on the row below, as on the cards the data-movement tables were measured
-/// on); Blackhole and Grayskull are unharvested. `--harvest 0` asks for an unharvested Wormhole (`galaxy`).
-pub fn default_harvest(arch: Arch) -> u32 {
+/// The harvesting of the card tensim models when none is given, for a chip of `arch` with `tensix_rows`
+/// Tensix rows: a full Wormhole (10 rows) is an n150 (one Tensix row harvested — the last, NoC0 y = 11 —
+/// which selects tt-metal's `nebula_x1` configuration: an 8×8 compute grid with the dispatch cores on the
+/// row below, as on the cards the data-movement tables were measured on); anything else (Blackhole,
+/// Grayskull, test chips) is unharvested. `--harvest 0` asks for an unharvested Wormhole (`galaxy`).
+pub fn default_harvest(arch: Arch, tensix_rows: usize) -> u32 {
     match arch {
-        Arch::WormholeB0 => 1 << 9,
-        Arch::Blackhole | Arch::Grayskull => 0,
+        Arch::WormholeB0 if tensix_rows == 10 => 1 << 9,
+        _ => 0,
     }
 }
 
@@ -56,10 +57,10 @@ impl ChipSpec {
         ChipSpec { soc: SocSource::Builtin(arch), ..Default::default() }
     }
 
-    /// The chip options for a chip of `arch`.
-    fn options(&self, arch: Arch) -> ChipOptions {
+    /// The chip options for `soc`.
+    fn options(&self, soc: &SocDescriptor) -> ChipOptions {
         ChipOptions {
-            harvest_mask: self.harvest.unwrap_or_else(|| default_harvest(arch)),
+            harvest_mask: self.harvest.unwrap_or_else(|| default_harvest(soc.arch, soc.tensix_rows().len())),
             num_hw_cqs: self.num_hw_cqs,
             dispatch_axis: self.dispatch_axis,
         }
@@ -80,7 +81,7 @@ impl ChipSpec {
             },
             (None, SocSource::Builtin(_)) => (builtin_core_descriptor(arch), builtin_name(arch)),
         };
-        let options = self.options(arch);
+        let options = self.options(&soc);
         match Chip::new(soc.clone(), &core, &name, options) {
             Ok(chip) => Ok(chip),
             // A file tt-metal has no core descriptor for (tt-umd's 1x1 test chip): when none was named

@@ -4,6 +4,7 @@
 
 mod chip_args;
 mod cmd_dm_bench;
+mod cmd_layout;
 mod cmd_params;
 mod cmd_replay;
 mod cmd_run;
@@ -43,6 +44,8 @@ enum Command {
     Soc(cmd_soc::SocArgs),
     /// List every timing and memory parameter of a chip with its value, allowed range and source.
     Params(cmd_params::ParamsArgs),
+    /// Where a tensor's elements live: tt.metal_layout, TTNN tensor specs, N-D buffer distributions.
+    Layout(cmd_layout::LayoutArgs),
 }
 
 /// Turn a panic anywhere in tensim into one line on standard error (no backtrace); `main` then exits 70.
@@ -70,6 +73,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Replay(a) => cmd_replay::run(&a),
         Command::Soc(a) => cmd_soc::run(&a),
         Command::Params(a) => cmd_params::run(&a),
+        Command::Layout(a) => cmd_layout::run(&a),
     }
 }
 

@@ -372,6 +372,111 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
         &["replay", &p("t_ok.json"), "--stats", &p("s.json"), "--npe-timeline", &p("s.json")],
         "is given for two outputs",
     );
+
+    // Layouts.
+    let m = |extra: &[&'static str]| -> Vec<&'static str> {
+        ["layout", "metal", "--shape", "2x3x64x128", "--grid", "2x4"]
+            .iter()
+            .copied()
+            .chain(extra.iter().copied())
+            .collect()
+    };
+    c(&m(&["--map", "(d0, d1) -> (d0, d1)"]), "2 inputs");
+    c(&m(&["--map", "(d0, d1, d2, d3) -> (d0, d1, d2 + d3)"]), "3 results");
+    c(&m(&["--map", "(d0, d1, d2, d3) -> (d0 * d1, d3)"]), "a product of two dimensions is not affine");
+    c(&m(&["--map", "(d0, d1, d2, d3) -> (d9, d3)"]), "one of the dimensions");
+    c(&m(&["--collapse", "0,9"]), "collapse interval = (0, 9)");
+    c(&m(&["--collapse", "2,1"]), "collapse interval = (2, 1)");
+    c(&m(&["--collapse", "0"]), "--collapse 0: give START,END");
+    c(&m(&["--collapse", "0,-1", "--map", "(d0, d1, d2, d3) -> (d0, d3)"]), "not both");
+    c(&m(&["--tile", "32x16"]), "32x16");
+    c(&m(&["--dtype", "bfp8"]), "block floats exist only in tiles");
+    c(&m(&["--dtype", "f64"]), "dtype = f64");
+    c(&m(&["--memspace", "hbm"]), "memspace = hbm");
+    c(&m(&["--oob", "seven"]), "oob = seven");
+    c(&m(&["--index", "1,1,6"]), "3 coordinates");
+    c(&m(&["--index", "1,1,64,0"]), "index[2] = 64");
+    c(&m(&["--index", "1,-1,0,0"]), "-1 is negative");
+    c(&["layout", "metal", "--shape", "2x0x4", "--grid", "1x1"], "shape[1] = 0");
+    c(&["layout", "metal", "--shape", "2xx4", "--grid", "1x1"], "cannot read shape `2xx4`");
+    c(&["layout", "metal", "--shape", "4x4", "--grid", "0x1"], "grid[0] = 0");
+    let svg = p("foreign.svg");
+    c(&["layout", "metal", "--shape", "4x4", "--grid", "1x1", "--svg", &svg], "not a tensim layout picture");
+    let t = |extra: &[&'static str]| -> Vec<&'static str> {
+        ["layout", "ttnn", "--shape", "64x64"].iter().copied().chain(extra.iter().copied()).collect()
+    };
+    c(&t(&["--layout", "tile", "--memory", "height", "--shard", "32x32", "--cores", "(0,0)-(1,0)"]), "whole rows");
+    c(
+        &t(&["--layout", "tile", "--memory", "block", "--shard", "16x32", "--cores", "(0,0)-(3,1)"]),
+        "16x32 is not tile-aligned",
+    );
+    c(&t(&["--layout", "tile", "--memory", "block", "--shard", "32x32", "--cores", "(0,0)-(1,0)"]), "4 shards");
+    c(&t(&["--memory", "height", "--shard", "32x64"]), "needs its cores");
+    c(&t(&["--memory", "height", "--cores", "(0,0)-(1,0)"]), "needs --shard");
+    c(&t(&["--memory", "height", "--shard", "32x64", "--cores", "(0,0)-(1,"]), "cannot read core ranges");
+    c(&t(&["--memory", "height", "--shard", "32x64", "--cores", "(0,0)-(1,1),(1,1)"]), "overlap");
+    c(&t(&["--memory", "diagonal"]), "--memory diagonal");
+    c(&t(&["--layout", "columns"]), "--layout columns");
+    c(&t(&["--dtype", "bfp8"]), "BFLOAT8_B exists only in tiles");
+    c(&t(&["--shard", "32x64"]), "--shard applies to sharded memory");
+    c(&t(&["--memory", "nd", "--shard", "32x32x32", "--cores", "(0,0)-(1,0)"]), "the N-D shard has the tensor's rank");
+    c(&t(&["--padded-shape", "32x64"]), "padded shape[0] = 32");
+    c(&t(&["--memory", "height", "--shard", "32x64", "--num-cores", "0"]), "num-cores = 0");
+    c(
+        &t(&["--memory", "height", "--shard", "32x64", "--num-cores", "100", "--grid-size", "8x8"]),
+        "100 cores do not fit",
+    );
+    let g = |extra: &[&'static str]| -> Vec<&'static str> {
+        ["layout", "pages", "--tensor", "5x2x64x96", "--page", "32x32", "--cores", "(0,0)-(3,3)"]
+            .iter()
+            .copied()
+            .chain(extra.iter().copied())
+            .collect()
+    };
+    c(&g(&["--shard", "6x2x32x32"]), "a shard cannot be larger than the tensor");
+    c(&g(&["--shard", "2x32x32"]), "the shard's rank must equal the tensor's");
+    c(&g(&["--shard", "5x2x0x32"]), "shard shape[2] = 0");
+    c(
+        &["layout", "pages", "--tensor", "64x64", "--shard", "32x32", "--page", "0x32", "--cores", "(0,0)"],
+        "--page 0x32",
+    );
+    c(&g(&["--shard", "5x2x32x32", "--orientation", "diagonal"]), "orientation = diagonal");
+    c(&g(&["--shard", "5x2x32x32", "--alignment", "24"]), "--alignment 24");
+    c(
+        &[
+            "layout",
+            "pages",
+            "--tensor",
+            "64x64",
+            "--shard",
+            "32x32",
+            "--page",
+            "32x32",
+            "--cores",
+            "(0,0)-(1,1),(3,3)",
+            "--strategy",
+            "grid_2d",
+        ],
+        "GRID_2D needs one rectangle",
+    );
+
+    // Layout ops.
+    c(&["run", "reshard", "--from", "l1:block"], "needs a grid");
+    c(&["run", "reshard", "--to", "l1:block:9x9"], "does not fit the 8x8 compute grid");
+    c(&["run", "reshard", "--to", "dram:height:13x1"], "13 DRAM banks asked for");
+    c(
+        &["run", "reshard", "--shape", "8192x8192", "--from", "dram:interleaved", "--to", "l1:block:1x1"],
+        "out of L1 memory",
+    );
+    c(&["run", "reshard", "--page", "rows"], "--page rows");
+    c(&["run", "reshard", "--shape", "0x32"], "--shape[0] = 0");
+    c(
+        &["run", "interleaved_to_sharded", "--from", "l1:height:2x1"],
+        "interleaved_to_sharded moves an interleaved tensor",
+    );
+    c(&["run", "eltwise_add_sharded", "--to", "dram:height:4x1"], "needs height or block shards in L1");
+    c(&["run", "loopback", "--from", "dram:interleaved"], "--from does not apply to loopback");
+    c(&["run", "reshard", "--size", "4"], "--size does not apply to reshard");
     out
 }
 
@@ -394,7 +499,8 @@ fn bad_inputs_give_one_clear_error_and_exit_1() {
         }
         // No serde or Rust type names in the message.
         for leaked in ["i64", "u64", "u32", "usize", "a sequence", "struct ", "invalid digit found"] {
-            if err.contains(leaked) && !args.iter().any(|a| a.contains(leaked)) {
+            // (Data type names such as u32 are the vocabulary of --dtype.)
+            if err.contains(leaked) && !args.iter().any(|a| a.contains(leaked) || a == "--dtype") {
                 failures.push(format!("tensim {}\n  message shows `{leaked}`: {}", args.join(" "), err.trim()));
             }
         }

@@ -33,7 +33,12 @@ fn soc_dir() -> Option<PathBuf> {
 fn builtin_wormhole_summary() {
     let (code, out, err) = tensim(&["soc", "--arch", "wormhole_b0"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("80 in an 8x10 worker grid"), "{out}");
+    // A Wormhole is an n150 unless told otherwise: 72 workers, the 8x8 compute grid of nebula_x1.
+    assert!(out.contains("72 in an 8x9 worker grid"), "{out}");
+    assert!(out.contains("compute grid     8x8"), "{out}");
+    assert!(out.contains("product nebula_x1"), "{out}");
+    let (_, full, _) = tensim(&["soc", "--arch", "wormhole_b0", "--harvest", "0"]);
+    assert!(full.contains("80 in an 8x10 worker grid") && full.contains("product galaxy"), "{full}");
     assert!(out.contains("NoC grid         10x12"), "{out}");
     assert!(out.contains("6 channels"), "{out}");
     assert!(out.contains("; 12 banks"), "{out}");
@@ -54,7 +59,7 @@ fn json_output_carries_the_same_facts() {
         let banks = v["dram_banks"].as_array().unwrap().len();
         let workers = v["tensix_workers"].as_u64().unwrap();
         match arch {
-            "wormhole_b0" => assert_eq!((banks, workers), (12, 80)),
+            "wormhole_b0" => assert_eq!((banks, workers), (12, 72)),
             "blackhole" => assert_eq!((banks, workers), (8, 140)),
             _ => assert_eq!((banks, workers), (8, 120)),
         }

@@ -307,6 +307,82 @@ impl MetalLayout {
         Ok(self.map.preimage(&point, self.shape.dims())?.is_none())
     }
 
+    /// A picture of the last two grid dimensions (the first slice of any outer ones): one rectangle per
+    /// shard in its grid colour, its padding hatched (the tail of the last shards and tile padding; gaps a
+    /// bumped stride leaves inside a shard are not drawn).
+    pub fn picture(&self) -> crate::svg::Picture {
+        use crate::svg::{Cell, Picture};
+        let r = self.grid.rank();
+        let (gh, gw) =
+            if r >= 2 { (self.grid.dims()[r - 2], self.grid.dims()[r - 1]) } else { (1, self.grid.dims()[0]) };
+        let padded = self.padded_shard_shape();
+        let (ph, pw) = if r >= 2 { (padded[r - 2], padded[r - 1]) } else { (1, padded[0]) };
+        let (sh, sw) = if r >= 2 { (self.shard[r - 2], self.shard[r - 1]) } else { (1, self.shard[0]) };
+        let (eh, ew) = if r >= 2 { (self.physical[r - 2], self.physical[r - 1]) } else { (1, self.physical[0]) };
+        let mut cells = Vec::new();
+        let mut owners = Vec::new();
+        for gy in 0..gh {
+            for gx in 0..gw {
+                let owner = owners.len();
+                owners.push(format!("({gy},{gx})"));
+                let real_h = eh.saturating_sub(gy * sh).min(sh);
+                let real_w = ew.saturating_sub(gx * sw).min(sw);
+                let (x, y) = (gx * pw, gy * ph);
+                if real_h > 0 && real_w > 0 {
+                    cells.push(Cell {
+                        x,
+                        y,
+                        w: real_w,
+                        h: real_h,
+                        owner: Some(owner),
+                        label: Some(format!("{gy},{gx}")),
+                        padding: false,
+                    });
+                }
+                if real_w < pw {
+                    cells.push(Cell {
+                        x: x + real_w,
+                        y,
+                        w: pw - real_w,
+                        h: ph,
+                        owner: Some(owner),
+                        label: None,
+                        padding: true,
+                    });
+                }
+                if real_h < ph && real_w > 0 {
+                    cells.push(Cell {
+                        x,
+                        y: y + real_h,
+                        w: real_w,
+                        h: ph - real_h,
+                        owner: Some(owner),
+                        label: None,
+                        padding: true,
+                    });
+                }
+            }
+        }
+        let outer = if r > 2 {
+            format!(" (slice 0 of the outer grid dims {})", Shape::new(self.grid.dims()[..r - 2].to_vec()))
+        } else {
+            String::new()
+        };
+        Picture {
+            title: format!(
+                "tensor<{}x{}> on grid <{}>{outer}: shards {}, padding hatched",
+                self.shape,
+                self.scalar,
+                self.grid,
+                self.memref()
+            ),
+            width: gw * pw,
+            height: gh * ph,
+            cells,
+            owners,
+        }
+    }
+
     /// The shard memref: `memref<192x32xf32, #tt.memory_space<l1>>`.
     pub fn memref(&self) -> String {
         let dims: Vec<String> = self.memref_shape().iter().map(u64::to_string).collect();

@@ -386,6 +386,58 @@ impl Derived {
     }
 }
 
+impl Derived {
+    /// A picture of the physical 2-D shape in pages, each page in the colour of its core (sharded) or bank
+    /// (interleaved over `banks`), labelled with its host page number; pages without data hatched. Large
+    /// tensors (over 40000 pages) are drawn one shard per rectangle.
+    pub fn picture(&self, banks: u32) -> crate::svg::Picture {
+        use crate::svg::{Cell, Picture};
+        let [ph, pw] = self.page_shape;
+        let rows = self.physical_shape[0] / ph;
+        let cols = self.physical_shape[1].div_ceil(pw);
+        let mut cells = Vec::new();
+        let owners: Vec<String> = if self.cores.is_empty() {
+            (0..banks.max(1)).map(|b| format!("bank {b}")).collect()
+        } else {
+            self.cores.iter().map(|c| format!("({},{})", c.x, c.y)).collect()
+        };
+        let many = rows * cols > 40_000;
+        for r in 0..rows {
+            for c in 0..cols {
+                let page = r * cols + c;
+                let owner = match &self.distribution {
+                    Distribution::Interleaved { .. } => Some((page % banks.max(1) as u64) as usize),
+                    d => d.locate(page).map(|l| l.bank as usize),
+                };
+                cells.push(Cell {
+                    x: c * pw,
+                    y: r * ph,
+                    w: pw,
+                    h: ph,
+                    owner,
+                    label: (!many).then(|| page.to_string()),
+                    padding: !self.page_has_data(page),
+                });
+            }
+        }
+        Picture {
+            title: format!(
+                "{} {} over {} ({} pages of {}x{}), padding hatched",
+                self.logical_shape,
+                self.layout,
+                if self.cores.is_empty() { format!("{banks} banks") } else { format!("{} cores", self.cores.len()) },
+                self.num_pages,
+                ph,
+                pw
+            ),
+            width: self.physical_shape[1],
+            height: self.physical_shape[0],
+            cells,
+            owners,
+        }
+    }
+}
+
 /// The shard spec tt-mlir derives for a virtual grid `rows × cols` over a tensor: the physical 2-D shape
 /// divided by the grid (rounding up to the page), on the grid's cores — the rectangle itself when it fits
 /// `device` (columns × rows), else the first `rows × cols` cores of `device` row by row (a 1×64 virtual grid

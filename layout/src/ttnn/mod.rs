@@ -111,6 +111,24 @@ pub enum PageConfig {
     Tile(TileShape),
 }
 
+impl fmt::Display for PageConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PageConfig::RowMajor => f.write_str("ROW_MAJOR"),
+            PageConfig::Tile(t) => write!(f, "TILE {t}"),
+        }
+    }
+}
+
+impl fmt::Display for BufferKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BufferKind::Dram => "DRAM",
+            BufferKind::L1 => "L1",
+        })
+    }
+}
+
 /// TTNN's `ShardMode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum ShardMode {
