@@ -41,11 +41,24 @@ pub struct Picture {
     pub owners: Vec<String>,
 }
 
-/// A distinct, readable colour for owner `i` (golden-angle hues).
+/// A distinct, readable colour for owner `i` (golden-angle hues, as `#rrggbb` so every SVG renderer reads
+/// it).
 fn colour(i: usize) -> String {
-    let hue = (i as f64 * 137.508) % 360.0;
-    let light = 62 + (i / 7 % 3) as u32 * 8;
-    format!("hsl({hue:.0},65%,{light}%)")
+    let h = (i as f64 * 137.508) % 360.0;
+    let (s, l) = (0.65, 0.62 + (i / 7 % 3) as f64 * 0.08);
+    let c = (1.0 - (2.0 * l - 1.0f64).abs()) * s;
+    let x = c * (1.0 - ((h / 60.0) % 2.0 - 1.0).abs());
+    let m = l - c / 2.0;
+    let (r, g, b) = match (h / 60.0) as u32 {
+        0 => (c, x, 0.0),
+        1 => (x, c, 0.0),
+        2 => (0.0, c, x),
+        3 => (0.0, x, c),
+        4 => (x, 0.0, c),
+        _ => (c, 0.0, x),
+    };
+    let v = |f: f64| ((f + m) * 255.0).round().clamp(0.0, 255.0) as u8;
+    format!("#{:02x}{:02x}{:02x}", v(r), v(g), v(b))
 }
 
 fn escape(s: &str) -> String {
