@@ -32,9 +32,11 @@ impl BankManager {
         page_size.div_ceil(self.alignment()) * self.alignment()
     }
 
-    /// Bytes each bank must reserve for `num_pages` pages of `page_size` bytes (interleaved round-robin).
+    /// Bytes each bank must reserve for `num_pages` pages of `page_size` bytes dealt round-robin (the slots
+    /// `layout`'s interleaved placement gives the fullest bank).
     pub fn size_per_bank(&self, num_pages: u64, page_size: u64) -> u64 {
-        num_pages.div_ceil(self.num_banks as u64) * self.aligned_page_size(page_size)
+        layout::Distribution::interleaved(num_pages, self.num_banks).slots_per_bank()
+            * self.aligned_page_size(page_size)
     }
 
     /// Allocate an interleaved buffer; returns its address (the same in every bank).

@@ -4,8 +4,8 @@
 //! compute kernel adds them into the output shard, and nothing touches DRAM or the NoC.
 
 use super::{page_config, parse_placement, spec_for};
-use crate::examples::{ExampleOptions, Outcome};
 use crate::golden::check_close;
+use crate::options::{ExampleOptions, Outcome};
 use crate::rng::Rng;
 use layout::placement::TensorMemoryLayout;
 use layout::ttnn::{DataType, MemoryConfig, PageConfig};

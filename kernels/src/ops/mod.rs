@@ -6,7 +6,7 @@ pub mod moves;
 pub mod plan;
 pub mod spec;
 
-use crate::examples::{ExampleOptions, Outcome};
+use crate::options::{ExampleOptions, Outcome};
 use crate::rng::Rng;
 use layout::placement::TensorMemoryLayout;
 use layout::ttnn::{DataType, MemoryConfig, PageConfig, TensorSpec};

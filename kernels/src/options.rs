@@ -1,0 +1,165 @@
+//! What every runnable program of the registry shares: the options a run takes ([`ExampleOptions`]), what
+//! it produced ([`Outcome`]), which options it uses ([`Takes`]), its work estimate ([`Work`]) and the entry
+//! itself ([`Example`]). The programs live in [`crate::examples`] and [`crate::ops`]; the list is
+//! [`crate::examples::list`].
+
+use sim_device::{Device, DeviceError, MathFidelity, RunReport};
+
+/// Options shared by the examples (each uses what applies to it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExampleOptions {
+    /// Seed of the input data.
+    pub seed: u64,
+    /// Problem size override (tiles, elements…) where the example has one; `None` keeps its default.
+    pub size: Option<u32>,
+    /// Matmul M (rows of the output), elements; a multiple of 32.
+    pub m: Option<u32>,
+    /// Matmul N (columns of the output), elements; a multiple of 32.
+    pub n: Option<u32>,
+    /// Matmul K (the inner dimension), elements; a multiple of 32.
+    pub k: Option<u32>,
+    /// Math fidelity of the compute kernels (each example has its own default).
+    pub fidelity: Option<MathFidelity>,
+    /// Where a layout op's input lives (`--from`, the placement syntax of [`crate::ops::spec`]).
+    pub from: Option<String>,
+    /// Where a layout op's output goes (`--to`).
+    pub to: Option<String>,
+    /// The tensor shape of a layout op (`--shape 2x1024x512`).
+    pub shape: Option<String>,
+    /// Pages of a layout op: `tile` or `row_major` (`--page`).
+    pub page: Option<String>,
+}
+
+impl Default for ExampleOptions {
+    fn default() -> Self {
+        ExampleOptions {
+            seed: 0x7e5,
+            size: None,
+            m: None,
+            n: None,
+            k: None,
+            fidelity: None,
+            from: None,
+            to: None,
+            shape: None,
+            page: None,
+        }
+    }
+}
+
+/// What an example run produced.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// Whether the output matched the reference.
+    pub passed: bool,
+    /// One line on what was checked and how it went.
+    pub check: String,
+    /// The timing report of the (last) program run.
+    pub report: RunReport,
+    /// Further figures worth printing (achieved TFLOP/s of a matmul …).
+    pub metrics: Vec<String>,
+}
+
+/// An option of [`ExampleOptions`] an example uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Takes {
+    /// `--size`: what it means and its allowed range.
+    Size {
+        /// What the number counts.
+        meaning: &'static str,
+        /// Smallest value.
+        min: u32,
+        /// Largest value.
+        max: u32,
+    },
+    /// `--m`.
+    M,
+    /// `--n`.
+    N,
+    /// `--k`.
+    K,
+    /// `--fidelity`.
+    Fidelity,
+    /// `--from`.
+    From,
+    /// `--to`.
+    To,
+    /// `--shape`.
+    Shape,
+    /// `--page`.
+    Page,
+}
+
+/// How much simulation a run asks for, estimated before it starts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Work {
+    /// Tile operations of the compute engines (one tile product, element-wise op or copy each).
+    pub tile_ops: u64,
+    /// Bytes the NoC carries.
+    pub noc_bytes: u64,
+}
+
+/// A runnable example.
+pub struct Example {
+    /// Name used on the command line.
+    pub name: &'static str,
+    /// One line on what it does.
+    pub about: &'static str,
+    /// The options it uses besides `--seed` (anything else given is an error).
+    pub takes: &'static [Takes],
+    /// Its work for the options given.
+    pub work: fn(&ExampleOptions) -> Work,
+    /// Run it on `device`.
+    pub run: fn(&mut Device, &ExampleOptions) -> Result<Outcome, DeviceError>,
+}
+
+impl Example {
+    /// Check that `o` only sets options this example uses, within their ranges.
+    pub fn check_options(&self, o: &ExampleOptions) -> Result<(), String> {
+        type Given<'a> = (&'a str, bool, fn(&Takes) -> bool);
+        let given: [Given; 9] = [
+            ("--size", o.size.is_some(), |t| matches!(t, Takes::Size { .. })),
+            ("--m", o.m.is_some(), |t| *t == Takes::M),
+            ("--n", o.n.is_some(), |t| *t == Takes::N),
+            ("--k", o.k.is_some(), |t| *t == Takes::K),
+            ("--fidelity", o.fidelity.is_some(), |t| *t == Takes::Fidelity),
+            ("--from", o.from.is_some(), |t| *t == Takes::From),
+            ("--to", o.to.is_some(), |t| *t == Takes::To),
+            ("--shape", o.shape.is_some(), |t| *t == Takes::Shape),
+            ("--page", o.page.is_some(), |t| *t == Takes::Page),
+        ];
+        for (flag, set, is) in given {
+            if set && !self.takes.iter().any(is) {
+                return Err(format!("{flag} does not apply to {}; it takes {}", self.name, self.describe_options()));
+            }
+        }
+        if let (Some(v), Some(Takes::Size { meaning, min, max })) =
+            (o.size, self.takes.iter().find(|t| matches!(t, Takes::Size { .. })))
+            && (v < *min || v > *max)
+        {
+            return Err(format!("--size {v}: {} takes {min}..={max} ({meaning})", self.name));
+        }
+        Ok(())
+    }
+
+    /// The options it takes, for help and errors.
+    pub fn describe_options(&self) -> String {
+        let mut v: Vec<String> = self
+            .takes
+            .iter()
+            .map(|t| match t {
+                Takes::Size { meaning, .. } => format!("--size ({meaning})"),
+                Takes::M => "--m".into(),
+                Takes::N => "--n".into(),
+                Takes::K => "--k".into(),
+                Takes::Fidelity => "--fidelity".into(),
+                Takes::From => "--from".into(),
+                Takes::To => "--to".into(),
+                Takes::Shape => "--shape".into(),
+                Takes::Page => "--page".into(),
+            })
+            .collect();
+        v.push("--seed".into());
+        v.join(", ")
+    }
+}
