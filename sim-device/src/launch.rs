@@ -137,6 +137,16 @@ fn check_global_cb(dev: &Device, cb: &crate::program::CbDef, b: &crate::buffer::
     Ok(b.address())
 }
 
+impl Device {
+    /// `EnqueueProgram(cq, program, blocking)`: run the program to completion. The program is checked and
+    /// placed first ([`Launch::build`]); a rejected program leaves the device as it was.
+    pub fn enqueue_program(&mut self, p: &Program) -> Result<RunReport, DeviceError> {
+        let report = Launch::build(self, p)?.run(self)?;
+        self.total_cycles += report.cycles;
+        Ok(report)
+    }
+}
+
 impl Launch {
     /// Check and place `p` on `dev` and build its engine and kernel threads.
     pub(crate) fn build(dev: &mut Device, p: &Program) -> Result<Launch, DeviceError> {

@@ -11,7 +11,6 @@ use crate::chip_spec::ChipSpec;
 use crate::coords::CoreCoord;
 use crate::error::DeviceError;
 use crate::params::{MemLayout, Params, SEMAPHORE_BYTES, SEMAPHORES};
-use crate::program::Program;
 use crate::report::RunReport;
 use allocator::report::{ProgramL1Usage, detailed_memory_usage, l1_usage_summary, memory_usage_summary};
 use allocator::{Allocator, AllocatorConfig};
@@ -74,8 +73,7 @@ impl DeviceSetup {
     }
 }
 
-/// Called now and then during a long run with the simulated time reached (for a progress display).
-pub type Progress = Box<dyn FnMut(sim_core::Cycle)>;
+pub use crate::engine::Progress;
 
 /// A simulated Tenstorrent chip.
 pub struct Device {
@@ -92,7 +90,7 @@ pub struct Device {
     pub(crate) buffers: BTreeMap<u32, Buffer>,
     pub(crate) next_buffer: u32,
     pub(crate) programs_run: u32,
-    total_cycles: Cycles,
+    pub(crate) total_cycles: Cycles,
     pub(crate) l1_usage: Vec<ProgramL1Usage>,
     pub(crate) recording: Recording,
     pub(crate) progress: Option<Progress>,
@@ -363,13 +361,5 @@ impl Device {
     /// `Finish(cq)`: every enqueued program has run; returns the cycles of all programs so far.
     pub fn finish(&mut self) -> Cycles {
         self.total_cycles
-    }
-
-    /// `EnqueueProgram(cq, program, blocking)`: run the program to completion. The program is checked and
-    /// placed first ([`crate::launch`]); a rejected program leaves the device as it was.
-    pub fn enqueue_program(&mut self, p: &Program) -> Result<RunReport, DeviceError> {
-        let report = crate::launch::Launch::build(self, p)?.run(self)?;
-        self.total_cycles += report.cycles;
-        Ok(report)
     }
 }

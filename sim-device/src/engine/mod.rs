@@ -20,6 +20,9 @@ use soc_descriptors::{Chip, Noc0Coord};
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 
+/// Called now and then during a long run with the simulated time reached (for a progress display).
+pub type Progress = Box<dyn FnMut(sim_core::Cycle)>;
+
 /// An event of the run.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Ev {

@@ -25,7 +25,7 @@ pub(crate) fn run(
     max_cycles: Cycle,
     program_id: u32,
     clock_mhz: u32,
-    mut progress: Option<&mut crate::device::Progress>,
+    mut progress: Option<&mut super::Progress>,
 ) -> RunOutcome {
     {
         let mut e = engine.borrow_mut();
