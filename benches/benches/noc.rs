@@ -26,7 +26,7 @@ fn main() {
         let s = Suite::parse("one_to_one", None, false, false).unwrap();
         run_sweep(&builtin(Arch::WormholeB0), &s, &default_sizes(32), &DEFAULT_COUNTS, &|| ()).unwrap()
     });
-    let cycles: u64 = rows.iter().map(|r| r.latency).sum();
+    let cycles: u64 = rows.iter().map(|r| r.latency as u64).sum();
     println!(
         "one_to_one sweep (Wormhole, {} runs): {:.4} s wall, {} simulated cycles, {:.1} M cycles/s",
         rows.len(),

@@ -176,13 +176,6 @@ pub enum NocError {
         /// The tile's kind, when it is a tile.
         kind: Option<&'static str>,
     },
-    /// The multicast rectangle holds the sender but the call is not a loopback variant.
-    McastHoldsSender {
-        /// The rectangle as given (x0, y0, x1, y1).
-        rect: (u32, u32, u32, u32),
-        /// Logical coordinate of the sender.
-        core: (u32, u32),
-    },
     /// The multicast rectangle holds no worker.
     McastEmpty {
         /// The rectangle as given.
@@ -238,12 +231,6 @@ impl fmt::Display for NocError {
             NocError::McastCorner { x, y, kind: Some(k) } => {
                 write!(f, "multicast corner ({x},{y}) is a {k} tile; multicast rectangles are of Tensix cores")
             }
-            NocError::McastHoldsSender { rect, core } => write!(
-                f,
-                "the multicast rectangle ({},{})-({},{}) contains the sender, core ({},{}); use the _loopback_src \
-                 variant or leave the sender out of the rectangle",
-                rect.0, rect.1, rect.2, rect.3, core.0, core.1
-            ),
             NocError::McastEmpty { rect } => write!(
                 f,
                 "the multicast rectangle ({},{})-({},{}) holds no Tensix worker",

@@ -1,7 +1,8 @@
-//! `tensim dm-bench`: run a data-movement suite (tt-metal's data_movement tests rebuilt on tensim), print
-//! the table in tt-metal's layout, and with `--compare` match it against a measured table — after checking
-//! that the table is the same test and was measured on the same chip. Sweep points run in parallel, one
-//! device each; the table is identical to a serial run.
+//! `tensim dm-bench`: run one of tt-metal's data-movement tests rebuilt on tensim and print its table in
+//! tt-metal's layout; `--compare TABLE.md` recognises the test a measured table is from its title and file
+//! name and compares row by row, `--compare DIR` does that for every table of a folder and ends with a
+//! summary line per file and an overall one. Sweep points run in parallel, one device each; the tables are
+//! identical to a serial run.
 
 use crate::chip_args::{ChipArgs, ParamArgs, setup, whole_u32};
 use crate::error::{CliError, CliResult};
@@ -10,15 +11,15 @@ use crate::say;
 use crate::work::{self, Estimate};
 use clap::Args;
 use kernels::dm_bench::{
-    DEFAULT_COUNTS, Row, Suite, compare, default_sizes, format_table, parse_table, recognise, run_sweep, suites,
-    sweep_packets, table_title,
+    Comparison, DEFAULT_COUNTS, Row, Suite, compare, default_sizes, format_table, parse_table, recognise, run_sweep,
+    suites, sweep_packets, table_harvest, table_title,
 };
 use sim_device::report::stats::stats_document;
-use sim_device::{Arch, Device, DeviceError};
+use sim_device::{Arch, Device, DeviceError, DeviceSetup};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// The largest transaction size a sweep takes, bytes (the suites' L1 buffers hold one transaction).
+/// The largest transaction size a sweep takes, bytes (the tests' L1 regions hold one transaction).
 pub const MAX_SIZE_BYTES: u32 = 65536;
 /// The largest number of transactions per point.
 pub const MAX_COUNT: u32 = 1_000_000;
@@ -26,8 +27,7 @@ pub const MAX_COUNT: u32 = 1_000_000;
 /// Options of `tensim dm-bench`.
 #[derive(Args, Debug)]
 pub struct DmBenchArgs {
-    /// The suite (see --list).
-    #[arg(required_unless_present = "list")]
+    /// The suite (see --list); optional with --compare, which recognises the test from the table.
     suite: Option<String>,
     /// List the suites and their options.
     #[arg(long)]
@@ -36,23 +36,23 @@ pub struct DmBenchArgs {
     chip: ChipArgs,
     #[command(flatten)]
     params: ParamArgs,
-    /// Grid of the one-to-all / all-to-all suites: RxC or full (an error if it does not fit the chip).
+    /// Grid of the one-to-all / one-from-all / all-to-all suites: RxC or full (an error if it does not fit).
     #[arg(long, value_name = "RxC|full")]
     grid: Option<String>,
     /// Multicast: linked transactions.
     #[arg(long)]
     linked: bool,
-    /// Multicast: the sender is also a destination.
+    /// One-to-all: the master is also a destination.
     #[arg(long)]
     loopback: bool,
-    /// Transaction sizes in bytes, 1..=65536 (default: one flit up to 64 KiB, doubling).
+    /// Bytes per transaction, 1..=65536 (default: one flit up to 64 KiB, doubling).
     #[arg(long, value_delimiter = ',', value_name = "S,S,…", value_parser = whole_u32)]
     sizes: Option<Vec<u32>>,
-    /// Numbers of transactions, 1..=1000000 (default 1,4,16,64,256).
+    /// Numbers of transactions (per peer), 1..=1000000 (default 1,4,16,64,256).
     #[arg(long, value_delimiter = ',', value_name = "N,N,…", value_parser = whole_u32)]
     counts: Option<Vec<u32>>,
-    /// A measured table (tt-metal's markdown layout) to compare with.
-    #[arg(long, value_name = "MEASURED.md")]
+    /// A measured table (tt-metal's markdown layout) or a folder of them to compare with.
+    #[arg(long, value_name = "TABLE.md|DIR")]
     compare: Option<PathBuf>,
     /// Write machine-readable statistics (JSON; schema in the README).
     #[arg(long, value_name = "FILE.json")]
@@ -79,32 +79,38 @@ fn arch_in_path(p: &Path) -> Option<Arch> {
         .map(|(_, a)| a)
 }
 
-/// Read `path` and check it is a table of `suite`'s test measured on `dev`'s chip.
-fn measured_table(path: &Path, suite: &Suite, dev: &Device) -> CliResult<Vec<Row>> {
+/// A measured table: its rows and the test it is.
+struct Measured {
+    name: String,
+    rows: Vec<Row>,
+    suite: Suite,
+}
+
+/// Read `path`, recognise its test and check it was measured on `dev`'s chip.
+fn measured_table(path: &Path, dev: &Device) -> CliResult<Measured> {
     let name = path.display().to_string();
     let text = soc_descriptors::input::read_text(path, "measured table")?;
     let rows = parse_table(&text, &name)?;
     let title = table_title(&text).unwrap_or_default();
     let file = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
-    match recognise(&title, &file) {
-        None => {
-            return Err(CliError::User(format!(
-                "{name}: cannot tell which test the table `{title}` measured; its first `# ` line should be a \
-                 tt-metal data-movement title such as `One to One Packet Sizes`"
-            )));
-        }
-        Some(id) => {
-            let mismatch = id.kind != suite.kind
-                || (suite.kind == kernels::dm_bench::SuiteKind::OneToAllMulticast && id.linked != suite.linked)
-                || id.loopback.is_some_and(|l| l != suite.loopback);
-            if mismatch {
-                return Err(CliError::User(format!(
-                    "{name}: the table measured `{title}`{}, not the suite run here ({}); compare it with the matching suite",
-                    id.loopback.map(|l| if l { " with loopback" } else { " without loopback" }).unwrap_or(""),
-                    suite.title()
-                )));
-            }
-        }
+    let Some(id) = recognise(&title, &file) else {
+        return Err(CliError::User(format!(
+            "{name}: cannot tell which test the table `{title}` measured; its first `# ` line should be a tt-metal \
+             data-movement title such as `One to One Packet Sizes`"
+        )));
+    };
+    let mut suite = id.suite;
+    if !id.loopback_known {
+        // A one-to-all table that does not say: the unicast Size tells how many destinations there were.
+        suite.loopback = false;
+        let without = suite.peers(dev)?;
+        suite.loopback = rows.first().is_some_and(|r| {
+            let flit = dev.params().noc.flit_bytes;
+            without > 0
+                && r.size % flit == 0
+                && r.size / flit > without
+                && suite.kind == kernels::dm_bench::SuiteKind::OneToAllUnicast
+        });
     }
     if let Some(a) = arch_in_path(path).filter(|a| *a != dev.arch()) {
         return Err(CliError::User(format!(
@@ -123,48 +129,148 @@ fn measured_table(path: &Path, suite: &Suite, dev: &Device) -> CliResult<Vec<Row
             dev.arch()
         )));
     }
-    Ok(rows)
+    Ok(Measured { name, rows, suite })
+}
+
+/// The sweep that reproduces a measured table's rows: per-transaction sizes (Size ÷ peers) and counts.
+fn sweep_of(m: &Measured, dev: &Device) -> CliResult<(Vec<u32>, Vec<u32>)> {
+    let peers = m.suite.peers(dev)?;
+    let mut sizes: Vec<u32> = Vec::new();
+    let mut counts: Vec<u32> = Vec::new();
+    for r in &m.rows {
+        if r.size % peers != 0 {
+            return Err(CliError::User(format!(
+                "{}: row {} has Transaction Size {}, not a multiple of the {peers} peers of {}",
+                m.name,
+                r.run_host_id,
+                r.size,
+                m.suite.title()
+            )));
+        }
+        let s = r.size / peers;
+        if !sizes.contains(&s) {
+            sizes.push(s);
+        }
+        if !counts.contains(&r.count) {
+            counts.push(r.count);
+        }
+    }
+    check_values(&format!("{}: sizes", m.name), &sizes, MAX_SIZE_BYTES)?;
+    check_values(&format!("{}: counts", m.name), &counts, MAX_COUNT)?;
+    Ok((sizes, counts))
+}
+
+/// The device setup: the chip asked for, as the card tt-metal's tables were measured on unless `--harvest`
+/// says otherwise (a Blackhole with two harvested Tensix columns: an 11x10 compute grid).
+fn bench_setup(a: &DmBenchArgs) -> CliResult<DeviceSetup> {
+    let mut chip = a.chip.clone();
+    if chip.harvest.is_none() {
+        let arch = match (&chip.soc, chip.arch) {
+            (Some(_), _) => chip.spec(None)?.load()?.arch(),
+            (None, a) => a.unwrap_or(Arch::WormholeB0),
+        };
+        chip.harvest = table_harvest(arch);
+    }
+    Ok(setup(&chip, &a.params, Some(Arch::WormholeB0))?)
+}
+
+fn rows_json(rows: &[Row]) -> serde_json::Value {
+    rows.iter()
+        .map(|r| {
+            serde_json::json!({
+                "kernel": r.kernel, "run_host_id": r.run_host_id, "size": r.size, "count": r.count,
+                "latency": r.latency, "bandwidth": r.bandwidth,
+            })
+        })
+        .collect()
+}
+
+fn summary_json(c: &Comparison) -> serde_json::Value {
+    serde_json::json!({"rows": c.rows.len(), "median_error": c.median, "worst_error": c.worst})
+}
+
+/// Run `suite` over `sizes` × `counts` with a progress bar.
+fn sweep(
+    setup: &DeviceSetup,
+    suite: &Suite,
+    sizes: &[u32],
+    counts: &[u32],
+    allow_large: bool,
+) -> CliResult<(Vec<Row>, u64, f64)> {
+    let dev = setup.open()?;
+    let packets = sweep_packets(&dev, suite, sizes, counts)?;
+    work::check(Estimate { packets, ..Default::default() }, &format!("the {} sweep", suite.title()), allow_large)?;
+    let bar = crate::out::progress((sizes.len() * counts.len()) as u64, "dm-bench");
+    let wall = std::time::Instant::now();
+    let open = || -> Result<Device, DeviceError> { setup.open() };
+    let rows = run_sweep(&open, suite, sizes, counts, &|| bar.inc(1))?;
+    bar.finish_and_clear();
+    Ok((rows, packets, wall.elapsed().as_secs_f64()))
 }
 
 /// Run `tensim dm-bench`.
 pub fn run(a: &DmBenchArgs) -> CliResult<ExitCode> {
     if a.list {
-        say!("data-movement suites (tensim dm-bench SUITE --arch A [options] [--compare MEASURED.md]):");
+        say!("data-movement suites (tensim dm-bench SUITE --arch A [options] [--compare TABLE.md|DIR]):");
         for (name, opts, what) in suites() {
             say!("  {name:<22} {opts:<42} {what}");
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let suite = Suite::parse(a.suite.as_deref().unwrap_or_default(), a.grid.as_deref(), a.linked, a.loopback)?;
-    let setup = setup(&a.chip, &a.params, Some(Arch::WormholeB0))?;
+    let setup = bench_setup(a)?;
     let dev = setup.open()?;
-    let sizes = a.sizes.clone().unwrap_or_else(|| default_sizes(dev.params().noc.flit_bytes));
-    let counts = a.counts.clone().unwrap_or_else(|| DEFAULT_COUNTS.to_vec());
-    check_values("--sizes", &sizes, MAX_SIZE_BYTES)?;
-    check_values("--counts", &counts, MAX_COUNT)?;
-    let measured = a.compare.as_deref().map(|p| measured_table(p, &suite, &dev)).transpose()?;
-    let packets = sweep_packets(&dev, &suite, &sizes, &counts)?;
-    work::check(Estimate { packets, ..Default::default() }, &format!("the {} sweep", suite.title()), a.allow_large)?;
     let mut plan = OutputPlan::new();
     let stats = a.stats.as_deref().map(|p| plan.add(p, outputs::STATS)).transpose()?;
-
-    let points = (sizes.len() * counts.len()) as u64;
-    let bar = crate::out::progress(points, "dm-bench");
-    let wall = std::time::Instant::now();
-    let open = || -> Result<Device, DeviceError> { setup.open() };
-    let rows = run_sweep(&open, &suite, &sizes, &counts, &|| bar.inc(1))?;
-    bar.finish_and_clear();
-    let secs = wall.elapsed().as_secs_f64();
+    if let Some(dir) = a.compare.as_deref().filter(|p| p.is_dir()) {
+        return compare_dir(a, &setup, &dev, dir, plan, stats);
+    }
+    let measured = a.compare.as_deref().map(|p| measured_table(p, &dev)).transpose()?;
+    let suite = match (a.suite.as_deref(), &measured) {
+        (Some(name), m) => {
+            let s = Suite::parse(name, a.grid.as_deref(), a.linked, a.loopback)?;
+            if let Some(m) = m
+                && m.suite != s
+            {
+                return Err(CliError::User(format!(
+                    "{}: the table measured `{}`, not the suite run here (`{}`); leave out the suite name to run the table's own test",
+                    m.name,
+                    m.suite.title(),
+                    s.title()
+                )));
+            }
+            s
+        }
+        (None, Some(m)) => {
+            if a.grid.is_some() || a.linked || a.loopback {
+                return Err(CliError::User(
+                    "--grid, --linked and --loopback choose a suite; with --compare and no suite name the table's own test is run".into(),
+                ));
+            }
+            m.suite
+        }
+        (None, None) => return Err(CliError::User("name a suite (see --list) or give --compare TABLE.md|DIR".into())),
+    };
+    let (mut sizes, mut counts) = match &measured {
+        Some(m) => sweep_of(m, &dev)?,
+        None => (default_sizes(dev.params().noc.flit_bytes), DEFAULT_COUNTS.to_vec()),
+    };
+    if let Some(s) = &a.sizes {
+        sizes = s.clone();
+    }
+    if let Some(c) = &a.counts {
+        counts = c.clone();
+    }
+    check_values("--sizes", &sizes, MAX_SIZE_BYTES)?;
+    check_values("--counts", &counts, MAX_COUNT)?;
+    let (rows, packets, secs) = sweep(&setup, &suite, &sizes, &counts, a.allow_large)?;
     crate::out::text(&format_table(&format!("{} ({}, simulated)", suite.title(), dev.arch()), &rows))?;
     crate::note!("{} runs ({packets} NoC packets) in {secs:.3} s wall", rows.len());
     let comparison = match &measured {
         Some(m) => {
-            let c = compare(&rows, m);
+            let c = compare(&rows, &m.rows);
             if c.rows.is_empty() {
                 return Err(CliError::User(
-                    "no row of the measured table matches a simulated one (Kernel, Transaction Size, Number of \
-                     Transactions)"
-                        .into(),
+                    "no row of the measured table matches a simulated one (Kernel, Transaction Size, Number of Transactions)".into(),
                 ));
             }
             say!();
@@ -174,26 +280,75 @@ pub fn run(a: &DmBenchArgs) -> CliResult<ExitCode> {
         None => None,
     };
     if let Some(id) = stats {
-        let rows_json: Vec<serde_json::Value> = rows
+        let mut fields =
+            vec![("suite", suite.title().into()), ("arch", dev.arch().to_string().into()), ("rows", rows_json(&rows))];
+        if let Some(c) = &comparison {
+            fields.push(("compare", summary_json(c)));
+        }
+        plan.commit(vec![(id, stats_document("dm-bench", fields))])?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--compare DIR`: every table of the folder against its own test.
+fn compare_dir(
+    a: &DmBenchArgs,
+    setup: &DeviceSetup,
+    dev: &Device,
+    dir: &Path,
+    plan: OutputPlan,
+    stats: Option<crate::outputs::OutputId>,
+) -> CliResult<ExitCode> {
+    if a.suite.is_some() || a.grid.is_some() || a.linked || a.loopback || a.sizes.is_some() || a.counts.is_some() {
+        return Err(CliError::User(
+            "--compare DIR runs each table's own test: leave out the suite name, --grid, --linked, --loopback, --sizes and --counts".into(),
+        ));
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| CliError::User(format!("{}: {}", dir.display(), soc_descriptors::input::io_reason(&e))))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(CliError::User(format!("{}: no .md tables in the folder", dir.display())));
+    }
+    let mut all_errors = Vec::new();
+    let mut per_file = Vec::new();
+    for f in &files {
+        let m = measured_table(f, dev)?;
+        let (sizes, counts) = sweep_of(&m, dev)?;
+        let (rows, _, _) = sweep(setup, &m.suite, &sizes, &counts, a.allow_large)?;
+        let c = compare(&rows, &m.rows);
+        let file = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        say!(
+            "{file}: rows {}, median error {:.1}%, worst error {:.1}%",
+            c.rows.len(),
+            c.median * 100.0,
+            c.worst * 100.0
+        );
+        all_errors.extend(c.rows.iter().map(|r| r.2.abs()));
+        per_file.push((file, m.suite, c));
+    }
+    let mut errs = all_errors.clone();
+    let median = kernels::golden::median(&mut errs);
+    let worst = errs.last().copied().unwrap_or(0.0);
+    say!("overall: rows {}, median error {:.1}%, worst error {:.1}%", all_errors.len(), median * 100.0, worst * 100.0);
+    if let Some(id) = stats {
+        let files: Vec<serde_json::Value> = per_file
             .iter()
-            .map(|r| {
-                serde_json::json!({
-                    "kernel": r.kernel, "run_host_id": r.run_host_id, "size": r.size, "count": r.count,
-                    "latency": r.latency, "bandwidth": r.bandwidth,
-                })
+            .map(|(f, s, c)| {
+                let mut v = summary_json(c);
+                v["file"] = f.clone().into();
+                v["suite"] = s.title().into();
+                v
             })
             .collect();
-        let mut fields = vec![
-            ("suite", suite.title().into()),
+        let fields = vec![
             ("arch", dev.arch().to_string().into()),
-            ("rows", serde_json::Value::Array(rows_json)),
+            ("files", serde_json::Value::Array(files)),
+            ("compare", serde_json::json!({"rows": all_errors.len(), "median_error": median, "worst_error": worst})),
         ];
-        if let Some(c) = &comparison {
-            fields.push((
-                "compare",
-                serde_json::json!({"rows": c.rows.len(), "median_error": c.median, "worst_error": c.worst}),
-            ));
-        }
         plan.commit(vec![(id, stats_document("dm-bench", fields))])?;
     }
     Ok(ExitCode::SUCCESS)

@@ -121,7 +121,7 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
     c(&["bogus"], "unrecognized subcommand 'bogus'");
     c(&["run", "--bogus"], "unexpected argument '--bogus'");
     c(&["run"], "required arguments were not provided");
-    c(&["dm-bench"], "required arguments were not provided");
+    c(&["dm-bench"], "name a suite (see --list) or give --compare TABLE.md|DIR");
     c(&["replay"], "required arguments were not provided");
 
     // Chips.
@@ -279,8 +279,11 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
     c(&["dm-bench", "nosuch"], "unknown suite `nosuch`");
     c(&["dm-bench", "one_to_one", "--grid", "2x2"], "--grid does not apply to one_to_one");
     c(&["dm-bench", "loopback", "--grid", "full"], "--grid does not apply to loopback");
-    c(&["dm-bench", "one_to_one", "--linked"], "--linked and --loopback apply to one_to_all_multicast only");
-    c(&["dm-bench", "all_to_all", "--loopback"], "--linked and --loopback apply to one_to_all_multicast only");
+    c(&["dm-bench", "one_to_one", "--linked"], "--linked applies to one_to_all_multicast only");
+    c(
+        &["dm-bench", "all_to_all", "--loopback"],
+        "--loopback applies to one_to_all_unicast and one_to_all_multicast only",
+    );
     c(&["dm-bench", "all_to_all", "--grid", "100x100"], "--grid 100x100 does not fit");
     c(&["dm-bench", "one_to_all_unicast", "--grid", "9x9"], "--grid 9x9 does not fit");
     c(&["dm-bench", "one_to_all_multicast", "--grid", "10x8"], "--grid 10x8 does not fit");
@@ -299,7 +302,10 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
         "/nonexistent/t.md: cannot read measured table: no such file",
     );
     c(&["dm-bench", "one_to_one", "--compare", "/dev/zero"], "/dev/zero: not a regular file");
-    c(&["dm-bench", "one_to_one", "--compare", &p("empty")], "is a directory");
+    c(&["dm-bench", "one_to_one", "--compare", &p("empty")], "--compare DIR runs each table's own test");
+    c(&["dm-bench", "--compare", &p("empty")], "no .md tables in the folder");
+    c(&["dm-bench", "--compare", &p("empty"), "--grid", "2x2"], "--compare DIR runs each table's own test");
+    c(&["dm-bench", "one_from_all", "--grid", "full"], "one_from_all reads from a block starting at (1,1)");
     c(&["dm-bench", "one_to_one", "--compare", &p("table_none.md")], "no table rows found");
     c(
         &["dm-bench", "one_to_one", "--compare", &p("table_title.md")],

@@ -1,8 +1,10 @@
-//! Data-movement benchmarks: tt-metal's `tests/tt_metal/tt_metal/data_movement` suites rebuilt as tensim
-//! kernels. Each run issues N transactions of S bytes back to back and then waits on the matching barrier,
-//! inside a profiler zone; the zone's length is the "Latency (cycles)" of tt-metal's tables and
-//! `bytes / latency` their "Bandwidth (bytes/cycle)". Sweeps and table layout follow tt-metal's.
+//! Data-movement benchmarks: tt-metal's `tests/tt_metal/tt_metal/data_movement` tests rebuilt as tensim
+//! programs ([`suites`], [`kernels`]). Each measuring kernel issues its transactions back to back and waits
+//! on the matching barrier inside a profiler zone; a row's "Latency (cycles)" is the median of the zone
+//! lengths over the measuring cores and its "Bandwidth (bytes/cycle)" the median of their bytes / length.
+//! Sweeps, sizes and the table layout follow tt-metal's; [`table`] reads measured tables and compares.
 
+pub mod kernels;
 mod suites;
 mod table;
 
@@ -15,6 +17,16 @@ pub fn builtin(arch: sim_device::Arch) -> impl Fn() -> Result<Device, DeviceErro
 pub use table::{Comparison, Row, TableId, compare, format_table, parse_table, recognise, table_title};
 
 use sim_device::prelude::*;
+
+/// The harvesting of the card tt-metal's data-movement tables were measured on, when it differs from
+/// tensim's default chip: the Blackhole tables used an 11x10 compute grid, a Blackhole with two harvested
+/// Tensix columns (taken as the last two); the Wormhole tables an n150, tensim's default.
+pub fn table_harvest(arch: sim_device::Arch) -> Option<u32> {
+    match arch {
+        sim_device::Arch::Blackhole => Some((1 << 12) | (1 << 13)),
+        _ => None,
+    }
+}
 
 /// Transaction sizes of a sweep: one flit up to 64 KiB, doubling.
 pub fn default_sizes(flit_bytes: u32) -> Vec<u32> {
@@ -44,7 +56,8 @@ pub fn sweep_packets(dev: &Device, suite: &Suite, sizes: &[u32], counts: &[u32])
     Ok(total)
 }
 
-/// Run one sweep point on a fresh device from `open`.
+/// Run one sweep point on a fresh device from `open`. The row's size is the table's: bytes per
+/// transaction times the peers the test multiplies it by.
 fn run_point(
     open: &(dyn Fn() -> Result<Device, DeviceError> + Sync),
     suite: &Suite,
@@ -53,16 +66,17 @@ fn run_point(
     let mut dev = open()?;
     // The suites' kernels never read the bytes they move: time the traffic without copying payloads.
     dev.set_timing_only(true);
+    let peers = suite.peers(&dev)?;
     Ok(suite
         .run(&mut dev, s, n)?
         .into_iter()
-        .map(|(kernel, latency, bytes)| Row {
+        .map(|(kernel, latency, bandwidth)| Row {
             kernel: kernel.to_string(),
             run_host_id: id,
-            size: s,
+            size: s * peers,
             count: n,
             latency,
-            bandwidth: bytes as f64 / latency.max(1) as f64,
+            bandwidth,
         })
         .collect())
 }

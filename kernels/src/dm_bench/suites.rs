@@ -1,13 +1,16 @@
-//! The data-movement suites: which cores send or receive, what they issue, and which zone is measured.
+//! The data-movement tests as tt-metal builds them (../shared/reference/dm-tests.md): which cores run which
+//! kernel on which RISC and NoC, in which order they visit their peers, what the table's "Transaction Size"
+//! and "Number of Transactions" mean, and how latency and bandwidth are taken over the measuring cores
+//! (the median of per-core zone lengths and of per-core bandwidths).
 //!
-//! Cores (logical): the master is (0,0); one_to_one/one_from_one use subordinate (1,1); one_to_all and
-//! one_from_all use the `rows × cols` grid anchored at (0,0) without the master; multicast without loopback
-//! targets the grid just below the master's row, (0,1)–(cols-1,rows), so the rectangle does not hold the
-//! sender, and with loopback the grid (0,0)–(cols-1,rows-1) including it; all_to_all/all_from_all run on
-//! every core of the grid. A grid larger than the compute grid is an error.
+//! Logical cores: the master is (0,0) everywhere. Peers are visited as `corerange_to_cores` lists a grid,
+//! x-outer and y-inner. one_to_one/one_from_one pair (0,0) with (1,1); loopback writes (0,0) to itself;
+//! one_to_all grids start at (0,0) and hold the master (included with loopback, left out without);
+//! one_from_all reads from the 4×4 block (1,1)–(4,4); all_to_all/all_from_all run every core of the grid
+//! against every core, itself included; the DRAM test reads then writes DRAM bank 0 from (0,0).
 
+use super::kernels;
 use sim_device::prelude::*;
-use std::sync::Arc;
 
 /// A grid size option.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,48 +39,50 @@ impl Grid {
         Ok(Grid::Rc(n(r)?, n(c)?))
     }
 
-    /// (rows, cols) on the device's compute grid, with `skip_rows` rows reserved above it; a grid that does
-    /// not fit is an error.
-    pub fn fit(self, dev: &Device, skip_rows: u32) -> Result<(u32, u32), DeviceError> {
+    /// (rows, cols) on the device's compute grid from logical `(x0, y0)`; a grid that does not fit is an error.
+    pub fn fit(self, dev: &Device, origin: (u32, u32)) -> Result<(u32, u32), DeviceError> {
         let g = dev.compute_with_storage_grid_size();
-        let max_rows = g.y.saturating_sub(skip_rows);
+        let (max_rows, max_cols) = (g.y.saturating_sub(origin.1), g.x.saturating_sub(origin.0));
         match self {
-            Grid::Full => Ok((max_rows, g.x)),
-            Grid::Rc(r, c) if r <= max_rows && c <= g.x => Ok((r, c)),
+            Grid::Full => Ok((max_rows, max_cols)),
+            Grid::Rc(r, c) if r <= max_rows && c <= max_cols => Ok((r, c)),
             Grid::Rc(r, c) => Err(DeviceError::api(format!(
-                "--grid {r}x{c} does not fit: the {} compute grid is {}x{} (rows x columns){}; use at most {max_rows}x{} or `full`",
+                "--grid {r}x{c} does not fit: the {} compute grid is {}x{} (rows x columns) and this suite's grid starts at ({},{}); use at most {max_rows}x{max_cols} or `full`",
                 dev.arch(),
                 g.y,
                 g.x,
-                if skip_rows > 0 {
-                    format!(" and this suite keeps {skip_rows} row for the sender")
-                } else {
-                    String::new()
-                },
-                g.x
+                origin.0,
+                origin.1
             ))),
+        }
+    }
+
+    fn label(&self) -> String {
+        match self {
+            Grid::Full => "Full Grid".into(),
+            Grid::Rc(r, c) => format!("{r}x{c}"),
         }
     }
 }
 
-/// Which data-movement pattern.
+/// Which data-movement test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SuiteKind {
     /// One core writes to another.
     OneToOne,
     /// One core reads from another.
     OneFromOne,
-    /// One core writes to every core of a grid, one unicast after another.
+    /// One core writes to every core of a grid, one destination after another.
     OneToAllUnicast,
     /// One core multicasts to a grid.
     OneToAllMulticast,
-    /// One core reads from every core of a grid.
+    /// One core reads from every core of a block.
     OneFromAll,
-    /// Every core of a grid writes to every other.
+    /// Every core of a grid writes to every core.
     AllToAll,
-    /// Every core of a grid reads from every other.
+    /// Every core of a grid reads from every core.
     AllFromAll,
-    /// One core reads ("Receiver") and writes ("Sender") an interleaved DRAM buffer.
+    /// One core reads DRAM bank 0, then writes it.
     DramInterleaved,
     /// One core writes to its own L1 through the NoC.
     Loopback,
@@ -86,53 +91,68 @@ pub enum SuiteKind {
 /// A suite with its options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Suite {
-    /// The pattern.
+    /// The test.
     pub kind: SuiteKind,
-    /// Grid of the one-to-all / all-to-all patterns.
+    /// Grid of the one-to-all, one-from-all and all-to-all tests.
     pub grid: Grid,
-    /// Multicast: keep the path reserved across a run of transactions.
+    /// Multicast: linked transactions.
     pub linked: bool,
-    /// Multicast: the sender is also a destination.
+    /// One-to-all: the master is also a destination.
     pub loopback: bool,
 }
 
 /// Every suite: (name, options, what it measures).
 pub fn suites() -> &'static [(&'static str, &'static str, &'static str)] {
     &[
-        ("one_to_one", "", "core (0,0) RISCV_0 writes N x S bytes to core (1,1) over NOC_0, then a write barrier"),
-        ("one_from_one", "", "core (0,0) RISCV_1 reads N x S bytes from core (1,1) over NOC_1, then a read barrier"),
+        ("one_to_one", "", "(0,0) RISCV_0/NoC0 writes N x S bytes to (1,1), then a write barrier"),
+        ("one_from_one", "", "(0,0) RISCV_1/NoC1 reads N x S bytes from (1,1), then a read barrier"),
+        ("loopback", "", "(0,0) RISCV_0/NoC0 writes N x S bytes to its own L1 through the NoC"),
         (
             "one_to_all_unicast",
-            "--grid RxC|full",
-            "core (0,0) writes N x S bytes to each core of the grid, one unicast after another",
+            "[--grid RxC|full] [--loopback]",
+            "(0,0) writes N x S bytes to each core of the grid from (0,0), destination after destination (default 2x2)",
         ),
         (
             "one_to_all_multicast",
-            "--grid RxC|full [--linked] [--loopback]",
-            "core (0,0) multicasts N x S bytes to the grid",
+            "[--grid RxC|full] [--linked] [--loopback]",
+            "(0,0) multicasts N x S bytes to the grid from (0,0) (default 2x2)",
         ),
-        ("one_from_all", "--grid RxC|full", "core (0,0) reads N x S bytes from each core of the grid"),
+        (
+            "one_from_all",
+            "[--grid RxC]",
+            "(0,0) RISCV_1/NoC1 reads N x S bytes from each core of the block from (1,1) (default 4x4)",
+        ),
         (
             "all_to_all",
-            "--grid RxC|full (default 4x4)",
-            "every core of the grid writes N x S bytes to every other core",
+            "[--grid RxC|full]",
+            "every core writes N x S bytes to every core, itself included (default full)",
         ),
         (
             "all_from_all",
-            "--grid RxC|full (default 4x4)",
-            "every core of the grid reads N x S bytes from every other core",
+            "[--grid RxC|full]",
+            "every core reads N x S bytes from every core, itself included (default full)",
         ),
         (
             "dram_interleaved",
             "",
-            "core (0,0) reads (Receiver) / writes (Sender) N pages of S bytes of an interleaved DRAM buffer",
+            "(0,0) reads N x S bytes from DRAM bank 0 (RISCV_1/NoC1), then writes them (RISCV_0/NoC0)",
         ),
-        ("loopback", "", "core (0,0) writes N x S bytes to its own L1 over NOC_0"),
     ]
 }
 
+/// What one core of a run measured.
+struct Measured {
+    core: CoreCoord,
+    label: &'static str,
+    /// Bytes the core moved (for its bandwidth).
+    bytes: u64,
+}
+
+/// One row of a run: kernel label, latency (median over cores), bandwidth (median over cores).
+pub type PointRow = (&'static str, f64, f64);
+
 impl Suite {
-    /// The suite named `name` with its options.
+    /// A suite by name with the CLI's options; options that do not apply are errors.
     pub fn parse(name: &str, grid: Option<&str>, linked: bool, loopback: bool) -> Result<Suite, String> {
         let kind = match name {
             "one_to_one" => SuiteKind::OneToOne,
@@ -149,8 +169,11 @@ impl Suite {
                 return Err(format!("unknown suite `{other}`; available: {}", names.join(", ")));
             }
         };
-        if (linked || loopback) && kind != SuiteKind::OneToAllMulticast {
-            return Err(format!("--linked and --loopback apply to one_to_all_multicast only, not {name}"));
+        if linked && kind != SuiteKind::OneToAllMulticast {
+            return Err(format!("--linked applies to one_to_all_multicast only, not {name}"));
+        }
+        if loopback && !matches!(kind, SuiteKind::OneToAllMulticast | SuiteKind::OneToAllUnicast) {
+            return Err(format!("--loopback applies to one_to_all_unicast and one_to_all_multicast only, not {name}"));
         }
         let uses_grid = matches!(
             kind,
@@ -164,37 +187,60 @@ impl Suite {
             return Err(format!("--grid does not apply to {name}: it runs between fixed cores"));
         }
         let default = match kind {
-            SuiteKind::AllToAll | SuiteKind::AllFromAll => Grid::Rc(4, 4),
+            SuiteKind::AllToAll | SuiteKind::AllFromAll => Grid::Full,
+            SuiteKind::OneFromAll => Grid::Rc(4, 4),
             _ => Grid::Rc(2, 2),
         };
         let grid = match grid {
             Some(g) => Grid::parse(g)?,
             None => default,
         };
+        if kind == SuiteKind::OneFromAll && grid == Grid::Full {
+            return Err("one_from_all reads from a block starting at (1,1): give --grid RxC".into());
+        }
         Ok(Suite { kind, grid, linked, loopback })
     }
 
-    /// The title tt-metal's tables use.
+    /// The title of its table.
     pub fn title(&self) -> String {
-        let g = match self.grid {
-            Grid::Full => "Full Grid".to_string(),
-            Grid::Rc(r, c) => format!("{r}x{c}"),
-        };
+        let g = self.grid.label();
+        let lb = if self.loopback { " with Loopback" } else { " without Loopback" };
         match self.kind {
             SuiteKind::OneToOne => "One to One Packet Sizes".into(),
             SuiteKind::OneFromOne => "One from One Packet Sizes".into(),
-            SuiteKind::OneToAllUnicast => format!("One to All {g} Unicast Packet Sizes"),
-            SuiteKind::OneToAllMulticast => format!(
-                "One to All {g} Multicast{}{} Packet Sizes",
-                if self.linked { " Linked" } else { "" },
-                if self.loopback { " Loopback" } else { "" }
-            ),
+            SuiteKind::Loopback => "Loopback Packet Sizes".into(),
+            SuiteKind::OneToAllUnicast => format!("One to All Unicast {g} Packet Sizes{lb}"),
+            SuiteKind::OneToAllMulticast => {
+                format!("One to All Multicast{} {g} Packet Sizes{lb}", if self.linked { " Linked" } else { "" })
+            }
             SuiteKind::OneFromAll => format!("One from All {g} Packet Sizes"),
             SuiteKind::AllToAll => format!("All to All {g} Packet Sizes"),
             SuiteKind::AllFromAll => format!("All from All {g} Packet Sizes"),
             SuiteKind::DramInterleaved => "DRAM Interleaved Packet Sizes".into(),
-            SuiteKind::Loopback => "Loopback Packet Sizes".into(),
         }
+    }
+
+    /// Where the grid starts (logical).
+    fn origin(&self) -> (u32, u32) {
+        if self.kind == SuiteKind::OneFromAll { (1, 1) } else { (0, 0) }
+    }
+
+    /// The peers of the master (or of every core, for all-to-all), in `corerange_to_cores` order.
+    fn grid_cores(&self, dev: &Device) -> Result<Vec<CoreCoord>, DeviceError> {
+        let (rows, cols) = self.grid.fit(dev, self.origin())?;
+        let (x0, y0) = self.origin();
+        let r = CoreRange::new(CoreCoord::new(x0, y0), CoreCoord::new(x0 + cols - 1, y0 + rows - 1));
+        Ok(r.iter_col_major().collect())
+    }
+
+    /// Destinations or sources the table's Size is multiplied by.
+    pub fn peers(&self, dev: &Device) -> Result<u32, DeviceError> {
+        Ok(match self.kind {
+            SuiteKind::OneToOne | SuiteKind::OneFromOne | SuiteKind::Loopback | SuiteKind::DramInterleaved => 1,
+            SuiteKind::OneToAllMulticast => 1,
+            SuiteKind::OneToAllUnicast => self.grid_cores(dev)?.len() as u32 - u32::from(!self.loopback),
+            SuiteKind::OneFromAll | SuiteKind::AllToAll | SuiteKind::AllFromAll => self.grid_cores(dev)?.len() as u32,
+        })
     }
 
     /// NoC packets one (size, count) point issues (the work estimate of a sweep).
@@ -202,286 +248,185 @@ impl Suite {
         let per = size.div_ceil(dev.params().noc.max_burst_bytes).max(1) as u64 * n as u64;
         Ok(per
             * match self.kind {
-                SuiteKind::OneToOne | SuiteKind::OneFromOne | SuiteKind::Loopback | SuiteKind::OneToAllMulticast => 1,
-                SuiteKind::DramInterleaved => 2,
-                SuiteKind::OneToAllUnicast | SuiteKind::OneFromAll => {
-                    let (r, c) = self.grid.fit(dev, 0)?;
-                    (r * c).saturating_sub(1) as u64
-                }
                 SuiteKind::AllToAll | SuiteKind::AllFromAll => {
-                    let (r, c) = self.grid.fit(dev, 0)?;
-                    let k = (r * c) as u64;
-                    k * k.saturating_sub(1)
+                    let k = self.grid_cores(dev)?.len() as u64;
+                    k * k
                 }
+                SuiteKind::DramInterleaved => 2,
+                _ => self.peers(dev)? as u64,
             })
     }
 
-    /// Run one (size, count) point: `(kernel label, zone latency, bytes moved by that kernel)` per row.
-    pub fn run(&self, dev: &mut Device, size: u32, n: u32) -> Result<Vec<(&'static str, u64, u64)>, DeviceError> {
-        let src = dev.mem().l1_unreserved_base;
-        let dst = src + 65536;
+    /// Run one point (transactions of `size` bytes, `n` per peer): the rows of its table, each the median
+    /// over the measuring cores of their zone lengths and bandwidths.
+    pub fn run(&self, dev: &mut Device, size: u32, n: u32) -> Result<Vec<PointRow>, DeviceError> {
+        let base = dev.mem().l1_unreserved_base;
         let master = CoreCoord::new(0, 0);
         let xy = |dev: &Device, c: CoreCoord| -> Result<(u32, u32), DeviceError> {
             let t = dev.worker_core_from_logical_core(c)?;
             Ok((t.x, t.y))
         };
-        let mut p = Program::new();
-        let measured: Vec<(CoreCoord, &'static str, u64)> = match self.kind {
-            SuiteKind::OneToOne | SuiteKind::Loopback | SuiteKind::OneFromOne => {
-                let other = if self.kind == SuiteKind::Loopback { master } else { CoreCoord::new(1, 1) };
-                let dests = vec![xy(dev, other)?];
-                let label = if self.kind == SuiteKind::OneFromOne { "Receiver" } else { "Sender" };
-                let reader = self.kind == SuiteKind::OneFromOne;
-                add_unicast(&mut p, master, reader, n, size, &dests, src, dst)?;
-                vec![(master, label, size as u64 * n as u64)]
+        let writer =
+            DataMovementConfig { processor: DataMovementProcessor::RISCV_0, noc: NocId::Noc0, ..Default::default() };
+        let reader =
+            DataMovementConfig { processor: DataMovementProcessor::RISCV_1, noc: NocId::Noc1, ..Default::default() };
+        let peer_args = |n: u32, local: u32, remote: u32, peers: &[(u32, u32)]| {
+            let mut a = vec![n, size, local, remote, peers.len() as u32];
+            for (x, y) in peers {
+                a.extend([*x, *y]);
             }
-            SuiteKind::OneToAllUnicast | SuiteKind::OneFromAll => {
-                let (rows, cols) = self.grid.fit(dev, 0)?;
-                let mut dests = Vec::new();
-                for y in 0..rows {
-                    for x in 0..cols {
-                        let c = CoreCoord::new(x, y);
-                        if c != master {
-                            dests.push(xy(dev, c)?);
-                        }
+            a
+        };
+        let mut p = Program::new();
+        let measured: Vec<Measured> = match self.kind {
+            SuiteKind::OneToOne | SuiteKind::Loopback => {
+                let (peer, remote) =
+                    if self.kind == SuiteKind::Loopback { (master, base + size) } else { (CoreCoord::new(1, 1), base) };
+                let k = p.create_kernel(Kernel::dataflow("dm_bench/sender", kernels::sender), master, writer)?;
+                p.set_runtime_args(k, master, &peer_args(n, base, remote, &[xy(dev, peer)?]))?;
+                vec![Measured { core: master, label: "Sender", bytes: size as u64 * n as u64 }]
+            }
+            SuiteKind::OneFromOne => {
+                let k = p.create_kernel(Kernel::dataflow("dm_bench/requestor", kernels::requestor), master, reader)?;
+                p.set_runtime_args(k, master, &peer_args(n, base, base, &[xy(dev, CoreCoord::new(1, 1))?]))?;
+                vec![Measured { core: master, label: "Receiver", bytes: size as u64 * n as u64 }]
+            }
+            SuiteKind::OneToAllUnicast => {
+                let mut peers = Vec::new();
+                for c in self.grid_cores(dev)? {
+                    if self.loopback || c != master {
+                        peers.push(xy(dev, c)?);
                     }
                 }
-                if dests.is_empty() {
-                    return Err(DeviceError::api(format!(
-                        "{}: the {rows}x{cols} grid holds only the master core",
-                        self.title()
-                    )));
+                if peers.is_empty() {
+                    return Err(DeviceError::api(format!("{}: the grid holds only the master", self.title())));
                 }
-                let reader = self.kind == SuiteKind::OneFromAll;
-                add_unicast(&mut p, master, reader, n, size, &dests, src, dst)?;
-                vec![(master, if reader { "Receiver" } else { "Sender" }, size as u64 * n as u64 * dests.len() as u64)]
+                let remote = if self.loopback { base } else { base + size };
+                let k =
+                    p.create_kernel(Kernel::dataflow("dm_bench/sender_unicast", kernels::sender), master, writer)?;
+                p.set_runtime_args(k, master, &peer_args(n, base, remote, &peers))?;
+                vec![Measured { core: master, label: "Sender", bytes: size as u64 * n as u64 * peers.len() as u64 }]
             }
             SuiteKind::OneToAllMulticast => {
-                let (rows, cols) = self.grid.fit(dev, if self.loopback { 0 } else { 1 })?;
-                let y0 = if self.loopback { 0 } else { 1 };
-                let start = xy(dev, CoreCoord::new(0, y0))?;
-                let end = xy(dev, CoreCoord::new(cols - 1, y0 + rows - 1))?;
-                let num_dests = rows * cols;
-                let (linked, loopback) = (self.linked, self.loopback);
-                p.create_kernel(
-                    Kernel::dataflow("dm_bench/multicast_sender", move |k: &mut Dataflow| {
-                        let n: u32 = k.get_arg_val(0);
-                        let size: u32 = k.get_arg_val(1);
-                        let (src, dst): (u32, u32) = (k.get_arg_val(2), k.get_arg_val(3));
-                        let (sx, sy, ex, ey): (u32, u32, u32, u32) =
-                            (k.get_arg_val(4), k.get_arg_val(5), k.get_arg_val(6), k.get_arg_val(7));
-                        let num_dests: u32 = k.get_arg_val(8);
-                        let addr = k.get_noc_multicast_addr(sx, sy, ex, ey, dst);
-                        k.zone_begin("RISCV0");
-                        for i in 0..n {
-                            let link = linked && i + 1 < n;
-                            if loopback {
-                                k.noc_async_write_multicast_loopback_src(src, addr, size, num_dests, link);
-                            } else {
-                                k.noc_async_write_multicast(src, addr, size, num_dests, link);
-                            }
-                        }
-                        k.noc_async_write_barrier();
-                        k.zone_end();
-                    }),
+                let cores = self.grid_cores(dev)?;
+                let (last, first) = (*cores.last().expect("a grid"), cores[0]);
+                let num_dests = cores.len() as u32 - u32::from(!self.loopback);
+                if num_dests == 0 {
+                    return Err(DeviceError::api(format!("{}: the grid holds only the master", self.title())));
+                }
+                let (s, e) = (xy(dev, first)?, xy(dev, last)?);
+                let remote = if self.loopback { base } else { base + size };
+                let k = p.create_kernel(
+                    Kernel::dataflow("dm_bench/sender_multicast", kernels::multicast_sender),
                     master,
-                    DataMovementConfig::default(),
+                    writer,
                 )?;
-                p.set_runtime_args(
-                    KernelHandle(0),
-                    master,
-                    &[n, size, src, dst, start.0, start.1, end.0, end.1, num_dests],
-                )?;
-                vec![(master, "Sender", size as u64 * n as u64 * num_dests as u64)]
+                let args =
+                    [n, size, base, remote, s.0, s.1, e.0, e.1, num_dests, self.linked as u32, self.loopback as u32];
+                p.set_runtime_args(k, master, &args)?;
+                vec![Measured { core: master, label: "Sender", bytes: size as u64 * n as u64 }]
+            }
+            SuiteKind::OneFromAll => {
+                let peers: Vec<(u32, u32)> =
+                    self.grid_cores(dev)?.into_iter().map(|c| xy(dev, c)).collect::<Result<_, _>>()?;
+                let k = p.create_kernel(Kernel::dataflow("dm_bench/gatherer", kernels::requestor), master, reader)?;
+                p.set_runtime_args(k, master, &peer_args(n, base, base, &peers))?;
+                vec![Measured { core: master, label: "Receiver", bytes: size as u64 * n as u64 * peers.len() as u64 }]
             }
             SuiteKind::AllToAll | SuiteKind::AllFromAll => {
-                let (rows, cols) = self.grid.fit(dev, 0)?;
-                let cores = CoreRange::new(CoreCoord::new(0, 0), CoreCoord::new(cols - 1, rows - 1));
-                let reader = self.kind == SuiteKind::AllFromAll;
-                let mut all = Vec::new();
-                for c in cores.iter() {
-                    all.push((c, xy(dev, c)?));
-                }
-                if all.len() < 2 {
-                    return Err(DeviceError::api(format!("{}: needs at least two cores", self.title())));
-                }
-                let kernel = if reader { unicast_reader() } else { unicast_writer() };
-                let cfg = if reader {
-                    DataMovementConfig {
-                        processor: DataMovementProcessor::RISCV_1,
-                        noc: NocId::Noc1,
-                        ..Default::default()
-                    }
+                let cores = self.grid_cores(dev)?;
+                let peers: Vec<(u32, u32)> = cores.iter().map(|&c| xy(dev, c)).collect::<Result<_, _>>()?;
+                let set = CoreRangeSet::new(cores.iter().map(|&c| CoreRange::single(c)).collect())?;
+                let read = self.kind == SuiteKind::AllFromAll;
+                let (body, cfg, label, name): (fn(&mut Dataflow), _, _, _) = if read {
+                    (kernels::requestor, reader, "Receiver", "dm_bench/requestor")
                 } else {
-                    DataMovementConfig::default()
+                    (kernels::sender, writer, "Sender", "dm_bench/sender")
                 };
-                let k = p.create_kernel(kernel, cores, cfg)?;
+                let k = p.create_kernel(Kernel::dataflow(name, body), &set, cfg)?;
+                // Writes land at base + size on every subordinate; reads land at base + size on the master.
+                let (local, remote) = if read { (base + size, base) } else { (base, base + size) };
+                let args = peer_args(n, local, remote, &peers);
                 let mut m = Vec::new();
-                for (c, me) in &all {
-                    let others: Vec<(u32, u32)> = all.iter().filter(|(_, o)| o != me).map(|(_, o)| *o).collect();
-                    p.set_runtime_args(k, *c, &args(n, size, src, dst, &others))?;
-                    m.push((
-                        *c,
-                        if reader { "Receiver" } else { "Sender" },
-                        size as u64 * n as u64 * others.len() as u64,
-                    ));
+                for &c in &cores {
+                    p.set_runtime_args(k, c, &args)?;
+                    m.push(Measured { core: c, label, bytes: size as u64 * n as u64 * peers.len() as u64 });
                 }
                 m
             }
             SuiteKind::DramInterleaved => {
-                return self.dram(dev, size, n, src);
+                let buf = dev.create_buffer(InterleavedBufferConfig {
+                    size: 2 * size as u64,
+                    page_size: 2 * size as u64,
+                    buffer_type: BufferType::Dram,
+                })?;
+                let sem = p.create_semaphore(master, 0)?;
+                let r =
+                    p.create_kernel(Kernel::dataflow("dm_bench/reader_unary", kernels::dram_reader), master, reader)?;
+                let w =
+                    p.create_kernel(Kernel::dataflow("dm_bench/writer_unary", kernels::dram_writer), master, writer)?;
+                // One page holding the whole buffer sits in bank 0: input at its start, output after it.
+                p.set_runtime_args(r, master, &[n, size, buf.address(), base, sem])?;
+                p.set_runtime_args(w, master, &[n, size, buf.address() + size, base, sem])?;
+                let report = dev.enqueue_program(&p)?;
+                dev.deallocate_buffer(&buf)?;
+                let bytes = size as u64 * n as u64;
+                return Ok(rows(
+                    &report,
+                    &[
+                        Measured { core: master, label: "Receiver", bytes },
+                        Measured { core: master, label: "Sender", bytes },
+                    ],
+                ));
             }
         };
-        let r = dev.enqueue_program(&p)?;
-        Ok(zone_rows(&r, &measured))
+        let report = dev.enqueue_program(&p)?;
+        Ok(rows(&report, &measured))
     }
+}
 
-    fn dram(
-        &self,
-        dev: &mut Device,
-        size: u32,
-        n: u32,
-        local: u32,
-    ) -> Result<Vec<(&'static str, u64, u64)>, DeviceError> {
-        let buf = dev.create_buffer(InterleavedBufferConfig {
-            size: size as u64 * n as u64,
-            page_size: size as u64,
-            buffer_type: BufferType::Dram,
-        })?;
-        let master = CoreCoord::new(0, 0);
-        let mut out = Vec::new();
-        for (label, reader) in [("Receiver", true), ("Sender", false)] {
-            let mut p = Program::new();
-            let body = move |k: &mut Dataflow| {
-                let n: u32 = k.get_arg_val(0);
-                let size: u32 = k.get_arg_val(1);
-                let addr: u32 = k.get_arg_val(2);
-                let local: u32 = k.get_arg_val(3);
-                let pages = InterleavedAddrGen::<true> { bank_base_address: addr, page_size: size };
-                k.zone_begin(if reader { "RISCV1" } else { "RISCV0" });
-                for i in 0..n {
-                    if reader {
-                        k.noc_async_read_page(i, &pages, local, 0);
-                    } else {
-                        k.noc_async_write_page(i, &pages, local, 0, 0);
-                    }
-                }
-                if reader {
-                    k.noc_async_read_barrier();
-                } else {
-                    k.noc_async_write_barrier();
-                }
-                k.zone_end();
-            };
-            let cfg = if reader {
-                DataMovementConfig { processor: DataMovementProcessor::RISCV_1, noc: NocId::Noc0, ..Default::default() }
-            } else {
-                DataMovementConfig { processor: DataMovementProcessor::RISCV_0, noc: NocId::Noc1, ..Default::default() }
-            };
-            let k = p.create_kernel(
-                Kernel::dataflow(if reader { "dm_bench/dram_reader" } else { "dm_bench/dram_writer" }, body),
-                master,
-                cfg,
-            )?;
-            p.set_runtime_args(k, master, &[n, size, buf.address(), local])?;
-            let r = dev.enqueue_program(&p)?;
-            out.extend(zone_rows(&r, &[(master, label, size as u64 * n as u64)]));
+/// The median of `v` (the mean of the two middle values for an even count), as `np.median`.
+fn median(mut v: Vec<f64>) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
+}
+
+/// The table rows of a run: per label, the median over its cores of the zone length and of the bandwidth.
+fn rows(r: &RunReport, measured: &[Measured]) -> Vec<PointRow> {
+    let mut labels: Vec<&'static str> = Vec::new();
+    for m in measured {
+        if !labels.contains(&m.label) {
+            labels.push(m.label);
         }
-        dev.deallocate_buffer(&buf)?;
-        Ok(out)
     }
-}
-
-fn args(n: u32, size: u32, src: u32, dst: u32, peers: &[(u32, u32)]) -> Vec<u32> {
-    let mut a = vec![n, size, src, dst, peers.len() as u32];
-    for (x, y) in peers {
-        a.extend([*x, *y]);
-    }
-    a
-}
-
-/// Writer: N rounds of one S-byte write to each peer, then a write barrier, inside zone "RISCV0".
-fn unicast_writer() -> Kernel {
-    Kernel {
-        name: "dm_bench/unicast_sender".into(),
-        body: sim_device::KernelBody::Dataflow(Arc::new(|k: &mut Dataflow| unicast(k, false))),
-    }
-}
-
-/// Reader: N rounds of one S-byte read from each peer, then a read barrier, inside zone "RISCV1".
-fn unicast_reader() -> Kernel {
-    Kernel {
-        name: "dm_bench/unicast_receiver".into(),
-        body: sim_device::KernelBody::Dataflow(Arc::new(|k: &mut Dataflow| unicast(k, true))),
-    }
-}
-
-fn unicast(k: &mut Dataflow, reader: bool) {
-    let n: u32 = k.get_arg_val(0);
-    let size: u32 = k.get_arg_val(1);
-    let (src, dst): (u32, u32) = (k.get_arg_val(2), k.get_arg_val(3));
-    let peers: u32 = k.get_arg_val(4);
-    let addrs: Vec<u64> = (0..peers as usize)
-        .map(|i| {
-            let (x, y): (u32, u32) = (k.get_arg_val(5 + 2 * i), k.get_arg_val(6 + 2 * i));
-            k.get_noc_addr(x, y, if reader { src } else { dst })
+    labels
+        .into_iter()
+        .map(|label| {
+            let zone = if label == "Receiver" { "RISCV1" } else { "RISCV0" };
+            let (mut lat, mut bw) = (Vec::new(), Vec::new());
+            for m in measured.iter().filter(|m| m.label == label) {
+                if let Some(z) = r.zones.iter().find(|z| z.core == (m.core.x, m.core.y) && z.name == zone) {
+                    let d = (z.end - z.start).0.max(1) as f64;
+                    lat.push(d);
+                    bw.push(m.bytes as f64 / d);
+                }
+            }
+            (label, median(lat), median(bw))
         })
-        .collect();
-    k.zone_begin(if reader { "RISCV1" } else { "RISCV0" });
-    for _ in 0..n {
-        for &a in &addrs {
-            if reader {
-                k.noc_async_read(a, dst, size);
-            } else {
-                k.noc_async_write(src, a, size);
-            }
-        }
-    }
-    if reader {
-        k.noc_async_read_barrier();
-    } else {
-        k.noc_async_write_barrier();
-    }
-    k.zone_end();
+        .collect()
 }
 
-#[allow(clippy::too_many_arguments)]
-fn add_unicast(
-    p: &mut Program,
-    core: CoreCoord,
-    reader: bool,
-    n: u32,
-    size: u32,
-    peers: &[(u32, u32)],
-    src: u32,
-    dst: u32,
-) -> Result<(), DeviceError> {
-    let (kernel, cfg) = if reader {
-        (
-            unicast_reader(),
-            DataMovementConfig { processor: DataMovementProcessor::RISCV_1, noc: NocId::Noc1, ..Default::default() },
-        )
-    } else {
-        (unicast_writer(), DataMovementConfig::default())
-    };
-    let k = p.create_kernel(kernel, core, cfg)?;
-    p.set_runtime_args(k, core, &args(n, size, src, dst, peers))
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// The rows of the measured kernels: the longest zone of each label.
-fn zone_rows(r: &RunReport, measured: &[(CoreCoord, &'static str, u64)]) -> Vec<(&'static str, u64, u64)> {
-    let mut rows: Vec<(&'static str, u64, u64)> = Vec::new();
-    for (c, label, bytes) in measured {
-        let lat = r.zones.iter().filter(|z| z.core == (c.x, c.y)).map(|z| (z.end - z.start).0).max().unwrap_or(0);
-        match rows.iter_mut().find(|row| row.0 == *label) {
-            Some(row) => {
-                if lat > row.1 {
-                    row.1 = lat;
-                    row.2 = *bytes;
-                }
-            }
-            None => rows.push((label, lat, *bytes)),
-        }
+    #[test]
+    fn median_as_numpy() {
+        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(vec![4.0, 1.0, 2.0, 3.0]), 2.5);
     }
-    rows
 }

@@ -15,8 +15,8 @@ pub struct Row {
     pub size: u32,
     /// Number of transactions.
     pub count: u32,
-    /// Zone length, cycles.
-    pub latency: u64,
+    /// Zone length, cycles (a median over cores: may end in .5).
+    pub latency: f64,
     /// Bytes moved per cycle.
     pub bandwidth: f64,
 }
@@ -44,22 +44,22 @@ pub fn table_title(text: &str) -> Option<String> {
 /// Which tt-metal test a measured table is, from its title and file name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TableId {
-    /// The pattern.
-    pub kind: crate::dm_bench::SuiteKind,
-    /// Multicast: linked.
-    pub linked: bool,
-    /// "with Loopback" / "without Loopback", when the file name says.
-    pub loopback: Option<bool>,
+    /// The test with its grid and variants.
+    pub suite: crate::dm_bench::Suite,
+    /// Whether the file name says "with/without Loopback" (else the loopback is a guess to be checked).
+    pub loopback_known: bool,
 }
 
 /// Recognise the test of a table titled `title` in a file named `file_name` (tt-metal's perf-plot names).
+/// The grid labels of the titles are stale (dm-tests.md §0): unicast "4x4" ran on 5×5, "10x10" and "11x10"
+/// on the full compute grid; other labels mean what they say. Tables without a label use the test's grid.
 pub fn recognise(title: &str, file_name: &str) -> Option<TableId> {
-    use crate::dm_bench::SuiteKind as K;
+    use crate::dm_bench::{Grid, Suite, SuiteKind as K};
     let t = title.to_ascii_lowercase();
     let f = file_name.to_ascii_lowercase();
-    let loopback = if f.contains("without loopback") {
+    let loopback = if f.contains("without loopback") || t.contains("without loopback") {
         Some(false)
-    } else if f.contains("with loopback") {
+    } else if f.contains("with loopback") || t.contains("with loopback") {
         Some(true)
     } else {
         None
@@ -85,7 +85,31 @@ pub fn recognise(title: &str, file_name: &str) -> Option<TableId> {
     } else {
         return None;
     };
-    Some(TableId { kind, linked: t.contains("linked"), loopback })
+    let label = t
+        .split_whitespace()
+        .find(|w| w.split_once('x').is_some_and(|(a, b)| a.parse::<u32>().is_ok() && b.parse::<u32>().is_ok()));
+    let grid = match (kind, label) {
+        (_, Some("10x10" | "11x10")) => Grid::Full,
+        (K::OneToAllUnicast, Some("4x4")) => Grid::Rc(5, 5),
+        (_, Some(l)) => {
+            let (a, b) = l.split_once('x').expect("checked");
+            Grid::Rc(a.parse().ok()?, b.parse().ok()?)
+        }
+        (_, None) if t.contains("full grid") => Grid::Full,
+        (K::AllToAll | K::AllFromAll, None) => Grid::Full,
+        (K::OneFromAll, None) => Grid::Rc(4, 4),
+        (_, None) => Grid::Rc(2, 2),
+    };
+    let one_to_all = matches!(kind, K::OneToAllUnicast | K::OneToAllMulticast);
+    Some(TableId {
+        suite: Suite {
+            kind,
+            grid,
+            linked: kind == K::OneToAllMulticast && t.contains("linked"),
+            loopback: one_to_all && loopback.unwrap_or(false),
+        },
+        loopback_known: !one_to_all || loopback.is_some(),
+    })
 }
 
 /// Read the rows of a table in tt-metal's layout; errors name the line.
@@ -122,7 +146,7 @@ pub fn parse_table(text: &str, file: &str) -> Result<Vec<Row>, String> {
             run_host_id: num("Run Host ID")? as u32,
             size: num("Transaction Size (bytes)")? as u32,
             count: num("Number of Transactions")? as u32,
-            latency: num("Latency (cycles)")?.round() as u64,
+            latency: num("Latency (cycles)")?,
             bandwidth: num("Bandwidth (bytes/cycle)")?,
         });
     }
@@ -179,7 +203,7 @@ pub fn compare(sim: &[Row], measured: &[Row]) -> Comparison {
     let mut rows = Vec::new();
     for m in measured {
         if let Some(s) = sim.iter().find(|s| s.kernel == m.kernel && s.size == m.size && s.count == m.count) {
-            let e = (s.latency as f64 - m.latency as f64) / m.latency.max(1) as f64;
+            let e = (s.latency - m.latency) / m.latency.max(1.0);
             rows.push((s.clone(), m.clone(), e));
         }
     }
@@ -195,14 +219,21 @@ mod tests {
     #[test]
     fn tables_round_trip_and_compare() {
         let rows = vec![
-            Row { kernel: "Sender".into(), run_host_id: 0, size: 32, count: 1, latency: 300, bandwidth: 32.0 / 300.0 },
-            Row { kernel: "Sender".into(), run_host_id: 1, size: 64, count: 1, latency: 400, bandwidth: 0.16 },
+            Row {
+                kernel: "Sender".into(),
+                run_host_id: 0,
+                size: 32,
+                count: 1,
+                latency: 300.0,
+                bandwidth: 32.0 / 300.0,
+            },
+            Row { kernel: "Sender".into(), run_host_id: 1, size: 64, count: 1, latency: 400.5, bandwidth: 0.16 },
         ];
         let t = format_table("One to One Packet Sizes", &rows);
         let back = parse_table(&t, "t.md").unwrap();
         assert_eq!(back.len(), 2);
-        assert_eq!(back[1].latency, 400);
-        let measured = vec![Row { latency: 200, ..rows[1].clone() }, Row { size: 99, ..rows[0].clone() }];
+        assert_eq!(back[1].latency, 400.5);
+        let measured = vec![Row { latency: 200.25, ..rows[1].clone() }, Row { size: 99, ..rows[0].clone() }];
         let c = compare(&back, &measured);
         assert_eq!(c.rows.len(), 1);
         assert!((c.median - 1.0).abs() < 1e-12);

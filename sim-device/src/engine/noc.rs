@@ -262,11 +262,9 @@ impl Engine {
         let b = corner(xe, ye)?;
         let (x0, x1, y0, y1) = (a.x.min(b.x), a.x.max(b.x), a.y.min(b.y), a.y.max(b.y));
         let me = c.core_tile[w.core.0 as usize];
+        // Without NOC_CMD_BRCST_SRC_INCLUDE (the _loopback_src variant) a sender inside the rectangle is not
+        // one of its recipients.
         let loopback = w.mcast.is_some_and(|m| m.loopback);
-        let inside = (x0..=x1).contains(&me.x) && (y0..=y1).contains(&me.y);
-        if inside && !loopback {
-            return Err(NocError::McastHoldsSender { rect: corners, core: c.logical(w.core) });
-        }
         let mut dests = Vec::new();
         for y in y0..=y1 {
             for x in x0..=x1 {

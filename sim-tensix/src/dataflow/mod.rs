@@ -102,6 +102,11 @@ impl<'y> Dataflow<'y> {
         self.ctx.k.noc_xy.1
     }
 
+    /// Which RISC this kernel runs on.
+    pub fn risc(&self) -> crate::risc::Risc {
+        self.ctx.k.risc
+    }
+
     /// `noc_index`: the kernel's NoC.
     pub fn noc_index(&self) -> NocId {
         self.ctx.k.noc

@@ -1,0 +1,103 @@
+//! The kernels of tt-metal's data-movement tests, rewritten for tensim: each issues its transactions back to
+//! back inside one profiler zone (`RISCV0` on RISCV_0, `RISCV1` on RISCV_1) that ends with the matching
+//! barrier; address setup is outside the zone. Runtime args carry the counts, sizes, addresses and peers.
+
+use sim_device::prelude::*;
+
+/// The zone name of a kernel on `risc`.
+fn zone(k: &Dataflow) -> &'static str {
+    if k.risc() == Risc::Ncrisc { "RISCV1" } else { "RISCV0" }
+}
+
+/// Peers as NoC addresses: args `[n, bytes, local, remote, peers, x0, y0, x1, y1, …]`.
+fn peers(k: &mut Dataflow) -> (u32, u32, u32, Vec<u64>) {
+    let (n, bytes, local, remote, count): (u32, u32, u32, u32, u32) =
+        (k.get_arg_val(0), k.get_arg_val(1), k.get_arg_val(2), k.get_arg_val(3), k.get_arg_val(4));
+    let addrs = (0..count as usize)
+        .map(|i| {
+            let (x, y): (u32, u32) = (k.get_arg_val(5 + 2 * i), k.get_arg_val(6 + 2 * i));
+            k.get_noc_addr(x, y, remote)
+        })
+        .collect();
+    (n, bytes, local, addrs)
+}
+
+/// `sender.cpp` / `sender_unicast.cpp`: for each peer in turn, `n` writes of `bytes` from `local` to the
+/// peer's `remote`; one write barrier.
+pub fn sender(k: &mut Dataflow) {
+    let (n, bytes, local, addrs) = peers(k);
+    k.zone_begin(zone(k));
+    for a in addrs {
+        for _ in 0..n {
+            k.noc_async_write(local, a, bytes);
+        }
+    }
+    k.noc_async_write_barrier();
+    k.zone_end();
+}
+
+/// `requestor.cpp` / `gatherer.cpp`: for each peer in turn, `n` reads of `bytes` from the peer's `remote`
+/// into `local`; one read barrier.
+pub fn requestor(k: &mut Dataflow) {
+    let (n, bytes, local, addrs) = peers(k);
+    k.zone_begin(zone(k));
+    for a in addrs {
+        for _ in 0..n {
+            k.noc_async_read(a, local, bytes);
+        }
+    }
+    k.noc_async_read_barrier();
+    k.zone_end();
+}
+
+/// `sender_multicast.cpp`: args `[n, bytes, local, remote, x_start, y_start, x_end, y_end, num_dests,
+/// linked, loopback]`; `n − 1` multicasts (linked when asked), a last unlinked one, one write barrier.
+pub fn multicast_sender(k: &mut Dataflow) {
+    let a: Vec<u32> = (0..11).map(|i| k.get_arg_val(i)).collect();
+    let (n, bytes, local, remote) = (a[0], a[1], a[2], a[3]);
+    let (num_dests, linked, loopback) = (a[8], a[9] != 0, a[10] != 0);
+    let dst = k.get_noc_multicast_addr(a[4], a[5], a[6], a[7], remote);
+    k.zone_begin(zone(k));
+    for i in 0..n {
+        let link = linked && i + 1 < n;
+        if loopback {
+            k.noc_async_write_multicast_loopback_src(local, dst, bytes, num_dests, link);
+        } else {
+            k.noc_async_write_multicast(local, dst, bytes, num_dests, link);
+        }
+    }
+    k.noc_async_write_barrier();
+    k.zone_end();
+}
+
+/// `reader_unary.cpp` of the DRAM test: `n` reads of `bytes` from DRAM bank 0 at `dram` into `local`, a read
+/// barrier; after the zone, set the local semaphore the writer waits on. Args `[n, bytes, dram, local, sem]`.
+pub fn dram_reader(k: &mut Dataflow) {
+    let (n, bytes, dram, local, sem): (u32, u32, u32, u32, u32) =
+        (k.get_arg_val(0), k.get_arg_val(1), k.get_arg_val(2), k.get_arg_val(3), k.get_arg_val(4));
+    let src = k.get_noc_addr_from_bank_id::<true>(0, dram);
+    k.zone_begin(zone(k));
+    for _ in 0..n {
+        k.noc_async_read(src, local, bytes);
+    }
+    k.noc_async_read_barrier();
+    k.zone_end();
+    let s = k.get_semaphore(sem);
+    k.noc_semaphore_set(s, 1);
+}
+
+/// `writer_unary.cpp` of the DRAM test: wait for the reader's semaphore, then `n` writes of `bytes` from
+/// `local` to DRAM bank 0 at `dram`, a write barrier. Args `[n, bytes, dram, local, sem]`.
+pub fn dram_writer(k: &mut Dataflow) {
+    let (n, bytes, dram, local, sem): (u32, u32, u32, u32, u32) =
+        (k.get_arg_val(0), k.get_arg_val(1), k.get_arg_val(2), k.get_arg_val(3), k.get_arg_val(4));
+    let s = k.get_semaphore(sem);
+    k.noc_semaphore_wait(s, 1);
+    let dst = k.get_noc_addr_from_bank_id::<true>(0, dram);
+    k.zone_begin(zone(k));
+    for _ in 0..n {
+        k.noc_async_write(local, dst, bytes);
+    }
+    k.noc_async_write_barrier();
+    k.zone_end();
+}
