@@ -71,6 +71,6 @@ fn main() {
     println!(
         "all_to_all 8x8, 63 x 16 KiB = 1008 KiB out of each of 64 cores: {lat} simulated cycles (slowest sender zone) in {:.3} s wall, {:.2} M simulated cycles/s",
         secs,
-        lat as f64 / secs / 1e6
+        lat / secs / 1e6
     );
 }
