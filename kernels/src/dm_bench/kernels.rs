@@ -9,25 +9,36 @@ fn zone(k: &Dataflow) -> &'static str {
     if k.risc() == Risc::Ncrisc { "RISCV1" } else { "RISCV0" }
 }
 
-/// Peers as NoC addresses: args `[n, bytes, local, remote, peers, x0, y0, x1, y1, …]`.
-fn peers(k: &mut Dataflow) -> (u32, u32, u32, Vec<u64>) {
-    let (n, bytes, local, remote, count): (u32, u32, u32, u32, u32) =
-        (k.get_arg_val(0), k.get_arg_val(1), k.get_arg_val(2), k.get_arg_val(3), k.get_arg_val(4));
-    let addrs = (0..count as usize)
-        .map(|i| {
-            let (x, y): (u32, u32) = (k.get_arg_val(5 + 2 * i), k.get_arg_val(6 + 2 * i));
-            k.get_noc_addr(x, y, remote)
-        })
-        .collect();
-    (n, bytes, local, addrs)
+/// Args `[n, bytes, local, remote, peers, in_zone, x0, y0, x1, y1, …]`: the header.
+fn header(k: &mut Dataflow) -> (u32, u32, u32, u32, u32, bool) {
+    let h: Vec<u32> = (0..6).map(|i| k.get_arg_val(i)).collect();
+    (h[0], h[1], h[2], h[3], h[4], h[5] != 0)
+}
+
+/// The NoC address of peer `i`'s `remote`, read from the args.
+fn peer_addr(k: &mut Dataflow, i: usize, remote: u32) -> u64 {
+    let (x, y): (u32, u32) = (k.get_arg_val(6 + 2 * i), k.get_arg_val(7 + 2 * i));
+    k.get_noc_addr(x, y, remote)
+}
+
+/// The peers' addresses: computed before the zone (one_to_one, one_from_one, loopback: the tests set
+/// their one address up first), or `None` when the test computes each inside the zone, once per peer
+/// (one_to_all, one_from_all, all_to_all, all_from_all).
+fn before_zone(k: &mut Dataflow, peers: u32, remote: u32, in_zone: bool) -> Option<Vec<u64>> {
+    (!in_zone).then(|| (0..peers as usize).map(|i| peer_addr(k, i, remote)).collect())
 }
 
 /// `sender.cpp` / `sender_unicast.cpp`: for each peer in turn, `n` writes of `bytes` from `local` to the
 /// peer's `remote`; one write barrier.
 pub fn sender(k: &mut Dataflow) {
-    let (n, bytes, local, addrs) = peers(k);
+    let (n, bytes, local, remote, peers, in_zone) = header(k);
+    let pre = before_zone(k, peers, remote, in_zone);
     k.zone_begin(zone(k));
-    for a in addrs {
+    for i in 0..peers as usize {
+        let a = match &pre {
+            Some(v) => v[i],
+            None => peer_addr(k, i, remote),
+        };
         for _ in 0..n {
             k.noc_async_write(local, a, bytes);
         }
@@ -39,9 +50,14 @@ pub fn sender(k: &mut Dataflow) {
 /// `requestor.cpp` / `gatherer.cpp`: for each peer in turn, `n` reads of `bytes` from the peer's `remote`
 /// into `local`; one read barrier.
 pub fn requestor(k: &mut Dataflow) {
-    let (n, bytes, local, addrs) = peers(k);
+    let (n, bytes, local, remote, peers, in_zone) = header(k);
+    let pre = before_zone(k, peers, remote, in_zone);
     k.zone_begin(zone(k));
-    for a in addrs {
+    for i in 0..peers as usize {
+        let a = match &pre {
+            Some(v) => v[i],
+            None => peer_addr(k, i, remote),
+        };
         for _ in 0..n {
             k.noc_async_read(a, local, bytes);
         }

@@ -270,8 +270,10 @@ impl Suite {
             DataMovementConfig { processor: DataMovementProcessor::RISCV_0, noc: NocId::Noc0, ..Default::default() };
         let reader =
             DataMovementConfig { processor: DataMovementProcessor::RISCV_1, noc: NocId::Noc1, ..Default::default() };
+        // One-to-one tests set their single address up before the zone; the rest compute each peer's in it.
+        let in_zone = !matches!(self.kind, SuiteKind::OneToOne | SuiteKind::OneFromOne | SuiteKind::Loopback) as u32;
         let peer_args = |n: u32, local: u32, remote: u32, peers: &[(u32, u32)]| {
-            let mut a = vec![n, size, local, remote, peers.len() as u32];
+            let mut a = vec![n, size, local, remote, peers.len() as u32, in_zone];
             for (x, y) in peers {
                 a.extend([*x, *y]);
             }
