@@ -186,13 +186,24 @@ impl NocModel {
 
     /// A write acknowledgement (one header flit) from `src` back to `dst`, ready at `ready`: it arrives
     /// after the zero-load latency of its route and takes one cycle of the destination NIU's ejection
-    /// port. Its single flit per link is not booked on the router links: against data packets of hundreds
-    /// of flits it is noise, and booking it would double the work of timing every write.
+    /// port. Acknowledgements travel on a response virtual channel, whose flits interleave with the data
+    /// packets on each link rather than waiting behind them, so the ack is not delayed by the data; but
+    /// its flit takes one cycle of every link on its route, which the data booked after it pays for. (A
+    /// multicast to N cores returns N acks, which share the links of its own broadcast tree on the way
+    /// back: calibration/dm multicast Linked 5x5 tables move 8 KiB packets ~20 cycles slower than 2x2.)
     pub fn ack(&mut self, noc: NocId, src: Noc0Coord, dst: Noc0Coord, ready: Cycle) -> Cycle {
         self.count(noc, 0);
-        let hops = self.topo.hops(noc, src, dst) as u64;
         let p = &self.params;
-        let head = ready.0 + p.niu_to_router.0 + hops * p.hop.0;
+        let mut head = ready.0 + p.niu_to_router.0;
+        let hop = p.hop.0;
+        let mut route = std::mem::take(&mut self.route);
+        route.clear();
+        self.topo.unicast_route(noc, src, dst, &mut route);
+        for &l in &route {
+            self.links[l.0 as usize].reserve_after(self.now, head, 1, 0);
+            head += hop;
+        }
+        self.route = route;
         let (_, arrive) = self.eject_at(noc, dst, head, 1, 0);
         arrive
     }
@@ -202,7 +213,8 @@ impl NocModel {
         self.topo.broadcast_tree(noc, src, rect)
     }
 
-    /// Cycles a multicast path reservation takes: a round trip to the farthest router of the tree.
+    /// Cycles the source NIU spends reserving the broadcast path of an unlinked multicast before its
+    /// head leaves: a fixed cost plus a per-hop cost to the farthest router of the tree.
     pub fn path_reservation(&self, noc: NocId, src: Noc0Coord, rect: Rect) -> Cycles {
         let tree = self.multicast_tree(noc, src, rect);
         let mut depth = vec![0u64; tree.len()];
@@ -211,11 +223,14 @@ impl NocModel {
         }
         let far = depth.iter().copied().max().unwrap_or(0);
         let p = &self.params;
-        Cycles(2 * (p.niu_to_router.0 + far * p.hop.0 + p.router_to_niu.0))
+        Cycles(p.mcast_reserve_base.0 + far * p.mcast_reserve_per_hop.0)
     }
 
     /// Send a multicast packet along the broadcast tree covering `rect`; `dests` are the tiles that take the
-    /// data (in any order). Returns the injection times and one delivery per destination, in `dests` order.
+    /// data (in any order). The source NIU is busy for `setup` (the path reservation of an unlinked
+    /// multicast, zero on a held path) and then the packet's serialisation: the head leaves `setup` after
+    /// the NIU takes the packet. Returns one delivery per destination, in `dests` order; `inject_start` is
+    /// when the NIU took the packet and `inject_end` when its tail left.
     pub fn multicast(
         &mut self,
         noc: NocId,
@@ -224,14 +239,15 @@ impl NocModel {
         dests: &[Noc0Coord],
         payload: u32,
         ready: Cycle,
+        setup: Cycles,
     ) -> Vec<Delivery> {
         let dur = self.serialisation(payload).0;
         let i = self.niu(src, noc);
-        let start = self.inject[i].reserve_after(self.now, ready.0, dur, payload as u64);
+        let start = self.inject[i].reserve_after(self.now, ready.0, setup.0 + dur, payload as u64);
         self.count(noc, payload);
         let tree = self.multicast_tree(noc, src, rect);
         let mut head = vec![0u64; tree.len()];
-        head[0] = start + self.params.niu_to_router.0;
+        head[0] = start + setup.0 + self.params.niu_to_router.0;
         for n in 1..tree.len() {
             let TreeNode { parent, via, .. } = tree[n];
             let h = head[parent.expect("non-root")];
@@ -246,7 +262,7 @@ impl NocModel {
             let arrive = self.in_order(noc, src, d, VcClass::Multicast, arrive);
             out.push(Delivery {
                 inject_start: Cycle(start),
-                inject_end: Cycle(start + dur),
+                inject_end: Cycle(start + setup.0 + dur),
                 first_byte: first.min(arrive),
                 arrive,
             });
@@ -388,7 +404,7 @@ mod tests {
         let mut n = wh();
         let rect = Rect { x0: 2, x1: 4, y0: 1, y1: 1 };
         let dests = [Noc0Coord::new(2, 1), Noc0Coord::new(3, 1), Noc0Coord::new(4, 1)];
-        let d = n.multicast(NocId::Noc0, Noc0Coord::new(1, 1), rect, &dests, 32, Cycle(0));
+        let d = n.multicast(NocId::Noc0, Noc0Coord::new(1, 1), rect, &dests, 32, Cycle(0), Cycles::ZERO);
         for (k, del) in d.iter().enumerate() {
             assert_eq!(del.arrive, Cycle(0) + n.zero_load_latency(k as u32 + 1, 32));
         }

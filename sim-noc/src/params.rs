@@ -22,6 +22,10 @@ pub struct NocParams {
     pub inject_cycles_per_kflit: u32,
     /// Cycles from a write committing at its destination to its acknowledgement leaving.
     pub ack_turnaround: Cycles,
+    /// Fixed part of an unlinked multicast's path reservation (source NIU busy before the head leaves).
+    pub mcast_reserve_base: Cycles,
+    /// Path reservation cycles per router hop to the farthest router of the broadcast tree.
+    pub mcast_reserve_per_hop: Cycles,
     /// Read packets or non-posted write packets one RISC may have in flight per NoC.
     pub max_outstanding: u32,
     /// NIU read of L1 for a read response.

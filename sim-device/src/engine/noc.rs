@@ -337,7 +337,7 @@ impl Engine {
                 } else {
                     c.mcast_paths.remove(&key);
                 }
-                let deliveries = c.noc.multicast(w.noc, me, rect, &tiles, w.size, now + setup);
+                let deliveries = c.noc.multicast(w.noc, me, rect, &tiles, w.size, now, setup);
                 let lat = c.noc_params.l1_write_latency;
                 c.lands.clear();
                 c.lands.extend(deliveries.iter().map(|d| (d.first_byte, d.arrive + lat)));

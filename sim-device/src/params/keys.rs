@@ -124,6 +124,8 @@ keys! {
     "noc.niu_to_router_cycles" => noc.niu_to_router, [0, CYC], "cycles";
     "noc.inject_cycles_per_kflit" => noc.inject_cycles_per_kflit, [1, 1_000_000], "cycles per 1000 flits";
     "noc.ack_turnaround_cycles" => noc.ack_turnaround, [0, CYC], "cycles";
+    "noc.mcast_reserve_base_cycles" => noc.mcast_reserve_base, [0, CYC], "cycles";
+    "noc.mcast_reserve_hop_cycles" => noc.mcast_reserve_per_hop, [0, CYC], "cycles";
     "noc.max_outstanding" => noc.max_outstanding, [1, 65_535], "packets";
     "noc.router_to_niu_cycles" => noc.router_to_niu, [0, CYC], "cycles";
 
