@@ -15,6 +15,7 @@ fn device(extra: &[&str]) -> Device {
     p.set("noc.inject_cycles_per_kflit=1000").unwrap();
     p.set("noc.hop_cycles=9").unwrap();
     p.set("noc.ack_turnaround_cycles=0").unwrap();
+    p.set("noc.read_response_cycles=0").unwrap();
     for s in extra {
         p.set(s).unwrap();
     }
@@ -106,7 +107,7 @@ fn ack_turnaround_adds_exactly_to_the_write_barrier() {
 
 #[test]
 fn barrier_wake_latency_adds_exactly() {
-    let mut dev = device(&["api.barrier_wake_cycles=7", "api.noc_cmd_cycles=3"]);
+    let mut dev = device(&["api.barrier_wake_cycles=7", "api.noc_read_cmd_cycles=3"]);
     let t = measure(&mut dev, |k, v| {
         let l1 = k.get_write_ptr(CBIndex::c_0);
         let src = k.get_noc_addr(19, 18, l1);
@@ -153,6 +154,68 @@ fn outstanding_limit_serialises_reads() {
     assert_eq!(four(&["noc.max_outstanding=1"]), 4 * round_trip);
     // Overlapped: requests leave back to back (one flit each); responses share the target's NIU.
     assert_eq!(four(&[]), round_trip + 3 * 2);
+}
+
+#[test]
+fn read_responses_land_no_closer_than_the_response_time() {
+    // Four overlapped reads whose responses (2 flits each) arrive back to back: with a 20-cycle floor on
+    // landing a response, each lands 20 cycles after the one before.
+    let four = |extra: &[&str]| {
+        let mut dev = device(extra);
+        measure(&mut dev, |k, v| {
+            let l1 = k.get_write_ptr(CBIndex::c_0);
+            let src = k.get_noc_addr(19, 18, l1);
+            for i in 0..4 {
+                k.noc_async_read(src, l1 + 2048 + 32 * i, 32);
+            }
+            k.noc_async_read_barrier();
+            v.push(k.cycle());
+        })[0]
+    };
+    let round_trip = NIU + HOP + NIU + 1 + 8 + NIU + 9 * HOP + NIU + 2 + 4;
+    assert_eq!(four(&["noc.read_response_cycles=20"]), round_trip + 3 * 20);
+    assert_eq!(four(&["noc.read_response_cycles=2"]), round_trip + 3 * 2, "no floor below the serialisation");
+}
+
+#[test]
+fn unlinked_multicast_holds_the_niu_for_its_path_reservation() {
+    // (0,0) = NoC0 (1,1) multicasts 32 B (2 flits) to (2,1)-(3,1): the farthest router is 2 hops away,
+    // so the NIU reserves for 5 + 2 × 7 cycles and then sends: the tail leaves at 19 + 2.
+    let mut dev = device(&["noc.mcast_reserve_base_cycles=5", "noc.mcast_reserve_hop_cycles=7"]);
+    let t = measure(&mut dev, |k, v| {
+        let l1 = k.get_write_ptr(CBIndex::c_0);
+        let dst = k.get_noc_multicast_addr(19, 18, 20, 18, l1);
+        k.noc_async_write_multicast(l1, dst, 32, 2, false);
+        k.noc_async_writes_flushed();
+        v.push(k.cycle());
+        // A second one waits for the first to leave, then reserves again.
+        k.noc_async_write_multicast(l1, dst, 32, 2, false);
+        k.noc_async_writes_flushed();
+        v.push(k.cycle());
+    });
+    assert_eq!(t, vec![5 + 2 * 7 + 2, 2 * (5 + 2 * 7 + 2)]);
+}
+
+#[test]
+fn loopback_turn_and_rate_add_exactly() {
+    let run = |extra: &[&str]| {
+        let mut dev = device(extra);
+        measure(&mut dev, |k, v| {
+            let l1 = k.get_write_ptr(CBIndex::c_0);
+            let me = k.get_noc_addr(18, 18, l1 + 2048);
+            k.noc_async_write(l1, me, 32);
+            k.noc_async_writes_flushed();
+            v.push(k.cycle());
+            k.noc_async_write_barrier();
+            v.push(k.cycle());
+        })
+    };
+    let base = run(&["noc.loopback_turn_cycles=0", "noc.loopback_cycles_per_kflit=1000"]);
+    assert_eq!(base[0], 2, "two flits at one per cycle");
+    let turned = run(&["noc.loopback_turn_cycles=13", "noc.loopback_cycles_per_kflit=1000"]);
+    assert_eq!(turned, vec![2, base[1] + 13]);
+    let slow = run(&["noc.loopback_turn_cycles=0", "noc.loopback_cycles_per_kflit=2000"]);
+    assert_eq!(slow, vec![4, base[1] + 2]);
 }
 
 #[test]

@@ -108,6 +108,11 @@ impl NocModel {
         Cycles((self.flits(payload) as u64 * self.params.inject_cycles_per_kflit as u64).div_ceil(1000))
     }
 
+    /// Cycles a NIU needs to move a `payload`-byte packet to its own tile.
+    pub fn loopback_serialisation(&self, payload: u32) -> Cycles {
+        Cycles((self.flits(payload) as u64 * self.params.loopback_cycles_per_kflit as u64).div_ceil(1000))
+    }
+
     /// Zero-load latency of a `payload`-byte packet over `hops` router hops, from head injection to full
     /// arrival.
     pub fn zero_load_latency(&self, hops: u32, payload: u32) -> Cycles {
@@ -133,8 +138,21 @@ impl NocModel {
 
     /// Eject at `tile` a packet whose head reaches its router at `head`.
     fn eject_at(&mut self, noc: NocId, tile: Noc0Coord, head: u64, dur: u64, payload: u32) -> (Cycle, Cycle) {
+        self.eject_held(noc, tile, head, dur, 0, payload)
+    }
+
+    /// [`NocModel::eject_at`], with the ejection port busy for at least `hold` cycles.
+    fn eject_held(
+        &mut self,
+        noc: NocId,
+        tile: Noc0Coord,
+        head: u64,
+        dur: u64,
+        hold: u64,
+        payload: u32,
+    ) -> (Cycle, Cycle) {
         let i = self.niu(tile, noc);
-        let e = self.eject[i].reserve_after(self.now, head, dur, payload as u64);
+        let e = self.eject[i].reserve_after(self.now, head, dur.max(hold), payload as u64);
         let first = e + self.params.router_to_niu.0;
         (Cycle(first), Cycle(first + dur))
     }
@@ -166,11 +184,33 @@ impl NocModel {
         ready: Cycle,
         vc: VcClass,
     ) -> Delivery {
-        let dur = self.serialisation(payload).0;
+        self.unicast_held(noc, src, dst, payload, ready, vc, Cycles::ZERO)
+    }
+
+    /// [`NocModel::unicast`], where the destination NIU's ejection port stays busy for at least `hold`
+    /// cycles for this packet (a read response: the requesting NIU lands one response at a time).
+    #[allow(clippy::too_many_arguments)]
+    pub fn unicast_held(
+        &mut self,
+        noc: NocId,
+        src: Noc0Coord,
+        dst: Noc0Coord,
+        payload: u32,
+        ready: Cycle,
+        vc: VcClass,
+        hold: Cycles,
+    ) -> Delivery {
+        // A packet to its own tile (loopback) moves through one NIU that reads and writes the same L1:
+        // it streams slower and turns around later than a packet between two tiles.
+        let looped = src == dst && payload > 0;
+        let dur = if looped { self.loopback_serialisation(payload).0 } else { self.serialisation(payload).0 };
         let i = self.niu(src, noc);
         let start = self.inject[i].reserve_after(self.now, ready.0, dur, payload as u64);
         self.count(noc, payload);
         let mut head = start + self.params.niu_to_router.0;
+        if looped {
+            head += self.params.loopback_turn.0;
+        }
         let mut route = std::mem::take(&mut self.route);
         route.clear();
         self.topo.unicast_route(noc, src, dst, &mut route);
@@ -179,7 +219,7 @@ impl NocModel {
             head = s + self.params.hop.0;
         }
         self.route = route;
-        let (first, arrive) = self.eject_at(noc, dst, head, dur, payload);
+        let (first, arrive) = self.eject_held(noc, dst, head, dur, hold.0, payload);
         let arrive = self.in_order(noc, src, dst, vc, arrive);
         Delivery { inject_start: Cycle(start), inject_end: Cycle(start + dur), first_byte: first.min(arrive), arrive }
     }
@@ -231,6 +271,7 @@ impl NocModel {
     /// multicast, zero on a held path) and then the packet's serialisation: the head leaves `setup` after
     /// the NIU takes the packet. Returns one delivery per destination, in `dests` order; `inject_start` is
     /// when the NIU took the packet and `inject_end` when its tail left.
+    #[allow(clippy::too_many_arguments)]
     pub fn multicast(
         &mut self,
         noc: NocId,
@@ -380,6 +421,19 @@ mod tests {
         let shared =
             n.links().find(|(l, _)| n.topology().link_info(*l) == (Noc0Coord::new(3, 1), Dir::East)).unwrap().1;
         assert_eq!(shared.busy, 2 * packets * 257);
+    }
+
+    #[test]
+    fn an_ack_takes_one_cycle_of_each_link_it_crosses() {
+        let mut n = wh();
+        // The ack (3,1) -> (1,1) on NoC0 goes east around the ring: through (4,1)E at 5 + 1 × 9.
+        let a = n.ack(NocId::Noc0, Noc0Coord::new(3, 1), Noc0Coord::new(1, 1), Cycle(0));
+        assert_eq!(a, Cycle(5 + 8 * 9 + 5 + 1), "the ack itself is not delayed");
+        // A packet from (4,1) crossing (4,1)E at 14 waits one cycle for the ack's flit.
+        let d = n.unicast(NocId::Noc0, Noc0Coord::new(4, 1), Noc0Coord::new(5, 1), 32, Cycle(9), U);
+        assert_eq!(d.arrive, Cycle(9 + 5 + 1 + 9 + 5 + 2));
+        let link = n.links().find(|(l, _)| n.topology().link_info(*l) == (Noc0Coord::new(4, 1), Dir::East)).unwrap();
+        assert_eq!(link.1.busy, 1 + 2);
     }
 
     #[test]

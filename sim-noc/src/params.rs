@@ -20,6 +20,10 @@ pub struct NocParams {
     pub router_to_niu: Cycles,
     /// Cycles a source NIU takes per 1000 flits it injects (1000 = one flit per cycle).
     pub inject_cycles_per_kflit: u32,
+    /// Cycles a NIU takes per 1000 flits of a packet addressed to its own tile.
+    pub loopback_cycles_per_kflit: u32,
+    /// Extra latency of a data packet addressed to its own tile.
+    pub loopback_turn: Cycles,
     /// Cycles from a write committing at its destination to its acknowledgement leaving.
     pub ack_turnaround: Cycles,
     /// Fixed part of an unlinked multicast's path reservation (source NIU busy before the head leaves).
@@ -28,6 +32,9 @@ pub struct NocParams {
     pub mcast_reserve_per_hop: Cycles,
     /// Read packets or non-posted write packets one RISC may have in flight per NoC.
     pub max_outstanding: u32,
+    /// Shortest time a NIU takes to land one read response from an L1 tile (its ejection port is busy for
+    /// at least this long, or the response's serialisation if longer).
+    pub read_response_min: Cycles,
     /// NIU read of L1 for a read response.
     pub l1_read_latency: Cycles,
     /// NIU write of arriving data into L1.

@@ -236,7 +236,7 @@ impl<'y> KernelCtx<'y> {
         issue: impl FnOnce(&mut dyn KernelHost, Cycle) -> Result<Cycle, NocError>,
     ) -> Result<(), NocError> {
         self.clock.catch_up(self.cmd_ready[noc.index()][buf as usize]);
-        self.spend(self.costs.noc_cmd);
+        self.spend(if buf == CmdBuf::Read { self.costs.noc_read_cmd } else { self.costs.noc_cmd });
         self.sync();
         let now = self.now();
         let ready = issue(&mut *self.host.borrow_mut(), now)?;

@@ -117,8 +117,10 @@ pub struct ApiCosts {
     pub local_lookup: Cycles,
     /// Computing a NoC address (`get_noc_addr`, address generators).
     pub addr_gen: Cycles,
-    /// Programming one NoC command (per packet issued).
+    /// Programming one NoC write or atomic command (per packet issued).
     pub noc_cmd: Cycles,
+    /// Programming one NoC read command (per packet issued).
+    pub noc_read_cmd: Cycles,
     /// One poll of a NoC barrier or flush.
     pub barrier_poll: Cycles,
     /// A RISC load from L1.
@@ -150,6 +152,7 @@ impl ApiCosts {
             local_lookup: z,
             addr_gen: z,
             noc_cmd: z,
+            noc_read_cmd: z,
             barrier_poll: z,
             l1_load: z,
             l1_store: z,

@@ -81,7 +81,7 @@ fn dm_bench_compares_with_silicon() {
 fn dm_bench_user_errors() {
     for (args, msg) in [
         (&["dm-bench", "nope"][..], "unknown suite `nope`"),
-        (&["dm-bench", "one_to_one", "--linked"][..], "apply to one_to_all_multicast only"),
+        (&["dm-bench", "one_to_one", "--linked"][..], "applies to one_to_all_multicast only"),
         (&["dm-bench", "one_to_all_unicast", "--grid", "4by4"][..], "expected RxC"),
         (&["dm-bench", "one_to_one", "--compare", "/nonexistent.md"][..], "/nonexistent.md: cannot read"),
     ] {

@@ -217,7 +217,8 @@ impl Engine {
         let mut data = std::mem::take(&mut c.xfers[id as usize].data);
         c.read_mem(src, &mut data, size);
         c.xfers[id as usize].data = data;
-        let resp = c.noc.unicast(noc, src_tile, me, size, at, VcClass::Response);
+        let hold = c.noc_params.read_response_min;
+        let resp = c.noc.unicast_held(noc, src_tile, me, size, at, VcClass::Response, hold);
         let land = resp.arrive + c.noc_params.l1_write_latency;
         self.rec.arrival(record, resp.first_byte, land);
         self.sched.queue.push(land, Ev::ReadLand(id));

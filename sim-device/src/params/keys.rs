@@ -123,12 +123,15 @@ keys! {
     "noc.hop_cycles" => noc.hop, [0, CYC], "cycles";
     "noc.niu_to_router_cycles" => noc.niu_to_router, [0, CYC], "cycles";
     "noc.inject_cycles_per_kflit" => noc.inject_cycles_per_kflit, [1, 1_000_000], "cycles per 1000 flits";
+    "noc.loopback_cycles_per_kflit" => noc.loopback_cycles_per_kflit, [1, 1_000_000], "cycles per 1000 flits";
+    "noc.loopback_turn_cycles" => noc.loopback_turn, [0, CYC], "cycles";
     "noc.ack_turnaround_cycles" => noc.ack_turnaround, [0, CYC], "cycles";
     "noc.mcast_reserve_base_cycles" => noc.mcast_reserve_base, [0, CYC], "cycles";
     "noc.mcast_reserve_hop_cycles" => noc.mcast_reserve_per_hop, [0, CYC], "cycles";
     "noc.max_outstanding" => noc.max_outstanding, [1, 65_535], "packets";
     "noc.router_to_niu_cycles" => noc.router_to_niu, [0, CYC], "cycles";
 
+    "noc.read_response_cycles" => noc.read_response_min, [0, CYC], "cycles";
     "l1.noc_read_latency_cycles" => noc.l1_read_latency, [0, CYC], "cycles";
     "l1.noc_write_latency_cycles" => noc.l1_write_latency, [0, CYC], "cycles";
     "dram.read_latency_cycles" => dram.read_latency, [0, CYC], "cycles";
@@ -152,6 +155,7 @@ keys! {
     "api.local_lookup_cycles" => api.local_lookup, [0, CYC], "cycles";
     "api.addr_gen_cycles" => api.addr_gen, [0, CYC], "cycles";
     "api.noc_cmd_cycles" => api.noc_cmd, [0, CYC], "cycles";
+    "api.noc_read_cmd_cycles" => api.noc_read_cmd, [0, CYC], "cycles";
     "api.barrier_poll_cycles" => api.barrier_poll, [0, CYC], "cycles";
     "api.l1_load_cycles" => api.l1_load, [0, CYC], "cycles";
     "api.l1_store_cycles" => api.l1_store, [0, CYC], "cycles";

@@ -287,6 +287,7 @@ pub fn unit_costs() -> ApiCosts {
         local_lookup: one,
         addr_gen: one,
         noc_cmd: one,
+        noc_read_cmd: one,
         barrier_poll: one,
         l1_load: one,
         l1_store: one,
