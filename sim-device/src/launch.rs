@@ -5,7 +5,7 @@
 //! every check has passed. [`Launch::run`] then runs the engine and hands the memories back.
 
 use crate::coords::CoreRangeSet;
-use crate::device::Device;
+use crate::device::{Device, DispatchMode};
 use crate::engine::{ChipState, Engine, FiberMeta, Recorder, RunOutcome, run};
 use crate::error::DeviceError;
 use crate::params::SEMAPHORE_BYTES;
@@ -34,6 +34,8 @@ struct Instance {
 pub(crate) struct Launch {
     engine: Rc<RefCell<Engine>>,
     fibers: Vec<Fiber>,
+    /// When each fiber starts (its core's launch).
+    starts: Vec<Cycle>,
     program_id: u32,
     cb_top: u64,
 }
@@ -179,6 +181,19 @@ impl Launch {
             }
         }
         insts.sort_by_key(|i| (i.core, i.risc));
+        // Launch: every core at once (fast dispatch) or one core after another in row-major logical
+        // order (slow dispatch). Instances are sorted by core, which is row-major.
+        let mut starts = Vec::with_capacity(insts.len());
+        let mut rank = 0u64;
+        for (n, i) in insts.iter().enumerate() {
+            if n > 0 && insts[n - 1].core != i.core {
+                rank += 1;
+            }
+            starts.push(match dev.dispatch {
+                DispatchMode::Fast => Cycle::ZERO,
+                DispatchMode::Slow => Cycle(rank * params.dispatch.slow_core_interval.0),
+            });
+        }
 
         // From here on the device's memories move into the run; every check has passed.
         let mut cores: Vec<TensixCore> =
@@ -314,13 +329,13 @@ impl Launch {
                     // Give the memories back before reporting.
                     drop(fibers);
                     drop(host);
-                    Launch { engine, fibers: Vec::new(), program_id: dev.programs_run, cb_top }.restore(dev);
+                    Launch { engine, fibers: Vec::new(), starts, program_id: dev.programs_run, cb_top }.restore(dev);
                     return Err(DeviceError::Config(e));
                 }
             }
         }
         drop(host);
-        Ok(Launch { engine, fibers, program_id: dev.programs_run, cb_top })
+        Ok(Launch { engine, fibers, starts, program_id: dev.programs_run, cb_top })
     }
 
     fn restore(self, dev: &mut Device) {
@@ -336,8 +351,15 @@ impl Launch {
     /// Run the program to completion on `dev` (the device it was built for) and give its memories back.
     pub(crate) fn run(self, dev: &mut Device) -> Result<RunReport, DeviceError> {
         let max = Cycle(dev.params.sim.max_cycles);
-        let RunOutcome { cores, dram, result } =
-            run(self.engine, self.fibers, max, self.program_id, dev.params.clock_mhz, dev.progress.as_mut());
+        let RunOutcome { cores, dram, result } = run(
+            self.engine,
+            self.fibers,
+            &self.starts,
+            max,
+            self.program_id,
+            dev.params.clock_mhz,
+            dev.progress.as_mut(),
+        );
         dev.l1 = cores.into_iter().map(TensixCore::into_l1).collect();
         dev.dram = dram;
         dev.programs_run += 1;

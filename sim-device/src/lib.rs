@@ -21,9 +21,9 @@ pub use buffer::{
 };
 pub use chip_spec::{ChipSpec, SocSource, default_harvest};
 pub use coords::{CoreCoord, CoreRange, CoreRangeSet, WorkSplit, num_cores_to_corerangeset, split_work_to_cores};
-pub use device::{Device, DeviceSetup, MemoryReports, Progress, Recording};
+pub use device::{Device, DeviceSetup, DispatchMode, MemoryReports, Progress, Recording};
 pub use error::{BlockedKernel, DeviceError};
-pub use params::{MemLayout, ParamEntry, ParamError, ParamProblem, Params, ReplayParams, SimParams};
+pub use params::{DispatchParams, MemLayout, ParamEntry, ParamError, ParamProblem, Params, ReplayParams, SimParams};
 pub use program::{
     CbHandle, CircularBufferConfig, ComputeConfig, DataMovementConfig, Kernel, KernelBody, KernelConfig, KernelHandle,
     MAX_RUNTIME_ARGS, MathFidelity, NocMode, Program,
@@ -48,7 +48,7 @@ pub mod prelude {
     pub use crate::coords::{
         CoreCoord, CoreRange, CoreRangeSet, WorkSplit, num_cores_to_corerangeset, split_work_to_cores,
     };
-    pub use crate::device::Device;
+    pub use crate::device::{Device, DispatchMode};
     pub use crate::error::DeviceError;
     pub use crate::program::{
         CircularBufferConfig, ComputeConfig, DataMovementConfig, Kernel, KernelHandle, MathFidelity, NocMode, Program,

@@ -200,6 +200,16 @@ fn allocate(dev: &mut Device, spec: &TensorSpec, d: &Derived) -> Result<Buffer, 
 }
 
 impl DeviceTensor {
+    /// Allocate a buffer of `spec`'s layout on `dev` without writing any data (its bytes are whatever the
+    /// memory held): for timing-only runs whose values nobody reads.
+    pub fn allocate(dev: &mut Device, spec: &TensorSpec) -> Result<DeviceTensor, DeviceError> {
+        let mut spec = spec.clone();
+        spec.bank_alignment = dev.alignment(buffer_type(spec.memory.buffer())) as u64;
+        let d = spec.derive()?;
+        let buffer = allocate(dev, &spec, &d)?;
+        Ok(DeviceTensor { spec, derived: d, buffer })
+    }
+
     /// Read the tensor back (logical elements, row-major).
     pub fn to_host(&self, dev: &mut Device) -> Result<Tensor, DeviceError> {
         let bytes: Vec<u8> = dev.enqueue_read_buffer(&self.buffer)?;

@@ -303,3 +303,31 @@ fn same_noc_writes_arrive_in_program_order() {
     dev.enqueue_program(&p).unwrap();
     assert_eq!(*seen.lock().unwrap(), vec![0xfeed]);
 }
+
+#[test]
+fn slow_dispatch_starts_each_core_one_interval_after_the_previous() {
+    // Three cores in a row, each recording its first cycle: fast dispatch starts all at 0; slow dispatch
+    // starts core i (row-major rank) at i x dispatch.slow_core_interval_cycles.
+    let starts = |mode: DispatchMode| -> Vec<(u32, u64)> {
+        let mut dev = device(&["dispatch.slow_core_interval_cycles=1000"]);
+        dev.set_dispatch_mode(mode);
+        let out = Arc::new(Mutex::new(Vec::new()));
+        let o = out.clone();
+        let mut p = Program::new();
+        p.create_kernel(
+            Kernel::dataflow("start", move |k: &mut Dataflow| {
+                let t = k.cycle();
+                o.lock().unwrap().push((k.get_absolute_logical_x(), t));
+            }),
+            CoreRange::new(CoreCoord::new(0, 0), CoreCoord::new(2, 0)),
+            DataMovementConfig::default(),
+        )
+        .unwrap();
+        dev.enqueue_program(&p).unwrap();
+        let mut v = out.lock().unwrap().clone();
+        v.sort();
+        v
+    };
+    assert_eq!(starts(DispatchMode::Fast), vec![(0, 0), (1, 0), (2, 0)]);
+    assert_eq!(starts(DispatchMode::Slow), vec![(0, 0), (1, 1000), (2, 2000)]);
+}

@@ -265,6 +265,11 @@ pub trait KernelHost {
     fn noc_atomic(&mut self, a: AtomicReq, now: Cycle) -> Result<Cycle, NocError>;
     /// Whether a timeline is being recorded.
     fn tracing(&self) -> bool;
+    /// Whether kernels move and compute data (false in timing-only runs: unpack, math and pack keep their
+    /// costs and hand-offs but skip the arithmetic, and L1 keeps whatever it held).
+    fn moves_data(&self) -> bool {
+        true
+    }
     /// Record a slice on `fiber`'s track.
     fn trace_slice(
         &mut self,

@@ -27,6 +27,15 @@ pub fn whole_u64(s: &str) -> Result<u64, String> {
     }
 }
 
+/// `--dispatch fast|slow`.
+pub fn parse_dispatch(s: &str) -> Result<sim_device::DispatchMode, String> {
+    match s {
+        "fast" => Ok(sim_device::DispatchMode::Fast),
+        "slow" => Ok(sim_device::DispatchMode::Slow),
+        _ => Err(format!("`{s}`: expected fast or slow")),
+    }
+}
+
 /// Parameter overrides.
 #[derive(Args, Debug, Clone)]
 pub struct ParamArgs {

@@ -4,7 +4,7 @@
 //! summary line per file and an overall one. Sweep points run in parallel, one device each; the tables are
 //! identical to a serial run.
 
-use crate::chip_args::{ChipArgs, ParamArgs, setup, whole_u32};
+use crate::chip_args::{ChipArgs, ParamArgs, parse_dispatch, setup, whole_u32};
 use crate::error::{CliError, CliResult};
 use crate::outputs::{self, OutputPlan};
 use crate::say;
@@ -15,7 +15,7 @@ use kernels::dm_bench::{
     suites, sweep_packets, table_harvest, table_title,
 };
 use sim_device::report::stats::stats_document;
-use sim_device::{Arch, Device, DeviceError, DeviceSetup};
+use sim_device::{Arch, Device, DeviceError, DeviceSetup, DispatchMode};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -36,6 +36,10 @@ pub struct DmBenchArgs {
     chip: ChipArgs,
     #[command(flatten)]
     params: ParamArgs,
+    /// How each point is launched: slow (the default: tt-metal's data-movement tables are measured with
+    /// TT_METAL_SLOW_DISPATCH_MODE=1, which starts the cores one after another) or fast (every core at once).
+    #[arg(long, default_value = "slow", value_parser = parse_dispatch, value_name = "fast|slow")]
+    dispatch: DispatchMode,
     /// Grid of the one-to-all / one-from-all / all-to-all suites: RxC or full (an error if it does not fit).
     #[arg(long, value_name = "RxC|full")]
     grid: Option<String>,
@@ -171,7 +175,9 @@ fn bench_setup(a: &DmBenchArgs) -> CliResult<DeviceSetup> {
         };
         chip.harvest = table_harvest(arch);
     }
-    Ok(setup(&chip, &a.params, Some(Arch::WormholeB0))?)
+    let mut s = setup(&chip, &a.params, Some(Arch::WormholeB0))?;
+    s.dispatch = a.dispatch;
+    Ok(s)
 }
 
 fn rows_json(rows: &[Row]) -> serde_json::Value {

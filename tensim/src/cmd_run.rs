@@ -3,7 +3,7 @@
 //! trace, a NoC heatmap, a tt-npe timeline, stats JSON and the allocator's memory reports. Every option is
 //! checked (and every output path planned) before the simulation starts.
 
-use crate::chip_args::{ChipArgs, ParamArgs, setup, whole_u32, whole_u64};
+use crate::chip_args::{ChipArgs, ParamArgs, parse_dispatch, setup, whole_u32, whole_u64};
 use crate::error::{CliError, CliResult};
 use crate::outputs::{self, OutputId, OutputPlan};
 use crate::say;
@@ -11,7 +11,7 @@ use crate::work::{self, Estimate};
 use clap::Args;
 use kernels::{ExampleOptions, find, list};
 use sim_device::report::stats::stats_document;
-use sim_device::{Device, MathFidelity, RunReport};
+use sim_device::{Device, DispatchMode, MathFidelity, RunReport};
 use soc_descriptors::Arch;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -29,6 +29,10 @@ pub struct RunArgs {
     chip: ChipArgs,
     #[command(flatten)]
     params: ParamArgs,
+    /// How the program is launched: fast (command queues; every core starts at once) or slow
+    /// (TT_METAL_SLOW_DISPATCH_MODE: the host starts the cores one after another).
+    #[arg(long, default_value = "fast", value_parser = parse_dispatch, value_name = "fast|slow")]
+    dispatch: DispatchMode,
     /// Write a Chrome/Perfetto trace of the run.
     #[arg(long, value_name = "FILE.json")]
     trace: Option<PathBuf>,
@@ -164,7 +168,8 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
         &format!("`{}` with these options", ex.name),
         a.allow_large,
     )?;
-    let setup = setup(&a.chip, &a.params, Some(Arch::WormholeB0))?;
+    let mut setup = setup(&a.chip, &a.params, Some(Arch::WormholeB0))?;
+    setup.dispatch = a.dispatch;
 
     // Every output is checked before the simulation.
     let mut plan = OutputPlan::new();

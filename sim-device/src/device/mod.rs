@@ -40,9 +40,11 @@ pub struct Recording {
     /// One record per NoC packet (`NocReport::transfers`, bounded), e.g. for a tt-npe timeline.
     pub transfers: bool,
     /// NoC reads and writes move timing only: L1 and DRAM contents are not changed by transfers larger
-    /// than a semaphore word (atomics, inline writes and semaphore-sized writes still apply). For synthetic
-    /// traffic whose data no kernel reads (data-movement benchmarks, trace replay), where copying the
-    /// payloads would cost more than timing them.
+    /// than a semaphore word (atomics, inline writes and semaphore-sized writes still apply), and compute
+    /// kernels keep every cost and hand-off but skip the arithmetic of unpack, matmul and pack. For
+    /// synthetic traffic whose data no kernel reads (data-movement benchmarks, trace replay) and for
+    /// timing studies of ops whose result is not checked (gemm-bench), where computing the data would cost
+    /// more than timing it.
     pub timing_only: bool,
 }
 
@@ -56,20 +58,24 @@ pub struct DeviceSetup {
     pub soc_name: String,
     /// The parameters.
     pub params: Params,
+    /// How programs are launched on the devices it opens.
+    pub dispatch: DispatchMode,
 }
 
 impl DeviceSetup {
     /// Load the chip `spec` describes and check `params` against it (by opening one device).
     pub fn new(spec: &ChipSpec, params: Params) -> Result<DeviceSetup, DeviceError> {
         let chip = spec.load().map_err(|e| DeviceError::Config(e.to_string()))?;
-        let setup = DeviceSetup { chip, soc_name: spec.soc_name(), params };
+        let setup = DeviceSetup { chip, soc_name: spec.soc_name(), params, dispatch: DispatchMode::Fast };
         setup.open()?;
         Ok(setup)
     }
 
     /// A fresh device.
     pub fn open(&self) -> Result<Device, DeviceError> {
-        Device::with_chip(self.chip.clone(), self.soc_name.clone(), self.params.clone())
+        let mut d = Device::with_chip(self.chip.clone(), self.soc_name.clone(), self.params.clone())?;
+        d.set_dispatch_mode(self.dispatch);
+        Ok(d)
     }
 }
 
@@ -94,6 +100,19 @@ pub struct Device {
     pub(crate) l1_usage: Vec<ProgramL1Usage>,
     pub(crate) recording: Recording,
     pub(crate) progress: Option<Progress>,
+    pub(crate) dispatch: DispatchMode,
+}
+
+/// How programs reach the cores: tt-metal's fast dispatch (command queues; every core receives its go
+/// signal at once) or slow dispatch (`TT_METAL_SLOW_DISPATCH_MODE=1`: the host launches the cores one
+/// after another, `dispatch.slow_core_interval_cycles` apart).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DispatchMode {
+    /// Every core starts at cycle 0.
+    #[default]
+    Fast,
+    /// Cores start one after another in row-major logical order.
+    Slow,
 }
 
 impl std::fmt::Debug for Device {
@@ -223,6 +242,7 @@ impl Device {
             total_cycles: Cycles::ZERO,
             l1_usage: Vec::new(),
             recording: Recording::default(),
+            dispatch: DispatchMode::default(),
             progress: None,
         })
     }
@@ -270,6 +290,16 @@ impl Device {
     /// Let every following run move timing only (see [`Recording::timing_only`]).
     pub fn set_timing_only(&mut self, on: bool) {
         self.recording.timing_only = on;
+    }
+
+    /// Launch every following program in `mode` (see [`DispatchMode`]).
+    pub fn set_dispatch_mode(&mut self, mode: DispatchMode) {
+        self.dispatch = mode;
+    }
+
+    /// The dispatch mode of the following runs.
+    pub fn dispatch_mode(&self) -> DispatchMode {
+        self.dispatch
     }
 
     /// Report the simulated time reached, now and then, during every following run.

@@ -6,6 +6,10 @@ use sim_core::{Cycle, Cycles, FiberId, TraceArg, Track};
 use sim_tensix::{AtomicReq, CoreIdx, KernelHost, NocError, ReadReq, TensixCore, Waiter, WriteReq};
 
 impl KernelHost for Engine {
+    fn moves_data(&self) -> bool {
+        self.chip.move_data
+    }
+
     fn core(&self, c: CoreIdx) -> &TensixCore {
         &self.chip.cores[c.0 as usize]
     }

@@ -22,6 +22,7 @@ pub(crate) struct RunOutcome {
 pub(crate) fn run(
     engine: Rc<RefCell<Engine>>,
     mut fibers: Vec<Fiber>,
+    starts: &[Cycle],
     max_cycles: Cycle,
     program_id: u32,
     clock_mhz: u32,
@@ -30,7 +31,7 @@ pub(crate) fn run(
     {
         let mut e = engine.borrow_mut();
         for i in 0..fibers.len() as u32 {
-            e.sched.queue.push_fiber(Cycle::ZERO, i, Ev::Resume(FiberId(i)));
+            e.sched.queue.push_fiber(starts[i as usize], i, Ev::Resume(FiberId(i)));
         }
     }
     let mut alive = fibers.len();

@@ -167,6 +167,7 @@ keys! {
 
     "replay.noc_event_cycles" => replay.noc_event, [0, CYC], "cycles";
     "replay.kernel_prologue_cycles" => replay.kernel_prologue, [0, CYC], "cycles";
+    "dispatch.slow_core_interval_cycles" => dispatch.slow_core_interval, [0, CYC], "cycles";
     "sim.max_cycles" => sim.max_cycles, [1, 1 << 50], "cycles";
     "sim.stack_bytes" => sim.stack_bytes, [16 * 1024, 64 << 20], "bytes";
 

@@ -55,6 +55,13 @@ pub struct ReplayParams {
     pub kernel_prologue: Cycles,
 }
 
+/// Program launch.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DispatchParams {
+    /// Slow dispatch: cycles between one core's launch and the next's.
+    pub slow_core_interval: Cycles,
+}
+
 /// Limits of the simulation itself.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SimParams {
@@ -80,6 +87,8 @@ pub struct Params {
     pub api: ApiCosts,
     /// Trace replay costs.
     pub replay: ReplayParams,
+    /// Program launch.
+    pub dispatch: DispatchParams,
     /// Simulation limits.
     pub sim: SimParams,
     /// Source note of every key, in [`keys::KEYS`] order.
@@ -330,6 +339,7 @@ impl Params {
             mem: MemLayout::default(),
             api: ApiCosts::default(),
             replay: ReplayParams::default(),
+            dispatch: DispatchParams::default(),
             sim: SimParams::default(),
             sources: vec![String::new(); KEYS.len()],
         }

@@ -203,7 +203,9 @@ impl Compute<'_> {
                     ));
                 }
                 self.ctx.spend(self.cost().matmul(1));
-                self.dst_write(slot, |d, fp32, ph| math::matmul(d, &e.tiles[0], &e.tiles[1], ph, fp32));
+                if self.data {
+                    self.dst_write(slot, |d, fp32, ph| math::matmul(d, &e.tiles[0], &e.tiles[1], ph, fp32));
+                }
                 self.state(|s| s.recycle(e.tiles));
             }
             ComputeRole::Pack => {}
@@ -245,7 +247,11 @@ impl Compute<'_> {
                 self.ctx.spend(self.cost().matmul(rt_dim * ct_dim));
                 let base = self.math_slot(api, dst);
                 let (fp32, ph) = (self.settings.fp32_dest_acc, self.settings.fidelity_phases);
+                let data = self.data;
                 self.state(|s| {
+                    if !data {
+                        return;
+                    }
                     for r in 0..rt_dim as usize {
                         for c in 0..ct_dim as usize {
                             let slot = base + r * ct_dim as usize + c;

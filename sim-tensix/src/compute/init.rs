@@ -200,6 +200,35 @@ impl Compute<'_> {
         self.mm_init(in0, in1, out, transpose);
     }
 
+    /// `mm_block_init_short(in0, in1, transpose, ct_dim, rt_dim, kt_dim)`.
+    pub fn mm_block_init_short(
+        &mut self,
+        in0: impl CbId,
+        in1: impl CbId,
+        transpose: u32,
+        _ct: u32,
+        _rt: u32,
+        _kt: u32,
+    ) {
+        self.mm_init_short(in0, in1, transpose);
+    }
+
+    /// `mm_block_init_short_with_dt(in0, in1, old_in1, transpose, ct_dim, rt_dim, kt_dim)`: after another
+    /// operation reconfigured the unpackers (a reload of partials).
+    #[allow(clippy::too_many_arguments)]
+    pub fn mm_block_init_short_with_dt(
+        &mut self,
+        in0: impl CbId,
+        in1: impl CbId,
+        old: impl CbId,
+        transpose: u32,
+        _ct: u32,
+        _rt: u32,
+        _kt: u32,
+    ) {
+        self.mm_init_short_with_dt(in0, in1, old, transpose);
+    }
+
     /// `copy_tile_init(cb)`.
     pub fn copy_tile_init(&mut self, _cb: impl CbId) {
         self.set_config(FpuConfig::Copy);

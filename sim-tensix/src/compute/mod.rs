@@ -81,6 +81,10 @@ pub struct Compute<'y> {
     mm_transpose: bool,
     copy_transpose: bool,
     formats: FormatConfig,
+    /// Data moves and is computed (false in timing-only runs).
+    data: bool,
+    /// PACK accumulates into L1 (`pack_reconfig_l1_acc`).
+    l1_acc: bool,
 }
 
 /// The data formats the unpackers and the packer were last configured for, and by which call.
@@ -102,6 +106,7 @@ impl<'y> Compute<'y> {
         start: Cycle,
     ) -> Self {
         let settings = k.compute.unwrap_or_default();
+        let data = host.borrow().moves_data();
         Compute {
             ctx: KernelCtx::new(host, yielder, k, start),
             role,
@@ -117,6 +122,8 @@ impl<'y> Compute<'y> {
             mm_transpose: false,
             copy_transpose: false,
             formats: FormatConfig::default(),
+            data,
+            l1_acc: false,
         }
     }
 

@@ -124,6 +124,16 @@ impl Compute<'_> {
         self.wait_count(SYNC_SRC_POPPED, self.pushes as i64 + 1 - SRC_DEPTH as i64);
         self.ctx.sync();
         let core = self.ctx.k.core;
+        if !self.data {
+            // Timing only: the operands' costs and hand-offs stay, their values do not matter.
+            self.state(|s| {
+                let tiles = addrs.iter().map(|_| s.zero.clone()).collect();
+                s.src.push_back(SrcEntry { kind, tiles });
+            });
+            self.pushes += 1;
+            self.bump(SYNC_SRC_PUSHED);
+            return;
+        }
         let result: Result<(), String> = {
             let mut h = self.ctx.host.borrow_mut();
             let tc = h.core_mut(core);
@@ -240,6 +250,7 @@ impl Compute<'_> {
         let risc = self.risc();
         let slot = self.settings.slot(self.pack_section, dst);
         let core = self.ctx.k.core;
+        let (data, l1_acc) = (self.data, self.l1_acc);
         let r: Result<(), String> = {
             let mut h = self.ctx.host.borrow_mut();
             let tc = h.core_mut(core);
@@ -253,10 +264,25 @@ impl Compute<'_> {
                     cbv.num_pages()
                 ))
             } else {
-                let st = tc.compute.as_mut().expect("compute core");
-                let bytes = st.encode_dst(slot, format);
                 let addr = wp as u64 + index as u64 * page as u64;
-                match tc.l1.write(addr, bytes) {
+                let st = tc.compute.as_mut().expect("compute core");
+                let written = if !data {
+                    // Timing only: L1 keeps what it held.
+                    tc.l1.check(addr, page as u64)
+                } else if l1_acc {
+                    match tc.l1.read(addr, format.tile_size() as u64) {
+                        Ok(old) => {
+                            let old = old.to_vec();
+                            let bytes = st.accumulate_dst(slot, format, &old);
+                            tc.l1.write(addr, bytes)
+                        }
+                        Err(e) => Err(e),
+                    }
+                } else {
+                    let bytes = st.encode_dst(slot, format);
+                    tc.l1.write(addr, bytes)
+                };
+                match written {
                     Ok(()) => {
                         if out_index.is_none() {
                             tc.cb_mut(cbi).expect("checked").advance_tile_write(risc);
@@ -284,6 +310,15 @@ impl Compute<'_> {
     pub fn pack_tile_ooo(&mut self, dst: u32, cb: impl CbId, index: u32) {
         if self.role == ComputeRole::Pack {
             self.pack_one("pack_tile", dst, cb.cb_index(), Some(index));
+        }
+    }
+
+    /// `pack_reconfig_l1_acc(l1_acc_en)` — PACK: while enabled, every packed tile is added to the tile
+    /// already at its L1 page instead of overwriting it.
+    pub fn pack_reconfig_l1_acc(&mut self, l1_acc_en: u32) {
+        if self.role == ComputeRole::Pack {
+            self.ctx.spend(self.cost().init());
+            self.l1_acc = l1_acc_en != 0;
         }
     }
 

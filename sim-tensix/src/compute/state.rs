@@ -142,6 +142,8 @@ pub struct ComputeState {
     next_decoded: usize,
     pack_faces: Box<Tile>,
     pack_bytes: Vec<u8>,
+    /// A zero tile the timing-only runs hand to MATH instead of decoded operands.
+    pub zero: Rc<Tile>,
 }
 
 impl ComputeState {
@@ -157,6 +159,7 @@ impl ComputeState {
             next_decoded: 0,
             pack_faces: Box::new([0f32; 1024]),
             pack_bytes: Vec::new(),
+            zero: Rc::new([0f32; 1024]),
         }
     }
 
@@ -165,6 +168,21 @@ impl ComputeState {
         let n = format.tile_size() as usize;
         self.pack_bytes.resize(n, 0);
         rows_to_faces(&self.dst[slot], &mut self.pack_faces[..]);
+        encode_tile(format, &self.pack_faces[..], &mut self.pack_bytes[..n]);
+        &self.pack_bytes[..n]
+    }
+
+    /// DST tile `slot` added to the tile `old` (bytes in `format`) and encoded again: the packer's L1
+    /// accumulation (`pack_reconfig_l1_acc(1)`). The sum is formed in f32 and rounded once to `format`.
+    pub fn accumulate_dst(&mut self, slot: usize, format: DataFormat, old: &[u8]) -> &[u8] {
+        let n = format.tile_size() as usize;
+        self.pack_bytes.resize(n, 0);
+        rows_to_faces(&self.dst[slot], &mut self.pack_faces[..]);
+        let mut prev = [0f32; 1024];
+        crate::format::decode_tile(format, old, &mut prev);
+        for (a, b) in self.pack_faces.iter_mut().zip(prev.iter()) {
+            *a += *b;
+        }
         encode_tile(format, &self.pack_faces[..], &mut self.pack_bytes[..n]);
         &self.pack_bytes[..n]
     }
