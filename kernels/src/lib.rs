@@ -4,6 +4,7 @@
 
 pub mod dm_bench;
 pub mod examples;
+pub mod gemm_bench;
 pub mod golden;
 pub mod ops;
 pub mod options;

@@ -28,6 +28,8 @@ pub struct ExampleOptions {
     pub shape: Option<String>,
     /// Pages of a layout op: `tile` or `row_major` (`--page`).
     pub page: Option<String>,
+    /// Data type of an op's tensors (`--dtype bf16|bfp8_b|bfp4_b`).
+    pub dtype: Option<String>,
 }
 
 impl Default for ExampleOptions {
@@ -43,6 +45,7 @@ impl Default for ExampleOptions {
             to: None,
             shape: None,
             page: None,
+            dtype: None,
         }
     }
 }
@@ -88,6 +91,8 @@ pub enum Takes {
     Shape,
     /// `--page`.
     Page,
+    /// `--dtype`.
+    Dtype,
 }
 
 /// How much simulation a run asks for, estimated before it starts.
@@ -117,7 +122,7 @@ impl Example {
     /// Check that `o` only sets options this example uses, within their ranges.
     pub fn check_options(&self, o: &ExampleOptions) -> Result<(), String> {
         type Given<'a> = (&'a str, bool, fn(&Takes) -> bool);
-        let given: [Given; 9] = [
+        let given: [Given; 10] = [
             ("--size", o.size.is_some(), |t| matches!(t, Takes::Size { .. })),
             ("--m", o.m.is_some(), |t| *t == Takes::M),
             ("--n", o.n.is_some(), |t| *t == Takes::N),
@@ -127,6 +132,7 @@ impl Example {
             ("--to", o.to.is_some(), |t| *t == Takes::To),
             ("--shape", o.shape.is_some(), |t| *t == Takes::Shape),
             ("--page", o.page.is_some(), |t| *t == Takes::Page),
+            ("--dtype", o.dtype.is_some(), |t| *t == Takes::Dtype),
         ];
         for (flag, set, is) in given {
             if set && !self.takes.iter().any(is) {
@@ -157,6 +163,7 @@ impl Example {
                 Takes::To => "--to".into(),
                 Takes::Shape => "--shape".into(),
                 Takes::Page => "--page".into(),
+                Takes::Dtype => "--dtype".into(),
             })
             .collect();
         v.push("--seed".into());

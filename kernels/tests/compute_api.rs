@@ -807,9 +807,9 @@ fn compute_bound_cycles_follow_the_slowest_stage_and_fidelity_phases() {
     let mut ends = Vec::new();
     for (fid, phases) in [(MathFidelity::LoFi, 1u64), (MathFidelity::HiFi2, 2), (MathFidelity::HiFi4, 4)] {
         let r = matmul_loop(fid, n as u32);
-        // Per product: MATH issues the op (16 cycles per fidelity phase) between two DST hand-offs; UNPACK
+        // Per product: MATH issues the op (16 cycles per fidelity phase plus the per-tile issue) between two DST hand-offs; UNPACK
         // reads both tiles with the two unpackers; PACK reserves, writes 2 KiB at its L1 rate, and pushes.
-        let math_per = cc.math_base.0 + cc.matmul_per_phase.0 * phases + 2 * cc.sync.0;
+        let math_per = cc.math_base.0 + cc.matmul_per_phase.0 * phases + cc.matmul_per_tile.0 + 2 * cc.sync.0;
         let unpack_per = 2 * cc.unpack_base.0 + 4096u64.div_ceil(cc.unpack_ab_bytes_per_cycle);
         let pack_per = 2 * cc.sync.0
             + api.cb_poll.0

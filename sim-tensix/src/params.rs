@@ -47,6 +47,8 @@ pub struct ComputeParams {
     pub math_base: Cycles,
     /// One 32×32×32 tile matmul, per fidelity phase.
     pub matmul_per_phase: Cycles,
+    /// One 32×32×32 tile matmul, once per tile product whatever the fidelity.
+    pub matmul_per_tile: Cycles,
     /// One element-wise tile operation (add/sub; mul is this per fidelity phase).
     pub eltwise: Cycles,
     /// One tile reduction.
@@ -78,6 +80,7 @@ impl ComputeParams {
             unpack_ab_bytes_per_cycle: 1 << 20,
             math_base: z,
             matmul_per_phase: z,
+            matmul_per_tile: z,
             eltwise: z,
             reduce: z,
             datacopy: z,

@@ -271,6 +271,9 @@ pub fn run(a: &DmBenchArgs) -> CliResult<ExitCode> {
     let (rows, packets, secs) = sweep(&setup, &suite, &sizes, &counts, a.allow_large)?;
     crate::out::text(&format_table(&format!("{} ({}, simulated)", suite.title(), dev.arch()), &rows))?;
     crate::note!("{} runs ({packets} NoC packets) in {secs:.3} s wall", rows.len());
+    if let Some(n) = suite.not_modelled() {
+        say!("{n}");
+    }
     let comparison = match &measured {
         Some(m) => {
             let c = compare(&rows, &m.rows);
@@ -333,6 +336,9 @@ fn compare_dir(
             c.median * 100.0,
             c.worst * 100.0
         );
+        if let Some(n) = m.suite.not_modelled() {
+            say!("  {n}");
+        }
         all_errors.extend(c.rows.iter().map(|r| r.2.abs()));
         per_file.push((file, m.suite, c));
     }

@@ -79,6 +79,9 @@ pub struct RunArgs {
     /// Layout ops: tile (default) or row_major pages.
     #[arg(long, value_name = "PAGE")]
     page: Option<String>,
+    /// Ops: the tensors' data type: bf16, bfp8_b or bfp4_b.
+    #[arg(long, value_name = "DTYPE")]
+    dtype: Option<String>,
     /// List every core's kernels in the summary (by default runs on more than 8 cores are summarised per
     /// kernel and RISC).
     #[arg(long)]
@@ -160,6 +163,7 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
         to: a.to.clone(),
         shape: a.shape.clone(),
         page: a.page.clone(),
+        dtype: a.dtype.clone(),
     };
     ex.check_options(&opts)?;
     let w = (ex.work)(&opts);

@@ -4,6 +4,7 @@
 
 mod chip_args;
 mod cmd_dm_bench;
+mod cmd_gemm_bench;
 mod cmd_layout;
 mod cmd_params;
 mod cmd_replay;
@@ -38,6 +39,8 @@ enum Command {
     Run(cmd_run::RunArgs),
     /// Run a data-movement benchmark suite and optionally compare it with a measured table.
     DmBench(cmd_dm_bench::DmBenchArgs),
+    /// Time the GEMM benchmark's matmuls (TTNN's 2-D multicast program) and optionally compare with a measured CSV.
+    GemmBench(cmd_gemm_bench::GemmBenchArgs),
     /// Replay a NoC trace captured on silicon (or a tt-npe workload, or a directory of them).
     Replay(cmd_replay::ReplayArgs),
     /// Describe a chip: NoC grid, tiles, L1 and DRAM, DRAM banks, worker and compute grids, a grid map.
@@ -70,6 +73,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
     match cli.command {
         Command::Run(a) => cmd_run::run(&a),
         Command::DmBench(a) => cmd_dm_bench::run(&a),
+        Command::GemmBench(a) => cmd_gemm_bench::run(&a),
         Command::Replay(a) => cmd_replay::run(&a),
         Command::Soc(a) => cmd_soc::run(&a),
         Command::Params(a) => cmd_params::run(&a),

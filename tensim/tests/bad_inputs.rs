@@ -43,6 +43,9 @@ impl Fixtures {
             ("params_list.yaml", "- 1\n- 2\n".to_string()),
             ("params_zero_clock.yaml", "clock_mhz: 0\n".to_string()),
             ("notjson.json", "hello".to_string()),
+            ("gemm_header.csv", "m,k,dtype\n512,512,x\n".to_string()),
+            ("gemm_time.csv", "m,k,n,dtype,math_fidelity,use_trace,inference_time_avg_ns\n512,512,512,DataType.BFLOAT16,MathFidelity.HiFi2,True,abc\n".to_string()),
+            ("gemm_dtype.csv", "m,k,n,dtype,math_fidelity,use_trace,inference_time_avg_ns\n512,512,512,DataType.FLOAT32,MathFidelity.HiFi2,True,100\n".to_string()),
             ("broken.json", "[{\"proc\":".to_string()),
             ("empty.json", "[]".to_string()),
             ("numbers.json", "[1, 2, 3]".to_string()),
@@ -274,6 +277,22 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
     c(&["run", "loopback", "--stats", "/dev/null"], "/dev/null: is not a regular file");
     c(&["run", "loopback", "--memory-report", &p("mem_not_dir")], "mem_not_dir: exists and is not a folder");
     c(&["run", "loopback", "--memory-report", &p("nope/deeper/mem")], "does not exist; create it first");
+
+    // tensim gemm-bench.
+    c(&["gemm-bench", "--ids", "M99"], "--ids M99: no such configuration");
+    c(&["gemm-bench", "--dtype", "fp32"], "--dtype fp32: use bf16, bfp8_b or bfp4_b");
+    c(&["gemm-bench", "--max-dim", "100"], "no configuration matches the filters");
+    c(&["gemm-bench", "--workers", "x"], "invalid value 'x'");
+    c(&["gemm-bench", "--compare", &p("nope.csv")], "nope.csv");
+    c(&["gemm-bench", "--compare", &p("gemm_header.csv")], "gemm_header.csv: the header has no `n` column");
+    c(&["gemm-bench", "--compare", &p("gemm_time.csv")], "gemm_time.csv:2: inference_time_avg_ns `abc`");
+    c(&["gemm-bench", "--compare", &p("gemm_dtype.csv")], "gemm_dtype.csv:2: dtype `DataType.FLOAT32`");
+    c(&["gemm-bench", "--ids", "M1", "--max-dim", "0"], "no configuration matches the filters");
+    c(&["run", "matmul_2d_mcast", "--m", "100"], "m = 100 must be a non-zero multiple of 32");
+    c(&["run", "matmul_2d_mcast", "--dtype", "int8"], "--dtype int8: use bf16, bfp8_b or bfp4_b");
+    c(&["run", "matmul_2d_mcast", "--to", "l2"], "--to l2: matmul_2d_mcast takes l1 (sharded) or dram");
+    c(&["run", "matmul_2d_mcast", "--m", "128"], "per_core_M is 0");
+    c(&["run", "loopback", "--dtype", "bf16"], "--dtype does not apply to loopback");
 
     // tensim dm-bench.
     c(&["dm-bench", "nosuch"], "unknown suite `nosuch`");

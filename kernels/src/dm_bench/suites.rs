@@ -152,6 +152,18 @@ struct Measured {
 pub type PointRow = (&'static str, f64, f64);
 
 impl Suite {
+    /// What this test relies on that tensim does not model, when its runs depend on it.
+    pub fn not_modelled(&self) -> Option<&'static str> {
+        match self.kind {
+            SuiteKind::AllToAll | SuiteKind::AllFromAll => Some(
+                "not modelled: NoC congestion collapse under sustained many-to-many traffic (wormhole back-pressure \
+                 saturating the mesh); tensim's links queue without limit, so rows where the cores' zones overlap \
+                 (large transfers, one core started after another) run 2-10x faster than silicon",
+            ),
+            _ => None,
+        }
+    }
+
     /// A suite by name with the CLI's options; options that do not apply are errors.
     pub fn parse(name: &str, grid: Option<&str>, linked: bool, loopback: bool) -> Result<Suite, String> {
         let kind = match name {

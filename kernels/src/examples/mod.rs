@@ -200,6 +200,21 @@ pub fn list() -> &'static [Example] {
             run: crate::ops::eltwise_sharded::run,
         },
         Example {
+            name: "matmul_2d_mcast",
+            about: "TTNN's 2-D multicast matmul with the GEMM benchmark's config for the shape (default 512^3; in0 and output block-sharded in L1, or --to dram; --dtype bf16|bfp8_b|bfp4_b)",
+            takes: &[
+                Takes::Size { meaning: "M = N = K, a multiple of 256", min: 256, max: 1 << 16 },
+                Takes::M,
+                Takes::N,
+                Takes::K,
+                Takes::Fidelity,
+                Takes::To,
+                Takes::Dtype,
+            ],
+            work: |o| matmul_work(o, 512, 8),
+            run: crate::ops::matmul_2d_mcast::run,
+        },
+        Example {
             name: "hello_world_datamovement",
             about: "each data-movement RISC prints its logical coordinates",
             takes: &[Takes::Size { meaning: "prints per RISC", min: 1, max: 10_000 }],

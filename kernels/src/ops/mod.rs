@@ -1,7 +1,9 @@
 //! Ops that move tensors between layouts — `interleaved_to_sharded`, `sharded_to_interleaved`, `reshard` —
-//! and an element-wise add on sharded L1 inputs, each checked against the host's copy of the data.
+//! an element-wise add on sharded L1 inputs, and TTNN's 2-D multicast matmul, each checked against the
+//! host's copy of the data.
 
 pub mod eltwise_sharded;
+pub mod matmul_2d_mcast;
 pub mod moves;
 pub mod plan;
 pub mod spec;

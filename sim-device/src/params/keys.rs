@@ -168,6 +168,7 @@ keys! {
     "replay.noc_event_cycles" => replay.noc_event, [0, CYC], "cycles";
     "replay.kernel_prologue_cycles" => replay.kernel_prologue, [0, CYC], "cycles";
     "dispatch.slow_core_interval_cycles" => dispatch.slow_core_interval, [0, CYC], "cycles";
+    "dispatch.program_launch_cycles" => dispatch.program_launch, [0, CYC], "cycles";
     "sim.max_cycles" => sim.max_cycles, [1, 1 << 50], "cycles";
     "sim.stack_bytes" => sim.stack_bytes, [16 * 1024, 64 << 20], "bytes";
 
@@ -177,6 +178,7 @@ keys! {
     "compute.unpack_ab_bytes_per_cycle" => api.compute.unpack_ab_bytes_per_cycle, [1, 1 << 20], "bytes per cycle";
     "compute.math_base_cycles" => api.compute.math_base, [0, CYC], "cycles";
     "compute.matmul_cycles_per_phase" => api.compute.matmul_per_phase, [0, CYC], "cycles";
+    "compute.matmul_tile_cycles" => api.compute.matmul_per_tile, [0, CYC], "cycles";
     "compute.eltwise_cycles" => api.compute.eltwise, [0, CYC], "cycles";
     "compute.reduce_cycles" => api.compute.reduce, [0, CYC], "cycles";
     "compute.datacopy_cycles" => api.compute.datacopy, [0, CYC], "cycles";

@@ -60,6 +60,9 @@ pub struct ReplayParams {
 pub struct DispatchParams {
     /// Slow dispatch: cycles between one core's launch and the next's.
     pub slow_core_interval: Cycles,
+    /// Fast dispatch of a captured trace: cycles from one program's end to the next program's start (the
+    /// dispatcher's launch of back-to-back programs; benchmarks that time op loops add it per op).
+    pub program_launch: Cycles,
 }
 
 /// Limits of the simulation itself.

@@ -60,7 +60,8 @@ impl Cost<'_> {
 
     /// MATH: `tiles` 32×32×32 tile products at the kernel's fidelity.
     pub fn matmul(&self, tiles: u32) -> Cycles {
-        self.c.math_base + self.c.matmul_per_phase * (self.s.fidelity_phases as u64 * tiles as u64)
+        let per_tile = self.c.matmul_per_phase * self.s.fidelity_phases as u64 + self.c.matmul_per_tile;
+        self.c.math_base + per_tile * tiles as u64
     }
 
     /// MATH: one tile reduction.
@@ -112,6 +113,7 @@ mod tests {
             unpack_ab_bytes_per_cycle: 80,
             math_base: Cycles(4),
             matmul_per_phase: Cycles(16),
+            matmul_per_tile: Cycles(3),
             eltwise: Cycles(8),
             pack_base: Cycles(8),
             pack_bytes_per_cycle: 64,
@@ -121,7 +123,7 @@ mod tests {
         let k = Cost { c: &c, s };
         assert_eq!(k.unpack(2, 4096), Cycles(16 + 52));
         assert_eq!(k.unpack(1, 2048), Cycles(8 + 32));
-        assert_eq!(k.matmul(2), Cycles(4 + 16 * 4 * 2));
+        assert_eq!(k.matmul(2), Cycles(4 + (16 * 4 + 3) * 2));
         assert_eq!(k.eltwise(EltwiseOp::Mul), Cycles(4 + 32));
         assert_eq!(k.eltwise(EltwiseOp::Add), Cycles(12));
         assert_eq!(k.pack(1088), Cycles(8 + 17));

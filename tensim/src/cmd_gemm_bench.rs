@@ -1,0 +1,280 @@
+//! `tensim gemm-bench`: the GEMM TFLOPS benchmark's manually tuned matmuls (TTNN's 2-D multicast program on
+//! the 8x8 grid), each timed as one op plus the launch of the next, as the benchmark's 100-op loop measures
+//! it; with `--compare FILE.csv` each row is set against its measured time (trace-mode rows: the other rows
+//! carry host dispatch time, which tensim does not model). Configurations run in parallel, one device each;
+//! the output is the same with any number of workers.
+
+use crate::chip_args::{ChipArgs, ParamArgs, setup, whole_u32};
+use crate::error::{CliError, CliResult};
+use crate::outputs::{self, OutputPlan};
+use crate::say;
+use crate::work::{self, Estimate};
+use kernels::gemm_bench::compare::{self, Measured};
+use kernels::gemm_bench::{Config, Filter, Timing, configs, time};
+use layout::ttnn::DataType;
+use sim_device::report::stats::stats_document;
+use sim_device::{Arch, DeviceSetup};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Options of `tensim gemm-bench`.
+#[derive(clap::Args, Debug)]
+pub struct GemmBenchArgs {
+    /// List the configurations and exit.
+    #[arg(long)]
+    list: bool,
+    #[command(flatten)]
+    chip: ChipArgs,
+    #[command(flatten)]
+    params: ParamArgs,
+    /// Only these configurations (ids of the benchmark table, e.g. M1,M7).
+    #[arg(long, value_delimiter = ',', value_name = "ID,…")]
+    ids: Vec<String>,
+    /// Only this data type: bf16, bfp8_b or bfp4_b (with --compare: the CSV's types by default).
+    #[arg(long, value_name = "DTYPE")]
+    dtype: Option<String>,
+    /// Only shapes whose largest dimension is at most this many elements.
+    #[arg(long, value_parser = whole_u32, value_name = "N")]
+    max_dim: Option<u32>,
+    /// A measured CSV (the benchmark's report columns) to compare with.
+    #[arg(long, value_name = "FILE.csv")]
+    compare: Option<PathBuf>,
+    /// Write machine-readable statistics (JSON; schema in the README).
+    #[arg(long, value_name = "FILE.json")]
+    stats: Option<PathBuf>,
+    /// Host threads simulating configurations at once (default: the machine's cores).
+    #[arg(long, value_parser = whole_u32, value_name = "N")]
+    workers: Option<u32>,
+    /// Run even when the work estimate is above the limits.
+    #[arg(long)]
+    allow_large: bool,
+}
+
+fn parse_dtype(s: &str) -> CliResult<DataType> {
+    match s.to_ascii_lowercase().as_str() {
+        "bf16" | "bfloat16" => Ok(DataType::Bf16),
+        "bfp8_b" | "bfloat8_b" => Ok(DataType::Bfp8),
+        "bfp4_b" | "bfloat4_b" => Ok(DataType::Bfp4),
+        _ => Err(CliError::User(format!("--dtype {s}: use bf16, bfp8_b or bfp4_b"))),
+    }
+}
+
+fn dtype_name(d: DataType) -> &'static str {
+    match d {
+        DataType::Bf16 => "bf16",
+        DataType::Bfp8 => "bfp8_b",
+        DataType::Bfp4 => "bfp4_b",
+        _ => "?",
+    }
+}
+
+/// Calls of `matmul_block` the simulation makes (each covers a sub-block of products): its work unit.
+fn block_calls(c: &Config) -> u64 {
+    let p = &c.mm.program;
+    c.mm.products_per_core() * 64 / (p.out_subblock_h * p.out_subblock_w) as u64
+}
+
+/// Time `cfgs` on `workers` threads (largest first), results in `cfgs` order.
+fn run_all(setup: &DeviceSetup, cfgs: &[Config], workers: usize) -> CliResult<Vec<Timing>> {
+    let mut order: Vec<usize> = (0..cfgs.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(block_calls(&cfgs[i])));
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<Timing, String>>>> = Mutex::new(vec![None; cfgs.len()]);
+    let bar = crate::out::progress(cfgs.len() as u64, "gemm-bench");
+    std::thread::scope(|s| {
+        for _ in 0..workers.max(1) {
+            s.spawn(|| {
+                loop {
+                    let n = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&i) = order.get(n) else { break };
+                    let r = setup
+                        .open()
+                        .and_then(|mut dev| time(&mut dev, &cfgs[i]))
+                        .map_err(|e| format!("{}: {e}", cfgs[i].id));
+                    results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
+                    bar.inc(1);
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    results.into_iter().map(|r| r.unwrap_or_else(|| Err("not run".into())).map_err(CliError::User)).collect()
+}
+
+/// Run `tensim gemm-bench`.
+pub fn run(a: &GemmBenchArgs) -> CliResult<ExitCode> {
+    let measured: Option<Vec<Measured>> = match &a.compare {
+        Some(p) => {
+            let name = p.display().to_string();
+            let text = soc_descriptors::input::read_text(p, "measured GEMM csv")?;
+            Some(compare::parse(&name, &text).map_err(CliError::User)?)
+        }
+        None => None,
+    };
+    let dtype = a.dtype.as_deref().map(parse_dtype).transpose()?;
+    let filter = Filter { ids: a.ids.clone(), dtype, max_dim: a.max_dim };
+    let mut cfgs = configs(&filter)?;
+    if let Some(m) = &measured {
+        // Only the configurations the CSV measured.
+        cfgs.retain(|c| {
+            m.iter()
+                .any(|r| r.shape == (c.mm.m, c.mm.k, c.mm.n) && r.dtype == c.mm.dtype && r.fidelity == c.mm.fidelity)
+        });
+    }
+    if let Some(bad) = a.ids.iter().find(|i| !kernels::gemm_bench::ROWS.iter().any(|r| r.0.eq_ignore_ascii_case(i))) {
+        return Err(CliError::User(format!(
+            "--ids {bad}: no such configuration (M1..M{})",
+            kernels::gemm_bench::ROWS.len()
+        )));
+    }
+    if a.list {
+        say!(
+            "{:<5} {:>6} {:>6} {:>6} {:<7} {:<6} {:<5} {:>4} {:>7} {:>9} {:>8} {:>4}",
+            "id",
+            "m",
+            "k",
+            "n",
+            "dtype",
+            "fid",
+            "in0",
+            "ibw",
+            "sub",
+            "per_core",
+            "out_blk",
+            "nb"
+        );
+        for c in &cfgs {
+            let p = &c.mm.program;
+            say!(
+                "{:<5} {:>6} {:>6} {:>6} {:<7} {:<6} {:<5} {:>4} {:>7} {:>9} {:>8} {:>4}",
+                c.id,
+                c.mm.m,
+                c.mm.k,
+                c.mm.n,
+                dtype_name(c.mm.dtype),
+                format!("{:?}", c.mm.fidelity),
+                if c.mm.in0_sharded { "L1" } else { "DRAM" },
+                p.in0_block_w,
+                format!("{}x{}", p.out_subblock_h, p.out_subblock_w),
+                format!("{}x{}", p.per_core_m, p.per_core_n),
+                format!("{}x{}", p.out_block_h, p.out_block_w),
+                c.mm.num_k_blocks()
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if cfgs.is_empty() {
+        return Err(CliError::User("no configuration matches the filters (see --list)".into()));
+    }
+    let setup = setup(&a.chip, &a.params, Some(Arch::WormholeB0))?;
+    let arch = setup.open()?.arch();
+    if measured.is_some() && arch != Arch::WormholeB0 {
+        return Err(CliError::User(format!(
+            "the GEMM benchmark was measured on a Wormhole n150 but this run is on {arch}; leave out --arch/--soc"
+        )));
+    }
+    let calls: u64 = cfgs.iter().map(block_calls).sum();
+    work::check(Estimate { tile_ops: calls, ..Default::default() }, "this gemm-bench run", a.allow_large)?;
+    let mut plan = OutputPlan::new();
+    let stats = a.stats.as_deref().map(|p| plan.add(p, outputs::STATS)).transpose()?;
+
+    let workers =
+        a.workers.map(|w| w as usize).unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let wall = std::time::Instant::now();
+    let timings = run_all(&setup, &cfgs, workers)?;
+    let wall = wall.elapsed().as_secs_f64();
+
+    say!(
+        "{:<5} {:>6} {:>6} {:>6} {:<7} {:<6} {:<5} {:>12} {:>10} {:>8} {:>6}{}",
+        "id",
+        "m",
+        "k",
+        "n",
+        "dtype",
+        "fid",
+        "in0",
+        "op cycles",
+        "us/op",
+        "TFLOP/s",
+        "util",
+        if measured.is_some() { format!(" {:>12} {:>8}", "measured us", "error") } else { String::new() }
+    );
+    let compared = measured.as_ref().map(|m| compare::compare(m, &timings));
+    for t in &timings {
+        let cmp = compared.as_ref().and_then(|c| c.iter().find(|r| r.id == t.id));
+        say!(
+            "{:<5} {:>6} {:>6} {:>6} {:<7} {:<6} {:<5} {:>12} {:>10.1} {:>8.2} {:>5.1}%{}",
+            t.id,
+            t.mm.m,
+            t.mm.k,
+            t.mm.n,
+            dtype_name(t.mm.dtype),
+            format!("{:?}", t.mm.fidelity),
+            if t.mm.in0_sharded { "L1" } else { "DRAM" },
+            t.op_cycles,
+            t.time_ns() / 1000.0,
+            t.tflops(),
+            t.utilisation() * 100.0,
+            match cmp {
+                Some(c) => format!(" {:>12.1} {:>+7.1}%", c.measured.time_ns / 1000.0, c.error * 100.0),
+                None if measured.is_some() => format!(" {:>12} {:>8}", "-", "-"),
+                None => String::new(),
+            }
+        );
+    }
+    let mut notes: Vec<String> = timings.iter().flat_map(|t| t.notes.iter().cloned()).collect();
+    notes.sort();
+    notes.dedup();
+    for n in &notes {
+        say!("note: {n}");
+    }
+    say!(
+        "times are one op plus dispatch.program_launch_cycles ({} cycles) for the launch of the next, at {} MHz",
+        timings[0].launch_cycles,
+        timings[0].clock_mhz
+    );
+    let simulated: u64 = timings.iter().map(|t| t.op_cycles).sum();
+    say!(
+        "simulated {} configurations, {} cycles, in {:.2} s wall ({:.2} M simulated cycles/s, {workers} workers)",
+        timings.len(),
+        simulated,
+        wall,
+        simulated as f64 / wall.max(1e-9) / 1e6
+    );
+    let mut summary = None;
+    if let (Some(m), Some(c)) = (&measured, &compared) {
+        let untimed = m.iter().filter(|r| !r.use_trace).count();
+        if untimed > 0 {
+            say!(
+                "not modelled: host dispatch time; the {untimed} rows measured without a trace (use_trace=False) include it and are not compared"
+            );
+        }
+        let (rows, median, worst) = compare::summary(c);
+        say!("rows {rows}, median error {:.1}%, worst error {:.1}%", median * 100.0, worst * 100.0);
+        summary = Some((rows, median, worst));
+    }
+    if let Some(id) = stats {
+        let rows: Vec<serde_json::Value> = timings
+            .iter()
+            .map(|t| {
+                let c = compared.as_ref().and_then(|c| c.iter().find(|r| r.id == t.id));
+                serde_json::json!({
+                    "id": t.id, "m": t.mm.m, "k": t.mm.k, "n": t.mm.n, "dtype": dtype_name(t.mm.dtype),
+                    "fidelity": format!("{:?}", t.mm.fidelity), "in0_sharded": t.mm.in0_sharded,
+                    "op_cycles": t.op_cycles, "time_ns": t.time_ns(), "tflops": t.tflops(),
+                    "utilisation": t.utilisation(),
+                    "measured_ns": c.map(|c| c.measured.time_ns), "error": c.map(|c| c.error),
+                })
+            })
+            .collect();
+        let mut fields = vec![("rows", serde_json::Value::from(rows))];
+        if let Some((rows, median, worst)) = summary {
+            fields.push(("compare", serde_json::json!({"rows": rows, "median_error": median, "worst_error": worst})));
+        }
+        plan.commit(vec![(id, stats_document("gemm-bench", fields))])?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,152 @@
+//! The calibration summary: tensim against every measured table of ../shared/calibration — each
+//! data-movement table of both chips (all-to-all and all-from-all on their rows without overlapping cores,
+//! see below), and the GEMM csv's trace rows up to 2048 — printed in one place (`cargo test --test
+//! calibration_summary -- --nocapture`). A file whose median or worst error grows past its recorded bound
+//! fails: a fidelity regression. The bounds are today's errors plus a small margin; lower them when the
+//! model improves.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// (arch folder under dm/, table, median bound %, worst bound %); the one-to-one tables sit next to dm/.
+const DM_BOUNDS: &[(&str, &str, f64, f64)] = &[
+    ("wormhole_b0", "Loopback Packet Sizes.md", 2.2, 10.5),
+    ("wormhole_b0", "One from All Packet Sizes.md", 2.2, 21.3),
+    ("wormhole_b0", "One to All Multicast 2x2 Packet Sizes with Loopback.md", 6.1, 28.0),
+    ("wormhole_b0", "One to All Multicast 2x2 Packet Sizes without Loopback.md", 4.4, 10.4),
+    ("wormhole_b0", "One to All Multicast 5x5 Packet Sizes with Loopback.md", 4.4, 8.8),
+    ("wormhole_b0", "One to All Multicast 5x5 Packet Sizes without Loopback.md", 2.6, 9.0),
+    ("wormhole_b0", "One to All Multicast Linked 2x2 Packet Sizes with Loopback.md", 3.9, 8.8),
+    ("wormhole_b0", "One to All Multicast Linked 2x2 Packet Sizes without Loopback.md", 2.5, 12.5),
+    ("wormhole_b0", "One to All Multicast Linked 5x5 Packet Sizes with Loopback.md", 4.1, 11.4),
+    ("wormhole_b0", "One to All Multicast Linked 5x5 Packet Sizes without Loopback.md", 3.8, 8.9),
+    ("wormhole_b0", "One to All Unicast 10x10 Packet Sizes with Loopback.md", 2.0, 7.4),
+    ("wormhole_b0", "One to All Unicast 10x10 Packet Sizes without Loopback.md", 2.4, 7.4),
+    ("wormhole_b0", "One to All Unicast 2x2 Packet Sizes with Loopback.md", 2.5, 7.3),
+    ("wormhole_b0", "One to All Unicast 2x2 Packet Sizes without Loopback.md", 2.2, 9.7),
+    ("wormhole_b0", "One to All Unicast 4x4 Packet Sizes with Loopback.md", 2.4, 7.5),
+    ("wormhole_b0", "One to All Unicast 4x4 Packet Sizes without Loopback.md", 2.4, 7.4),
+    ("wormhole_b0", "../../wormhole_b0_one_to_one.md", 2.0, 7.4),
+    ("blackhole", "Loopback Packet Sizes.md", 3.2, 10.3),
+    ("blackhole", "One from All Packet Sizes.md", 2.2, 18.3),
+    ("blackhole", "One to All Multicast 2x2 Packet Sizes with Loopback.md", 3.4, 8.4),
+    ("blackhole", "One to All Multicast 2x2 Packet Sizes without Loopback.md", 2.7, 8.4),
+    ("blackhole", "One to All Multicast 5x5 Packet Sizes with Loopback.md", 4.6, 23.6),
+    ("blackhole", "One to All Multicast 5x5 Packet Sizes without Loopback.md", 4.1, 12.4),
+    ("blackhole", "One to All Multicast Linked 2x2 Packet Sizes with Loopback.md", 4.1, 16.0),
+    ("blackhole", "One to All Multicast Linked 2x2 Packet Sizes without Loopback.md", 2.3, 7.5),
+    ("blackhole", "One to All Multicast Linked 5x5 Packet Sizes with Loopback.md", 5.1, 13.3),
+    ("blackhole", "One to All Multicast Linked 5x5 Packet Sizes without Loopback.md", 4.0, 22.8),
+    ("blackhole", "One to All Unicast 10x10 Packet Sizes with Loopback.md", 2.1, 10.4),
+    ("blackhole", "One to All Unicast 10x10 Packet Sizes without Loopback.md", 2.2, 10.7),
+    ("blackhole", "One to All Unicast 2x2 Packet Sizes with Loopback.md", 2.1, 7.9),
+    ("blackhole", "One to All Unicast 2x2 Packet Sizes without Loopback.md", 2.2, 7.2),
+    ("blackhole", "One to All Unicast 4x4 Packet Sizes with Loopback.md", 2.1, 9.9),
+    ("blackhole", "One to All Unicast 4x4 Packet Sizes without Loopback.md", 2.0, 10.6),
+    ("blackhole", "../../blackhole_one_to_one.md", 1.9, 5.2),
+];
+
+/// All-to-all and all-from-all, on the rows whose cores do not overlap under slow dispatch (tensim does
+/// not model the congestion collapse of the others): (arch folder, table, per-peer sizes, counts, median
+/// bound %, worst bound %).
+const MANY_TO_MANY: &[(&str, &str, &str, &str, f64, f64)] = &[
+    ("wormhole_b0", "All to All Packet Sizes.md", "32,64,128,256,512", "1,4,16", 4.0, 8.0),
+    ("wormhole_b0", "All from All Packet Sizes.md", "32,64,128,256,512", "1,4,16", 21.0, 30.0),
+    ("blackhole", "All to All Packet Sizes.md", "64,128,256,512", "1,4,16", 4.0, 13.0),
+    ("blackhole", "All from All Packet Sizes.md", "64,128,256,512", "1,4,16", 9.0, 16.0),
+];
+
+/// The GEMM csv's trace rows with every dimension at most 2048: median and worst bound %.
+const GEMM_BOUND: (f64, f64) = (5.5, 12.0);
+
+fn tensim(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_tensim")).args(args).output().expect("run tensim");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "tensim {args:?} failed:\n{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    text
+}
+
+fn calibration() -> Option<PathBuf> {
+    let d = std::env::var_os("TENSIM_SOC_DIR")
+        .map(|s| PathBuf::from(s).join("../calibration"))
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/calibration"));
+    if d.join("dm").is_dir() {
+        Some(d)
+    } else {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "\n*** WARNING: ../shared/calibration not found: calibration summary SKIPPED ***\n"
+        );
+        None
+    }
+}
+
+/// (rows, median %, worst %) from a `rows N, median error X%, worst error Y%` line.
+fn summary(out: &str) -> (usize, f64, f64) {
+    let line = out.lines().rev().find(|l| l.starts_with("rows ")).unwrap_or_else(|| panic!("no summary in:\n{out}"));
+    let nums: Vec<f64> = line
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap())
+        .collect();
+    (nums[0] as usize, nums[1], nums[2])
+}
+
+fn arch_flag(dir: &str) -> &'static str {
+    if dir == "blackhole" { "blackhole" } else { "wormhole_b0" }
+}
+
+fn check(what: &str, got: (usize, f64, f64), bound: (f64, f64), failures: &mut Vec<String>) {
+    let (rows, median, worst) = got;
+    eprintln!("{what}: rows {rows}, median error {median:.1}%, worst error {worst:.1}%");
+    if rows == 0 || median > bound.0 || worst > bound.1 {
+        failures.push(format!(
+            "{what}: rows {rows}, median {median:.1}% (bound {:.1}%), worst {worst:.1}% (bound {:.1}%)",
+            bound.0, bound.1
+        ));
+    }
+}
+
+#[test]
+fn every_measured_table_stays_within_its_recorded_error() {
+    let Some(cal) = calibration() else { return };
+    let mut failures = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for &(dir, file, med, worst) in DM_BOUNDS {
+        let p = cal.join("dm").join(dir).join(file);
+        let out = tensim(&["dm-bench", "--arch", arch_flag(dir), "--compare", &p.to_string_lossy()]);
+        check(&format!("{dir}/{file}"), summary(&out), (med, worst), &mut failures);
+        seen.insert((dir, file));
+    }
+    for &(dir, file, sizes, counts, med, worst) in MANY_TO_MANY {
+        let p = cal.join("dm").join(dir).join(file);
+        let out = tensim(&[
+            "dm-bench",
+            "--arch",
+            arch_flag(dir),
+            "--compare",
+            &p.to_string_lossy(),
+            "--sizes",
+            sizes,
+            "--counts",
+            counts,
+        ]);
+        assert!(out.contains("not modelled: NoC congestion collapse"), "{file}: the run says what it does not model");
+        check(&format!("{dir}/{file} (sizes {sizes}, counts {counts})"), summary(&out), (med, worst), &mut failures);
+        seen.insert((dir, file));
+    }
+    // Every table in the folders is covered.
+    for dir in ["wormhole_b0", "blackhole"] {
+        for e in std::fs::read_dir(cal.join("dm").join(dir)).unwrap() {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            if name.ends_with(".md") {
+                assert!(seen.iter().any(|(d, f)| *d == dir && *f == name), "{dir}/{name} has no bound in the summary");
+            }
+        }
+    }
+    let csv = cal.join("gemm_wh_bf16.csv");
+    let out = tensim(&["gemm-bench", "--compare", &csv.to_string_lossy(), "--max-dim", "2048"]);
+    check("gemm_wh_bf16.csv trace rows up to 2048", summary(&out), GEMM_BOUND, &mut failures);
+    assert!(failures.is_empty(), "calibration regressed:\n{}", failures.join("\n"));
+}
