@@ -70,6 +70,20 @@ fn dtype_name(d: DataType) -> &'static str {
     }
 }
 
+/// The leading columns of a configuration's row: id, shape, data type, fidelity, in0 storage.
+fn row_head(id: &str, mm: &kernels::ops::matmul_2d_mcast::Matmul2d) -> String {
+    format!(
+        "{:<5} {:>6} {:>6} {:>6} {:<7} {:<6} {:<5}",
+        id,
+        mm.m,
+        mm.k,
+        mm.n,
+        dtype_name(mm.dtype),
+        format!("{:?}", mm.fidelity),
+        if mm.in0_sharded { "L1" } else { "DRAM" }
+    )
+}
+
 /// Calls of `matmul_block` the simulation makes (each covers a sub-block of products): its work unit.
 fn block_calls(c: &Config) -> u64 {
     let p = &c.mm.program;
@@ -149,14 +163,8 @@ pub fn run(a: &GemmBenchArgs) -> CliResult<ExitCode> {
         for c in &cfgs {
             let p = &c.mm.program;
             say!(
-                "{:<5} {:>6} {:>6} {:>6} {:<7} {:<6} {:<5} {:>4} {:>7} {:>9} {:>8} {:>4}",
-                c.id,
-                c.mm.m,
-                c.mm.k,
-                c.mm.n,
-                dtype_name(c.mm.dtype),
-                format!("{:?}", c.mm.fidelity),
-                if c.mm.in0_sharded { "L1" } else { "DRAM" },
+                "{} {:>4} {:>7} {:>9} {:>8} {:>4}",
+                row_head(c.id, &c.mm),
                 p.in0_block_w,
                 format!("{}x{}", p.out_subblock_h, p.out_subblock_w),
                 format!("{}x{}", p.per_core_m, p.per_core_n),
@@ -206,14 +214,8 @@ pub fn run(a: &GemmBenchArgs) -> CliResult<ExitCode> {
     for t in &timings {
         let cmp = compared.as_ref().and_then(|c| c.iter().find(|r| r.id == t.id));
         say!(
-            "{:<5} {:>6} {:>6} {:>6} {:<7} {:<6} {:<5} {:>12} {:>10.1} {:>8.2} {:>5.1}%{}",
-            t.id,
-            t.mm.m,
-            t.mm.k,
-            t.mm.n,
-            dtype_name(t.mm.dtype),
-            format!("{:?}", t.mm.fidelity),
-            if t.mm.in0_sharded { "L1" } else { "DRAM" },
+            "{} {:>12} {:>10.1} {:>8.2} {:>5.1}%{}",
+            row_head(t.id, &t.mm),
             t.op_cycles,
             t.time_ns() / 1000.0,
             t.tflops(),

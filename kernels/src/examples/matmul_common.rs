@@ -200,9 +200,9 @@ pub struct BlockPlan {
     pub num_blocks: u32,
 }
 
-/// Sub-block shapes (h, w) in order of preference: the largest that fits DST first, wide before tall at
-/// equal size.
-const SUBBLOCK_CHOICES: [(u32, u32); 20] = [
+/// Sub-block shapes (h, w) in order of preference, as tt-metal's matmul helpers try them: the largest that
+/// fits DST first (also the candidate list of the GEMM benchmark's chooser, gemm-bench.md §1.2).
+pub const SUBBLOCK_CHOICES: [(u32, u32); 20] = [
     (4, 2),
     (2, 4),
     (8, 1),

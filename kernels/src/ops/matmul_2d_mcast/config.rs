@@ -53,30 +53,6 @@ pub struct Matmul2d {
     pub math_approx: bool,
 }
 
-/// The out-subblock candidates of the benchmark's chooser, in the order it tries them.
-const SUBBLOCKS: [(u32, u32); 20] = [
-    (4, 2),
-    (2, 4),
-    (8, 1),
-    (1, 8),
-    (7, 1),
-    (1, 7),
-    (3, 2),
-    (2, 3),
-    (6, 1),
-    (1, 6),
-    (5, 1),
-    (1, 5),
-    (2, 2),
-    (4, 1),
-    (1, 4),
-    (3, 1),
-    (1, 3),
-    (2, 1),
-    (1, 2),
-    (1, 1),
-];
-
 fn err(msg: String) -> DeviceError {
     DeviceError::api(format!("matmul_2d_mcast: {msg}"))
 }
@@ -106,7 +82,7 @@ impl Matmul2d {
         let per_core_n = n / gx / 32;
         let out_block_h = per_core_m / num_out_blocks.0;
         let out_block_w = per_core_n / num_out_blocks.1;
-        let (out_subblock_h, out_subblock_w) = SUBBLOCKS
+        let (out_subblock_h, out_subblock_w) = crate::examples::matmul_common::SUBBLOCK_CHOICES
             .iter()
             .copied()
             .find(|&(h, w)| out_block_h.is_multiple_of(h) && out_block_w.is_multiple_of(w) && (!sharded || h == 1))
