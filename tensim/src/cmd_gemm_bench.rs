@@ -120,6 +120,9 @@ fn run_all(setup: &DeviceSetup, cfgs: &[Config], workers: usize) -> CliResult<Ve
 
 /// Run `tensim gemm-bench`.
 pub fn run(a: &GemmBenchArgs) -> CliResult<ExitCode> {
+    if a.workers == Some(0) {
+        return Err(CliError::User("--workers 0: give at least 1 host thread".into()));
+    }
     let measured: Option<Vec<Measured>> = match &a.compare {
         Some(p) => {
             let name = p.display().to_string();

@@ -283,6 +283,7 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
     c(&["gemm-bench", "--dtype", "fp32"], "--dtype fp32: use bf16, bfp8_b or bfp4_b");
     c(&["gemm-bench", "--max-dim", "100"], "no configuration matches the filters");
     c(&["gemm-bench", "--workers", "x"], "invalid value 'x'");
+    c(&["gemm-bench", "--ids", "M1", "--workers", "0"], "--workers 0: give at least 1 host thread");
     c(&["gemm-bench", "--compare", &p("nope.csv")], "nope.csv");
     c(&["gemm-bench", "--compare", &p("gemm_header.csv")], "gemm_header.csv: the header has no `n` column");
     c(&["gemm-bench", "--compare", &p("gemm_time.csv")], "gemm_time.csv:2: inference_time_avg_ns `abc`");
