@@ -6,6 +6,7 @@
 pub mod arch;
 pub mod builtin;
 pub mod chip;
+pub mod cluster;
 pub mod coords;
 pub mod core_desc;
 pub mod descriptor;
@@ -16,6 +17,7 @@ pub mod yaml;
 pub use arch::{Arch, HarvestAxis};
 pub use builtin::{builtin_core_descriptor, builtin_name, builtin_soc, whole_grid_core_descriptor};
 pub use chip::{Chip, ChipOptions, LogicalRange};
+pub use cluster::{ClusterDescriptor, MeshEmbedding, builtin_system};
 pub use coords::{GridSize, LogicalCoord, Noc0Coord, Noc1Coord, NocId, RelativeCoord, TranslatedCoord};
 pub use core_desc::{CoreConfig, CoreConfigEntry, CoreDescriptor, DispatchAxis, DispatchCoreType, RelativeRange};
 pub use descriptor::{DramBank, DramChannel, Features, SocDescriptor, TileKind};

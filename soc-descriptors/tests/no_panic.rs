@@ -2,7 +2,10 @@
 //! (the quick, always-on cousin of the `cargo fuzz` targets in fuzz/).
 
 use proptest::prelude::*;
-use soc_descriptors::{CoreDescriptor, SocDescriptor};
+use soc_descriptors::{ClusterDescriptor, CoreDescriptor, SocDescriptor};
+
+/// An n300 cluster descriptor with `#` where numbers go.
+const CLUSTER: &str = "arch: {#: Wormhole, #: Wormhole}\nchips: {#: [#,0,0,0], #: [#,0,0,0]}\nethernet_connections: [[{chip: #, chan: #}, {chip: #, chan: #}], [{chip: #, chan: 9}, {chip: 1, chan: #}]]\nchips_with_mmio: [#: #]\nharvesting: {#: {noc_translation: true, harvest_mask: #}, 1: {noc_translation: true, harvest_mask: #}}\nboards: [[{board_id: 7}, {board_type: n300}, {chips: [#,1]}]]\n";
 
 /// Text that looks like YAML: keys, lists, numbers and coordinates from the descriptors' own vocabulary.
 fn yamlish() -> impl Strategy<Value = String> {
@@ -47,5 +50,14 @@ proptest! {
         let text = String::from_utf8_lossy(&bytes);
         let _ = SocDescriptor::from_yaml_str(&text, "bytes.yaml");
         let _ = CoreDescriptor::from_yaml_str(&text, "bytes.yaml");
+        let _ = ClusterDescriptor::from_yaml_str(&text, "bytes.yaml");
+    }
+
+    #[test]
+    fn cluster_descriptors_with_random_numbers_never_panic(nums in proptest::collection::vec(0u64..u64::MAX, 16)) {
+        // A valid n300 file with every number replaced: ids, channels, masks and indices out of range.
+        let mut it = nums.iter().cycle();
+        let text = CLUSTER.split('#').map(|part| part.to_string()).reduce(|a, b| format!("{a}{}{b}", it.next().unwrap() % 40)).unwrap();
+        let _ = ClusterDescriptor::from_yaml_str(&text, "cluster.yaml");
     }
 }

@@ -10,6 +10,7 @@ mod cmd_params;
 mod cmd_replay;
 mod cmd_run;
 mod cmd_soc;
+mod cmd_system;
 mod error;
 mod out;
 mod outputs;
@@ -45,6 +46,8 @@ enum Command {
     Replay(cmd_replay::ReplayArgs),
     /// Describe a chip: NoC grid, tiles, L1 and DRAM, DRAM banks, worker and compute grids, a grid map.
     Soc(cmd_soc::SocArgs),
+    /// Describe a system of chips: chips, mesh, Ethernet links (a built-in system or a cluster descriptor).
+    System(cmd_system::SystemArgs),
     /// List every timing and memory parameter of a chip with its value, allowed range and source.
     Params(cmd_params::ParamsArgs),
     /// Where a tensor's elements live: tt.metal_layout, TTNN tensor specs, N-D buffer distributions.
@@ -76,6 +79,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::GemmBench(a) => cmd_gemm_bench::run(&a),
         Command::Replay(a) => cmd_replay::run(&a),
         Command::Soc(a) => cmd_soc::run(&a),
+        Command::System(a) => cmd_system::run(&a),
         Command::Params(a) => cmd_params::run(&a),
         Command::Layout(a) => cmd_layout::run(&a),
     }

@@ -80,6 +80,10 @@ impl Fixtures {
             ("w_outside.json", r#"{"phases":[{"transfers":[{"packet_size":64,"num_packets":1,"src_x":1,"src_y":1,"noc_type":"NOC_0","dst_x":99,"dst_y":2}]}]}"#.to_string()),
             ("w_ok.json", r#"{"golden_result":{"cycles":450},"phases":[{"transfers":[{"packet_size":128,"num_packets":1,"src_x":1,"src_y":1,"noc_type":"NOC_0","dst_x":2,"dst_y":2}]}]}"#.to_string()),
             ("table_none.md", "no table in here\n".to_string()),
+            ("cl_missing_chip.yaml", "arch: {0: wormhole_b0}\nchips: {}\nethernet_connections: [[{chip: 0, chan: 1}, {chip: 3, chan: 0}]]\nchips_with_mmio: [0]\nharvesting: {0: {noc_translation: true, harvest_mask: 0}}\nboards: []\n".to_string()),
+            ("cl_twice.yaml", "arch: {0: wormhole_b0, 1: wormhole_b0, 2: wormhole_b0}\nchips: {}\nethernet_connections: [[{chip: 0, chan: 1}, {chip: 1, chan: 0}], [{chip: 0, chan: 1}, {chip: 2, chan: 0}]]\nchips_with_mmio: [0]\nharvesting: {0: {noc_translation: true, harvest_mask: 0}, 1: {noc_translation: true, harvest_mask: 0}, 2: {noc_translation: true, harvest_mask: 0}}\nboards: []\n".to_string()),
+            ("cl_noarch.yaml", "arch: {0: wormhole_b0}\nchips: {}\nethernet_connections: []\nchips_with_mmio: [0]\nharvesting: {0: {noc_translation: true, harvest_mask: 0}, 7: {noc_translation: true, harvest_mask: 0}}\nboards: []\n".to_string()),
+            ("cl_chan.yaml", "arch: {0: blackhole, 1: blackhole}\nchips: {}\nethernet_connections: [[{chip: 0, chan: 12}, {chip: 1, chan: 0}]]\nchips_with_mmio: [0]\nharvesting: {0: {noc_translation: true, harvest_mask: 0, eth_harvesting_mask: 288}, 1: {noc_translation: true, harvest_mask: 0}}\nboards: []\n".to_string()),
             ("table_title.md", "# Something Else Entirely\n\n| Kernel | Run Host ID | Transaction Size (bytes) | Number of Transactions | Latency (cycles) | Bandwidth (bytes/cycle) |\n|---|---|---|---|---|---|\n| Sender | 0 | 32 | 1 | 300 | 0.1 |\n".to_string()),
             ("table_other_test.md", "# One from One Packet Sizes\n\n| Kernel | Run Host ID | Transaction Size (bytes) | Number of Transactions | Latency (cycles) | Bandwidth (bytes/cycle) |\n|---|---|---|---|---|---|\n| Receiver | 0 | 32 | 1 | 300 | 0.1 |\n".to_string()),
             ("table_nan.md", "# One to One Packet Sizes\n\n| Kernel | Run Host ID | Transaction Size (bytes) | Number of Transactions | Latency (cycles) | Bandwidth (bytes/cycle) |\n|---|---|---|---|---|---|\n| Sender | 0 | 32 | 1 | slow | 0.1 |\n".to_string()),
@@ -503,6 +507,23 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
     c(&["run", "eltwise_add_sharded", "--to", "dram:height:4x1"], "needs height or block shards in L1");
     c(&["run", "loopback", "--from", "dram:interleaved"], "--from does not apply to loopback");
     c(&["run", "reshard", "--size", "4"], "--size does not apply to reshard");
+
+    // Systems.
+    c(&["system"], "name a system");
+    c(&["system", "n500"], "unknown system `n500`");
+    c(&["system", "--cluster", &p("nothere.yaml")], "nothere.yaml");
+    c(
+        &["system", "--cluster", &p("cl_missing_chip.yaml")],
+        "ethernet_connections[0][1].chip: names a chip without an arch (got `3`)",
+    );
+    c(&["system", "--cluster", &p("cl_twice.yaml")], "channel used by two links (got `chip 0 ch 1`)");
+    c(&["system", "--cluster", &p("cl_noarch.yaml")], "harvesting.7: names a chip without an arch");
+    c(
+        &["system", "--cluster", &p("cl_chan.yaml")],
+        "ethernet_connections[0][0].chan: Ethernet channel does not exist on this chip (got `12`)",
+    );
+    c(&["system", "--cluster", &p("bad.yaml")], "bad.yaml");
+    c(&["system", "n300", "--svg", &p("foreign.svg")], "foreign.svg");
     out
 }
 
