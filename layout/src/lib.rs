@@ -6,11 +6,13 @@
 //! - [`shape`]: N-D shapes and their arithmetic.
 //! - [`placement`]: the page → (bank, slot) function of interleaved and sharded buffers (legacy 2-D shard
 //!   specs and tt-metal's N-D buffer distribution), and its inverse.
+//! - [`device`]: tt-mlir's device attribute: a logical worker grid mapped onto (chip, core y, core x).
 //! - [`metal`]: tt-mlir's `tt.metal_layout` (affine maps, grids, shard memrefs, padding).
 //! - [`ttnn`]: TTNN tensor specs (page and memory configs, derived shapes, shard mapping).
 //! - [`svg`]: a picture of a tensor over its grid.
 
 pub mod coords;
+pub mod device;
 pub mod error;
 pub mod format;
 pub mod metal;

@@ -3,6 +3,7 @@
 //! and 70 with one line ("internal error in tensim: …") for a bug in tensim itself.
 
 mod chip_args;
+mod cmd_device;
 mod cmd_dm_bench;
 mod cmd_gemm_bench;
 mod cmd_layout;
@@ -48,6 +49,8 @@ enum Command {
     Soc(cmd_soc::SocArgs),
     /// Describe a system of chips: chips, mesh, Ethernet links (a built-in system or a cluster descriptor).
     System(cmd_system::SystemArgs),
+    /// A device view over a system (seed 003): logical worker grid, its map to (chip, y, x), mesh, chips.
+    Device(cmd_device::DeviceArgs),
     /// List every timing and memory parameter of a chip with its value, allowed range and source.
     Params(cmd_params::ParamsArgs),
     /// Where a tensor's elements live: tt.metal_layout, TTNN tensor specs, N-D buffer distributions.
@@ -80,6 +83,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Replay(a) => cmd_replay::run(&a),
         Command::Soc(a) => cmd_soc::run(&a),
         Command::System(a) => cmd_system::run(&a),
+        Command::Device(a) => cmd_device::run(&a),
         Command::Params(a) => cmd_params::run(&a),
         Command::Layout(a) => cmd_layout::run(&a),
     }

@@ -524,6 +524,31 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
     );
     c(&["system", "--cluster", &p("bad.yaml")], "bad.yaml");
     c(&["system", "n300", "--svg", &p("foreign.svg")], "foreign.svg");
+    c(&["device"], "give --system NAME, --cluster FILE or --physical-grid RxC");
+    c(&["device", "--system", "n300", "--mesh", "1x4"], "--mesh 1x4 needs 4 chips");
+    c(&["device", "--system", "n300", "--chips", "0,9", "--mesh", "1x2"], "needs chip 9");
+    c(&["device", "--physical-grid", "8x8", "--mesh", "2x0"], "--mesh");
+    c(
+        &["device", "--physical-grid", "8x8", "--mesh", "2x2", "--chips", "0,1"],
+        "number of chip ids and the mesh volume",
+    );
+    c(&["device", "--physical-grid", "8x8", "--mesh", "1x2", "--chips", "1,1"], "chip 1 is listed twice");
+    c(
+        &["device", "--physical-grid", "8x8", "--grid", "8x8", "--map", "(d0, d1) -> (0, d0, d1 floordiv 2)"],
+        "no other point uses",
+    );
+    c(
+        &["device", "--physical-grid", "8x8", "--mesh", "2", "--grid", "8x9", "--map", "(d0, d1) -> (0, d0, d1)"],
+        "logical point (0, 8)",
+    );
+    c(&["device", "--physical-grid", "8x8", "--grid", "8x9", "--map", "(d0, d1) -> (0, d0, d1)"], "at most 64 points");
+    c(
+        &["device", "--physical-grid", "8x8", "--grid", "8x8", "--map", "(d0, d1) -> (0, d0 mod 0, d1)"],
+        "a positive constant after `mod`",
+    );
+    c(&["device", "--physical-grid", "8x8", "--mesh", "1x2", "--grid", "8x8"], "gives the worker grid 8x16");
+    c(&["device", "--physical-grid", "0x8"], "--physical-grid 0x8");
+    c(&["device", "--physical-grid", "8x8", "--mesh", "2x1x1", "--tensor", "64x64", "--tensor-grid", "2x2"], "rank");
     out
 }
 

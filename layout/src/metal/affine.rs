@@ -3,6 +3,7 @@
 //! prints in MLIR's form, evaluates, bounds its image over a box, and inverts a point when its results are
 //! mixed-radix sums (collapsed dimensions, also with bumped strides).
 
+use super::lex::Parser;
 use crate::error::LayoutError;
 use std::fmt;
 
@@ -169,61 +170,7 @@ impl fmt::Display for AffineMap {
     }
 }
 
-/// A reader of MLIR affine-map text.
-struct Parser<'a> {
-    text: &'a str,
-    at: usize,
-    dims: Vec<String>,
-}
-
 impl Parser<'_> {
-    fn err(&self, expected: &str) -> LayoutError {
-        LayoutError::parse("affine map", self.text, self.at, expected)
-    }
-
-    fn ws(&mut self) {
-        while self.text[self.at..].starts_with(|c: char| c.is_whitespace()) {
-            self.at += 1;
-        }
-    }
-
-    fn eat(&mut self, s: &str) -> bool {
-        self.ws();
-        if self.text[self.at..].starts_with(s) {
-            self.at += s.len();
-            true
-        } else {
-            false
-        }
-    }
-
-    fn expect(&mut self, s: &str) -> Result<(), LayoutError> {
-        if self.eat(s) { Ok(()) } else { Err(self.err(&format!("`{s}`"))) }
-    }
-
-    fn ident(&mut self) -> Option<String> {
-        self.ws();
-        let rest = &self.text[self.at..];
-        let n = rest
-            .char_indices()
-            .take_while(|&(i, c)| c == '_' || c.is_ascii_alphabetic() || (i > 0 && c.is_ascii_digit()))
-            .count();
-        if n == 0 {
-            return None;
-        }
-        self.at += n;
-        Some(rest[..n].to_string())
-    }
-
-    fn number(&mut self) -> Option<i64> {
-        self.ws();
-        let rest = &self.text[self.at..];
-        let n = rest.bytes().take_while(|b| b.is_ascii_digit()).count();
-        let v = rest[..n].parse::<i64>().ok()?;
-        self.at += n;
-        Some(v)
-    }
-
     /// A factor: a dimension, a number, or a parenthesised expression; possibly negated.
     fn factor(&mut self) -> Result<AffineExpr, LayoutError> {
         if self.eat("-") {
@@ -240,13 +187,7 @@ impl Parser<'_> {
         }
         let start = self.at;
         match self.ident() {
-            Some(name) => match self.dims.iter().position(|d| *d == name) {
-                Some(i) => Ok(AffineExpr::dim(i)),
-                None => {
-                    self.at = start;
-                    Err(self.err(&format!("one of the dimensions ({})", self.dims.join(", "))))
-                }
-            },
+            Some(name) => Ok(AffineExpr::dim(self.dim_index(start, &name)?)),
             None => Err(self.err("a dimension, a number or `(`")),
         }
     }
@@ -298,28 +239,8 @@ impl std::str::FromStr for AffineMap {
 
     /// MLIR syntax, optionally wrapped in `affine_map<…>`.
     fn from_str(text: &str) -> Result<AffineMap, LayoutError> {
-        let mut p = Parser { text, at: 0, dims: Vec::new() };
-        let wrapped = p.eat("affine_map<");
-        p.expect("(")?;
-        if !p.eat(")") {
-            loop {
-                let start = p.at;
-                match p.ident() {
-                    Some(d) if !p.dims.contains(&d) => p.dims.push(d),
-                    Some(_) => {
-                        p.at = start;
-                        return Err(p.err("a dimension name not used before"));
-                    }
-                    None => return Err(p.err("a dimension name such as d0")),
-                }
-                if p.eat(")") {
-                    break;
-                }
-                p.expect(",")?;
-            }
-        }
-        p.expect("->")?;
-        p.expect("(")?;
+        let mut p = Parser::new(text);
+        let wrapped = p.header()?;
         let mut results = Vec::new();
         if !p.eat(")") {
             loop {
@@ -330,13 +251,7 @@ impl std::str::FromStr for AffineMap {
                 p.expect(",")?;
             }
         }
-        if wrapped {
-            p.expect(">")?;
-        }
-        p.ws();
-        if p.at != text.len() {
-            return Err(p.err("the end of the map"));
-        }
+        p.finish(wrapped)?;
         Ok(AffineMap { num_dims: p.dims.len(), results })
     }
 }

@@ -5,6 +5,7 @@
 //! filled with `oob_val`. Grids may be larger than a chip and of any rank (outer dimensions across chips).
 
 pub mod affine;
+pub(crate) mod lex;
 pub mod types;
 
 pub use affine::{AffineExpr, AffineMap};

@@ -64,12 +64,12 @@ fn write_picture(plan: Option<(OutputPlan, crate::outputs::OutputId)>, pic: impl
     Ok(())
 }
 
-fn lerr(flag: &str, e: LayoutError) -> CliError {
+pub(crate) fn lerr(flag: &str, e: LayoutError) -> CliError {
     CliError::User(format!("{flag}: {e}"))
 }
 
 /// `2,3,-1` → numbers.
-fn int_list(flag: &str, s: &str) -> CliResult<Vec<i64>> {
+pub(crate) fn int_list(flag: &str, s: &str) -> CliResult<Vec<i64>> {
     s.split(',')
         .map(|v| {
             v.trim()
@@ -80,7 +80,7 @@ fn int_list(flag: &str, s: &str) -> CliResult<Vec<i64>> {
 }
 
 /// `32x32` → `[32, 32]`.
-fn pair(flag: &str, s: &str) -> CliResult<[u64; 2]> {
+pub(crate) fn pair(flag: &str, s: &str) -> CliResult<[u64; 2]> {
     let shape: layout::Shape = s.parse().map_err(|e| lerr(flag, e))?;
     match shape.dims() {
         [a, b] if *a > 0 && *b > 0 => Ok([*a, *b]),
