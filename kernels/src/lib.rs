@@ -6,6 +6,7 @@ pub mod dm_bench;
 pub mod examples;
 pub mod gemm_bench;
 pub mod golden;
+pub mod mesh;
 pub mod ops;
 pub mod options;
 pub mod replay;

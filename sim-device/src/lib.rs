@@ -10,6 +10,7 @@ pub mod device;
 mod engine;
 pub mod error;
 mod launch;
+pub mod mesh;
 pub mod params;
 pub mod program;
 pub mod report;

@@ -8,6 +8,7 @@ use crate::risc::Risc;
 use sim_core::FiberId;
 use soc_descriptors::NocId;
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// The arguments of one kernel on one core.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -46,7 +47,7 @@ pub struct KernelInstance {
     /// Arguments.
     pub args: KernelArgs,
     /// Interleaved bank tables (and the chip's NoC address encoding).
-    pub tables: Rc<BankTables>,
+    pub tables: Arc<BankTables>,
     /// API costs.
     pub costs: Rc<ApiCosts>,
     /// `NOC_MAX_BURST_SIZE` in bytes.

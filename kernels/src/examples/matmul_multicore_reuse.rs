@@ -63,13 +63,16 @@ pub fn reader_matmul_blocked(k: &mut Dataflow) {
     }
 }
 
-/// Run it (`--m --n --k`, default 640 each; `--fidelity`, default HiFi4); PCC above 0.99.
-pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
-    let s = MatmulShape::from_opts(o, 640)?;
-    let fid = fidelity(o);
+/// The program for `s` on a `grid` of cores with A, B and the output at `in0`, `in1`, `out` (tilized bf16,
+/// interleaved in DRAM), and the number of cores it uses. Shared with the data-parallel matmul over a mesh.
+pub fn program(
+    grid: CoreCoord,
+    s: MatmulShape,
+    fid: MathFidelity,
+    (in0, in1, out): (u32, u32, u32),
+) -> Result<(Program, u32), DeviceError> {
     let dst_tiles = ComputeConfig { math_fidelity: fid, ..Default::default() }.settings().capacity();
-    let plan = BlockPlan::new(s, dev.compute_with_storage_grid_size(), dst_tiles);
-    let d = setup(dev, s, o.seed)?;
+    let plan = BlockPlan::new(s, grid, dst_tiles);
     let cores = plan.cores();
     let mut p = Program::new();
     plan.create_cbs(&mut p, cores)?;
@@ -95,13 +98,13 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
             r,
             core,
             &[
-                d.in0.address(),
+                in0,
                 by * plan.per_core_m * kt,
                 kt,
                 plan.in0_block_w,
                 plan.in0_block_w,
                 plan.per_core_m,
-                d.in1.address(),
+                in1,
                 bx * plan.per_core_n,
                 nt,
                 plan.in0_block_w * nt,
@@ -109,8 +112,18 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
                 plan.num_blocks,
             ],
         )?;
-        p.set_runtime_args(w, core, &plan.writer_args(s, d.out.address(), bx, by))?;
+        p.set_runtime_args(w, core, &plan.writer_args(s, out, bx, by))?;
     }
+    Ok((p, plan.cores_x * plan.cores_y))
+}
+
+/// Run it (`--m --n --k`, default 640 each; `--fidelity`, default HiFi4); PCC above 0.99.
+pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
+    let s = MatmulShape::from_opts(o, 640)?;
+    let fid = fidelity(o);
+    let d = setup(dev, s, o.seed)?;
+    let (p, cores) =
+        program(dev.compute_with_storage_grid_size(), s, fid, (d.in0.address(), d.in1.address(), d.out.address()))?;
     let report = dev.enqueue_program(&p)?;
-    finish(dev, d, report, s, plan.cores_x * plan.cores_y, fid, 0.99)
+    finish(dev, d, report, s, cores, fid, 0.99)
 }

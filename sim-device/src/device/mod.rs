@@ -19,7 +19,7 @@ use sim_noc::{Dram, NocAddrMap};
 use sim_tensix::{BankTables, L1};
 use soc_descriptors::{Arch, Chip, LogicalCoord, NocId, TranslatedCoord};
 use std::collections::BTreeMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// The three allocator reports (CSV text).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,7 +83,7 @@ pub use crate::engine::Progress;
 
 /// A simulated Tenstorrent chip.
 pub struct Device {
-    pub(crate) chip: Rc<Chip>,
+    pub(crate) chip: Arc<Chip>,
     soc_name: String,
     pub(crate) params: Params,
     /// L1 of every logical worker, row-major over the logical grid.
@@ -92,7 +92,7 @@ pub struct Device {
     pub(crate) allocator: Allocator,
     /// Per L1 bank: its core and the offset of the bank from the lock-step address.
     pub(crate) l1_banks: Vec<(CoreCoord, i64)>,
-    pub(crate) tables: Rc<BankTables>,
+    pub(crate) tables: Arc<BankTables>,
     pub(crate) buffers: BTreeMap<u32, Buffer>,
     pub(crate) next_buffer: u32,
     pub(crate) programs_run: u32,
@@ -228,14 +228,14 @@ impl Device {
             l1_alignment: mem.dram_alignment as u64,
         });
         Ok(Device {
-            chip: Rc::new(chip),
+            chip: Arc::new(chip),
             soc_name,
             params,
             l1,
             dram,
             allocator,
             l1_banks,
-            tables: Rc::new(tables),
+            tables: Arc::new(tables),
             buffers: BTreeMap::new(),
             next_buffer: 0,
             programs_run: 0,

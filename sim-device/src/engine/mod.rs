@@ -19,9 +19,10 @@ use sim_tensix::{CoreIdx, Risc, TensixCore, Wait};
 use soc_descriptors::{Chip, Noc0Coord};
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// Called now and then during a long run with the simulated time reached (for a progress display).
-pub type Progress = Box<dyn FnMut(sim_core::Cycle)>;
+pub type Progress = Box<dyn FnMut(sim_core::Cycle) + Send>;
 
 /// An event of the run.
 #[derive(Debug, Clone, Copy)]
@@ -58,7 +59,7 @@ pub(crate) struct FiberMeta {
 
 /// The chip's state during a run.
 pub(crate) struct ChipState {
-    pub chip: Rc<Chip>,
+    pub chip: Arc<Chip>,
     pub mem: MemLayout,
     pub noc_params: NocParams,
     pub addr_map: NocAddrMap,

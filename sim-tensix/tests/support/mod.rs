@@ -150,7 +150,7 @@ pub fn run(
         core.cbs[i as usize] = Some(CircularBuffer::new(i, base, size, page, fmt));
     }
     let map = NocAddrMap::of(Arch::WormholeB0);
-    let tables = Rc::new(BankTables {
+    let tables = std::sync::Arc::new(BankTables {
         dram_xy: [vec![], vec![]],
         dram_offset: vec![],
         l1_xy: [vec![XY], vec![XY]],

@@ -1,0 +1,3 @@
+//! Programs over a mesh of chips.
+
+pub mod matmul_dp;

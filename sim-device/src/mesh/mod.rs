@@ -1,0 +1,250 @@
+//! tt-metal's distributed host API over a system of chips: a [`MeshDevice`] opens a mesh of a given shape
+//! on a system (a built-in one or a cluster descriptor), one [`Device`] per chip; submeshes share those
+//! devices; [`MeshBuffer`]s are allocated lock-step (one address on every device), replicated or sharded;
+//! a [`MeshWorkload`] gives each range of coordinates its program, and `enqueue_mesh_workload` runs every
+//! chip's program — the chips in parallel on the host's cores, each chip deterministic on its own.
+//!
+//! One chip is the 1×1 mesh. Traffic between chips (Ethernet, the fabric) is not modelled yet: programs
+//! on different chips run independently, and a mesh run says so when more than one chip runs.
+
+mod buffer;
+mod coords;
+pub mod distribute;
+mod workload;
+
+pub use buffer::{DeviceLocalBufferConfig, MeshBuffer, MeshBufferConfig};
+pub use coords::{MeshCoordinate, MeshCoordinateRange, MeshShape};
+pub use workload::{MeshRunReport, MeshWorkload};
+
+use crate::device::Device;
+use crate::error::DeviceError;
+use crate::params::Params;
+use parking_lot::Mutex;
+use soc_descriptors::cluster::{ClusterDescriptor, MeshEmbedding};
+use soc_descriptors::{Chip, ChipOptions};
+use std::sync::Arc;
+
+/// A mesh of devices over chips of a system.
+pub struct MeshDevice {
+    shape: MeshShape,
+    /// The chip id at each coordinate, row-major.
+    chip_ids: Vec<u32>,
+    /// The device at each coordinate, row-major (shared with submeshes and reshapes).
+    devices: Vec<Arc<Mutex<Device>>>,
+    system: String,
+    /// Host threads simulating chips side by side (0 = as many as the host has).
+    workers: usize,
+}
+
+impl std::fmt::Debug for MeshDevice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "MeshDevice({} on {}, chips {:?})", self.shape, self.system, self.chip_ids)
+    }
+}
+
+/// The chips of `sys` forming a `shape` mesh at `offset`: a sub-rectangle of the system's mesh, or for a
+/// line (1×N or N×1) that does not fit one, a snake through the system's rows (so consecutive chips are
+/// linked wherever the system's rows are).
+fn place(sys: &MeshEmbedding, shape: MeshShape, offset: MeshCoordinate, name: &str) -> Result<Vec<u32>, DeviceError> {
+    if shape.rows == 0 || shape.cols == 0 {
+        return Err(DeviceError::Api(format!("mesh shape {shape}: every dimension must be at least 1")));
+    }
+    if offset.row + shape.rows <= sys.rows && offset.col + shape.cols <= sys.cols {
+        return Ok((0..shape.rows)
+            .flat_map(|r| (0..shape.cols).map(move |c| (r, c)))
+            .map(|(r, c)| sys.chip_at(offset.row + r, offset.col + c).expect("inside"))
+            .collect());
+    }
+    let n = shape.mesh_size();
+    if (shape.rows == 1 || shape.cols == 1) && offset == MeshCoordinate::new(0, 0) && n <= sys.chips.len() {
+        let snake: Vec<u32> = (0..sys.rows)
+            .flat_map(|r| {
+                let cols: Vec<u32> = if r % 2 == 0 { (0..sys.cols).collect() } else { (0..sys.cols).rev().collect() };
+                cols.into_iter().map(move |c| (r, c))
+            })
+            .map(|(r, c)| sys.chip_at(r, c).expect("inside"))
+            .collect();
+        return Ok(snake[..n].to_vec());
+    }
+    Err(DeviceError::Api(format!(
+        "mesh {shape} at offset {offset} does not fit {name}, whose chips form a {}x{} mesh; use a shape that fits, or a line 1xN / Nx1 of at most {} chips",
+        sys.rows,
+        sys.cols,
+        sys.chips.len()
+    )))
+}
+
+impl MeshDevice {
+    /// Open a `shape` mesh (at `offset` in the system's mesh; default the origin) on a system, with
+    /// `params` for every chip (they must be for the system's arch).
+    pub fn open(
+        cluster: &ClusterDescriptor,
+        sys_mesh: &MeshEmbedding,
+        shape: MeshShape,
+        offset: Option<MeshCoordinate>,
+        params: &Params,
+    ) -> Result<MeshDevice, DeviceError> {
+        let chip_ids = place(sys_mesh, shape, offset.unwrap_or(MeshCoordinate::new(0, 0)), &cluster.source)?;
+        let mut devices = Vec::with_capacity(chip_ids.len());
+        for &id in &chip_ids {
+            let c = cluster.chip(id).ok_or_else(|| DeviceError::Config(format!("{}: no chip {id}", cluster.source)))?;
+            if c.harvesting.dram_mask != 0 {
+                return Err(DeviceError::Config(format!(
+                    "{}: chip {id} has DRAM channels harvested (mask {:#x}): not modelled: DRAM harvesting",
+                    cluster.source, c.harvesting.dram_mask
+                )));
+            }
+            let chip =
+                Chip::builtin(c.arch, ChipOptions { harvest_mask: c.harvesting.tensix_mask, ..Default::default() })
+                    .map_err(|e| DeviceError::Config(format!("{}: chip {id}: {e}", cluster.source)))?;
+            let dev = Device::with_chip(chip, format!("{} chip {id}", cluster.source), params.clone())?;
+            devices.push(Arc::new(Mutex::new(dev)));
+        }
+        Ok(MeshDevice { shape, chip_ids, devices, system: cluster.source.clone(), workers: 0 })
+    }
+
+    /// One chip as a 1×1 mesh.
+    pub fn unit(device: Device) -> MeshDevice {
+        let system = device.soc_name().to_string();
+        MeshDevice {
+            shape: MeshShape::new(1, 1),
+            chip_ids: vec![0],
+            devices: vec![Arc::new(Mutex::new(device))],
+            system,
+            workers: 0,
+        }
+    }
+
+    /// Simulate chips on `n` host threads (0: as many as the host has). Results do not depend on it.
+    pub fn set_workers(&mut self, n: usize) {
+        self.workers = n;
+    }
+
+    /// The mesh shape.
+    pub fn shape(&self) -> MeshShape {
+        self.shape
+    }
+
+    /// Number of devices.
+    pub fn num_devices(&self) -> usize {
+        self.devices.len()
+    }
+
+    /// The chip id at each coordinate, row-major.
+    pub fn chip_ids(&self) -> &[u32] {
+        &self.chip_ids
+    }
+
+    /// The system the mesh is on.
+    pub fn system(&self) -> &str {
+        &self.system
+    }
+
+    fn index(&self, c: MeshCoordinate) -> Result<usize, DeviceError> {
+        if !self.shape.contains(c) {
+            return Err(DeviceError::Api(format!("mesh coordinate {c} is outside the {} mesh", self.shape)));
+        }
+        Ok(c.to_linear_index(self.shape))
+    }
+
+    /// The device at `c` (locked while the guard lives).
+    pub fn get_device(&self, c: MeshCoordinate) -> Result<parking_lot::MutexGuard<'_, Device>, DeviceError> {
+        Ok(self.devices[self.index(c)?].lock())
+    }
+
+    /// The chip id at `c`.
+    pub fn chip_id(&self, c: MeshCoordinate) -> Result<u32, DeviceError> {
+        Ok(self.chip_ids[self.index(c)?])
+    }
+
+    /// A submesh of `shape` at `offset` sharing this mesh's devices (memory written through one is seen
+    /// through the other).
+    pub fn create_submesh(&self, shape: MeshShape, offset: MeshCoordinate) -> Result<MeshDevice, DeviceError> {
+        if shape.rows == 0
+            || shape.cols == 0
+            || offset.row + shape.rows > self.shape.rows
+            || offset.col + shape.cols > self.shape.cols
+        {
+            return Err(DeviceError::Api(format!(
+                "submesh {shape} at offset {offset} does not fit the {} mesh",
+                self.shape
+            )));
+        }
+        let mut chip_ids = Vec::new();
+        let mut devices = Vec::new();
+        for c in MeshCoordinateRange::new(
+            offset,
+            MeshCoordinate::new(offset.row + shape.rows - 1, offset.col + shape.cols - 1),
+        )
+        .iter()
+        {
+            let i = c.to_linear_index(self.shape);
+            chip_ids.push(self.chip_ids[i]);
+            devices.push(self.devices[i].clone());
+        }
+        Ok(MeshDevice { shape, chip_ids, devices, system: self.system.clone(), workers: self.workers })
+    }
+
+    /// Every submesh of `shape`, row-major by offset, tiling the mesh.
+    pub fn create_submeshes(&self, shape: MeshShape) -> Result<Vec<MeshDevice>, DeviceError> {
+        if shape.rows == 0
+            || shape.cols == 0
+            || !self.shape.rows.is_multiple_of(shape.rows)
+            || !self.shape.cols.is_multiple_of(shape.cols)
+        {
+            return Err(DeviceError::Api(format!("submeshes of {shape} do not tile the {} mesh", self.shape)));
+        }
+        let mut out = Vec::new();
+        for r in (0..self.shape.rows).step_by(shape.rows as usize) {
+            for c in (0..self.shape.cols).step_by(shape.cols as usize) {
+                out.push(self.create_submesh(shape, MeshCoordinate::new(r, c))?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The same devices as a `shape` mesh: the volume must not change; 1×N ↔ N×1 keep the order; a grid
+    /// is formed only where the system's own mesh has those chips in that arrangement.
+    pub fn reshape(
+        &mut self,
+        shape: MeshShape,
+        cluster: &ClusterDescriptor,
+        sys_mesh: &MeshEmbedding,
+    ) -> Result<(), DeviceError> {
+        if shape.mesh_size() != self.shape.mesh_size() {
+            return Err(DeviceError::Api(format!(
+                "reshape {} to {shape}: the number of devices must stay {}",
+                self.shape,
+                self.shape.mesh_size()
+            )));
+        }
+        let line = |s: MeshShape| s.rows == 1 || s.cols == 1;
+        let order = if line(shape) && line(self.shape) {
+            self.chip_ids.clone()
+        } else {
+            let order = place(sys_mesh, shape, MeshCoordinate::new(0, 0), &cluster.source)?;
+            let mut a = order.clone();
+            let mut b = self.chip_ids.clone();
+            a.sort_unstable();
+            b.sort_unstable();
+            if a != b {
+                return Err(DeviceError::Api(format!(
+                    "reshape {} to {shape}: these chips do not form a connected {shape} mesh on {}",
+                    self.shape, cluster.source
+                )));
+            }
+            order
+        };
+        let devices = order
+            .iter()
+            .map(|id| self.devices[self.chip_ids.iter().position(|c| c == id).expect("same chips")].clone())
+            .collect();
+        self.devices = devices;
+        self.chip_ids = order;
+        self.shape = shape;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,101 @@
+//! `MeshWorkload` and `EnqueueMeshWorkload`: a program per range of mesh coordinates, run on every device
+//! of its range — the chips side by side on the host's cores (rayon), each chip's simulation on one thread
+//! as always, so the results are the same with any number of workers.
+
+use super::{MeshCoordinate, MeshCoordinateRange, MeshDevice, MeshShape};
+use crate::error::DeviceError;
+use crate::program::Program;
+use crate::report::RunReport;
+use rayon::prelude::*;
+use sim_core::Cycles;
+
+/// Programs on ranges of mesh coordinates (`MeshWorkload::add_program`).
+#[derive(Default)]
+pub struct MeshWorkload {
+    programs: Vec<(MeshCoordinateRange, Program)>,
+}
+
+impl std::fmt::Debug for MeshWorkload {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ranges: Vec<String> = self.programs.iter().map(|(r, _)| r.to_string()).collect();
+        write!(f, "MeshWorkload({})", ranges.join(", "))
+    }
+}
+
+impl MeshWorkload {
+    /// An empty workload.
+    pub fn new() -> MeshWorkload {
+        MeshWorkload::default()
+    }
+
+    /// Run `program` on every device of `range` (`AddProgramToMeshWorkload`).
+    pub fn add_program(&mut self, range: MeshCoordinateRange, program: Program) {
+        self.programs.push((range, program));
+    }
+}
+
+/// What a mesh run gives back: one report per device that ran a program.
+#[derive(Debug)]
+pub struct MeshRunReport {
+    /// (coordinate, chip id, report), row-major.
+    pub devices: Vec<(MeshCoordinate, u32, RunReport)>,
+    /// The mesh's time: the slowest device.
+    pub cycles: Cycles,
+    /// What the run relied on that tensim does not model.
+    pub not_modelled: Vec<String>,
+}
+
+impl MeshDevice {
+    /// Run `w` (`EnqueueMeshWorkload`): each device runs the program of the range containing it.
+    pub fn enqueue_mesh_workload(&mut self, w: &MeshWorkload) -> Result<MeshRunReport, DeviceError> {
+        let shape: MeshShape = self.shape;
+        let mut jobs: Vec<(usize, &Program)> = Vec::new();
+        for (r, (range, program)) in w.programs.iter().enumerate() {
+            if !shape.contains(range.start)
+                || !shape.contains(range.end)
+                || range.start.row > range.end.row
+                || range.start.col > range.end.col
+            {
+                return Err(DeviceError::Api(format!(
+                    "EnqueueMeshWorkload: program {r} is on {range}, outside the {shape} mesh (or its corners are swapped)"
+                )));
+            }
+            for c in range.iter() {
+                let i = c.to_linear_index(shape);
+                if let Some(prev) = jobs.iter().position(|j| j.0 == i) {
+                    return Err(DeviceError::Api(format!(
+                        "EnqueueMeshWorkload: device {c} is in the ranges of two programs ({prev} and {r}); a device runs one program"
+                    )));
+                }
+                jobs.push((i, program));
+            }
+        }
+        jobs.sort_by_key(|j| j.0);
+        let devices = &self.devices;
+        let run = |&(i, program): &(usize, &Program)| -> Result<(usize, RunReport), DeviceError> {
+            Ok((i, devices[i].lock().enqueue_program(program)?))
+        };
+        let results: Vec<Result<(usize, RunReport), DeviceError>> = if self.workers == 1 || jobs.len() <= 1 {
+            jobs.iter().map(run).collect()
+        } else {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(self.workers)
+                .build()
+                .map_err(|e| DeviceError::Config(format!("cannot start {} host threads: {e}", self.workers)))?;
+            pool.install(|| jobs.par_iter().map(run).collect())
+        };
+        let mut out = Vec::with_capacity(results.len());
+        for r in results {
+            let (i, report) = r?;
+            let c = shape.coord(i);
+            out.push((c, self.chip_ids[i], report));
+        }
+        let cycles = out.iter().map(|d| d.2.cycles).max().unwrap_or_default();
+        let not_modelled = if out.len() > 1 {
+            vec!["not modelled: traffic between chips (Ethernet, fabric); each chip's program ran on its own".into()]
+        } else {
+            Vec::new()
+        };
+        Ok(MeshRunReport { devices: out, cycles, not_modelled })
+    }
+}
