@@ -76,7 +76,11 @@ fn chips_and_grid(a: &DeviceArgs, mesh: &[u64]) -> CliResult<([u64; 2], Option<V
         None => None,
     };
     if let Some(g) = &a.physical_grid {
-        return Ok((pair("--physical-grid", g)?, ids));
+        let grid = pair("--physical-grid", g)?;
+        if grid.iter().any(|&v| v > 256) {
+            return Err(CliError::User(format!("--physical-grid {g}: a chip has at most 256x256 cores")));
+        }
+        return Ok((grid, ids));
     }
     if a.system.is_none() && a.cluster.is_none() {
         return Err(CliError::User("give --system NAME, --cluster FILE or --physical-grid RxC".into()));

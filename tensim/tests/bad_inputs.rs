@@ -548,6 +548,9 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
     );
     c(&["device", "--physical-grid", "8x8", "--mesh", "1x2", "--grid", "8x8"], "gives the worker grid 8x16");
     c(&["device", "--physical-grid", "0x8"], "--physical-grid 0x8");
+    c(&["device", "--physical-grid", "100000x8"], "--physical-grid 100000x8: a chip has at most 256x256 cores");
+    c(&["device", "--physical-grid", "8x8", "--mesh", "99999999999x2"], "at most 2^24 cores");
+    c(&["system", "--cluster", "/dev/zero"], "not a regular file");
     c(&["device", "--physical-grid", "8x8", "--mesh", "2x1x1", "--tensor", "64x64", "--tensor-grid", "2x2"], "rank");
     out
 }
