@@ -212,19 +212,7 @@ impl std::str::FromStr for GridMap {
 
     /// MLIR syntax, optionally wrapped in `affine_map<…>`.
     fn from_str(text: &str) -> Result<GridMap, LayoutError> {
-        let mut p = Parser::new(text);
-        let wrapped = p.header()?;
-        let mut results = Vec::new();
-        if !p.eat(")") {
-            loop {
-                results.push(p.g_expr()?);
-                if p.eat(")") {
-                    break;
-                }
-                p.expect(",")?;
-            }
-        }
-        p.finish(wrapped)?;
-        Ok(GridMap { num_dims: p.dims.len(), results })
+        let (num_dims, results) = Parser::map(text, |p| p.g_expr())?;
+        Ok(GridMap { num_dims, results })
     }
 }

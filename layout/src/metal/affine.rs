@@ -239,20 +239,8 @@ impl std::str::FromStr for AffineMap {
 
     /// MLIR syntax, optionally wrapped in `affine_map<…>`.
     fn from_str(text: &str) -> Result<AffineMap, LayoutError> {
-        let mut p = Parser::new(text);
-        let wrapped = p.header()?;
-        let mut results = Vec::new();
-        if !p.eat(")") {
-            loop {
-                results.push(p.expr()?);
-                if p.eat(")") {
-                    break;
-                }
-                p.expect(",")?;
-            }
-        }
-        p.finish(wrapped)?;
-        Ok(AffineMap { num_dims: p.dims.len(), results })
+        let (num_dims, results) = Parser::map(text, |p| p.expr())?;
+        Ok(AffineMap { num_dims, results })
     }
 }
 

@@ -112,4 +112,26 @@ impl<'a> Parser<'a> {
             }
         }
     }
+
+    /// A whole map: the header, results read by `result` separated by commas, the end. Returns the number
+    /// of dimensions and the results.
+    pub(crate) fn map<T>(
+        text: &'a str,
+        mut result: impl FnMut(&mut Parser<'a>) -> Result<T, LayoutError>,
+    ) -> Result<(usize, Vec<T>), LayoutError> {
+        let mut p = Parser::new(text);
+        let wrapped = p.header()?;
+        let mut results = Vec::new();
+        if !p.eat(")") {
+            loop {
+                results.push(result(&mut p)?);
+                if p.eat(")") {
+                    break;
+                }
+                p.expect(",")?;
+            }
+        }
+        p.finish(wrapped)?;
+        Ok((p.dims.len(), results))
+    }
 }

@@ -49,6 +49,17 @@ impl EthLink {
     pub fn normalised(&self) -> (EthEnd, EthEnd) {
         if self.a <= self.b { (self.a, self.b) } else { (self.b, self.a) }
     }
+
+    /// `(near, far)` when one end satisfies `is_near` (the first end checked first).
+    fn other_end(&self, is_near: impl Fn(EthEnd) -> bool) -> Option<(EthEnd, EthEnd)> {
+        if is_near(self.a) {
+            Some((self.a, self.b))
+        } else if is_near(self.b) {
+            Some((self.b, self.a))
+        } else {
+            None
+        }
+    }
 }
 
 /// A link leaving the cluster (to a chip of another host).
@@ -202,51 +213,25 @@ impl ClusterDescriptor {
 
     /// The other end of the link on `end`, if that channel is linked inside the cluster.
     pub fn peer(&self, end: EthEnd) -> Option<EthEnd> {
-        self.links.iter().find_map(|l| {
-            if l.a == end {
-                Some(l.b)
-            } else if l.b == end {
-                Some(l.a)
-            } else {
-                None
-            }
-        })
+        self.links.iter().find_map(|l| l.other_end(|e| e == end).map(|(_, far)| far))
+    }
+
+    /// Every link of `chip` as (its end, the far end), in link order.
+    fn links_of(&self, chip: ChipId) -> impl Iterator<Item = (EthEnd, EthEnd)> + '_ {
+        self.links.iter().filter_map(move |l| l.other_end(|e| e.chip == chip))
     }
 
     /// The channel pairs `(channel on a, channel on b)` linking chips `a` and `b`, by a's channel.
     pub fn channels_between(&self, a: ChipId, b: ChipId) -> Vec<(u32, u32)> {
-        let mut out: Vec<(u32, u32)> = self
-            .links
-            .iter()
-            .filter_map(|l| {
-                if l.a.chip == a && l.b.chip == b {
-                    Some((l.a.channel, l.b.channel))
-                } else if l.b.chip == a && l.a.chip == b {
-                    Some((l.b.channel, l.a.channel))
-                } else {
-                    None
-                }
-            })
-            .collect();
+        let mut out: Vec<(u32, u32)> =
+            self.links_of(a).filter(|(_, far)| far.chip == b).map(|(near, far)| (near.channel, far.channel)).collect();
         out.sort_unstable();
         out
     }
 
     /// The chips linked to `chip`, by id.
     pub fn neighbours(&self, chip: ChipId) -> Vec<ChipId> {
-        let mut out: Vec<ChipId> = self
-            .links
-            .iter()
-            .filter_map(|l| {
-                if l.a.chip == chip {
-                    Some(l.b.chip)
-                } else if l.b.chip == chip {
-                    Some(l.a.chip)
-                } else {
-                    None
-                }
-            })
-            .collect();
+        let mut out: Vec<ChipId> = self.links_of(chip).map(|(_, far)| far.chip).collect();
         out.sort_unstable();
         out.dedup();
         out
