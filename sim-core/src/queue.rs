@@ -80,11 +80,20 @@ pub struct EventQueue<E> {
     heap: BinaryHeap<Entry<E>>,
     seq: u64,
     head: QueueHead,
+    /// The published head never reads later than this (packed key; `u128::MAX` when unset): a run in
+    /// time windows makes every kernel that reaches the window's end suspend there, since events from
+    /// other chips may still arrive for later times.
+    horizon: u128,
 }
 
 impl<E> Default for EventQueue<E> {
     fn default() -> Self {
-        EventQueue { heap: BinaryHeap::new(), seq: 0, head: QueueHead(Rc::new(Cell::new(u128::MAX))) }
+        EventQueue {
+            heap: BinaryHeap::new(),
+            seq: 0,
+            head: QueueHead(Rc::new(Cell::new(u128::MAX))),
+            horizon: u128::MAX,
+        }
     }
 }
 
@@ -117,7 +126,7 @@ impl<E> EventQueue<E> {
     /// Take the earliest event.
     pub fn pop(&mut self) -> Option<(EventKey, E)> {
         let e = self.heap.pop()?;
-        self.head.0.set(self.heap.peek().map_or(u128::MAX, |n| n.key));
+        self.publish();
         Some((EventKey::unpacked(e.key), e.payload))
     }
 
@@ -134,8 +143,18 @@ impl<E> EventQueue<E> {
         }
         let e = std::mem::replace(&mut *top, Entry { key, payload });
         drop(top);
-        self.head.0.set(self.heap.peek().map_or(u128::MAX, |n| n.key));
+        self.publish();
         (EventKey::unpacked(e.key), e.payload)
+    }
+
+    fn publish(&mut self) {
+        self.head.0.set(self.heap.peek().map_or(u128::MAX, |n| n.key).min(self.horizon));
+    }
+
+    /// Make every kernel whose time reaches `at` suspend there (see the `horizon` field); `None` lifts it.
+    pub fn set_horizon(&mut self, at: Option<Cycle>) {
+        self.horizon = at.map_or(u128::MAX, |at| EventKey { at, order: 0 }.packed());
+        self.publish();
     }
 
     /// A handle that always reads this queue's earliest key.

@@ -62,6 +62,8 @@ pub enum DeviceError {
         /// Kernels still running.
         running: Vec<String>,
     },
+    /// Errors of chips of a mesh run, by chip id (a deadlock across chips lists every blocked chip).
+    OnChips(Vec<(u32, DeviceError)>),
 }
 
 impl DeviceError {
@@ -109,6 +111,15 @@ impl fmt::Display for DeviceError {
                 at.0,
                 running.join(", ")
             ),
+            DeviceError::OnChips(errors) => {
+                for (i, (chip, e)) in errors.iter().enumerate() {
+                    if i > 0 {
+                        writeln!(f)?;
+                    }
+                    write!(f, "chip {chip}: {}", e.to_string().trim_end())?;
+                }
+                Ok(())
+            }
         }
     }
 }

@@ -6,17 +6,18 @@
 
 use crate::coords::CoreRangeSet;
 use crate::device::{Device, DispatchMode};
-use crate::engine::{ChipState, Engine, FiberMeta, Recorder, RunOutcome, run};
+use crate::engine::{ChipState, Engine, EthPort, EthTiming, FiberMeta, Recorder, RunOutcome, Runner, run};
 use crate::error::DeviceError;
 use crate::params::SEMAPHORE_BYTES;
-use crate::program::{KernelBody, KernelConfig, Program, check_arg_count};
+use crate::program::{EthernetConfig, KernelBody, KernelConfig, Program, check_arg_count};
 use crate::report::RunReport;
 use allocator::report::ProgramL1Usage;
-use sim_core::{Cycle, Fiber, FiberId};
+use sim_core::{Cycle, Cycles, Fiber, FiberId};
 use sim_noc::{DramTiming, NocModel};
 use sim_tensix::compute::state::ComputeState;
 use sim_tensix::{
-    CircularBuffer, Compute, ComputeRole, CoreIdx, Dataflow, KernelArgs, KernelHost, KernelInstance, Risc, TensixCore,
+    CircularBuffer, Compute, ComputeRole, CoreIdx, Dataflow, EthInfo, KernelArgs, KernelHost, KernelInstance, Risc,
+    TensixCore,
 };
 use soc_descriptors::{LogicalCoord, NocId};
 use std::cell::RefCell;
@@ -54,11 +55,39 @@ fn check_cores(dev: &Device, cores: &CoreRangeSet, what: &str) -> Result<(), Dev
     Ok(())
 }
 
+/// An Ethernet kernel: on logical Ethernet cores `(0, channel)` of existing channels, on an ERISC the
+/// chip has, within the runtime-arg limits.
+fn check_eth_kernel(dev: &Device, k: &crate::program::KernelDef, e: &EthernetConfig) -> Result<(), DeviceError> {
+    let n = dev.num_eth_channels();
+    for c in k.cores.iter() {
+        if c.x != 0 || c.y >= n {
+            return Err(DeviceError::api(format!(
+                "kernel `{}`: Ethernet core ({},{}) does not exist: Ethernet cores are (0, channel) with channel 0..{n} on this chip",
+                k.name, c.x, c.y
+            )));
+        }
+        let unique = k.runtime_args.get(&(c.x, c.y)).map(|v| v.len()).unwrap_or(0);
+        check_arg_count(&k.name, c, unique, k.common_args.len())?;
+    }
+    if e.risc() == Risc::Erisc1 && dev.arch() != soc_descriptors::Arch::Blackhole {
+        return Err(DeviceError::api(format!(
+            "kernel `{}`: {} Ethernet cores have one ERISC; use DataMovementProcessor::RISCV_0 (RISCV_1 is Blackhole's second ERISC)",
+            k.name,
+            dev.arch()
+        )));
+    }
+    Ok(())
+}
+
 /// Check every kernel, semaphore and CB; place the CBs. Returns (CB addresses, top of the CB region).
 fn check_and_place(dev: &Device, p: &Program) -> Result<(Vec<u32>, u64), DeviceError> {
     let g = dev.chip.logical_grid();
     let num_cbs = dev.params.mem.num_circular_buffers;
     for k in &p.kernels {
+        if let KernelConfig::Ethernet(e) = &k.config {
+            check_eth_kernel(dev, k, e)?;
+            continue;
+        }
         check_cores(dev, &k.cores, &format!("kernel `{}`", k.name))?;
         for c in k.cores.iter() {
             let unique = k.runtime_args.get(&(c.x, c.y)).map(|v| v.len()).unwrap_or(0);
@@ -143,17 +172,26 @@ impl Device {
     /// `EnqueueProgram(cq, program, blocking)`: run the program to completion. The program is checked and
     /// placed first ([`Launch::build`]); a rejected program leaves the device as it was.
     pub fn enqueue_program(&mut self, p: &Program) -> Result<RunReport, DeviceError> {
-        let report = Launch::build(self, p)?.run(self)?;
-        self.total_cycles += report.cycles;
-        Ok(report)
+        Launch::build(self, p)?.run(self)
     }
 }
 
 impl Launch {
     /// Check and place `p` on `dev` and build its engine and kernel threads.
     pub(crate) fn build(dev: &mut Device, p: &Program) -> Result<Launch, DeviceError> {
+        Launch::build_linked(dev, p, &[])
+    }
+
+    /// [`Launch::build`] for a chip of a mesh run: `peers[c]` is the other end of Ethernet channel `c`,
+    /// `(device slot in the run, channel)`, when it is a chip of the run.
+    pub(crate) fn build_linked(
+        dev: &mut Device,
+        p: &Program,
+        peers: &[Option<(u32, u32)>],
+    ) -> Result<Launch, DeviceError> {
         let (cb_addr, cb_top) = check_and_place(dev, p)?;
         let g = dev.chip.logical_grid();
+        let num_workers = g.count() as u32;
         let params = &dev.params;
         let num_cbs = params.mem.num_circular_buffers;
 
@@ -167,6 +205,12 @@ impl Launch {
                     KernelConfig::DataMovement(d) => {
                         insts.push(Instance { core, risc: d.processor.risc(), kernel: ki, role: None })
                     }
+                    KernelConfig::Ethernet(e) => insts.push(Instance {
+                        core: CoreIdx(num_workers + c.y),
+                        risc: e.risc(),
+                        kernel: ki,
+                        role: None,
+                    }),
                     KernelConfig::Compute(cc) => {
                         compute_cores.push((core, cc.settings()));
                         for (risc, role) in [
@@ -198,6 +242,7 @@ impl Launch {
         // From here on the device's memories move into the run; every check has passed.
         let mut cores: Vec<TensixCore> =
             std::mem::take(&mut dev.l1).into_iter().map(|l1| TensixCore::new(l1, num_cbs as usize)).collect();
+        cores.extend(std::mem::take(&mut dev.eth_l1).into_iter().map(|l1| TensixCore::new(l1, 0)));
         for (cb, &addr) in p.cbs.iter().zip(&cb_addr) {
             for c in cb.cores.iter() {
                 let core = &mut cores[(c.y * g.x + c.x) as usize];
@@ -233,10 +278,26 @@ impl Launch {
         let soc = chip.soc();
         let mut tile_core = vec![None; soc.grid.count()];
         let mut core_tile = Vec::with_capacity(cores.len());
-        for i in 0..cores.len() as u32 {
+        for i in 0..num_workers {
             let t = chip.logical_to_noc0(LogicalCoord::new(i % g.x, i / g.x)).expect("core in grid");
             tile_core[(t.y * soc.grid.x + t.x) as usize] = Some(CoreIdx(i));
             core_tile.push(t);
+        }
+        let mut eth = Vec::with_capacity(dev.eth_tiles.len());
+        for (ch, &t) in dev.eth_tiles.iter().enumerate() {
+            let core = CoreIdx(num_workers + ch as u32);
+            tile_core[(t.y * soc.grid.x + t.x) as usize] = Some(core);
+            core_tile.push(t);
+            eth.push(EthPort {
+                core,
+                tile: t,
+                peer: peers.get(ch).copied().flatten(),
+                tx_free: Cycle::ZERO,
+                tx_busy: Cycles::ZERO,
+                tx_bytes: 0,
+                tx_packets: 0,
+                rx_bytes: 0,
+            });
         }
         let state = ChipState {
             chip: chip.clone(),
@@ -255,6 +316,12 @@ impl Launch {
             spare_dests: Vec::new(),
             lands: Vec::new(),
             mcast_paths: Default::default(),
+            num_workers,
+            eth,
+            eth_timing: EthTiming::new(params.eth.clone(), params.clock_mhz),
+            eth_out: Vec::new(),
+            eth_in: Vec::new(),
+            eth_free: Vec::new(),
         };
         let rec = Recorder::new(dev.recording.trace, dev.recording.transfers);
         let engine = Rc::new(RefCell::new(Engine::new(state, metas, rec)));
@@ -264,9 +331,24 @@ impl Launch {
         let mut fibers = Vec::with_capacity(insts.len());
         for (fid, i) in insts.iter().enumerate() {
             let k = &p.kernels[i.kernel];
-            let logical = (i.core.0 % g.x, i.core.0 / g.x);
-            let t = chip.worker_core_from_logical_core(LogicalCoord::new(logical.0, logical.1)).expect("core in grid");
+            let (logical, t, eth) = if i.core.0 >= num_workers {
+                let ch = i.core.0 - num_workers;
+                let info = EthInfo {
+                    channel: ch,
+                    sync_base: params.eth.app_sync_info_base,
+                    unreserved_base: params.eth.l1_unreserved_base,
+                };
+                ((0, ch), chip.noc0_to_translated(dev.eth_tiles[ch as usize]), Some(info))
+            } else {
+                let logical = (i.core.0 % g.x, i.core.0 / g.x);
+                let t =
+                    chip.worker_core_from_logical_core(LogicalCoord::new(logical.0, logical.1)).expect("core in grid");
+                (logical, t, None)
+            };
             let (noc, compile, named, defines, compute) = match &k.config {
+                KernelConfig::Ethernet(e) => {
+                    (e.noc, e.compile_args.clone(), e.named_compile_args.clone(), e.defines.clone(), None)
+                }
                 KernelConfig::DataMovement(d) => {
                     (d.noc, d.compile_args.clone(), d.named_compile_args.clone(), d.defines.clone(), None)
                 }
@@ -302,6 +384,7 @@ impl Launch {
                 max_outstanding: params.noc.max_outstanding,
                 compute,
                 queue_head: queue_head.clone(),
+                eth,
             });
             let h = host.clone();
             let fiber = match (&k.body, i.role) {
@@ -344,14 +427,17 @@ impl Launch {
             Ok(cell) => cell.into_inner(),
             Err(_) => unreachable!("no kernel thread ran"),
         };
-        dev.l1 = e.chip.cores.into_iter().map(TensixCore::into_l1).collect();
+        let mut cores = e.chip.cores;
+        let eth = cores.split_off(e.chip.num_workers as usize);
+        dev.l1 = cores.into_iter().map(TensixCore::into_l1).collect();
+        dev.eth_l1 = eth.into_iter().map(TensixCore::into_l1).collect();
         dev.dram = e.chip.dram;
     }
 
     /// Run the program to completion on `dev` (the device it was built for) and give its memories back.
     pub(crate) fn run(self, dev: &mut Device) -> Result<RunReport, DeviceError> {
         let max = Cycle(dev.params.sim.max_cycles);
-        let RunOutcome { cores, dram, result } = run(
+        let outcome = run(
             self.engine,
             self.fibers,
             &self.starts,
@@ -360,10 +446,37 @@ impl Launch {
             dev.params.clock_mhz,
             dev.progress.as_mut(),
         );
+        LaunchTail { program_id: self.program_id, cb_top: self.cb_top }.complete(dev, outcome)
+    }
+
+    /// The run as a [`Runner`] to drive in time windows, and what completing it needs.
+    pub(crate) fn into_runner(self, dev: &Device) -> (Runner, LaunchTail) {
+        let max = Cycle(dev.params.sim.max_cycles);
+        (
+            Runner::new(self.engine, self.fibers, &self.starts, max),
+            LaunchTail { program_id: self.program_id, cb_top: self.cb_top },
+        )
+    }
+}
+
+/// What a launch needs to hand a finished run's memories back to its device.
+pub(crate) struct LaunchTail {
+    pub program_id: u32,
+    cb_top: u64,
+}
+
+impl LaunchTail {
+    /// Give the memories back to `dev` and count the program.
+    pub(crate) fn complete(self, dev: &mut Device, outcome: RunOutcome) -> Result<RunReport, DeviceError> {
+        let RunOutcome { cores, eth, dram, result } = outcome;
         dev.l1 = cores.into_iter().map(TensixCore::into_l1).collect();
+        dev.eth_l1 = eth.into_iter().map(TensixCore::into_l1).collect();
         dev.dram = dram;
         dev.programs_run += 1;
         dev.l1_usage.push(ProgramL1Usage::measure(self.program_id, self.cb_top, &dev.allocator));
+        if let Ok(r) = &result {
+            dev.total_cycles += r.cycles;
+        }
         result
     }
 }

@@ -24,13 +24,16 @@ pub use chip_spec::{ChipSpec, SocSource, default_harvest};
 pub use coords::{CoreCoord, CoreRange, CoreRangeSet, WorkSplit, num_cores_to_corerangeset, split_work_to_cores};
 pub use device::{Device, DeviceSetup, DispatchMode, MemoryReports, Progress, Recording};
 pub use error::{BlockedKernel, DeviceError};
-pub use params::{DispatchParams, MemLayout, ParamEntry, ParamError, ParamProblem, Params, ReplayParams, SimParams};
+pub use params::{
+    DispatchParams, EthParams, FabricParams, MemLayout, ParamEntry, ParamError, ParamProblem, Params, ReplayParams,
+    SimParams,
+};
 pub use program::{
-    CbHandle, CircularBufferConfig, ComputeConfig, DataMovementConfig, Kernel, KernelBody, KernelConfig, KernelHandle,
-    MAX_RUNTIME_ARGS, MathFidelity, NocMode, Program,
+    CbHandle, CircularBufferConfig, ComputeConfig, DataMovementConfig, EthMode, EthernetConfig, Kernel, KernelBody,
+    KernelConfig, KernelHandle, MAX_RUNTIME_ARGS, MathFidelity, NocMode, Program,
 };
 pub use report::{
-    DramUse, KernelRun, LinkUse, NocReport, PortUse, RunReport, TransferKind, TransferRecord, ZoneRecord,
+    DramUse, EthLinkUse, KernelRun, LinkUse, NocReport, PortUse, RunReport, TransferKind, TransferRecord, ZoneRecord,
 };
 pub use sim_core::{Cycle, Cycles};
 pub use sim_tensix::{
@@ -52,7 +55,8 @@ pub mod prelude {
     pub use crate::device::{Device, DispatchMode};
     pub use crate::error::DeviceError;
     pub use crate::program::{
-        CircularBufferConfig, ComputeConfig, DataMovementConfig, Kernel, KernelHandle, MathFidelity, NocMode, Program,
+        CircularBufferConfig, ComputeConfig, DataMovementConfig, EthMode, EthernetConfig, Kernel, KernelHandle,
+        MathFidelity, NocMode, Program,
     };
     pub use crate::report::RunReport;
     pub use crate::tensor::{DeviceTensor, Tensor};

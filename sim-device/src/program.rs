@@ -5,7 +5,7 @@
 use crate::coords::{CoreCoord, CoreRangeSet};
 use crate::error::DeviceError;
 use sim_tensix::compute::state::ComputeSettings;
-use sim_tensix::{CbId, Compute, DataFormat, DataMovementProcessor, Dataflow};
+use sim_tensix::{CbId, Compute, DataFormat, DataMovementProcessor, Dataflow, Risc};
 use soc_descriptors::NocId;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -25,6 +25,65 @@ pub enum NocMode {
     Dedicated,
     /// `DM_DYNAMIC_NOC`: kernels pick the NoC per call and may share one.
     Dynamic,
+}
+
+/// tt-metal's `Eth` mode of an Ethernet kernel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EthMode {
+    /// `Eth::SENDER` (the default).
+    #[default]
+    Sender,
+    /// `Eth::RECEIVER`.
+    Receiver,
+    /// `Eth::IDLE`: an Ethernet core without a link (tensim runs it like an active one).
+    Idle,
+}
+
+/// tt-metal's `EthernetConfig`: a kernel on the ERISC of Ethernet cores, given as logical Ethernet cores
+/// `(0, channel)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EthernetConfig {
+    /// Sender, receiver or idle.
+    pub eth_mode: EthMode,
+    /// The kernel's NoC.
+    pub noc: NocId,
+    /// `RISCV_0` (ERISC0), or `RISCV_1` (ERISC1, Blackhole only).
+    pub processor: DataMovementProcessor,
+    /// Compile-time args.
+    pub compile_args: Vec<u32>,
+    /// Defines.
+    pub defines: Vec<(String, String)>,
+    /// Named compile-time args.
+    pub named_compile_args: Vec<(String, u32)>,
+}
+
+impl Default for EthernetConfig {
+    fn default() -> Self {
+        EthernetConfig {
+            eth_mode: EthMode::Sender,
+            noc: NocId::Noc0,
+            processor: DataMovementProcessor::RISCV_0,
+            compile_args: Vec::new(),
+            defines: Vec::new(),
+            named_compile_args: Vec::new(),
+        }
+    }
+}
+
+impl EthernetConfig {
+    /// The ERISC it runs on.
+    pub fn risc(&self) -> Risc {
+        match self.processor {
+            DataMovementProcessor::RISCV_0 => Risc::Erisc0,
+            DataMovementProcessor::RISCV_1 => Risc::Erisc1,
+        }
+    }
+}
+
+impl From<EthernetConfig> for KernelConfig {
+    fn from(c: EthernetConfig) -> Self {
+        KernelConfig::Ethernet(c)
+    }
 }
 
 /// tt-metal's `DataMovementConfig`.
@@ -143,6 +202,15 @@ pub enum KernelConfig {
     DataMovement(DataMovementConfig),
     /// TRISC0–2.
     Compute(ComputeConfig),
+    /// An ERISC of Ethernet cores.
+    Ethernet(EthernetConfig),
+}
+
+impl KernelConfig {
+    /// Whether the kernel runs on Ethernet cores.
+    pub fn is_ethernet(&self) -> bool {
+        matches!(self, KernelConfig::Ethernet(_))
+    }
 }
 
 impl From<DataMovementConfig> for KernelConfig {
@@ -268,6 +336,7 @@ impl KernelDef {
         match &self.config {
             KernelConfig::DataMovement(c) => c.processor.risc().index(),
             KernelConfig::Compute(_) => 2,
+            KernelConfig::Ethernet(c) => c.risc().index(),
         }
     }
 }
@@ -294,7 +363,7 @@ pub struct Program {
 }
 
 fn slot_name(slot: usize) -> &'static str {
-    ["RISCV_0 (BRISC)", "RISCV_1 (NCRISC)", "the compute RISCs"][slot]
+    ["RISCV_0 (BRISC)", "RISCV_1 (NCRISC)", "the compute RISCs", "", "", "ERISC0", "ERISC1"][slot]
 }
 
 impl Program {
@@ -313,8 +382,14 @@ impl Program {
         let cores = cores.into();
         let config = config.into();
         match (&kernel.body, &config) {
-            (KernelBody::Dataflow(_), KernelConfig::DataMovement(_))
+            (KernelBody::Dataflow(_), KernelConfig::DataMovement(_) | KernelConfig::Ethernet(_))
             | (KernelBody::Compute(_), KernelConfig::Compute(_)) => {}
+            (KernelBody::Compute(_), KernelConfig::Ethernet(_)) => {
+                return Err(DeviceError::api(format!(
+                    "CreateKernel `{}`: a compute kernel cannot run on an Ethernet core (Ethernet cores have no Tensix engine)",
+                    kernel.name
+                )));
+            }
             (KernelBody::Dataflow(_), KernelConfig::Compute(_)) => {
                 return Err(DeviceError::api(format!(
                     "CreateKernel `{}`: a data-movement kernel body was given a ComputeConfig; use a DataMovementConfig",
@@ -340,6 +415,9 @@ impl Program {
             common_args: Vec::new(),
         };
         for other in &self.kernels {
+            if other.config.is_ethernet() != def.config.is_ethernet() {
+                continue;
+            }
             for c in def.cores.iter() {
                 if !other.cores.contains(c) {
                     continue;

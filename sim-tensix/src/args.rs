@@ -62,6 +62,30 @@ pub struct KernelInstance {
     pub max_cycles: u64,
     /// The earliest pending event of the run (what a kernel synchronises against).
     pub queue_head: sim_core::QueueHead,
+    /// Set for a kernel on an Ethernet core.
+    pub eth: Option<EthInfo>,
+}
+
+/// Where an Ethernet kernel runs and the Ethernet core's memory map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EthInfo {
+    /// The core's logical Ethernet channel.
+    pub channel: u32,
+    /// `ERISC_APP_SYNC_INFO_BASE`: the `erisc_info_t` block (16 B header, then one 16 B sync word per
+    /// channel).
+    pub sync_base: u32,
+    /// `ERISC_L1_UNRESERVED_BASE`: the first byte kernels may use.
+    pub unreserved_base: u32,
+}
+
+/// Concurrent transaction channels of `erisc_info_t` (`MAX_NUM_CONCURRENT_TRANSACTIONS`).
+pub const ETH_SYNC_CHANNELS: u32 = 8;
+
+impl EthInfo {
+    /// L1 address of sync channel `ch`'s `bytes_sent` word (`receiver_ack` follows it).
+    pub fn channel_addr(&self, ch: u32) -> u32 {
+        self.sync_base + 16 + 16 * ch
+    }
 }
 
 /// A 4-byte runtime-arg value type (`get_arg_val<T>`).

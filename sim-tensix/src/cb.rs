@@ -51,10 +51,10 @@ pub struct CircularBuffer {
     pub format: DataFormat,
     /// The shared counters.
     pub counters: CbCounters,
-    rd_ptr: [u32; 5],
-    wr_ptr: [u32; 5],
+    rd_ptr: [u32; Risc::COUNT],
+    wr_ptr: [u32; Risc::COUNT],
     /// The packer's sequential output pointer (pages into the reserved region), per RISC.
-    tile_wr: [u32; 5],
+    tile_wr: [u32; Risc::COUNT],
 }
 
 impl CircularBuffer {
@@ -67,9 +67,9 @@ impl CircularBuffer {
             page_size,
             format,
             counters: CbCounters::default(),
-            rd_ptr: [base; 5],
-            wr_ptr: [base; 5],
-            tile_wr: [0; 5],
+            rd_ptr: [base; Risc::COUNT],
+            wr_ptr: [base; Risc::COUNT],
+            tile_wr: [0; Risc::COUNT],
         }
     }
 

@@ -228,7 +228,7 @@ pub struct TensixCore {
     /// Circular buffers by index.
     pub cbs: Vec<Option<CircularBuffer>>,
     /// NoC counters per RISC (index) and NoC.
-    pub noc: [[NocCounters; 2]; 5],
+    pub noc: [[NocCounters; 2]; Risc::COUNT],
     /// Monotonic counters of the compute pipeline hand-offs (unpack→math, math→pack, pack→math …).
     pub sync: [u32; SYNC_SLOTS],
     /// DST, source registers and configuration, when a compute kernel runs here.
@@ -242,7 +242,7 @@ impl TensixCore {
         TensixCore {
             l1,
             cbs: vec![None; num_cbs],
-            noc: [[NocCounters::default(); 2]; 5],
+            noc: [[NocCounters::default(); 2]; Risc::COUNT],
             sync: [0; SYNC_SLOTS],
             compute: None,
             waiters: Vec::new(),

@@ -88,6 +88,56 @@ pub struct AtomicReq {
     pub posted: bool,
 }
 
+/// One Ethernet send command (`eth_send_packet`): `size` bytes of the Ethernet core's L1 at `src_l1` to
+/// `dst_l1` in the L1 of the Ethernet core at the other end of its link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EthSend {
+    /// The sending Ethernet core.
+    pub core: CoreIdx,
+    /// Its logical channel.
+    pub channel: u32,
+    /// Source in the sender's L1.
+    pub src_l1: u32,
+    /// Destination in the receiver's L1.
+    pub dst_l1: u32,
+    /// Bytes.
+    pub size: u32,
+}
+
+/// Why an Ethernet send was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EthError {
+    /// The channel has no link to a chip of the run.
+    Unlinked {
+        /// The channel.
+        channel: u32,
+    },
+    /// A source or destination range outside the Ethernet core's L1.
+    Range {
+        /// `source` or `destination`.
+        side: &'static str,
+        /// The bounds problem.
+        err: L1OutOfRange,
+    },
+    /// This host has no Ethernet (a test host).
+    NoEthernet,
+}
+
+impl fmt::Display for EthError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EthError::Unlinked { channel } => write!(
+                f,
+                "Ethernet channel {channel} has no link to another chip of this run (run the program on a mesh whose chips this channel connects)"
+            ),
+            EthError::Range { side, err } => write!(f, "{side}: {err} of the Ethernet core"),
+            EthError::NoEthernet => write!(f, "this chip has no Ethernet model"),
+        }
+    }
+}
+
+impl std::error::Error for EthError {}
+
 /// Why the chip refused a NoC transaction; the kernel's error names the call and adds this.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NocError {
@@ -263,6 +313,17 @@ pub trait KernelHost {
     fn noc_write(&mut self, w: WriteReq, now: Cycle) -> Result<Cycle, NocError>;
     /// Issue one atomic/inline operation at `now`; returns when the issuing RISC may continue.
     fn noc_atomic(&mut self, a: AtomicReq, now: Cycle) -> Result<Cycle, NocError>;
+    /// Issue one Ethernet send command at `now` (the transmit queue is free); returns when the ERISC may
+    /// continue.
+    fn eth_send(&mut self, s: EthSend, now: Cycle) -> Result<Cycle, EthError> {
+        let _ = (s, now);
+        Err(EthError::NoEthernet)
+    }
+    /// When the transmit queue of Ethernet channel `channel` is next free (`eth_txq_is_busy` until then).
+    fn eth_txq_free(&self, channel: u32) -> Cycle {
+        let _ = channel;
+        Cycle::ZERO
+    }
     /// Whether a timeline is being recorded.
     fn tracing(&self) -> bool;
     /// Whether kernels move and compute data (false in timing-only runs: unpack, math and pack keep their

@@ -20,7 +20,7 @@ pub use addrgen::{
     AddrGen, BankTables, InterleavedAddrGen, InterleavedAddrGenFast, InterleavedPow2AddrGenFast, TensorAccessor,
     TensorAccessorArgs,
 };
-pub use args::{ArgValue, KernelArgs, KernelInstance};
+pub use args::{ArgValue, ETH_SYNC_CHANNELS, EthInfo, KernelArgs, KernelInstance};
 pub use cb::{CBIndex, CbCounters, CbId, CircularBuffer};
 pub use compute::math::{BroadcastType, EltwiseOp, PoolType, ReduceDim};
 pub use compute::state::ComputeSettings;
@@ -28,7 +28,7 @@ pub use compute::{Compute, ComputeRole, EltwiseBinaryReuseDestType};
 pub use core::{Barrier, NocCounters, TensixCore, Wait, Waiter, WordCond};
 pub use dataflow::Dataflow;
 pub use format::{DataFormat, bfloat16, pack_tiles, pack_two_bfloat16_into_uint32, unpack_tiles};
-pub use host::{AtomicOp, AtomicReq, CoreIdx, KernelHost, McastReq, NocError, ReadReq, WriteReq};
+pub use host::{AtomicOp, AtomicReq, CoreIdx, EthError, EthSend, KernelHost, McastReq, NocError, ReadReq, WriteReq};
 pub use l1::{L1, L1OutOfRange};
 pub use params::{ApiCosts, ComputeParams};
 pub use risc::{DataMovementProcessor, Risc};

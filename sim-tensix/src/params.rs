@@ -140,6 +140,8 @@ pub struct ApiCosts {
     pub kernel_start: Cycles,
     /// A profiler zone marker (begin or end).
     pub zone: Cycles,
+    /// Programming one Ethernet send command (`eth_send_packet`: the transmit-queue registers).
+    pub eth_send_cmd: Cycles,
     /// Compute engine costs.
     pub compute: ComputeParams,
 }
@@ -164,6 +166,7 @@ impl ApiCosts {
             barrier_wake: z,
             kernel_start: z,
             zone: z,
+            eth_send_cmd: z,
             compute: ComputeParams::zero(),
         }
     }

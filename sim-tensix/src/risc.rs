@@ -15,13 +15,19 @@ pub enum Risc {
     Trisc1 = 3,
     /// TRISC2: the PACK thread.
     Trisc2 = 4,
+    /// ERISC0: the (first) RISC of an Ethernet core.
+    Erisc0 = 5,
+    /// ERISC1: the second RISC of a Blackhole Ethernet core.
+    Erisc1 = 6,
 }
 
 impl Risc {
-    /// All five, in id order.
+    /// The five RISCs of a Tensix core, in id order.
     pub const ALL: [Risc; 5] = [Risc::Brisc, Risc::Ncrisc, Risc::Trisc0, Risc::Trisc1, Risc::Trisc2];
+    /// Number of RISC kinds (Tensix and Ethernet): the size of per-RISC arrays.
+    pub const COUNT: usize = 7;
 
-    /// 0..5.
+    /// 0..7.
     pub fn index(self) -> usize {
         self as usize
     }
@@ -34,6 +40,8 @@ impl Risc {
             Risc::Trisc0 => "TRISC0",
             Risc::Trisc1 => "TRISC1",
             Risc::Trisc2 => "TRISC2",
+            Risc::Erisc0 => "ERISC0",
+            Risc::Erisc1 => "ERISC1",
         }
     }
 }

@@ -346,4 +346,31 @@ impl Device {
             .map_err(|e| DeviceError::api(format!("ReadFromDeviceL1: {e}")))?;
         Ok(from_bytes(&bytes))
     }
+
+    fn eth_index(&self, channel: u32, what: &str) -> Result<usize, DeviceError> {
+        if channel as usize >= self.eth_l1.len() {
+            return Err(DeviceError::api(format!(
+                "{what}: Ethernet channel {channel} does not exist: this chip has channels 0..{}",
+                self.eth_l1.len()
+            )));
+        }
+        Ok(channel as usize)
+    }
+
+    /// `WriteToDeviceL1(device, eth_core, addr, data, CoreType::ETH)`: the L1 of Ethernet channel `channel`.
+    pub fn write_to_eth_l1<T: HostData>(&mut self, channel: u32, addr: u32, data: &[T]) -> Result<(), DeviceError> {
+        let i = self.eth_index(channel, "WriteToDeviceL1 (Ethernet)")?;
+        self.eth_l1[i]
+            .write(addr as u64, &to_bytes(data))
+            .map_err(|e| DeviceError::api(format!("WriteToDeviceL1 (Ethernet channel {channel}): {e}")))
+    }
+
+    /// `ReadFromDeviceL1(device, eth_core, addr, size, CoreType::ETH)`.
+    pub fn read_from_eth_l1<T: HostData>(&self, channel: u32, addr: u32, count: usize) -> Result<Vec<T>, DeviceError> {
+        let i = self.eth_index(channel, "ReadFromDeviceL1 (Ethernet)")?;
+        let bytes = self.eth_l1[i]
+            .read(addr as u64, (count * T::SIZE) as u64)
+            .map_err(|e| DeviceError::api(format!("ReadFromDeviceL1 (Ethernet channel {channel}): {e}")))?;
+        Ok(from_bytes(&bytes))
+    }
 }

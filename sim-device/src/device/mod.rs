@@ -17,7 +17,7 @@ use allocator::{Allocator, AllocatorConfig};
 use sim_core::Cycles;
 use sim_noc::{Dram, NocAddrMap};
 use sim_tensix::{BankTables, L1};
-use soc_descriptors::{Arch, Chip, LogicalCoord, NocId, TranslatedCoord};
+use soc_descriptors::{Arch, Chip, LogicalCoord, Noc0Coord, NocId, TranslatedCoord};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -88,6 +88,10 @@ pub struct Device {
     pub(crate) params: Params,
     /// L1 of every logical worker, row-major over the logical grid.
     pub(crate) l1: Vec<L1>,
+    /// NoC0 tile of each logical Ethernet channel.
+    pub(crate) eth_tiles: Vec<Noc0Coord>,
+    /// L1 of each logical Ethernet channel's core.
+    pub(crate) eth_l1: Vec<L1>,
     pub(crate) dram: Dram,
     pub(crate) allocator: Allocator,
     /// Per L1 bank: its core and the offset of the bank from the lock-step address.
@@ -173,6 +177,16 @@ impl Device {
             )));
         }
         debug_assert!(mem.semaphore_base + SEMAPHORES * SEMAPHORE_BYTES <= mem.l1_unreserved_base);
+        if !soc.eth.is_empty() && params.eth.l1_kernel_top as u64 > soc.eth_l1_size {
+            return Err(DeviceError::Config(format!(
+                "eth.l1_kernel_top = {:#x} is above the {}-byte Ethernet L1 of this {}; choose a smaller value",
+                params.eth.l1_kernel_top,
+                soc.eth_l1_size,
+                chip.arch()
+            )));
+        }
+        let eth_tiles: Vec<Noc0Coord> = soc.eth.clone();
+        let eth_l1 = eth_tiles.iter().map(|_| L1::new(soc.eth_l1_size as u32)).collect();
         let g = chip.logical_grid();
         let l1 = (0..g.count()).map(|_| L1::new(l1_size as u32)).collect();
         let dram = Dram::new(soc.dram_channels.len(), soc.dram_channel_size);
@@ -232,6 +246,8 @@ impl Device {
             soc_name,
             params,
             l1,
+            eth_tiles,
+            eth_l1,
             dram,
             allocator,
             l1_banks,
@@ -338,6 +354,30 @@ impl Device {
     /// `num_dram_channels()` (DRAM banks as tt-metal counts them).
     pub fn num_dram_channels(&self) -> usize {
         self.chip.soc().dram_banks.len()
+    }
+
+    /// Number of logical Ethernet channels (Ethernet cores `(0, channel)`).
+    pub fn num_eth_channels(&self) -> u32 {
+        self.eth_tiles.len() as u32
+    }
+
+    /// The Ethernet cores of a chip in a system: logical channel `c` is the core at `tiles[c]` (on
+    /// Blackhole the harvested channels are left out). Their L1 starts empty.
+    pub(crate) fn set_eth_channels(&mut self, tiles: Vec<Noc0Coord>) {
+        let size = self.chip.soc().eth_l1_size as u32;
+        self.eth_l1 = tiles.iter().map(|_| L1::new(size)).collect();
+        self.eth_tiles = tiles;
+    }
+
+    /// The NoC coordinates kernels use for Ethernet channel `channel`'s core (translated).
+    pub fn eth_core_noc_xy(&self, channel: u32) -> Result<TranslatedCoord, DeviceError> {
+        let t = self.eth_tiles.get(channel as usize).ok_or_else(|| {
+            DeviceError::api(format!(
+                "Ethernet channel {channel} does not exist: this chip has channels 0..{}",
+                self.eth_tiles.len()
+            ))
+        })?;
+        Ok(self.chip.noc0_to_translated(*t))
     }
 
     /// `l1_size_per_core()`.

@@ -42,6 +42,14 @@ impl KernelHost for Engine {
         self.issue_atomic(a, now)
     }
 
+    fn eth_send(&mut self, s: sim_tensix::EthSend, now: Cycle) -> Result<Cycle, sim_tensix::EthError> {
+        Engine::eth_send(self, s, now)
+    }
+
+    fn eth_txq_free(&self, channel: u32) -> Cycle {
+        self.chip.eth.get(channel as usize).map_or(Cycle::ZERO, |p| p.tx_free)
+    }
+
     fn tracing(&self) -> bool {
         self.rec.trace.is_some()
     }

@@ -4,11 +4,14 @@
 //! optional outputs are built from). `run.rs` drives the event loop and diagnoses deadlocks, `noc.rs`
 //! moves data as timed NoC events, `host.rs` implements the kernel host.
 
+mod eth;
 mod host;
 mod noc;
 mod run;
 
-pub(crate) use run::{RunOutcome, run};
+pub use eth::EthPacket;
+pub(crate) use eth::{EthPort, EthTiming};
+pub(crate) use run::{Pause, RunOutcome, Runner, run};
 
 use crate::params::MemLayout;
 use crate::report::{TransferRecord, ZoneRecord};
@@ -43,6 +46,8 @@ pub(crate) enum Ev {
     AtomicLand(u32),
     /// An atomic's acknowledgement reached the source.
     AtomicAck(u32),
+    /// An Ethernet packet from another chip has landed.
+    EthLand(u32),
 }
 
 /// Static facts about a kernel thread, and its state for diagnostics.
@@ -81,6 +86,16 @@ pub(crate) struct ChipState {
     pub lands: Vec<(Cycle, Cycle)>,
     /// The multicast path each (core, RISC, NoC) holds reserved by a linked multicast.
     pub mcast_paths: HashMap<(u32, u8, u8), sim_noc::Rect>,
+    /// Worker cores; `cores[num_workers..]` are the Ethernet cores, one per logical channel.
+    pub num_workers: u32,
+    /// The Ethernet channels.
+    pub eth: Vec<EthPort>,
+    pub eth_timing: EthTiming,
+    /// Packets sent to other chips, not yet collected by the mesh runner.
+    pub eth_out: Vec<EthPacket>,
+    /// Packets from other chips waiting to land, recycled through `eth_free`.
+    pub eth_in: Vec<Option<EthPacket>>,
+    pub eth_free: Vec<u32>,
 }
 
 /// The run's ordering of events and kernel resumptions, and its counters.
@@ -202,13 +217,17 @@ impl Engine {
             Ev::WriteAck(x) => self.write_ack(x, at),
             Ev::AtomicLand(x) => self.atomic_land(x, at),
             Ev::AtomicAck(x) => self.atomic_ack(x, at),
+            Ev::EthLand(x) => self.eth_land(x, at),
         }
     }
 }
 
 impl ChipState {
-    /// The logical coordinate of core `c`.
+    /// The logical coordinate of core `c` (an Ethernet core is `(0, channel)`, as tt-metal names it).
     pub fn logical(&self, c: CoreIdx) -> (u32, u32) {
+        if c.0 >= self.num_workers {
+            return (0, c.0 - self.num_workers);
+        }
         let g = self.chip.logical_grid();
         (c.0 % g.x, c.0 / g.x)
     }

@@ -105,6 +105,15 @@ impl ChipState {
                 }
                 Ok((Mem::Dram { channel, addr: local }, tile))
             }
+            TileKind::Eth { .. } => {
+                let core = self.tile_core[(tile.y * self.chip.soc().grid.x + tile.x) as usize]
+                    .ok_or(NocError::Unmodelled { x, y, kind: "unused Ethernet", noc0: tile })?;
+                let l1 = &self.cores[core.0 as usize].l1;
+                if let Err(err) = l1.check(local, len) {
+                    return Err(NocError::RemoteL1 { err, core: self.logical(core), xy: (x, y) });
+                }
+                Ok((Mem::L1 { core, addr: local }, tile))
+            }
             kind => Err(NocError::Unmodelled { x, y, kind: kind.name(), noc0: tile }),
         }
     }
@@ -270,7 +279,9 @@ impl Engine {
         for y in y0..=y1 {
             for x in x0..=x1 {
                 let t = Noc0Coord::new(x, y);
-                if let Some(core) = c.tile_core[(y * c.chip.soc().grid.x + x) as usize] {
+                if let Some(core) = c.tile_core[(y * c.chip.soc().grid.x + x) as usize]
+                    && !c.is_eth_core(core)
+                {
                     if t == me && !loopback {
                         continue;
                     }

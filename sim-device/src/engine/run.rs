@@ -5,7 +5,7 @@
 use super::{Engine, Ev};
 use crate::error::{BlockedKernel, DeviceError};
 use crate::report::RunReport;
-use sim_core::{Cycle, Fiber, FiberId, Step, Suspend};
+use sim_core::{Cycle, EventKey, Fiber, FiberId, Step, Suspend};
 use sim_noc::Dram;
 use sim_tensix::TensixCore;
 use std::cell::RefCell;
@@ -14,110 +14,183 @@ use std::rc::Rc;
 /// Everything a finished run hands back: the memories (whatever happened) and the report or the error.
 pub(crate) struct RunOutcome {
     pub cores: Vec<TensixCore>,
+    /// The Ethernet cores.
+    pub eth: Vec<TensixCore>,
     pub dram: Dram,
     pub result: Result<RunReport, DeviceError>,
+}
+
+/// Where a run in windows stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Pause {
+    /// Every kernel has finished and nothing is pending.
+    Done,
+    /// The window's end was reached with work left at or after it.
+    Window,
+    /// Nothing is pending but kernels are still blocked: a deadlock, unless something arrives from
+    /// another chip.
+    Idle,
+}
+
+/// A run that can stop at a time limit and continue later (a chip of a mesh runs in windows).
+pub(crate) struct Runner {
+    engine: Rc<RefCell<Engine>>,
+    fibers: Vec<Fiber>,
+    alive: usize,
+    steps: u32,
+    /// The next entry when the last step already took it from the queue.
+    taken: Option<(EventKey, Ev)>,
+    max_cycles: Cycle,
+}
+
+impl Runner {
+    /// Start every kernel thread at its start cycle; `max_cycles` is the watchdog.
+    pub fn new(engine: Rc<RefCell<Engine>>, fibers: Vec<Fiber>, starts: &[Cycle], max_cycles: Cycle) -> Runner {
+        {
+            let mut e = engine.borrow_mut();
+            for i in 0..fibers.len() as u32 {
+                e.sched.queue.push_fiber(starts[i as usize], i, Ev::Resume(FiberId(i)));
+            }
+        }
+        let alive = fibers.len();
+        Runner { engine, fibers, alive, steps: 0, taken: None, max_cycles }
+    }
+
+    /// The engine (between steps).
+    pub fn engine(&self) -> &Rc<RefCell<Engine>> {
+        &self.engine
+    }
+
+    /// When the next pending entry is due.
+    pub fn next_at(&self) -> Option<Cycle> {
+        let q = self.engine.borrow().sched.queue.head().map(|k| k.at);
+        match (self.taken.as_ref().map(|(k, _)| k.at), q) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Process every entry due before `limit` (`None`: until nothing is left).
+    pub fn run_until(
+        &mut self,
+        limit: Option<Cycle>,
+        mut progress: Option<&mut super::Progress>,
+    ) -> Result<Pause, DeviceError> {
+        self.engine.borrow_mut().sched.queue.set_horizon(limit);
+        loop {
+            self.steps = self.steps.wrapping_add(1);
+            let next = match self.taken.take() {
+                Some(t) => Some(t),
+                None => self.engine.borrow_mut().sched.queue.pop(),
+            };
+            if self.steps.is_multiple_of(1 << 16)
+                && let (Some(p), Some((k, _))) = (progress.as_mut(), next.as_ref())
+            {
+                p(k.at);
+            }
+            let Some((key, ev)) = next else {
+                return Ok(if self.alive == 0 { Pause::Done } else { Pause::Idle });
+            };
+            if limit.is_some_and(|l| key.at >= l) {
+                self.taken = Some((key, ev));
+                return Ok(Pause::Window);
+            }
+            if key.at > self.max_cycles {
+                return Err(livelock(&self.engine.borrow(), self.max_cycles));
+            }
+            match ev {
+                Ev::Resume(f) => {
+                    {
+                        let mut e = self.engine.borrow_mut();
+                        e.sched.resumes += 1;
+                        e.sched.fibers[f.0 as usize].blocked = None;
+                    }
+                    match self.fibers[f.0 as usize].resume(key.at) {
+                        Step::Suspended(Suspend::Until(t)) => {
+                            self.taken =
+                                Some(self.engine.borrow_mut().sched.queue.push_fiber_pop(t, f.0, Ev::Resume(f)))
+                        }
+                        Step::Suspended(Suspend::Blocked) => {}
+                        Step::Finished => self.alive -= 1,
+                        Step::Failed(fail) => {
+                            let e = self.engine.borrow();
+                            let m = &e.sched.fibers[f.0 as usize];
+                            let message = match fail.location {
+                                Some(loc) if !fail.aborted => format!("{} (at {loc})", fail.message),
+                                _ => fail.message,
+                            };
+                            return Err(DeviceError::Kernel {
+                                kernel: m.kernel.to_string(),
+                                core: e.chip.logical(m.core),
+                                risc: m.risc.name().to_string(),
+                                message,
+                                panicked: !fail.aborted,
+                                at: key.at,
+                            });
+                        }
+                    }
+                }
+                ev => {
+                    let mut e = self.engine.borrow_mut();
+                    e.sched.last_event = e.sched.last_event.max(key.at);
+                    e.handle(key.at, ev);
+                }
+            }
+        }
+    }
+
+    /// The deadlock report for a run that went idle with kernels blocked.
+    pub fn deadlock(&self) -> DeviceError {
+        deadlock(&self.engine.borrow())
+    }
+
+    /// End the run: check the watchdog once more, unwind the threads still suspended and build the report.
+    pub fn finish(self, result: Result<(), DeviceError>, program_id: u32, clock_mhz: u32) -> RunOutcome {
+        let max_cycles = self.max_cycles;
+        // A kernel that ran past the watchdog without ever waiting (a huge `delay`) ends past it too.
+        let result = result.and_then(|()| {
+            let e = self.engine.borrow();
+            match e.sched.fibers.iter().find(|f| f.run.is_some_and(|(_, end, _)| end > max_cycles)) {
+                Some(f) => {
+                    let l = e.chip.logical(f.core);
+                    Err(DeviceError::Livelock {
+                        at: max_cycles,
+                        running: vec![format!("`{}` on ({},{}) {}", f.kernel, l.0, l.1, f.risc)],
+                    })
+                }
+                None => Ok(()),
+            }
+        });
+        // Unwind every thread still suspended before the engine state goes away.
+        drop(self.fibers);
+        let engine = match Rc::try_unwrap(self.engine) {
+            Ok(cell) => cell.into_inner(),
+            Err(_) => unreachable!("kernel threads hold the engine only while they run"),
+        };
+        let result = result.map(|()| crate::report::build::report(&engine, program_id, clock_mhz));
+        let mut cores = engine.chip.cores;
+        let eth = cores.split_off(engine.chip.num_workers as usize);
+        RunOutcome { cores, eth, dram: engine.chip.dram, result }
+    }
 }
 
 /// Run every kernel thread to completion; `max_cycles` is the watchdog.
 pub(crate) fn run(
     engine: Rc<RefCell<Engine>>,
-    mut fibers: Vec<Fiber>,
+    fibers: Vec<Fiber>,
     starts: &[Cycle],
     max_cycles: Cycle,
     program_id: u32,
     clock_mhz: u32,
-    mut progress: Option<&mut super::Progress>,
+    progress: Option<&mut super::Progress>,
 ) -> RunOutcome {
-    {
-        let mut e = engine.borrow_mut();
-        for i in 0..fibers.len() as u32 {
-            e.sched.queue.push_fiber(starts[i as usize], i, Ev::Resume(FiberId(i)));
-        }
-    }
-    let mut alive = fibers.len();
-    let mut steps = 0u32;
-    // The next entry when the last step already took it from the queue.
-    let mut taken = None;
-    let result = loop {
-        steps = steps.wrapping_add(1);
-        let next = match taken.take() {
-            Some(t) => Some(t),
-            None => engine.borrow_mut().sched.queue.pop(),
-        };
-        if steps.is_multiple_of(1 << 16)
-            && let (Some(p), Some((k, _))) = (progress.as_mut(), next.as_ref())
-        {
-            p(k.at);
-        }
-        let Some((key, ev)) = next else {
-            if alive == 0 {
-                break Ok(());
-            }
-            break Err(deadlock(&engine.borrow()));
-        };
-        if key.at > max_cycles {
-            break Err(livelock(&engine.borrow(), max_cycles));
-        }
-        match ev {
-            Ev::Resume(f) => {
-                {
-                    let mut e = engine.borrow_mut();
-                    e.sched.resumes += 1;
-                    e.sched.fibers[f.0 as usize].blocked = None;
-                }
-                match fibers[f.0 as usize].resume(key.at) {
-                    Step::Suspended(Suspend::Until(t)) => {
-                        taken = Some(engine.borrow_mut().sched.queue.push_fiber_pop(t, f.0, Ev::Resume(f)))
-                    }
-                    Step::Suspended(Suspend::Blocked) => {}
-                    Step::Finished => alive -= 1,
-                    Step::Failed(fail) => {
-                        let e = engine.borrow();
-                        let m = &e.sched.fibers[f.0 as usize];
-                        let message = match fail.location {
-                            Some(loc) if !fail.aborted => format!("{} (at {loc})", fail.message),
-                            _ => fail.message,
-                        };
-                        break Err(DeviceError::Kernel {
-                            kernel: m.kernel.to_string(),
-                            core: e.chip.logical(m.core),
-                            risc: m.risc.name().to_string(),
-                            message,
-                            panicked: !fail.aborted,
-                            at: key.at,
-                        });
-                    }
-                }
-            }
-            ev => {
-                let mut e = engine.borrow_mut();
-                e.sched.last_event = e.sched.last_event.max(key.at);
-                e.handle(key.at, ev);
-            }
-        }
+    let mut r = Runner::new(engine, fibers, starts, max_cycles);
+    let result = match r.run_until(None, progress) {
+        Ok(Pause::Done) => Ok(()),
+        Ok(_) => Err(r.deadlock()),
+        Err(e) => Err(e),
     };
-    // A kernel that ran past the watchdog without ever waiting (a huge `delay`) ends past it too.
-    let result = result.and_then(|()| {
-        let e = engine.borrow();
-        match e.sched.fibers.iter().find(|f| f.run.is_some_and(|(_, end, _)| end > max_cycles)) {
-            Some(f) => {
-                let l = e.chip.logical(f.core);
-                Err(DeviceError::Livelock {
-                    at: max_cycles,
-                    running: vec![format!("`{}` on ({},{}) {}", f.kernel, l.0, l.1, f.risc)],
-                })
-            }
-            None => Ok(()),
-        }
-    });
-    // Unwind every thread still suspended before the engine state goes away.
-    drop(fibers);
-    let engine = match Rc::try_unwrap(engine) {
-        Ok(cell) => cell.into_inner(),
-        Err(_) => unreachable!("kernel threads hold the engine only while they run"),
-    };
-    let result = result.map(|()| crate::report::build::report(&engine, program_id, clock_mhz));
-    RunOutcome { cores: engine.chip.cores, dram: engine.chip.dram, result }
+    r.finish(result, program_id, clock_mhz)
 }
 
 fn livelock(e: &Engine, max_cycles: Cycle) -> DeviceError {

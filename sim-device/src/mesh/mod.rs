@@ -4,12 +4,14 @@
 //! a [`MeshWorkload`] gives each range of coordinates its program, and `enqueue_mesh_workload` runs every
 //! chip's program — the chips in parallel on the host's cores, each chip deterministic on its own.
 //!
-//! One chip is the 1×1 mesh. Traffic between chips (Ethernet, the fabric) is not modelled yet: programs
-//! on different chips run independently, and a mesh run says so when more than one chip runs.
+//! One chip is the 1×1 mesh. Chips of a mesh talk over the Ethernet links between them: kernels on
+//! Ethernet cores send to the core at the other end of their link, and `run.rs` runs the chips together
+//! in conservative time windows.
 
 mod buffer;
 mod coords;
 pub mod distribute;
+mod run;
 mod workload;
 
 pub use buffer::{DeviceLocalBufferConfig, MeshBuffer, MeshBufferConfig};
@@ -20,7 +22,7 @@ use crate::device::Device;
 use crate::error::DeviceError;
 use crate::params::Params;
 use parking_lot::Mutex;
-use soc_descriptors::cluster::{ClusterDescriptor, MeshEmbedding};
+use soc_descriptors::cluster::{ClusterDescriptor, EthEnd, MeshEmbedding};
 use soc_descriptors::{Chip, ChipOptions};
 use std::sync::Arc;
 
@@ -31,6 +33,9 @@ pub struct MeshDevice {
     chip_ids: Vec<u32>,
     /// The device at each coordinate, row-major (shared with submeshes and reshapes).
     devices: Vec<Arc<Mutex<Device>>>,
+    /// The other end of each Ethernet channel of each device (row-major), `(chip id, channel)`, when the
+    /// system links it.
+    eth_peers: Vec<Vec<Option<(u32, u32)>>>,
     system: String,
     /// Host threads simulating chips side by side (0 = as many as the host has).
     workers: usize,
@@ -86,6 +91,7 @@ impl MeshDevice {
     ) -> Result<MeshDevice, DeviceError> {
         let chip_ids = place(sys_mesh, shape, offset.unwrap_or(MeshCoordinate::new(0, 0)), &cluster.source)?;
         let mut devices = Vec::with_capacity(chip_ids.len());
+        let mut eth_peers = Vec::with_capacity(chip_ids.len());
         for &id in &chip_ids {
             let c = cluster.chip(id).ok_or_else(|| DeviceError::Config(format!("{}: no chip {id}", cluster.source)))?;
             if c.harvesting.dram_mask != 0 {
@@ -97,10 +103,19 @@ impl MeshDevice {
             let chip =
                 Chip::builtin(c.arch, ChipOptions { harvest_mask: c.harvesting.tensix_mask, ..Default::default() })
                     .map_err(|e| DeviceError::Config(format!("{}: chip {id}: {e}", cluster.source)))?;
-            let dev = Device::with_chip(chip, format!("{} chip {id}", cluster.source), params.clone())?;
+            let mut dev = Device::with_chip(chip, format!("{} chip {id}", cluster.source), params.clone())?;
+            let channels: Vec<u32> = (0..cluster.num_channels(c)).collect();
+            let tiles = channels.iter().filter_map(|&ch| cluster.eth_core(c, ch)).collect();
+            dev.set_eth_channels(tiles);
+            eth_peers.push(
+                channels
+                    .iter()
+                    .map(|&ch| cluster.peer(EthEnd { chip: id, channel: ch }).map(|p| (p.chip, p.channel)))
+                    .collect(),
+            );
             devices.push(Arc::new(Mutex::new(dev)));
         }
-        Ok(MeshDevice { shape, chip_ids, devices, system: cluster.source.clone(), workers: 0 })
+        Ok(MeshDevice { shape, chip_ids, devices, eth_peers, system: cluster.source.clone(), workers: 0 })
     }
 
     /// One chip as a 1×1 mesh.
@@ -110,6 +125,7 @@ impl MeshDevice {
             shape: MeshShape::new(1, 1),
             chip_ids: vec![0],
             devices: vec![Arc::new(Mutex::new(device))],
+            eth_peers: vec![Vec::new()],
             system,
             workers: 0,
         }
@@ -172,6 +188,7 @@ impl MeshDevice {
         }
         let mut chip_ids = Vec::new();
         let mut devices = Vec::new();
+        let mut eth_peers = Vec::new();
         for c in MeshCoordinateRange::new(
             offset,
             MeshCoordinate::new(offset.row + shape.rows - 1, offset.col + shape.cols - 1),
@@ -181,8 +198,9 @@ impl MeshDevice {
             let i = c.to_linear_index(self.shape);
             chip_ids.push(self.chip_ids[i]);
             devices.push(self.devices[i].clone());
+            eth_peers.push(self.eth_peers[i].clone());
         }
-        Ok(MeshDevice { shape, chip_ids, devices, system: self.system.clone(), workers: self.workers })
+        Ok(MeshDevice { shape, chip_ids, devices, eth_peers, system: self.system.clone(), workers: self.workers })
     }
 
     /// Every submesh of `shape`, row-major by offset, tiling the mesh.
@@ -235,11 +253,10 @@ impl MeshDevice {
             }
             order
         };
-        let devices = order
-            .iter()
-            .map(|id| self.devices[self.chip_ids.iter().position(|c| c == id).expect("same chips")].clone())
-            .collect();
-        self.devices = devices;
+        let from: Vec<usize> =
+            order.iter().map(|id| self.chip_ids.iter().position(|c| c == id).expect("same chips")).collect();
+        self.devices = from.iter().map(|&i| self.devices[i].clone()).collect();
+        self.eth_peers = from.iter().map(|&i| self.eth_peers[i].clone()).collect();
         self.chip_ids = order;
         self.shape = shape;
         Ok(())

@@ -1,12 +1,12 @@
 //! `MeshWorkload` and `EnqueueMeshWorkload`: a program per range of mesh coordinates, run on every device
-//! of its range — the chips side by side on the host's cores (rayon), each chip's simulation on one thread
-//! as always, so the results are the same with any number of workers.
+//! of its range — the chips together (`run.rs`), each chip's simulation on one thread as always, so the
+//! results are the same with any number of workers.
 
+use super::run::{ChipJob, run_chips, window_of};
 use super::{MeshCoordinate, MeshCoordinateRange, MeshDevice, MeshShape};
 use crate::error::DeviceError;
 use crate::program::Program;
 use crate::report::RunReport;
-use rayon::prelude::*;
 use sim_core::Cycles;
 
 /// Programs on ranges of mesh coordinates (`MeshWorkload::add_program`).
@@ -71,31 +71,28 @@ impl MeshDevice {
             }
         }
         jobs.sort_by_key(|j| j.0);
-        let devices = &self.devices;
-        let run = |&(i, program): &(usize, &Program)| -> Result<(usize, RunReport), DeviceError> {
-            Ok((i, devices[i].lock().enqueue_program(program)?))
-        };
-        let results: Vec<Result<(usize, RunReport), DeviceError>> = if self.workers == 1 || jobs.len() <= 1 {
-            jobs.iter().map(run).collect()
-        } else {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(self.workers)
-                .build()
-                .map_err(|e| DeviceError::Config(format!("cannot start {} host threads: {e}", self.workers)))?;
-            pool.install(|| jobs.par_iter().map(run).collect())
-        };
-        let mut out = Vec::with_capacity(results.len());
-        for r in results {
-            let (i, report) = r?;
-            let c = shape.coord(i);
-            out.push((c, self.chip_ids[i], report));
-        }
+        // The job of each chip id, to turn the system's links into links between jobs.
+        let job_of = |chip: u32| jobs.iter().position(|j| self.chip_ids[j.0] == chip);
+        let linked = jobs.iter().any(|(_, p)| p.kernels.iter().any(|k| k.config.is_ethernet()));
+        let chip_jobs: Vec<ChipJob<'_>> = jobs
+            .iter()
+            .map(|&(i, program)| ChipJob {
+                device: &self.devices[i],
+                program,
+                peers: self.eth_peers[i]
+                    .iter()
+                    .map(|p| p.and_then(|(chip, ch)| job_of(chip).map(|j| (j as u32, ch))))
+                    .collect(),
+                chip_id: self.chip_ids[i],
+            })
+            .collect();
+        let window =
+            if linked && chip_jobs.len() > 1 { Some(window_of(&self.devices[jobs[0].0].lock())) } else { None };
+        let reports = run_chips(&chip_jobs, window, self.workers)?;
+        let out: Vec<(MeshCoordinate, u32, RunReport)> =
+            jobs.iter().zip(reports).map(|(&(i, _), r)| (shape.coord(i), self.chip_ids[i], r)).collect();
         let cycles = out.iter().map(|d| d.2.cycles).max().unwrap_or_default();
-        let not_modelled = if out.len() > 1 {
-            vec!["not modelled: traffic between chips (Ethernet, fabric); each chip's program ran on its own".into()]
-        } else {
-            Vec::new()
-        };
+        let not_modelled = Vec::new();
         Ok(MeshRunReport { devices: out, cycles, not_modelled })
     }
 }

@@ -172,6 +172,23 @@ keys! {
     "sim.max_cycles" => sim.max_cycles, [1, 1 << 50], "cycles";
     "sim.stack_bytes" => sim.stack_bytes, [16 * 1024, 64 << 20], "bytes";
 
+    "eth.link_bytes_per_sec" => eth.link_bytes_per_sec, [1_000_000, 10_000_000_000_000], "bytes per second";
+    "eth.latency_ns" => eth.latency_ns, [1, 1_000_000], "ns";
+    "eth.frame_payload_bytes" => eth.frame_payload_bytes, [16, 1 << 20], "bytes";
+    "eth.frame_overhead_bytes" => eth.frame_overhead_bytes, [0, 1 << 16], "bytes";
+    "eth.l1_unreserved_base" => eth.l1_unreserved_base, [0, u32::MAX as u64], "L1 address";
+    "eth.l1_kernel_top" => eth.l1_kernel_top, [16, u32::MAX as u64], "L1 address";
+    "eth.app_sync_info_base" => eth.app_sync_info_base, [0, u32::MAX as u64], "L1 address";
+    "api.eth_send_cmd_cycles" => api.eth_send_cmd, [0, CYC], "cycles";
+    "fabric.max_payload_bytes" => fabric.max_payload_bytes, [16, 1 << 20], "bytes";
+    "fabric.header_bytes_1d" => fabric.header_bytes_1d, [16, 4096], "bytes";
+    "fabric.header_bytes_2d" => fabric.header_bytes_2d, [16, 4096], "bytes";
+    "fabric.line_sender_slots" => fabric.line_sender_slots, [1, 256], "slots";
+    "fabric.line_receiver_slots" => fabric.line_receiver_slots, [1, 256], "slots";
+    "fabric.ring_sender_slots" => fabric.ring_sender_slots, [1, 256], "slots";
+    "fabric.ring_receiver_slots" => fabric.ring_receiver_slots, [1, 256], "slots";
+    "fabric.router_packet_cycles" => fabric.router_packet_cycles, [0, CYC], "cycles";
+
     "compute.init_cycles" => api.compute.init, [0, CYC], "cycles";
     "compute.unpack_base_cycles" => api.compute.unpack_base, [0, CYC], "cycles";
     "compute.unpack_bytes_per_cycle" => api.compute.unpack_bytes_per_cycle, [1, 1 << 20], "bytes per cycle";

@@ -65,6 +65,46 @@ pub struct DispatchParams {
     pub program_launch: Cycles,
 }
 
+/// Ethernet cores and links.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EthParams {
+    /// Line rate of one direction of one link, bytes per second.
+    pub link_bytes_per_sec: u64,
+    /// One-way latency of a link (Ethernet subsystems and wire), ns.
+    pub latency_ns: u64,
+    /// Payload bytes of one Ethernet frame (larger sends are split into frames).
+    pub frame_payload_bytes: u32,
+    /// Bytes each frame adds on the wire (headers, FEC, CRC).
+    pub frame_overhead_bytes: u32,
+    /// `ERISC_L1_UNRESERVED_BASE`: the first L1 byte Ethernet kernels may use.
+    pub l1_unreserved_base: u32,
+    /// End of the L1 region Ethernet kernels may use (`MAX_L1_LOADING_ADDR`).
+    pub l1_kernel_top: u32,
+    /// `ERISC_APP_SYNC_INFO_BASE`: the `erisc_info_t` sync block.
+    pub app_sync_info_base: u32,
+}
+
+/// The fabric's routers (Ethernet data movers).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FabricParams {
+    /// Largest payload of one fabric packet, bytes.
+    pub max_payload_bytes: u32,
+    /// Packet header of the 1-D (linear) fabric, bytes.
+    pub header_bytes_1d: u32,
+    /// Packet header of the 2-D (mesh) fabric, bytes.
+    pub header_bytes_2d: u32,
+    /// Buffer slots of a sender channel on a line fabric.
+    pub line_sender_slots: u32,
+    /// Buffer slots of the receiver channel on a line fabric.
+    pub line_receiver_slots: u32,
+    /// Buffer slots of a sender channel on a ring fabric.
+    pub ring_sender_slots: u32,
+    /// Buffer slots of the receiver channel on a ring fabric.
+    pub ring_receiver_slots: u32,
+    /// ERISC cycles a router spends on one packet (check the slot, decode the header, issue the send).
+    pub router_packet_cycles: Cycles,
+}
+
 /// Limits of the simulation itself.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SimParams {
@@ -94,6 +134,10 @@ pub struct Params {
     pub dispatch: DispatchParams,
     /// Simulation limits.
     pub sim: SimParams,
+    /// Ethernet.
+    pub eth: EthParams,
+    /// The fabric.
+    pub fabric: FabricParams,
     /// Source note of every key, in [`keys::KEYS`] order.
     sources: Vec<String>,
 }
@@ -344,6 +388,8 @@ impl Params {
             replay: ReplayParams::default(),
             dispatch: DispatchParams::default(),
             sim: SimParams::default(),
+            eth: EthParams::default(),
+            fabric: FabricParams::default(),
             sources: vec![String::new(); KEYS.len()],
         }
     }
@@ -528,6 +574,40 @@ impl Params {
         }
         if !m.semaphore_base.is_multiple_of(4) {
             return Err(bad("mem.semaphore_base", m.semaphore_base as u64, "must be 4-byte aligned".into()));
+        }
+        let e = &self.eth;
+        for (key, v) in
+            [("eth.l1_unreserved_base", e.l1_unreserved_base), ("eth.app_sync_info_base", e.app_sync_info_base)]
+        {
+            if !v.is_multiple_of(16) {
+                return Err(bad(key, v as u64, "must be a multiple of 16 bytes (an Ethernet word)".into()));
+            }
+        }
+        let sync_end = e.app_sync_info_base as u64 + 16 + 16 * sim_tensix::ETH_SYNC_CHANNELS as u64;
+        if sync_end > e.l1_unreserved_base as u64 {
+            return Err(bad(
+                "eth.app_sync_info_base",
+                e.app_sync_info_base as u64,
+                format!(
+                    "the sync block ends at {sync_end:#x}, above eth.l1_unreserved_base = {:#x}",
+                    e.l1_unreserved_base
+                ),
+            ));
+        }
+        if e.l1_unreserved_base >= e.l1_kernel_top {
+            return Err(bad(
+                "eth.l1_unreserved_base",
+                e.l1_unreserved_base as u64,
+                format!("must be below eth.l1_kernel_top = {:#x}", e.l1_kernel_top),
+            ));
+        }
+        let f = &self.fabric;
+        if !f.max_payload_bytes.is_multiple_of(16) {
+            return Err(bad(
+                "fabric.max_payload_bytes",
+                f.max_payload_bytes as u64,
+                "must be a multiple of 16 bytes".into(),
+            ));
         }
         Ok(())
     }

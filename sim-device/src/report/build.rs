@@ -135,5 +135,20 @@ pub(crate) fn report(e: &Engine, program_id: u32, clock_mhz: u32) -> RunReport {
         resumes: e.sched.resumes,
         api_calls: e.sched.api_calls,
         trace_json,
+        eth: e
+            .chip
+            .eth
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.tx_bytes + p.rx_bytes > 0)
+            .map(|(ch, p)| super::EthLinkUse {
+                channel: ch as u32,
+                noc0: (p.tile.x, p.tile.y),
+                tx_bytes: p.tx_bytes,
+                tx_packets: p.tx_packets,
+                tx_busy: p.tx_busy,
+                rx_bytes: p.rx_bytes,
+            })
+            .collect(),
     }
 }

@@ -221,6 +221,25 @@ pub struct RunReport {
     pub api_calls: u64,
     /// The Chrome trace, when tracing was on.
     pub trace_json: Option<String>,
+    /// Ethernet channels that sent or received, by channel.
+    pub eth: Vec<EthLinkUse>,
+}
+
+/// One Ethernet channel's use during a run (its transmit side, and what it received).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EthLinkUse {
+    /// The logical channel.
+    pub channel: u32,
+    /// NoC0 tile of its Ethernet core.
+    pub noc0: (u32, u32),
+    /// Payload bytes sent.
+    pub tx_bytes: u64,
+    /// Send commands.
+    pub tx_packets: u64,
+    /// Cycles the transmit side was busy (payload and frame overhead at the line rate).
+    pub tx_busy: Cycles,
+    /// Payload bytes received.
+    pub rx_bytes: u64,
 }
 
 impl RunReport {
@@ -316,6 +335,20 @@ impl RunReport {
                     .collect();
                 let _ = writeln!(s, "  hottest links: {}", list.join(", "));
             }
+        }
+        for l in &self.eth {
+            let _ = writeln!(
+                s,
+                "Ethernet channel {} [NoC0 ({},{})]: sent {} B in {} sends ({:.2} GB/s, link busy {:.1}%), received {} B",
+                l.channel,
+                l.noc0.0,
+                l.noc0.1,
+                l.tx_bytes,
+                l.tx_packets,
+                l.tx_bytes as f64 * self.clock_mhz as f64 / 1000.0 / self.cycles.0.max(1) as f64,
+                NocReport::util(l.tx_busy.0, self.cycles) * 100.0,
+                l.rx_bytes
+            );
         }
         let used: Vec<&DramUse> = self.noc.dram.iter().filter(|d| d.read_bytes + d.write_bytes > 0).collect();
         if !used.is_empty() {

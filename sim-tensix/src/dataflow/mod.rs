@@ -8,6 +8,7 @@
 //! they wait for and sleep until it holds. API misuse stops the kernel with an error naming the call.
 
 mod addr;
+mod eth;
 mod noc;
 mod sem;
 

@@ -209,6 +209,7 @@ pub fn run(
             },
             max_cycles: 1 << 40,
             queue_head: queue_head.clone(),
+            eth: None,
         });
         let h: Rc<RefCell<dyn KernelHost>> = host.clone();
         let body = bodies[bi].clone();

@@ -1,0 +1,144 @@
+//! Ethernet during a run. Each logical channel of the chip is an Ethernet core (an L1 and its ERISCs,
+//! after the workers in the core list) and the sending end of one link. A send is timed on the link's
+//! transmit side, which only this chip uses: it waits for the previous send to leave, takes the wire time
+//! of its bytes plus per-frame overhead, and lands one link latency after its last byte left. Packets for
+//! other chips collect in an outbox that the mesh runner delivers between time windows; since no packet
+//! lands sooner than one link latency after it was sent, a window of that length is safe.
+
+use super::{ChipState, Engine, Ev};
+use crate::params::EthParams;
+use sim_core::{Cycle, Cycles};
+use sim_tensix::{CoreIdx, EthError, EthSend};
+use soc_descriptors::Noc0Coord;
+
+/// One logical Ethernet channel of the chip during a run.
+#[derive(Debug, Clone)]
+pub(crate) struct EthPort {
+    /// Its core in the run's core list.
+    pub core: CoreIdx,
+    /// Its NoC0 tile.
+    pub tile: Noc0Coord,
+    /// The other end, `(device slot in the run, channel)`, when the link joins two chips of the run.
+    pub peer: Option<(u32, u32)>,
+    /// When the transmit side is free for the next send.
+    pub tx_free: Cycle,
+    /// Cycles the transmit side was busy.
+    pub tx_busy: Cycles,
+    /// Payload bytes sent.
+    pub tx_bytes: u64,
+    /// Send commands.
+    pub tx_packets: u64,
+    /// Payload bytes received.
+    pub rx_bytes: u64,
+}
+
+/// A packet on its way to another chip.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EthPacket {
+    /// The receiving device's slot in the run.
+    pub to_dev: u32,
+    /// The receiving channel.
+    pub to_channel: u32,
+    /// Destination in the receiving Ethernet core's L1.
+    pub dst_l1: u32,
+    /// Bytes.
+    pub size: u32,
+    /// The payload (empty when the run moves timing only and the packet is larger than a sync word).
+    pub data: Vec<u8>,
+    /// When its last byte lands.
+    pub arrive: Cycle,
+}
+
+/// Link timing in cycles.
+#[derive(Debug, Clone)]
+pub(crate) struct EthTiming {
+    pub params: EthParams,
+    pub clock_mhz: u32,
+    /// One-way latency.
+    pub latency: Cycles,
+}
+
+impl EthTiming {
+    pub fn new(params: EthParams, clock_mhz: u32) -> EthTiming {
+        let latency = Cycles((params.latency_ns * clock_mhz as u64).div_ceil(1000).max(1));
+        EthTiming { params, clock_mhz, latency }
+    }
+
+    /// Cycles the transmit side is busy with `bytes` of payload: the bytes plus one frame overhead per
+    /// frame, at the line rate.
+    pub fn wire(&self, bytes: u32) -> Cycles {
+        let p = &self.params;
+        let frames = (bytes as u64).div_ceil(p.frame_payload_bytes as u64).max(1);
+        let on_wire = bytes as u128 + (frames * p.frame_overhead_bytes as u64) as u128;
+        let hz = self.clock_mhz as u128 * 1_000_000;
+        Cycles((on_wire * hz).div_ceil(p.link_bytes_per_sec as u128) as u64)
+    }
+}
+
+impl ChipState {
+    /// Number of worker cores (the Ethernet cores follow them in `cores`).
+    pub fn is_eth_core(&self, c: CoreIdx) -> bool {
+        c.0 >= self.num_workers
+    }
+}
+
+impl Engine {
+    /// `eth_send_packet` at `now`: the transmit queue is free (the kernel waited for it).
+    pub(crate) fn eth_send(&mut self, s: EthSend, now: Cycle) -> Result<Cycle, EthError> {
+        let c = &mut self.chip;
+        let port = c.eth.get(s.channel as usize).ok_or(EthError::Unlinked { channel: s.channel })?;
+        let (to_dev, to_channel) = port.peer.ok_or(EthError::Unlinked { channel: s.channel })?;
+        let l1 = &c.cores[s.core.0 as usize].l1;
+        l1.check(s.src_l1 as u64, s.size as u64).map_err(|err| EthError::Range { side: "source", err })?;
+        l1.check(s.dst_l1 as u64, s.size as u64).map_err(|err| EthError::Range { side: "destination", err })?;
+        let mut data = Vec::new();
+        if c.move_data || s.size <= crate::params::SEMAPHORE_BYTES {
+            l1.append_to(s.src_l1 as u64, s.size as u64, &mut data).expect("checked");
+        }
+        let start = now.max(port.tx_free);
+        let wire = c.eth_timing.wire(s.size);
+        let arrive = start + wire + c.eth_timing.latency;
+        let port = &mut c.eth[s.channel as usize];
+        port.tx_free = start + wire;
+        port.tx_busy += wire;
+        port.tx_bytes += s.size as u64;
+        port.tx_packets += 1;
+        c.eth_out.push(EthPacket { to_dev, to_channel, dst_l1: s.dst_l1, size: s.size, data, arrive });
+        self.rec.last_arrival = self.rec.last_arrival.max(arrive);
+        Ok(now)
+    }
+
+    /// A packet from another chip, to land at its arrival time.
+    pub fn deliver(&mut self, p: EthPacket) {
+        let at = p.arrive;
+        let slot = match self.chip.eth_free.pop() {
+            Some(i) => {
+                self.chip.eth_in[i as usize] = Some(p);
+                i
+            }
+            None => {
+                self.chip.eth_in.push(Some(p));
+                self.chip.eth_in.len() as u32 - 1
+            }
+        };
+        self.sched.queue.push(at, Ev::EthLand(slot));
+    }
+
+    /// A packet's last byte has landed in the receiving Ethernet core's L1.
+    pub(crate) fn eth_land(&mut self, slot: u32, at: Cycle) {
+        let p = self.chip.eth_in[slot as usize].take().expect("a landing packet");
+        self.chip.eth_free.push(slot);
+        let Some(port) = self.chip.eth.get_mut(p.to_channel as usize) else { return };
+        port.rx_bytes += p.size as u64;
+        let core = port.core;
+        if !p.data.is_empty() {
+            self.chip.cores[core.0 as usize].l1.write(p.dst_l1 as u64, &p.data).expect("checked by the sender");
+        }
+        self.notify_core(core, at);
+    }
+
+    /// Packets sent to other chips since the last call, in sending order.
+    pub fn take_outbox(&mut self) -> Vec<EthPacket> {
+        std::mem::take(&mut self.chip.eth_out)
+    }
+}
