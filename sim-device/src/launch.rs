@@ -6,7 +6,8 @@
 
 use crate::coords::CoreRangeSet;
 use crate::device::{Device, DispatchMode};
-use crate::engine::{ChipState, Engine, EthPort, EthTiming, FiberMeta, Recorder, RunOutcome, Runner, run};
+use crate::engine::{ChipState, Engine, EthPort, EthTiming, FiberMeta, Recorder, Router, RunOutcome, Runner, run};
+use crate::fabric::{FabricLayout, RouterSpec};
 use crate::error::DeviceError;
 use crate::params::SEMAPHORE_BYTES;
 use crate::program::{EthernetConfig, KernelBody, KernelConfig, Program, check_arg_count};
@@ -22,6 +23,18 @@ use sim_tensix::{
 use soc_descriptors::{LogicalCoord, NocId};
 use std::cell::RefCell;
 use std::rc::Rc;
+
+/// A chip's Ethernet links and fabric routers in a mesh run.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Links {
+    /// The other end of each Ethernet channel, `(device slot in the run, channel)`, when it is a chip of
+    /// the run.
+    pub peers: Vec<Option<(u32, u32)>>,
+    /// Fabric routers.
+    pub routers: Vec<RouterSpec>,
+    /// Their layout, when the fabric is on.
+    pub layout: Option<FabricLayout>,
+}
 
 /// One kernel on one core and RISC.
 struct Instance {
@@ -179,16 +192,20 @@ impl Device {
 impl Launch {
     /// Check and place `p` on `dev` and build its engine and kernel threads.
     pub(crate) fn build(dev: &mut Device, p: &Program) -> Result<Launch, DeviceError> {
-        Launch::build_linked(dev, p, &[])
+        Launch::build_linked(dev, p, &Links::default())
     }
 
-    /// [`Launch::build`] for a chip of a mesh run: `peers[c]` is the other end of Ethernet channel `c`,
-    /// `(device slot in the run, channel)`, when it is a chip of the run.
-    pub(crate) fn build_linked(
-        dev: &mut Device,
-        p: &Program,
-        peers: &[Option<(u32, u32)>],
-    ) -> Result<Launch, DeviceError> {
+    /// [`Launch::build`] for a chip of a mesh run, with its Ethernet links and fabric routers.
+    pub(crate) fn build_linked(dev: &mut Device, p: &Program, links: &Links) -> Result<Launch, DeviceError> {
+        let peers = &links.peers;
+        for k in p.kernels.iter().filter(|k| k.config.is_ethernet()) {
+            if let Some(c) = k.cores.iter().find(|c| links.routers.iter().any(|r| r.channel == c.y)) {
+                return Err(DeviceError::api(format!(
+                    "kernel `{}`: Ethernet core (0,{}) runs a fabric router; with the fabric enabled, put Ethernet kernels on channels the fabric does not use",
+                    k.name, c.y
+                )));
+            }
+        }
         let (cb_addr, cb_top) = check_and_place(dev, p)?;
         let g = dev.chip.logical_grid();
         let num_workers = g.count() as u32;
@@ -322,6 +339,18 @@ impl Launch {
             eth_out: Vec::new(),
             eth_in: Vec::new(),
             eth_free: Vec::new(),
+            routers: match links.layout {
+                Some(l) => {
+                    let mut v = vec![None; dev.eth_tiles.len()];
+                    for r in &links.routers {
+                        v[r.channel as usize] = Some(Router::new(l, r.forward));
+                    }
+                    v
+                }
+                None => Vec::new(),
+            },
+            fabric_packet_cycles: params.fabric.router_packet_cycles,
+            fabric_incs: Vec::new(),
         };
         let rec = Recorder::new(dev.recording.trace, dev.recording.transfers);
         let engine = Rc::new(RefCell::new(Engine::new(state, metas, rec)));

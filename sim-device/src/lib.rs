@@ -9,6 +9,7 @@ pub use layout::coords;
 pub mod device;
 mod engine;
 pub mod error;
+pub mod fabric;
 mod launch;
 pub mod mesh;
 pub mod params;

@@ -134,6 +134,7 @@ impl Engine {
         if !p.data.is_empty() {
             self.chip.cores[core.0 as usize].l1.write(p.dst_l1 as u64, &p.data).expect("checked by the sender");
         }
+        self.fabric_landed(p.to_channel, p.dst_l1);
         self.notify_core(core, at);
     }
 

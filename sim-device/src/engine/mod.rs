@@ -5,12 +5,14 @@
 //! moves data as timed NoC events, `host.rs` implements the kernel host.
 
 mod eth;
+mod fabric;
 mod host;
 mod noc;
 mod run;
 
 pub use eth::EthPacket;
 pub(crate) use eth::{EthPort, EthTiming};
+pub(crate) use fabric::Router;
 pub(crate) use run::{Pause, RunOutcome, Runner, run};
 
 use crate::params::MemLayout;
@@ -48,6 +50,10 @@ pub(crate) enum Ev {
     AtomicAck(u32),
     /// An Ethernet packet from another chip has landed.
     EthLand(u32),
+    /// A fabric router's ERISC takes its next step.
+    FabricStep(u32),
+    /// A fabric router's deferred atomic increment is due.
+    FabricInc(u32),
 }
 
 /// Static facts about a kernel thread, and its state for diagnostics.
@@ -96,6 +102,11 @@ pub(crate) struct ChipState {
     /// Packets from other chips waiting to land, recycled through `eth_free`.
     pub eth_in: Vec<Option<EthPacket>>,
     pub eth_free: Vec<u32>,
+    /// The fabric router of each Ethernet channel, if it runs one.
+    pub routers: Vec<Option<Router>>,
+    pub fabric_packet_cycles: Cycles,
+    /// Atomic increments routers deferred until their writes landed.
+    pub fabric_incs: Vec<(u32, sim_tensix::AtomicReq)>,
 }
 
 /// The run's ordering of events and kernel resumptions, and its counters.
@@ -194,6 +205,9 @@ impl Engine {
             self.sched.queue.push_fiber(now + lat, f.0, Ev::Resume(f));
         }
         self.sched.ready = ready;
+        if self.chip.is_eth_core(c) && !self.chip.routers.is_empty() {
+            self.fabric_poke(c.0 - self.chip.num_workers, now);
+        }
     }
 
     /// A warning about a kernel, reported once per kernel and text.
@@ -218,6 +232,8 @@ impl Engine {
             Ev::AtomicLand(x) => self.atomic_land(x, at),
             Ev::AtomicAck(x) => self.atomic_ack(x, at),
             Ev::EthLand(x) => self.eth_land(x, at),
+            Ev::FabricStep(ch) => self.fabric_step(ch, at),
+            Ev::FabricInc(i) => self.fabric_inc(i, at),
         }
     }
 }

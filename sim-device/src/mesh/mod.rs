@@ -11,6 +11,7 @@
 mod buffer;
 mod coords;
 pub mod distribute;
+mod fabric;
 mod run;
 mod workload;
 
@@ -20,6 +21,7 @@ pub use workload::{MeshRunReport, MeshWorkload};
 
 use crate::device::Device;
 use crate::error::DeviceError;
+use crate::fabric::FabricConfig;
 use crate::params::Params;
 use parking_lot::Mutex;
 use soc_descriptors::cluster::{ClusterDescriptor, EthEnd, MeshEmbedding};
@@ -39,6 +41,8 @@ pub struct MeshDevice {
     system: String,
     /// Host threads simulating chips side by side (0 = as many as the host has).
     workers: usize,
+    /// Routers on the Ethernet cores.
+    fabric: FabricConfig,
 }
 
 impl std::fmt::Debug for MeshDevice {
@@ -115,7 +119,7 @@ impl MeshDevice {
             );
             devices.push(Arc::new(Mutex::new(dev)));
         }
-        Ok(MeshDevice { shape, chip_ids, devices, eth_peers, system: cluster.source.clone(), workers: 0 })
+        Ok(MeshDevice { shape, chip_ids, devices, eth_peers, system: cluster.source.clone(), workers: 0, fabric: FabricConfig::Disabled })
     }
 
     /// One chip as a 1×1 mesh.
@@ -128,6 +132,7 @@ impl MeshDevice {
             eth_peers: vec![Vec::new()],
             system,
             workers: 0,
+            fabric: FabricConfig::Disabled,
         }
     }
 
@@ -200,7 +205,15 @@ impl MeshDevice {
             devices.push(self.devices[i].clone());
             eth_peers.push(self.eth_peers[i].clone());
         }
-        Ok(MeshDevice { shape, chip_ids, devices, eth_peers, system: self.system.clone(), workers: self.workers })
+        Ok(MeshDevice {
+            shape,
+            chip_ids,
+            devices,
+            eth_peers,
+            system: self.system.clone(),
+            workers: self.workers,
+            fabric: self.fabric,
+        })
     }
 
     /// Every submesh of `shape`, row-major by offset, tiling the mesh.

@@ -12,7 +12,7 @@
 use crate::device::Device;
 use crate::engine::{EthPacket, EthTiming, Pause};
 use crate::error::DeviceError;
-use crate::launch::Launch;
+use crate::launch::{Launch, Links};
 use crate::program::Program;
 use crate::report::RunReport;
 use parking_lot::{Condvar, Mutex};
@@ -23,8 +23,8 @@ use std::sync::mpsc;
 pub(crate) struct ChipJob<'a> {
     pub device: &'a Mutex<Device>,
     pub program: &'a Program,
-    /// The other end of each of its Ethernet channels, when that is a chip of the run: (job index, channel).
-    pub peers: Vec<Option<(u32, u32)>>,
+    /// Its Ethernet links (the other ends as (job index, channel)) and fabric routers.
+    pub links: Links,
     pub chip_id: u32,
 }
 
@@ -62,7 +62,7 @@ impl Tokens {
 
 fn chip_thread(job: &ChipJob<'_>, tokens: &Tokens, rx: mpsc::Receiver<ToChip>, tx: mpsc::Sender<FromChip>) {
     let mut dev = job.device.lock();
-    let launch = match Launch::build_linked(&mut dev, job.program, &job.peers) {
+    let launch = match Launch::build_linked(&mut dev, job.program, &job.links) {
         Ok(l) => l,
         Err(e) => {
             let _ = tx.send(FromChip::Built(Err(e)));

@@ -3,6 +3,8 @@
 //! results are the same with any number of workers.
 
 use super::run::{ChipJob, run_chips, window_of};
+use crate::fabric::FabricLayout;
+use crate::launch::Links;
 use super::{MeshCoordinate, MeshCoordinateRange, MeshDevice, MeshShape};
 use crate::error::DeviceError;
 use crate::program::Program;
@@ -71,18 +73,32 @@ impl MeshDevice {
             }
         }
         jobs.sort_by_key(|j| j.0);
+        if jobs.is_empty() {
+            return Ok(MeshRunReport { devices: Vec::new(), cycles: Cycles::ZERO, not_modelled: Vec::new() });
+        }
         // The job of each chip id, to turn the system's links into links between jobs.
         let job_of = |chip: u32| jobs.iter().position(|j| self.chip_ids[j.0] == chip);
-        let linked = jobs.iter().any(|(_, p)| p.kernels.iter().any(|k| k.config.is_ethernet()));
+        let linked =
+            self.fabric.enabled() || jobs.iter().any(|(_, p)| p.kernels.iter().any(|k| k.config.is_ethernet()));
+        let layout = if self.fabric.enabled() {
+            let dev = self.devices[jobs[0].0].lock();
+            Some(FabricLayout::new(&dev.params, self.fabric).map_err(DeviceError::Config)?)
+        } else {
+            None
+        };
         let chip_jobs: Vec<ChipJob<'_>> = jobs
             .iter()
             .map(|&(i, program)| ChipJob {
                 device: &self.devices[i],
                 program,
-                peers: self.eth_peers[i]
-                    .iter()
-                    .map(|p| p.and_then(|(chip, ch)| job_of(chip).map(|j| (j as u32, ch))))
-                    .collect(),
+                links: Links {
+                    peers: self.eth_peers[i]
+                        .iter()
+                        .map(|p| p.and_then(|(chip, ch)| job_of(chip).map(|j| (j as u32, ch))))
+                        .collect(),
+                    routers: self.routers_of(i),
+                    layout,
+                },
                 chip_id: self.chip_ids[i],
             })
             .collect();

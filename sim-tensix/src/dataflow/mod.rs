@@ -9,6 +9,7 @@
 
 mod addr;
 mod eth;
+pub mod fabric;
 mod noc;
 mod sem;
 

@@ -1,0 +1,263 @@
+//! The fabric's routers (Ethernet data movers) during a run, one per fabric channel of the chip, each an
+//! event-driven model of the ERISC loop: one unit of work per step, `fabric.router_packet_cycles` each.
+//!
+//! - Sender channels: channel 0 takes packets from the connected worker (its doorbell counts them),
+//!   channel 1 from the chip's other router (pass-through traffic). A packet goes over the link into the
+//!   next receiver slot of the router at the other end when that router has a free slot (its credits come
+//!   back over Ethernet); once it has left, the worker's credit word is updated over the NoC.
+//! - Receiver channel: packets land in order. The header's route says whether this chip executes the
+//!   packet's NoC command (a write from the slot, an atomic increment, or both) and whether it continues:
+//!   then it is written over the NoC into a channel-1 slot of the opposite router, which must have room.
+//!   Then the slot is freed and its credit sent back.
+//!
+//! Atomic increments are issued no earlier than the router's previous writes have landed, so an increment
+//! implies its payloads are in place (the fabric's ordered virtual channel with flush).
+
+use super::{Engine, Ev};
+use crate::fabric::FabricLayout;
+use sim_core::Cycle;
+use sim_tensix::dataflow::fabric::{FabricCmd, FabricHeader, router_layout};
+use sim_tensix::{AtomicOp, AtomicReq, EthSend, Risc, WriteReq};
+use soc_descriptors::NocId;
+
+/// One router's state.
+#[derive(Debug, Clone)]
+pub(crate) struct Router {
+    pub layout: FabricLayout,
+    /// The channel of the router arriving packets continue on.
+    pub forward: Option<u32>,
+    /// Packets sent over the link from each sender channel.
+    pub sent: [u32; 2],
+    /// Packets landed in the receiver channel, and handled.
+    pub rx_arrived: u32,
+    pub rx_done: u32,
+    /// Packets this router has written into the forward router's channel 1.
+    pub forwarded: u32,
+    /// Its ERISC is busy until then.
+    pub erisc_free: Cycle,
+    /// A step is scheduled.
+    pub scheduled: bool,
+    /// Which sender channel goes first next time.
+    pub turn: usize,
+    /// When the last write it issued lands.
+    pub last_write_land: Cycle,
+    /// Packets handled, for the report.
+    pub packets: u64,
+}
+
+impl Router {
+    pub fn new(layout: FabricLayout, forward: Option<u32>) -> Router {
+        Router {
+            layout,
+            forward,
+            sent: [0; 2],
+            rx_arrived: 0,
+            rx_done: 0,
+            forwarded: 0,
+            erisc_free: Cycle::ZERO,
+            scheduled: false,
+            turn: 0,
+            last_write_land: Cycle::ZERO,
+            packets: 0,
+        }
+    }
+}
+
+impl Engine {
+    fn l1_word(&self, ch: u32, addr: u32) -> u32 {
+        let core = self.chip.eth[ch as usize].core;
+        self.chip.cores[core.0 as usize].l1.read_u32(addr as u64).expect("router words inside L1")
+    }
+
+    /// Something changed on the Ethernet core of channel `ch`: make its router look.
+    pub(crate) fn fabric_poke(&mut self, ch: u32, now: Cycle) {
+        let Some(r) = self.chip.routers.get_mut(ch as usize).and_then(|r| r.as_mut()) else { return };
+        if !r.scheduled {
+            r.scheduled = true;
+            let at = now.max(r.erisc_free);
+            self.sched.queue.push(at, Ev::FabricStep(ch));
+        }
+    }
+
+    /// A packet landed in channel `ch`'s L1 at `dst` from the other end of its link.
+    pub(crate) fn fabric_landed(&mut self, ch: u32, dst: u32) {
+        if let Some(Some(r)) = self.chip.routers.get_mut(ch as usize)
+            && r.layout.in_receiver(dst)
+        {
+            r.rx_arrived += 1;
+        }
+    }
+
+    /// One step of router `ch`'s loop at `now`.
+    pub(crate) fn fabric_step(&mut self, ch: u32, now: Cycle) {
+        let Some(r) = self.chip.routers[ch as usize].as_mut() else { return };
+        r.scheduled = false;
+        let did = self.fabric_receive(ch, now) || self.fabric_send(ch, now);
+        if did {
+            let cost = self.chip.fabric_packet_cycles;
+            let r = self.chip.routers[ch as usize].as_mut().expect("router");
+            r.erisc_free = now + cost;
+            r.packets += 1;
+            r.scheduled = true;
+            let at = r.erisc_free;
+            self.sched.queue.push(at, Ev::FabricStep(ch));
+        }
+    }
+
+    fn router(&self, ch: u32) -> &Router {
+        self.chip.routers[ch as usize].as_ref().expect("router")
+    }
+
+    /// Handle the oldest landed packet, if it can go on.
+    fn fabric_receive(&mut self, ch: u32, now: Cycle) -> bool {
+        let r = self.router(ch).clone();
+        if r.rx_done == r.rx_arrived {
+            return false;
+        }
+        let l = r.layout;
+        let slot = l.receiver_slot(r.rx_done);
+        let core = self.chip.eth[ch as usize].core;
+        let bytes = self.chip.cores[core.0 as usize].l1.read(slot as u64, FabricHeader::ENCODED_BYTES as u64).expect("slot in L1");
+        let Some(mut h) = FabricHeader::decode(&bytes) else {
+            self.rec.warnings.push(format!("fabric router on Ethernet channel {ch}: a packet with an unknown header was dropped"));
+            self.fabric_free_rx(ch, now);
+            return true;
+        };
+        let hop = h.hops_done as u32 + 1;
+        let (start, range) = (h.start_distance as u32, h.range as u32);
+        let write = hop >= start && hop < start + range;
+        let onward = hop < start + range - 1;
+        if onward {
+            let Some(f) = r.forward else {
+                self.rec.warnings.push(format!(
+                    "fabric router on Ethernet channel {ch}: a packet routed {} more hop(s) reached the end of its line and was dropped",
+                    start + range - 1 - hop
+                ));
+                self.fabric_free_rx(ch, now);
+                return true;
+            };
+            let fr = self.router(f);
+            if r.forwarded - fr.sent[1] >= l.sender_slots {
+                // The next router's pass-through channel is full: try again when it sends.
+                return false;
+            }
+        }
+        let addr_map = self.chip.addr_map;
+        let me = self.chip.eth[ch as usize].core;
+        let src = slot + l.header_bytes;
+        if write {
+            match h.cmd {
+                FabricCmd::Write { dst } | FabricCmd::FusedWriteInc { dst, .. } if h.payload_bytes > 0 => {
+                    let w = WriteReq { core: me, risc: Risc::Erisc0, noc: NocId::Noc0, src_l1: src, dst, size: h.payload_bytes, posted: false, mcast: None };
+                    match self.issue_write(w, now) {
+                        Ok(_) => {
+                            let land = self.chip.lands.iter().map(|l| l.1).max().unwrap_or(now);
+                            let r = self.chip.routers[ch as usize].as_mut().expect("router");
+                            r.last_write_land = r.last_write_land.max(land);
+                        }
+                        Err(e) => self.rec.warnings.push(format!("fabric router on Ethernet channel {ch}: a write was dropped: {e}")),
+                    }
+                }
+                _ => {}
+            }
+            if let FabricCmd::AtomicInc { sem, val } | FabricCmd::FusedWriteInc { sem, val, .. } = h.cmd {
+                let at = now.max(self.router(ch).last_write_land);
+                let a = AtomicReq { core: me, risc: Risc::Erisc0, noc: NocId::Noc0, dst: sem, op: AtomicOp::Inc(val), posted: true };
+                self.chip.fabric_incs.push((ch, a));
+                let i = self.chip.fabric_incs.len() as u32 - 1;
+                self.sched.queue.push(at, Ev::FabricInc(i));
+            }
+        }
+        if onward {
+            let f = r.forward.expect("checked");
+            h.hops_done += 1;
+            let enc = h.encode();
+            self.chip.cores[core.0 as usize].l1.write(slot as u64, &enc).expect("slot in L1");
+            let fl = self.router(f).layout;
+            let dst_slot = fl.sender_slot(1, r.forwarded);
+            let ft = self.chip.chip.noc0_to_translated(self.chip.eth[f as usize].tile);
+            let size = (l.header_bytes + h.payload_bytes).next_multiple_of(16);
+            let w = WriteReq { core: me, risc: Risc::Erisc0, noc: NocId::Noc0, src_l1: slot, dst: addr_map.xy(ft.x, ft.y, dst_slot as u64), size, posted: false, mcast: None };
+            let bell = AtomicReq { core: me, risc: Risc::Erisc0, noc: NocId::Noc0, dst: addr_map.xy(ft.x, ft.y, (fl.base + router_layout::CH1_DOORBELL) as u64), op: AtomicOp::Inc(1), posted: true };
+            if let Err(e) = self.issue_write(w, now).and_then(|_| self.issue_atomic(bell, now)) {
+                self.rec.warnings.push(format!("fabric router on Ethernet channel {ch}: forwarding failed: {e}"));
+            }
+            self.chip.routers[ch as usize].as_mut().expect("router").forwarded += 1;
+        }
+        self.fabric_free_rx(ch, now);
+        true
+    }
+
+    /// Free the oldest receiver slot and send its credit back over the link.
+    fn fabric_free_rx(&mut self, ch: u32, now: Cycle) {
+        let r = self.chip.routers[ch as usize].as_mut().expect("router");
+        r.rx_done += 1;
+        let (done, base) = (r.rx_done, r.layout.base);
+        let core = self.chip.eth[ch as usize].core;
+        self.chip.cores[core.0 as usize].l1.write_u32((base + router_layout::CREDIT_OUT) as u64, done).expect("in L1");
+        let s = EthSend { core, channel: ch, src_l1: base + router_layout::CREDIT_OUT, dst_l1: base + router_layout::CREDIT_IN, size: 16 };
+        let at = now.max(self.chip.eth[ch as usize].tx_free);
+        if let Err(e) = self.eth_send(s, at) {
+            self.rec.warnings.push(format!("fabric router on Ethernet channel {ch}: credit not sent: {e}"));
+        }
+    }
+
+    /// Send the next waiting packet of a sender channel over the link, if the far receiver has room.
+    fn fabric_send(&mut self, ch: u32, now: Cycle) -> bool {
+        let r = self.router(ch).clone();
+        let l = r.layout;
+        let freed_far = self.l1_word(ch, l.base + router_layout::CREDIT_IN);
+        let in_far = r.sent[0] + r.sent[1] - freed_far;
+        if in_far >= l.receiver_slots {
+            return false;
+        }
+        for k in 0..2 {
+            let c = (r.turn + k) % 2;
+            let bell = self.l1_word(ch, l.base + if c == 0 { router_layout::CH0_DOORBELL } else { router_layout::CH1_DOORBELL });
+            if bell == r.sent[c] {
+                continue;
+            }
+            let slot = l.sender_slot(c as u32, r.sent[c]);
+            let core = self.chip.eth[ch as usize].core;
+            let bytes = self.chip.cores[core.0 as usize].l1.read(slot as u64, FabricHeader::ENCODED_BYTES as u64).expect("in L1");
+            let payload = FabricHeader::decode(&bytes).map_or(0, |h| h.payload_bytes.min(l.max_payload));
+            let size = (l.header_bytes + payload).next_multiple_of(16);
+            let dst = l.receiver_slot(r.sent[0] + r.sent[1]);
+            let at = now.max(self.chip.eth[ch as usize].tx_free);
+            if let Err(e) = self.eth_send(EthSend { core, channel: ch, src_l1: slot, dst_l1: dst, size }, at) {
+                self.rec.warnings.push(format!("fabric router on Ethernet channel {ch}: packet not sent: {e}"));
+            }
+            let r = self.chip.routers[ch as usize].as_mut().expect("router");
+            r.sent[c] += 1;
+            r.turn = (c + 1) % 2;
+            let sent = r.sent[c];
+            if c == 0 {
+                // The slot is free again: tell the worker (its NoC coordinates and credit word registered at open).
+                let reg = l.base + router_layout::WORKER_REG;
+                let (x, y, a) = (self.l1_word(ch, reg), self.l1_word(ch, reg + 4), self.l1_word(ch, reg + 8));
+                let dst = self.chip.addr_map.xy(x, y, a as u64);
+                let req = AtomicReq { core, risc: Risc::Erisc0, noc: NocId::Noc0, dst, op: AtomicOp::Store(sent), posted: true };
+                if let Err(e) = self.issue_atomic(req, now) {
+                    self.rec.warnings.push(format!("fabric router on Ethernet channel {ch}: worker credit not sent: {e}"));
+                }
+            } else {
+                // The chip's other routers may be waiting for room in this pass-through channel.
+                for o in 0..self.chip.routers.len() as u32 {
+                    if o != ch {
+                        self.fabric_poke(o, now);
+                    }
+                }
+            }
+            return true;
+        }
+        false
+    }
+
+    /// A deferred atomic increment of a router is due.
+    pub(crate) fn fabric_inc(&mut self, i: u32, now: Cycle) {
+        let (ch, a) = self.chip.fabric_incs[i as usize];
+        if let Err(e) = self.issue_atomic(a, now) {
+            self.rec.warnings.push(format!("fabric router on Ethernet channel {ch}: an atomic increment was dropped: {e}"));
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! The fabric on a mesh: which Ethernet channel of each device runs the router facing each mesh
+//! neighbour, and the connection arguments a worker kernel needs to reach one
+//! (`append_fabric_connection_rt_args`).
+
+use super::{MeshCoordinate, MeshDevice};
+use crate::error::DeviceError;
+use crate::fabric::{FabricConfig, FabricLayout, RouterSpec};
+use sim_tensix::dataflow::fabric::FABRIC_CONNECTION_ARGS;
+
+/// East, west, north, south as (row, column) steps; the opposite of direction `d` is `d ^ 1`.
+const DIRS: [(i64, i64); 4] = [(0, 1), (0, -1), (-1, 0), (1, 0)];
+
+impl MeshDevice {
+    /// `SetFabricConfig`: routers run on the Ethernet cores from the next workload on.
+    pub fn set_fabric_config(&mut self, config: FabricConfig) -> Result<(), DeviceError> {
+        if config.enabled() {
+            let dev = self.devices[0].lock();
+            FabricLayout::new(&dev.params, config).map_err(DeviceError::Config)?;
+        }
+        self.fabric = config;
+        Ok(())
+    }
+
+    /// The fabric configuration.
+    pub fn fabric_config(&self) -> FabricConfig {
+        self.fabric
+    }
+
+    /// The neighbour of device `i` in direction `d` (wrapping around a ring's line when the
+    /// configuration closes it).
+    fn neighbour(&self, i: usize, d: usize) -> Option<usize> {
+        let c = self.shape.coord(i);
+        let (rows, cols) = (self.shape.rows as i64, self.shape.cols as i64);
+        let (mut r, mut k) = (c.row as i64 + DIRS[d].0, c.col as i64 + DIRS[d].1);
+        if self.fabric == FabricConfig::Fabric1DRing {
+            let along = if d < 2 { cols } else { rows };
+            if along >= 3 {
+                r = r.rem_euclid(rows);
+                k = k.rem_euclid(cols);
+            }
+        }
+        if r < 0 || k < 0 || r >= rows || k >= cols {
+            return None;
+        }
+        let j = MeshCoordinate::new(r as u32, k as u32).to_linear_index(self.shape);
+        (j != i).then_some(j)
+    }
+
+    /// The channel of device `i` whose link reaches device `j` (`link` selects among parallel links).
+    fn channel_to(&self, i: usize, j: usize, link: u32) -> Option<u32> {
+        let target = self.chip_ids[j];
+        self.eth_peers[i]
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.is_some_and(|(chip, _)| chip == target))
+            .nth(link as usize)
+            .map(|(c, _)| c as u32)
+    }
+
+    /// The routers of device `i`: one per neighbour the system links it to, routing plane 0.
+    pub(crate) fn routers_of(&self, i: usize) -> Vec<RouterSpec> {
+        if !self.fabric.enabled() {
+            return Vec::new();
+        }
+        let facing: Vec<Option<u32>> =
+            (0..4).map(|d| self.neighbour(i, d).and_then(|j| self.channel_to(i, j, 0))).collect();
+        let mut out: Vec<RouterSpec> = (0..4)
+            .filter_map(|d| facing[d].map(|channel| RouterSpec { channel, forward: facing[d ^ 1] }))
+            .collect();
+        out.sort_by_key(|r| r.channel);
+        out.dedup_by_key(|r| r.channel);
+        out
+    }
+
+    /// `append_fabric_connection_rt_args(src, dst, link_idx, program, worker_core, args)`: the arguments a
+    /// worker on the device at `src` reads with `FabricConnection::from_args` to send towards the
+    /// neighbouring device `dst`; `credit_sem` is the id of the worker's semaphore the router writes its
+    /// credits to.
+    pub fn append_fabric_connection_rt_args(
+        &self,
+        src: MeshCoordinate,
+        dst: MeshCoordinate,
+        link_idx: u32,
+        credit_sem: u32,
+        args: &mut Vec<u32>,
+    ) -> Result<(), DeviceError> {
+        if !self.fabric.enabled() {
+            return Err(DeviceError::api(
+                "append_fabric_connection_rt_args: the fabric is disabled; call set_fabric_config(FabricConfig::Fabric1D) first",
+            ));
+        }
+        let i = self.index(src)?;
+        let j = self.index(dst)?;
+        if !(0..4).any(|d| self.neighbour(i, d) == Some(j)) {
+            return Err(DeviceError::api(format!(
+                "append_fabric_connection_rt_args: {dst} is not a neighbour of {src} in the {} mesh; connect to an adjacent device and route with hops",
+                self.shape
+            )));
+        }
+        if link_idx != 0 {
+            return Err(DeviceError::api(format!(
+                "append_fabric_connection_rt_args: link {link_idx}: tensim's fabric runs one routing plane (link 0)"
+            )));
+        }
+        let ch = self.channel_to(i, j, 0).ok_or_else(|| {
+            DeviceError::api(format!(
+                "append_fabric_connection_rt_args: chips {} and {} are not linked by Ethernet",
+                self.chip_ids[i], self.chip_ids[j]
+            ))
+        })?;
+        let dev = self.devices[i].lock();
+        let l = FabricLayout::new(&dev.params, self.fabric).map_err(DeviceError::Config)?;
+        let t = dev.eth_core_noc_xy(ch)?;
+        let before = args.len();
+        args.extend([t.x, t.y, l.base, l.sender_slots, l.slot_bytes, l.header_bytes, l.max_payload, credit_sem]);
+        debug_assert_eq!(args.len() - before, FABRIC_CONNECTION_ARGS);
+        Ok(())
+    }
+}

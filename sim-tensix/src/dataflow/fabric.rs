@@ -1,0 +1,388 @@
+//! The fabric from a worker kernel (tt-metal's 1-D "linear" fabric API): a connection to the router on an
+//! Ethernet core of this chip, and packets — a header plus up to the fabric's maximum payload — written
+//! into the router's sender-channel slots over the NoC, one slot credit each. The router (modelled by the
+//! chip) forwards them hop by hop over Ethernet; on the chips the header's route selects, it replays the
+//! packet's NoC command: a write, an atomic increment, or a write followed by an increment.
+//!
+//! Routes are 1-D: a packet travels `start_distance` hops along the connection's direction and is written
+//! on `range` consecutive chips from there (unicast: `range` 1).
+
+use super::Dataflow;
+use crate::core::WordCond;
+
+/// Words of connection arguments a host appends per connection ([`FabricConnection::from_args`]).
+pub const FABRIC_CONNECTION_ARGS: usize = 8;
+
+/// Byte offsets in a router's L1 region, from its base (`eth.l1_unreserved_base`).
+pub mod router_layout {
+    /// Sender channel 0's doorbell: a worker increments it once per packet written.
+    pub const CH0_DOORBELL: u32 = 0;
+    /// Sender channel 1's doorbell (packets passed on by the chip's other router).
+    pub const CH1_DOORBELL: u32 = 16;
+    /// The connected worker's NoC x, y and credit-word address (three words).
+    pub const WORKER_REG: u32 = 32;
+    /// Packets the router at the other end has freed from its receiver channel (written over Ethernet).
+    pub const CREDIT_IN: u32 = 48;
+    /// The word the router sends as its own receiver credit.
+    pub const CREDIT_OUT: u32 = 64;
+    /// First slot: sender channel 0, then sender channel 1, then the receiver channel.
+    pub const SLOTS: u32 = 128;
+}
+
+/// What a fabric packet does where it is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FabricCmd {
+    /// `NOC_UNICAST_WRITE` of the payload to a NoC address.
+    Write {
+        /// Destination NoC address.
+        dst: u64,
+    },
+    /// `NOC_UNICAST_ATOMIC_INC` (header only).
+    AtomicInc {
+        /// Semaphore NoC address.
+        sem: u64,
+        /// Increment.
+        val: u32,
+    },
+    /// `NOC_FUSED_UNICAST_ATOMIC_INC`: the write, then the increment.
+    FusedWriteInc {
+        /// Destination NoC address.
+        dst: u64,
+        /// Semaphore NoC address.
+        sem: u64,
+        /// Increment.
+        val: u32,
+    },
+}
+
+/// A decoded packet header (tensim's encoding of the 1-D low-latency header's fields).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FabricHeader {
+    /// The NoC command.
+    pub cmd: FabricCmd,
+    /// Hops before the first chip that executes the command.
+    pub start_distance: u8,
+    /// Chips that execute it.
+    pub range: u8,
+    /// Hops travelled so far (routers increment it).
+    pub hops_done: u8,
+    /// Payload bytes after the header.
+    pub payload_bytes: u32,
+}
+
+impl FabricHeader {
+    /// Bytes of the encoding (it fits every header size a fabric may be configured with).
+    pub const ENCODED_BYTES: usize = 32;
+
+    /// Encode into the first [`FabricHeader::ENCODED_BYTES`] bytes.
+    pub fn encode(&self) -> [u8; Self::ENCODED_BYTES] {
+        let mut b = [0u8; Self::ENCODED_BYTES];
+        let (kind, a, s, v) = match self.cmd {
+            FabricCmd::Write { dst } => (0u8, dst, 0, 0),
+            FabricCmd::AtomicInc { sem, val } => (2, 0, sem, val),
+            FabricCmd::FusedWriteInc { dst, sem, val } => (3, dst, sem, val),
+        };
+        b[0] = kind;
+        b[1] = self.start_distance;
+        b[2] = self.range;
+        b[3] = self.hops_done;
+        b[4..8].copy_from_slice(&self.payload_bytes.to_le_bytes());
+        b[8..16].copy_from_slice(&a.to_le_bytes());
+        b[16..24].copy_from_slice(&s.to_le_bytes());
+        b[24..28].copy_from_slice(&v.to_le_bytes());
+        b
+    }
+
+    /// Decode; `None` for an unknown command byte.
+    pub fn decode(b: &[u8]) -> Option<FabricHeader> {
+        let u64_at = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"));
+        let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes"));
+        let cmd = match b[0] {
+            0 => FabricCmd::Write { dst: u64_at(8) },
+            2 => FabricCmd::AtomicInc { sem: u64_at(16), val: u32_at(24) },
+            3 => FabricCmd::FusedWriteInc { dst: u64_at(8), sem: u64_at(16), val: u32_at(24) },
+            _ => return None,
+        };
+        Some(FabricHeader { cmd, start_distance: b[1], range: b[2], hops_done: b[3], payload_bytes: u32_at(4) })
+    }
+}
+
+/// A worker's connection to the router of one direction (tt-metal's `WorkerToFabricEdmSender`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FabricConnection {
+    /// The router's Ethernet core (NoC coordinates as kernels use them).
+    pub eth_xy: (u32, u32),
+    /// Base of the router's L1 region.
+    pub base: u32,
+    /// Slots of the sender channel.
+    pub slots: u32,
+    /// Bytes of one slot (header and largest payload).
+    pub slot_bytes: u32,
+    /// Header bytes at the start of each slot.
+    pub header_bytes: u32,
+    /// Largest payload of one packet.
+    pub max_payload: u32,
+    /// The semaphore id of the worker's credit word (the router writes its sent count there).
+    pub credit_sem: u32,
+    /// Packets written so far.
+    pub wr: u32,
+    credit_addr: u32,
+}
+
+impl FabricConnection {
+    /// `build_from_args`: read [`FABRIC_CONNECTION_ARGS`] runtime args from `*idx` on.
+    pub fn from_args(d: &mut Dataflow<'_>, idx: &mut usize) -> FabricConnection {
+        let mut a = [0u32; FABRIC_CONNECTION_ARGS];
+        for v in &mut a {
+            *v = d.get_arg_val::<u32>(*idx);
+            *idx += 1;
+        }
+        let credit_addr = d.get_semaphore(a[7]);
+        FabricConnection {
+            eth_xy: (a[0], a[1]),
+            base: a[2],
+            slots: a[3],
+            slot_bytes: a[4],
+            header_bytes: a[5],
+            max_payload: a[6],
+            credit_sem: a[7],
+            wr: 0,
+            credit_addr,
+        }
+    }
+}
+
+impl Dataflow<'_> {
+    fn router_addr(&self, c: &FabricConnection, offset: u32) -> u64 {
+        self.ctx.k.tables.addr_map.xy(c.eth_xy.0, c.eth_xy.1, (c.base + offset) as u64)
+    }
+
+    /// `open()`: register this worker (its NoC coordinates and credit word) with the router.
+    pub fn fabric_open(&mut self, c: &mut FabricConnection) {
+        self.l1_write_u32(c.credit_addr, 0);
+        let (x, y) = self.ctx.k.noc_xy;
+        for (i, v) in [x, y, c.credit_addr].into_iter().enumerate() {
+            let a = self.router_addr(c, router_layout::WORKER_REG + 4 * i as u32);
+            self.noc_inline_dw_write(a, v);
+        }
+        c.wr = 0;
+    }
+
+    /// `close()`: wait until the router has sent every packet of this connection.
+    pub fn fabric_close(&mut self, c: &mut FabricConnection) {
+        self.l1_poll_u32(c.credit_addr, WordCond::Ge(c.wr));
+        self.noc_async_write_barrier();
+        self.noc_async_atomic_barrier();
+    }
+
+    /// `wait_for_empty_write_slot()`.
+    pub fn fabric_wait_for_empty_write_slot(&mut self, c: &FabricConnection) {
+        if c.wr >= c.slots {
+            self.l1_poll_u32(c.credit_addr, WordCond::Ge(c.wr + 1 - c.slots));
+        }
+    }
+
+    /// One packet: wait for a slot, write payload and header into it, ring the doorbell.
+    fn fabric_packet(&mut self, api: &str, c: &mut FabricConnection, hdr_addr: u32, src: u32, h: FabricHeader) {
+        if h.payload_bytes > c.max_payload {
+            self.ctx.fail(format!(
+                "{api}: a single packet of {} bytes exceeds the fabric's {}-byte payload",
+                h.payload_bytes, c.max_payload
+            ));
+        }
+        if h.range == 0 || h.start_distance == 0 {
+            self.ctx.fail(format!(
+                "{api}: the route needs at least one hop and one chip (start {}, range {})",
+                h.start_distance, h.range
+            ));
+        }
+        self.fabric_wait_for_empty_write_slot(c);
+        let mut hb = vec![0u8; c.header_bytes as usize];
+        hb[..FabricHeader::ENCODED_BYTES].copy_from_slice(&h.encode());
+        self.l1_write_bytes(hdr_addr, &hb);
+        let slot = c.base + router_layout::SLOTS + (c.wr % c.slots) * c.slot_bytes;
+        if h.payload_bytes > 0 {
+            let dst = self.ctx.k.tables.addr_map.xy(c.eth_xy.0, c.eth_xy.1, (slot + c.header_bytes) as u64);
+            self.noc_async_write(src, dst, h.payload_bytes);
+        }
+        let dst = self.ctx.k.tables.addr_map.xy(c.eth_xy.0, c.eth_xy.1, slot as u64);
+        self.noc_async_write(hdr_addr, dst, c.header_bytes);
+        // "Flush": the header (and payload) must have left L1 before the caller may reuse them.
+        self.noc_async_writes_flushed();
+        let bell = self.router_addr(c, router_layout::CH0_DOORBELL);
+        self.noc_semaphore_inc(bell, 1);
+        c.wr += 1;
+    }
+
+    /// Send `cmd` with `size` payload bytes from `src` (split into packets of the fabric's largest payload;
+    /// a fused increment rides on the last one) to chips `start_distance .. start_distance + range` hops away.
+    #[allow(clippy::too_many_arguments)]
+    pub fn fabric_send(
+        &mut self,
+        api: &str,
+        c: &mut FabricConnection,
+        hdr_addr: u32,
+        src: u32,
+        size: u32,
+        cmd: FabricCmd,
+        start_distance: u8,
+        range: u8,
+    ) {
+        let hdr = |cmd, n| FabricHeader { cmd, start_distance, range, hops_done: 0, payload_bytes: n };
+        match cmd {
+            FabricCmd::AtomicInc { .. } => self.fabric_packet(api, c, hdr_addr, src, hdr(cmd, 0)),
+            FabricCmd::Write { dst } | FabricCmd::FusedWriteInc { dst, .. } => {
+                let mut off = 0;
+                loop {
+                    let n = c.max_payload.min(size - off);
+                    let last = off + n == size;
+                    let d = dst + off as u64;
+                    let part = match cmd {
+                        FabricCmd::FusedWriteInc { sem, val, .. } if last => {
+                            FabricCmd::FusedWriteInc { dst: d, sem, val }
+                        }
+                        _ => FabricCmd::Write { dst: d },
+                    };
+                    self.fabric_packet(api, c, hdr_addr, src + off, hdr(part, n));
+                    off += n;
+                    if last {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /// `fabric_unicast_noc_unicast_write(conn, hdr, src, size, {dst_noc_addr}, num_hops)`.
+    pub fn fabric_unicast_noc_unicast_write(
+        &mut self,
+        c: &mut FabricConnection,
+        hdr: u32,
+        src: u32,
+        size: u32,
+        dst_noc_addr: u64,
+        num_hops: u8,
+    ) {
+        self.fabric_send(
+            "fabric_unicast_noc_unicast_write",
+            c,
+            hdr,
+            src,
+            size,
+            FabricCmd::Write { dst: dst_noc_addr },
+            num_hops,
+            1,
+        );
+    }
+
+    /// `fabric_multicast_noc_unicast_write(conn, hdr, src, size, {dst_noc_addr}, start_distance, range)`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn fabric_multicast_noc_unicast_write(
+        &mut self,
+        c: &mut FabricConnection,
+        hdr: u32,
+        src: u32,
+        size: u32,
+        dst_noc_addr: u64,
+        start_distance: u8,
+        range: u8,
+    ) {
+        self.fabric_send(
+            "fabric_multicast_noc_unicast_write",
+            c,
+            hdr,
+            src,
+            size,
+            FabricCmd::Write { dst: dst_noc_addr },
+            start_distance,
+            range,
+        );
+    }
+
+    /// `fabric_unicast_noc_unicast_atomic_inc(conn, hdr, {sem_noc_addr, val}, num_hops)`.
+    pub fn fabric_unicast_noc_unicast_atomic_inc(
+        &mut self,
+        c: &mut FabricConnection,
+        hdr: u32,
+        sem_noc_addr: u64,
+        val: u32,
+        num_hops: u8,
+    ) {
+        self.fabric_send(
+            "fabric_unicast_noc_unicast_atomic_inc",
+            c,
+            hdr,
+            0,
+            0,
+            FabricCmd::AtomicInc { sem: sem_noc_addr, val },
+            num_hops,
+            1,
+        );
+    }
+
+    /// `fabric_multicast_noc_unicast_atomic_inc(conn, hdr, {sem_noc_addr, val}, start_distance, range)`.
+    pub fn fabric_multicast_noc_unicast_atomic_inc(
+        &mut self,
+        c: &mut FabricConnection,
+        hdr: u32,
+        sem_noc_addr: u64,
+        val: u32,
+        start_distance: u8,
+        range: u8,
+    ) {
+        self.fabric_send(
+            "fabric_multicast_noc_unicast_atomic_inc",
+            c,
+            hdr,
+            0,
+            0,
+            FabricCmd::AtomicInc { sem: sem_noc_addr, val },
+            start_distance,
+            range,
+        );
+    }
+
+    /// `fabric_unicast_noc_fused_unicast_with_atomic_inc(conn, hdr, src, size, {dst, sem, val}, num_hops)`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn fabric_unicast_noc_fused_unicast_with_atomic_inc(
+        &mut self,
+        c: &mut FabricConnection,
+        hdr: u32,
+        src: u32,
+        size: u32,
+        dst_noc_addr: u64,
+        sem_noc_addr: u64,
+        val: u32,
+        num_hops: u8,
+    ) {
+        let cmd = FabricCmd::FusedWriteInc { dst: dst_noc_addr, sem: sem_noc_addr, val };
+        self.fabric_send("fabric_unicast_noc_fused_unicast_with_atomic_inc", c, hdr, src, size, cmd, num_hops, 1);
+    }
+
+    /// `fabric_multicast_noc_fused_unicast_with_atomic_inc(conn, hdr, src, size, {dst, sem, val}, start_distance, range)`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn fabric_multicast_noc_fused_unicast_with_atomic_inc(
+        &mut self,
+        c: &mut FabricConnection,
+        hdr: u32,
+        src: u32,
+        size: u32,
+        dst_noc_addr: u64,
+        sem_noc_addr: u64,
+        val: u32,
+        start_distance: u8,
+        range: u8,
+    ) {
+        let cmd = FabricCmd::FusedWriteInc { dst: dst_noc_addr, sem: sem_noc_addr, val };
+        self.fabric_send(
+            "fabric_multicast_noc_fused_unicast_with_atomic_inc",
+            c,
+            hdr,
+            src,
+            size,
+            cmd,
+            start_distance,
+            range,
+        );
+    }
+}
