@@ -6,6 +6,7 @@
 
 use crate::params::Params;
 use sim_tensix::dataflow::fabric::router_layout;
+pub use sim_tensix::dataflow::fabric::{FABRIC_CONNECTION_ARGS, FabricCmd, FabricConnection, FabricHeader};
 
 /// `tt::tt_fabric::FabricConfig`: set before a mesh workload runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -7,8 +7,8 @@
 use crate::coords::CoreRangeSet;
 use crate::device::{Device, DispatchMode};
 use crate::engine::{ChipState, Engine, EthPort, EthTiming, FiberMeta, Recorder, Router, RunOutcome, Runner, run};
-use crate::fabric::{FabricLayout, RouterSpec};
 use crate::error::DeviceError;
+use crate::fabric::{FabricLayout, RouterSpec};
 use crate::params::SEMAPHORE_BYTES;
 use crate::program::{EthernetConfig, KernelBody, KernelConfig, Program, check_arg_count};
 use crate::report::RunReport;
@@ -34,6 +34,8 @@ pub(crate) struct Links {
     pub routers: Vec<RouterSpec>,
     /// Their layout, when the fabric is on.
     pub layout: Option<FabricLayout>,
+    /// The fabric is a ring.
+    pub ring: bool,
 }
 
 /// One kernel on one core and RISC.
@@ -343,7 +345,7 @@ impl Launch {
                 Some(l) => {
                     let mut v = vec![None; dev.eth_tiles.len()];
                     for r in &links.routers {
-                        v[r.channel as usize] = Some(Router::new(l, r.forward));
+                        v[r.channel as usize] = Some(Router::new(l, r.forward, links.ring));
                     }
                     v
                 }

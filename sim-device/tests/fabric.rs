@@ -3,11 +3,11 @@
 //! split at the fabric's payload size, forwarded by the routers with slot credits, and the data arrives
 //! bit for bit; the time covers at least the wire time of every packet over three links.
 
+use sim_device::Params;
 use sim_device::fabric::FabricConfig;
+use sim_device::fabric::FabricConnection;
 use sim_device::mesh::{MeshCoordinate, MeshCoordinateRange, MeshDevice, MeshRunReport, MeshShape, MeshWorkload};
 use sim_device::prelude::*;
-use sim_device::Params;
-use sim_tensix::dataflow::fabric::FabricConnection;
 use soc_descriptors::builtin_system;
 
 const BYTES: u32 = 16 * 1024;
@@ -36,7 +36,12 @@ fn run(n: u32, multicast: bool, workers: usize) -> (MeshRunReport, Vec<u32>, Vec
     let k = p0
         .create_kernel(
             Kernel::dataflow("fabric_sender", move |d| {
-                let (x, y, src, hdr) = (d.get_arg_val::<u32>(0), d.get_arg_val::<u32>(1), d.get_arg_val::<u32>(2), d.get_arg_val::<u32>(3));
+                let (x, y, src, hdr) = (
+                    d.get_arg_val::<u32>(0),
+                    d.get_arg_val::<u32>(1),
+                    d.get_arg_val::<u32>(2),
+                    d.get_arg_val::<u32>(3),
+                );
                 let mut idx = 4;
                 let mut c = FabricConnection::from_args(d, &mut idx);
                 d.fabric_open(&mut c);
@@ -76,7 +81,12 @@ fn run(n: u32, multicast: bool, workers: usize) -> (MeshRunReport, Vec<u32>, Vec
     let mut m = m;
     let r = m.enqueue_mesh_workload(&w).unwrap();
     let got = (1..n)
-        .map(|i| m.get_device(MeshCoordinate::new(0, i)).unwrap().read_from_device_l1::<u32>(dst_core, base, data.len()).unwrap())
+        .map(|i| {
+            m.get_device(MeshCoordinate::new(0, i))
+                .unwrap()
+                .read_from_device_l1::<u32>(dst_core, base, data.len())
+                .unwrap()
+        })
         .collect();
     (r, data, got)
 }

@@ -10,6 +10,9 @@
 //!   then it is written over the NoC into a channel-1 slot of the opposite router, which must have room.
 //!   Then the slot is freed and its credit sent back.
 //!
+//! On a ring, packets from the worker enter only while the far receiver keeps a second slot free (bubble
+//! flow control), so the ring's buffers can never all fill.
+//!
 //! Atomic increments are issued no earlier than the router's previous writes have landed, so an increment
 //! implies its payloads are in place (the fabric's ordered virtual channel with flush).
 
@@ -43,10 +46,12 @@ pub(crate) struct Router {
     pub last_write_land: Cycle,
     /// Packets handled, for the report.
     pub packets: u64,
+    /// On a ring (bubble flow control for injected packets).
+    pub ring: bool,
 }
 
 impl Router {
-    pub fn new(layout: FabricLayout, forward: Option<u32>) -> Router {
+    pub fn new(layout: FabricLayout, forward: Option<u32>, ring: bool) -> Router {
         Router {
             layout,
             forward,
@@ -59,6 +64,7 @@ impl Router {
             turn: 0,
             last_write_land: Cycle::ZERO,
             packets: 0,
+            ring,
         }
     }
 }
@@ -117,9 +123,14 @@ impl Engine {
         let l = r.layout;
         let slot = l.receiver_slot(r.rx_done);
         let core = self.chip.eth[ch as usize].core;
-        let bytes = self.chip.cores[core.0 as usize].l1.read(slot as u64, FabricHeader::ENCODED_BYTES as u64).expect("slot in L1");
+        let bytes = self.chip.cores[core.0 as usize]
+            .l1
+            .read(slot as u64, FabricHeader::ENCODED_BYTES as u64)
+            .expect("slot in L1");
         let Some(mut h) = FabricHeader::decode(&bytes) else {
-            self.rec.warnings.push(format!("fabric router on Ethernet channel {ch}: a packet with an unknown header was dropped"));
+            self.rec
+                .warnings
+                .push(format!("fabric router on Ethernet channel {ch}: a packet with an unknown header was dropped"));
             self.fabric_free_rx(ch, now);
             return true;
         };
@@ -148,21 +159,40 @@ impl Engine {
         if write {
             match h.cmd {
                 FabricCmd::Write { dst } | FabricCmd::FusedWriteInc { dst, .. } if h.payload_bytes > 0 => {
-                    let w = WriteReq { core: me, risc: Risc::Erisc0, noc: NocId::Noc0, src_l1: src, dst, size: h.payload_bytes, posted: false, mcast: None };
+                    let w = WriteReq {
+                        core: me,
+                        risc: Risc::Erisc0,
+                        noc: NocId::Noc0,
+                        src_l1: src,
+                        dst,
+                        size: h.payload_bytes,
+                        posted: false,
+                        mcast: None,
+                    };
                     match self.issue_write(w, now) {
                         Ok(_) => {
                             let land = self.chip.lands.iter().map(|l| l.1).max().unwrap_or(now);
                             let r = self.chip.routers[ch as usize].as_mut().expect("router");
                             r.last_write_land = r.last_write_land.max(land);
                         }
-                        Err(e) => self.rec.warnings.push(format!("fabric router on Ethernet channel {ch}: a write was dropped: {e}")),
+                        Err(e) => self
+                            .rec
+                            .warnings
+                            .push(format!("fabric router on Ethernet channel {ch}: a write was dropped: {e}")),
                     }
                 }
                 _ => {}
             }
             if let FabricCmd::AtomicInc { sem, val } | FabricCmd::FusedWriteInc { sem, val, .. } = h.cmd {
                 let at = now.max(self.router(ch).last_write_land);
-                let a = AtomicReq { core: me, risc: Risc::Erisc0, noc: NocId::Noc0, dst: sem, op: AtomicOp::Inc(val), posted: true };
+                let a = AtomicReq {
+                    core: me,
+                    risc: Risc::Erisc0,
+                    noc: NocId::Noc0,
+                    dst: sem,
+                    op: AtomicOp::Inc(val),
+                    posted: true,
+                };
                 self.chip.fabric_incs.push((ch, a));
                 let i = self.chip.fabric_incs.len() as u32 - 1;
                 self.sched.queue.push(at, Ev::FabricInc(i));
@@ -177,8 +207,24 @@ impl Engine {
             let dst_slot = fl.sender_slot(1, r.forwarded);
             let ft = self.chip.chip.noc0_to_translated(self.chip.eth[f as usize].tile);
             let size = (l.header_bytes + h.payload_bytes).next_multiple_of(16);
-            let w = WriteReq { core: me, risc: Risc::Erisc0, noc: NocId::Noc0, src_l1: slot, dst: addr_map.xy(ft.x, ft.y, dst_slot as u64), size, posted: false, mcast: None };
-            let bell = AtomicReq { core: me, risc: Risc::Erisc0, noc: NocId::Noc0, dst: addr_map.xy(ft.x, ft.y, (fl.base + router_layout::CH1_DOORBELL) as u64), op: AtomicOp::Inc(1), posted: true };
+            let w = WriteReq {
+                core: me,
+                risc: Risc::Erisc0,
+                noc: NocId::Noc0,
+                src_l1: slot,
+                dst: addr_map.xy(ft.x, ft.y, dst_slot as u64),
+                size,
+                posted: false,
+                mcast: None,
+            };
+            let bell = AtomicReq {
+                core: me,
+                risc: Risc::Erisc0,
+                noc: NocId::Noc0,
+                dst: addr_map.xy(ft.x, ft.y, (fl.base + router_layout::CH1_DOORBELL) as u64),
+                op: AtomicOp::Inc(1),
+                posted: true,
+            };
             if let Err(e) = self.issue_write(w, now).and_then(|_| self.issue_atomic(bell, now)) {
                 self.rec.warnings.push(format!("fabric router on Ethernet channel {ch}: forwarding failed: {e}"));
             }
@@ -195,7 +241,13 @@ impl Engine {
         let (done, base) = (r.rx_done, r.layout.base);
         let core = self.chip.eth[ch as usize].core;
         self.chip.cores[core.0 as usize].l1.write_u32((base + router_layout::CREDIT_OUT) as u64, done).expect("in L1");
-        let s = EthSend { core, channel: ch, src_l1: base + router_layout::CREDIT_OUT, dst_l1: base + router_layout::CREDIT_IN, size: 16 };
+        let s = EthSend {
+            core,
+            channel: ch,
+            src_l1: base + router_layout::CREDIT_OUT,
+            dst_l1: base + router_layout::CREDIT_IN,
+            size: 16,
+        };
         let at = now.max(self.chip.eth[ch as usize].tx_free);
         if let Err(e) = self.eth_send(s, at) {
             self.rec.warnings.push(format!("fabric router on Ethernet channel {ch}: credit not sent: {e}"));
@@ -207,19 +259,27 @@ impl Engine {
         let r = self.router(ch).clone();
         let l = r.layout;
         let freed_far = self.l1_word(ch, l.base + router_layout::CREDIT_IN);
-        let in_far = r.sent[0] + r.sent[1] - freed_far;
-        if in_far >= l.receiver_slots {
+        let free_far = l.receiver_slots - (r.sent[0] + r.sent[1] - freed_far);
+        if free_far == 0 {
             return false;
         }
         for k in 0..2 {
             let c = (r.turn + k) % 2;
-            let bell = self.l1_word(ch, l.base + if c == 0 { router_layout::CH0_DOORBELL } else { router_layout::CH1_DOORBELL });
+            if c == 0 && r.ring && free_far < 2 {
+                // Bubble flow control: new packets enter a ring only while the next router keeps a slot free.
+                continue;
+            }
+            let bell = self
+                .l1_word(ch, l.base + if c == 0 { router_layout::CH0_DOORBELL } else { router_layout::CH1_DOORBELL });
             if bell == r.sent[c] {
                 continue;
             }
             let slot = l.sender_slot(c as u32, r.sent[c]);
             let core = self.chip.eth[ch as usize].core;
-            let bytes = self.chip.cores[core.0 as usize].l1.read(slot as u64, FabricHeader::ENCODED_BYTES as u64).expect("in L1");
+            let bytes = self.chip.cores[core.0 as usize]
+                .l1
+                .read(slot as u64, FabricHeader::ENCODED_BYTES as u64)
+                .expect("in L1");
             let payload = FabricHeader::decode(&bytes).map_or(0, |h| h.payload_bytes.min(l.max_payload));
             let size = (l.header_bytes + payload).next_multiple_of(16);
             let dst = l.receiver_slot(r.sent[0] + r.sent[1]);
@@ -236,9 +296,18 @@ impl Engine {
                 let reg = l.base + router_layout::WORKER_REG;
                 let (x, y, a) = (self.l1_word(ch, reg), self.l1_word(ch, reg + 4), self.l1_word(ch, reg + 8));
                 let dst = self.chip.addr_map.xy(x, y, a as u64);
-                let req = AtomicReq { core, risc: Risc::Erisc0, noc: NocId::Noc0, dst, op: AtomicOp::Store(sent), posted: true };
+                let req = AtomicReq {
+                    core,
+                    risc: Risc::Erisc0,
+                    noc: NocId::Noc0,
+                    dst,
+                    op: AtomicOp::Store(sent),
+                    posted: true,
+                };
                 if let Err(e) = self.issue_atomic(req, now) {
-                    self.rec.warnings.push(format!("fabric router on Ethernet channel {ch}: worker credit not sent: {e}"));
+                    self.rec
+                        .warnings
+                        .push(format!("fabric router on Ethernet channel {ch}: worker credit not sent: {e}"));
                 }
             } else {
                 // The chip's other routers may be waiting for room in this pass-through channel.
@@ -257,7 +326,9 @@ impl Engine {
     pub(crate) fn fabric_inc(&mut self, i: u32, now: Cycle) {
         let (ch, a) = self.chip.fabric_incs[i as usize];
         if let Err(e) = self.issue_atomic(a, now) {
-            self.rec.warnings.push(format!("fabric router on Ethernet channel {ch}: an atomic increment was dropped: {e}"));
+            self.rec
+                .warnings
+                .push(format!("fabric router on Ethernet channel {ch}: an atomic increment was dropped: {e}"));
         }
     }
 }

@@ -46,15 +46,19 @@ impl MeshDevice {
         (j != i).then_some(j)
     }
 
-    /// The channel of device `i` whose link reaches device `j` (`link` selects among parallel links).
+    /// The channel of device `i` whose link reaches device `j`: links between two chips are numbered by
+    /// the channel at the end on the lower chip id, so both ends agree on which link is `link`.
     fn channel_to(&self, i: usize, j: usize, link: u32) -> Option<u32> {
         let target = self.chip_ids[j];
-        self.eth_peers[i]
+        let mut pairs: Vec<(u32, u32)> = self.eth_peers[i]
             .iter()
             .enumerate()
-            .filter(|(_, p)| p.is_some_and(|(chip, _)| chip == target))
-            .nth(link as usize)
-            .map(|(c, _)| c as u32)
+            .filter_map(|(c, p)| p.filter(|(chip, _)| *chip == target).map(|(_, far)| (c as u32, far)))
+            .collect();
+        if self.chip_ids[i] > target {
+            pairs.sort_by_key(|&(_, far)| far);
+        }
+        pairs.get(link as usize).map(|&(near, _)| near)
     }
 
     /// The routers of device `i`: one per neighbour the system links it to, routing plane 0.
@@ -64,9 +68,8 @@ impl MeshDevice {
         }
         let facing: Vec<Option<u32>> =
             (0..4).map(|d| self.neighbour(i, d).and_then(|j| self.channel_to(i, j, 0))).collect();
-        let mut out: Vec<RouterSpec> = (0..4)
-            .filter_map(|d| facing[d].map(|channel| RouterSpec { channel, forward: facing[d ^ 1] }))
-            .collect();
+        let mut out: Vec<RouterSpec> =
+            (0..4).filter_map(|d| facing[d].map(|channel| RouterSpec { channel, forward: facing[d ^ 1] })).collect();
         out.sort_by_key(|r| r.channel);
         out.dedup_by_key(|r| r.channel);
         out

@@ -119,7 +119,15 @@ impl MeshDevice {
             );
             devices.push(Arc::new(Mutex::new(dev)));
         }
-        Ok(MeshDevice { shape, chip_ids, devices, eth_peers, system: cluster.source.clone(), workers: 0, fabric: FabricConfig::Disabled })
+        Ok(MeshDevice {
+            shape,
+            chip_ids,
+            devices,
+            eth_peers,
+            system: cluster.source.clone(),
+            workers: 0,
+            fabric: FabricConfig::Disabled,
+        })
     }
 
     /// One chip as a 1×1 mesh.

@@ -3,10 +3,10 @@
 //! results are the same with any number of workers.
 
 use super::run::{ChipJob, run_chips, window_of};
-use crate::fabric::FabricLayout;
-use crate::launch::Links;
 use super::{MeshCoordinate, MeshCoordinateRange, MeshDevice, MeshShape};
 use crate::error::DeviceError;
+use crate::fabric::{FabricConfig, FabricLayout};
+use crate::launch::Links;
 use crate::program::Program;
 use crate::report::RunReport;
 use sim_core::Cycles;
@@ -98,6 +98,7 @@ impl MeshDevice {
                         .collect(),
                     routers: self.routers_of(i),
                     layout,
+                    ring: self.fabric == FabricConfig::Fabric1DRing,
                 },
                 chip_id: self.chip_ids[i],
             })
