@@ -1,4 +1,5 @@
-//! The regression suite: every example program on the built-in Wormhole B0 and Blackhole, recorded as
+//! The regression suite: every example program on the built-in Wormhole B0 and Blackhole, and the
+//! collectives on their systems, recorded as
 //! simulated cycles, NoC flits per NoC, DRAM bytes and the busiest link's busy cycles, and compared with the
 //! checked-in baseline (`benches/baseline/regression.csv`). Any drift fails; an intended change is accepted
 //! by re-recording the baseline (`TENSIM_BLESS=1 cargo test -p benches --test regression`).
@@ -54,7 +55,8 @@ pub fn run_suite() -> Result<Vec<Row>, String> {
     use rayon::prelude::*;
     let jobs: Vec<(Arch, &kernels::Example)> =
         [Arch::WormholeB0, Arch::Blackhole].into_iter().flat_map(|a| list().iter().map(move |e| (a, e))).collect();
-    jobs.into_par_iter()
+    let mut rows: Vec<Row> = jobs
+        .into_par_iter()
         .map(|(arch, ex)| {
             let mut dev = Device::builtin(arch).map_err(|e| e.to_string())?;
             let out =
@@ -73,7 +75,43 @@ pub fn run_suite() -> Result<Vec<Row>, String> {
                 peak_link_busy: r.noc.links.iter().map(|l| l.busy).max().unwrap_or(0),
             })
         })
-        .collect()
+        .collect::<Result<_, String>>()?;
+    rows.extend(collectives()?);
+    Ok(rows)
+}
+
+/// The collectives on their systems: all_gather on the T3000 8-chip ring and line, and a p300 line.
+fn collectives() -> Result<Vec<Row>, String> {
+    use kernels::mesh::all_gather::{AllGather, Topology, run};
+    use sim_device::mesh::{MeshDevice, MeshShape};
+    let cases = [
+        ("all_gather_ring8", "t3000", 8, Topology::Ring),
+        ("all_gather_line8", "t3000", 8, Topology::Line),
+        ("all_gather_line2", "p300", 2, Topology::Line),
+    ];
+    let mut rows = Vec::new();
+    for (name, system, n, topology) in cases {
+        let (cd, sys) = soc_descriptors::builtin_system(system).ok_or("built-in system")?;
+        let arch = cd.arch().ok_or("one arch")?;
+        let mut m = MeshDevice::open(&cd, &sys, MeshShape::new(1, n), None, &sim_device::Params::builtin(arch))
+            .map_err(|e| e.to_string())?;
+        let p = AllGather { shape: [1, 1, 64, 256], dim: 3, topology };
+        let out = run(&mut m, p, 0x7e5).map_err(|e| format!("{name}: {e}"))?;
+        if !out.passed {
+            return Err(format!("{name} failed its check: {}", out.check));
+        }
+        let d = &out.report.devices;
+        rows.push(Row {
+            program: name.to_string(),
+            arch: arch.to_string(),
+            cycles: out.report.cycles.0,
+            noc0_flits: d.iter().map(|x| x.2.noc.traffic[0].flits).sum(),
+            noc1_flits: d.iter().map(|x| x.2.noc.traffic[1].flits).sum(),
+            dram_bytes: d.iter().flat_map(|x| x.2.noc.dram.iter()).map(|u| u.read_bytes + u.write_bytes).sum(),
+            peak_link_busy: d.iter().flat_map(|x| x.2.noc.links.iter()).map(|l| l.busy).max().unwrap_or(0),
+        });
+    }
+    Ok(rows)
 }
 
 /// The rows as CSV (header first).

@@ -21,74 +21,139 @@ use std::process::ExitCode;
 pub struct RunArgs {
     /// The program to run (see --list).
     #[arg(required_unless_present = "list")]
-    example: Option<String>,
+    pub(crate) example: Option<String>,
     /// List the programs and the options each takes.
     #[arg(long)]
     list: bool,
     #[command(flatten)]
-    chip: ChipArgs,
+    pub(crate) chip: ChipArgs,
     #[command(flatten)]
-    params: ParamArgs,
+    pub(crate) params: ParamArgs,
     /// How the program is launched: fast (command queues; every core starts at once) or slow
     /// (TT_METAL_SLOW_DISPATCH_MODE: the host starts the cores one after another).
     #[arg(long, default_value = "fast", value_parser = parse_dispatch, value_name = "fast|slow")]
     dispatch: DispatchMode,
     /// Write a Chrome/Perfetto trace of the run.
     #[arg(long, value_name = "FILE.json")]
-    trace: Option<PathBuf>,
+    pub(crate) trace: Option<PathBuf>,
     /// Write a NoC link-utilisation heatmap (SVG).
     #[arg(long, value_name = "FILE.svg")]
-    noc_heatmap: Option<PathBuf>,
+    pub(crate) noc_heatmap: Option<PathBuf>,
     /// Write the run as a tt-npe timeline v1.0.0 (JSON, opens in ttnn-visualizer).
     #[arg(long, value_name = "FILE.json")]
-    npe_timeline: Option<PathBuf>,
+    pub(crate) npe_timeline: Option<PathBuf>,
     /// Write machine-readable statistics (JSON; schema in the README).
     #[arg(long, value_name = "FILE.json")]
-    stats: Option<PathBuf>,
+    pub(crate) stats: Option<PathBuf>,
     /// Write the allocator's memory reports (three CSV files) into this folder (created if missing).
     #[arg(long, value_name = "DIR")]
-    memory_report: Option<PathBuf>,
+    pub(crate) memory_report: Option<PathBuf>,
     /// Seed of the input data.
     #[arg(long, default_value_t = 0x7e5, value_parser = whole_u64)]
-    seed: u64,
+    pub(crate) seed: u64,
     /// Problem size of the program (tiles, elements…; --list says what it means for each).
     #[arg(long, value_parser = whole_u32)]
-    size: Option<u32>,
+    pub(crate) size: Option<u32>,
     /// Matmul M / softmax height, elements (a multiple of 32).
     #[arg(long, value_parser = whole_u32)]
-    m: Option<u32>,
+    pub(crate) m: Option<u32>,
     /// Matmul N / softmax width, elements (a multiple of 32).
     #[arg(long, value_parser = whole_u32)]
-    n: Option<u32>,
+    pub(crate) n: Option<u32>,
     /// Matmul K, elements (a multiple of 32).
     #[arg(long, value_parser = whole_u32)]
-    k: Option<u32>,
+    pub(crate) k: Option<u32>,
     /// Math fidelity of the compute kernels: LoFi, HiFi2, HiFi3 or HiFi4.
     #[arg(long, value_parser = parse_fidelity)]
-    fidelity: Option<MathFidelity>,
+    pub(crate) fidelity: Option<MathFidelity>,
     /// Layout ops: where the input lives — MEMORY:KIND[:RxC[:row|col]], e.g. dram:interleaved,
     /// l1:height:8x1, l1:block:4x4:col.
     #[arg(long, value_name = "SPEC")]
-    from: Option<String>,
+    pub(crate) from: Option<String>,
     /// Layout ops: where the output goes (same syntax as --from).
     #[arg(long, value_name = "SPEC")]
-    to: Option<String>,
+    pub(crate) to: Option<String>,
     /// Layout ops: the tensor shape, e.g. 2x1024x512.
     #[arg(long, value_name = "SHAPE")]
-    shape: Option<String>,
+    pub(crate) shape: Option<String>,
     /// Layout ops: tile (default) or row_major pages.
     #[arg(long, value_name = "PAGE")]
-    page: Option<String>,
+    pub(crate) page: Option<String>,
     /// Ops: the tensors' data type: bf16, bfp8_b or bfp4_b.
     #[arg(long, value_name = "DTYPE")]
-    dtype: Option<String>,
+    pub(crate) dtype: Option<String>,
     /// List every core's kernels in the summary (by default runs on more than 8 cores are summarised per
     /// kernel and RISC).
     #[arg(long)]
     per_core: bool,
     /// Run even when the work estimate is above the limits.
     #[arg(long)]
-    allow_large: bool,
+    pub(crate) allow_large: bool,
+    /// Collectives: the system (a built-in name; default t3000).
+    #[arg(long, value_name = "NAME")]
+    pub(crate) system: Option<String>,
+    /// Collectives: a cluster descriptor file instead of a built-in system.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) cluster: Option<PathBuf>,
+    /// Collectives: devices on the line (default: every chip of the system).
+    #[arg(long, value_parser = whole_u32)]
+    pub(crate) devices: Option<u32>,
+    /// Collectives: line or ring.
+    #[arg(long, value_name = "line|ring")]
+    pub(crate) topology: Option<String>,
+    /// Collectives: the gather dimension of the 4-D tensor.
+    #[arg(long, value_parser = whole_u32)]
+    pub(crate) dim: Option<u32>,
+    /// Collectives: host threads simulating chips (default: all; results do not depend on it).
+    #[arg(long, value_parser = whole_u32)]
+    pub(crate) workers: Option<u32>,
+}
+
+impl RunArgs {
+    /// The options a collective does not take are errors, not ignored.
+    pub(crate) fn reject_for_collectives(&self, name: &str) -> CliResult<()> {
+        let given: [(&str, bool); 15] = [
+            ("--trace", self.trace.is_some()),
+            ("--noc-heatmap", self.noc_heatmap.is_some()),
+            ("--npe-timeline", self.npe_timeline.is_some()),
+            ("--stats", self.stats.is_some()),
+            ("--memory-report", self.memory_report.is_some()),
+            ("--size", self.size.is_some()),
+            ("--m", self.m.is_some()),
+            ("--n", self.n.is_some()),
+            ("--k", self.k.is_some()),
+            ("--fidelity", self.fidelity.is_some()),
+            ("--from", self.from.is_some()),
+            ("--to", self.to.is_some()),
+            ("--page", self.page.is_some()),
+            ("--dtype", self.dtype.is_some()),
+            (
+                "--arch/--soc/--harvest",
+                self.chip.arch.is_some() || self.chip.soc.is_some() || self.chip.harvest.is_some(),
+            ),
+        ];
+        if let Some((opt, _)) = given.iter().find(|g| g.1) {
+            return Err(CliError::User(format!(
+                "{opt} is not an option of `{name}` (it takes --system/--cluster, --devices, --topology, --shape, --dim, --workers, --seed, --set/--params)"
+            )));
+        }
+        Ok(())
+    }
+
+    fn reject_collective_options(&self, name: &str) -> CliResult<()> {
+        let given = [
+            ("--system", self.system.is_some()),
+            ("--cluster", self.cluster.is_some()),
+            ("--devices", self.devices.is_some()),
+            ("--topology", self.topology.is_some()),
+            ("--dim", self.dim.is_some()),
+            ("--workers", self.workers.is_some()),
+        ];
+        if let Some((opt, _)) = given.iter().find(|g| g.1) {
+            return Err(CliError::User(format!("{opt} is an option of the collectives (all_gather), not of `{name}`")));
+        }
+        Ok(())
+    }
 }
 
 fn parse_fidelity(s: &str) -> Result<MathFidelity, String> {
@@ -145,9 +210,20 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
             say!("  {:<28} {}", e.name, e.about);
             say!("  {:<28}   options: {}", "", e.describe_options());
         }
+        for (name, about) in crate::cmd_ccl::COLLECTIVES {
+            say!("  {name:<28} {about}");
+            say!(
+                "  {:<28}   options: --system/--cluster, --devices, --topology, --shape A,B,H,W, --dim, --workers, --seed",
+                ""
+            );
+        }
         return Ok(ExitCode::SUCCESS);
     }
     let name = a.example.as_deref().unwrap_or_default();
+    if crate::cmd_ccl::COLLECTIVES.iter().any(|c| c.0 == name) {
+        return crate::cmd_ccl::run_collective(a);
+    }
+    a.reject_collective_options(name)?;
     let ex = find(name).ok_or_else(|| {
         let names: Vec<&str> = list().iter().map(|e| e.name).collect();
         format!("unknown program `{name}`; available: {}", names.join(", "))

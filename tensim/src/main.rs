@@ -3,6 +3,7 @@
 //! and 70 with one line ("internal error in tensim: …") for a bug in tensim itself.
 
 mod chip_args;
+mod cmd_ccl;
 mod cmd_device;
 mod cmd_dm_bench;
 mod cmd_gemm_bench;

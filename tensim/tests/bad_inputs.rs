@@ -509,6 +509,21 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
     c(&["run", "reshard", "--size", "4"], "--size does not apply to reshard");
 
     // Systems.
+    // Collectives.
+    c(&["run", "all_gather", "--system", "n300", "--topology", "ring"], "ring needs at least 3");
+    c(&["run", "all_gather", "--system", "t3000", "--topology", "star"], "topology `star`");
+    c(&["run", "all_gather", "--system", "t3000", "--shape", "1,1,30,64"], "multiples of 32");
+    c(&["run", "all_gather", "--system", "t3000", "--shape", "1,1,32"], "--shape 1,1,32");
+    c(&["run", "all_gather", "--system", "t3000", "--dim", "7"], "dim 7");
+    c(&["run", "all_gather", "--system", "t3000", "--devices", "9"], "1x9");
+    c(&["run", "all_gather", "--system", "t3000", "--devices", "4", "--topology", "ring"], "not linked");
+    c(&["run", "all_gather", "--system", "n500"], "unknown system `n500`");
+    c(&["run", "all_gather", "--system", "t3000", "--trace", &p("t.json")], "--trace is not an option of `all_gather`");
+    c(&["run", "all_gather", "--system", "t3000", "--m", "64"], "--m is not an option");
+    c(&["run", "add", "--system", "t3000"], "--system is an option of the collectives");
+    c(&["run", "all_gather", "--set", "fabric.max_payload_bytes=8000"], "above eth.l1_kernel_top");
+    c(&["run", "all_gather", "--set", "fabric.max_payload_bytes=8160"], "larger than one NoC burst");
+    c(&["run", "all_gather", "--set", "eth.latency_ns=0"], "eth.latency_ns");
     c(&["system"], "name a system");
     c(&["system", "n500"], "unknown system `n500`");
     c(&["system", "--cluster", &p("nothere.yaml")], "nothere.yaml");
