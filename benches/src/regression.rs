@@ -95,7 +95,7 @@ fn collectives() -> Result<Vec<Row>, String> {
         let arch = cd.arch().ok_or("one arch")?;
         let mut m = MeshDevice::open(&cd, &sys, MeshShape::new(1, n), None, &sim_device::Params::builtin(arch))
             .map_err(|e| e.to_string())?;
-        let p = AllGather { shape: [1, 1, 64, 256], dim: 3, topology };
+        let p = AllGather { shape: [1, 1, 32, 64], dim: 3, topology };
         let out = run(&mut m, p, 0x7e5).map_err(|e| format!("{name}: {e}"))?;
         if !out.passed {
             return Err(format!("{name} failed its check: {}", out.check));

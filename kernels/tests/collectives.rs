@@ -13,7 +13,7 @@ fn mesh(system: &str, n: u32, workers: usize) -> MeshDevice {
     m
 }
 
-const SMALL: AllGather = AllGather { shape: [1, 1, 64, 128], dim: 3, topology: Topology::Line };
+const SMALL: AllGather = AllGather { shape: [1, 1, 32, 64], dim: 3, topology: Topology::Line };
 
 #[test]
 fn all_gather_passes_on_every_listed_topology() {
@@ -34,7 +34,7 @@ fn all_gather_passes_on_every_listed_topology() {
 
 #[test]
 fn a_ring_beats_a_line_of_the_same_chips() {
-    let p = AllGather { shape: [1, 1, 128, 256], ..SMALL };
+    let p = AllGather { shape: [1, 1, 64, 128], ..SMALL };
     let line = run(&mut mesh("t3000", 8, 0), p, 3).unwrap();
     let ring = run(&mut mesh("t3000", 8, 0), AllGather { topology: Topology::Ring, ..p }, 3).unwrap();
     assert!(line.passed && ring.passed);
