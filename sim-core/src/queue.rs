@@ -116,6 +116,12 @@ impl<E> EventQueue<E> {
         self.insert(EventKey::fiber(at, id).packed(), payload);
     }
 
+    /// Put back an entry taken by [`EventQueue::pop`] with its original key: a run paused at a window's
+    /// end returns the entry it took, so events that arrive from other chips before it still come first.
+    pub fn restore(&mut self, key: EventKey, payload: E) {
+        self.insert(key.packed(), payload);
+    }
+
     fn insert(&mut self, key: u128, payload: E) {
         self.heap.push(Entry { key, payload });
         if key < self.head.0.get() {
@@ -200,6 +206,21 @@ mod tests {
         assert_eq!(h.get(), Some(EventKey::fiber(Cycle(3), 2)));
         q.pop();
         assert_eq!(h.get(), q.head());
+    }
+
+    #[test]
+    fn a_restored_entry_keeps_its_place() {
+        // A window pauses after taking the entry at 9; a packet from another chip then lands at 7: it must
+        // come first, and the restored entry keeps its order among equal-time events.
+        let mut q = EventQueue::new();
+        q.push(Cycle(9), "a@9");
+        q.push(Cycle(9), "b@9");
+        let (k, p) = q.pop().unwrap();
+        assert_eq!(p, "a@9");
+        q.restore(k, p);
+        q.push(Cycle(7), "eth@7");
+        let order: Vec<&str> = std::iter::from_fn(|| q.pop().map(|(_, p)| p)).collect();
+        assert_eq!(order, vec!["eth@7", "a@9", "b@9"]);
     }
 
     #[test]

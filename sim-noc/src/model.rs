@@ -314,8 +314,7 @@ impl NocModel {
     /// The simulation has reached `now`: every later packet is injected at `now` or after. Lets the
     /// calendars forget reservations that ended before it.
     pub fn set_now(&mut self, now: Cycle) {
-        // A fabric router may issue at an event time below a kernel's run-ahead issue time (under
-        // investigation); the calendars only ever move forward.
+        debug_assert!(now.0 >= self.now, "time went backwards: {} after {}", now.0, self.now);
         self.now = self.now.max(now.0);
     }
 

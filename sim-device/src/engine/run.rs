@@ -92,7 +92,8 @@ impl Runner {
                 return Ok(if self.alive == 0 { Pause::Done } else { Pause::Idle });
             };
             if limit.is_some_and(|l| key.at >= l) {
-                self.taken = Some((key, ev));
+                // Back into the queue, not held: packets delivered before the next window may land earlier.
+                self.engine.borrow_mut().sched.queue.restore(key, ev);
                 return Ok(Pause::Window);
             }
             if key.at > self.max_cycles {

@@ -47,16 +47,23 @@ struct Tokens {
 }
 
 impl Tokens {
-    fn take(&self) {
+    /// Wait for a token; it goes back when the guard drops (also when the chip's thread unwinds).
+    fn take(&self) -> TokenGuard<'_> {
         let mut n = self.free.lock();
         while *n == 0 {
             self.cv.wait(&mut n);
         }
         *n -= 1;
+        TokenGuard(self)
     }
-    fn give(&self) {
-        *self.free.lock() += 1;
-        self.cv.notify_one();
+}
+
+struct TokenGuard<'a>(&'a Tokens);
+
+impl Drop for TokenGuard<'_> {
+    fn drop(&mut self) {
+        *self.0.free.lock() += 1;
+        self.0.cv.notify_one();
     }
 }
 
@@ -76,7 +83,7 @@ fn chip_thread(job: &ChipJob<'_>, tokens: &Tokens, rx: mpsc::Receiver<ToChip>, t
     while let Ok(msg) = rx.recv() {
         match msg {
             ToChip::Window { limit, deliveries } => {
-                tokens.take();
+                let token = tokens.take();
                 {
                     let mut e = runner.engine().borrow_mut();
                     for p in deliveries {
@@ -86,7 +93,7 @@ fn chip_thread(job: &ChipJob<'_>, tokens: &Tokens, rx: mpsc::Receiver<ToChip>, t
                 let r = runner.run_until(limit, None);
                 let outbox = runner.engine().borrow_mut().take_outbox();
                 let next = runner.next_at();
-                tokens.give();
+                drop(token);
                 let reply = match r {
                     Ok(pause) => FromChip::Paused { pause, next, outbox },
                     Err(e) => {
@@ -133,18 +140,34 @@ pub(crate) fn run_chips(
             std::thread::Builder::new()
                 .name(format!("tensim chip {}", job.chip_id))
                 .stack_size(1 << 20)
-                .spawn_scoped(s, move || chip_thread(job, tokens, rx_to, tx_from))
+                .spawn_scoped(s, move || {
+                    // A panic inside one chip's simulation is printed by the panic hook; catching it here
+                    // drops this thread's sender, so the coordinator reports it instead of waiting.
+                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        chip_thread(job, tokens, rx_to, tx_from)
+                    }));
+                })
                 .map_err(|e| {
                     DeviceError::Config(format!("cannot start a host thread for chip {}: {e}", job.chip_id))
                 })?;
             to.push(tx_to);
             from.push(rx_from);
         }
-        let recv = |i: usize| from[i].recv().expect("chip threads answer every message");
+        let stopped = |i: usize| {
+            DeviceError::OnChips(vec![(
+                jobs[i].chip_id,
+                DeviceError::Config(
+                    "internal error: the simulation of this chip stopped (the message above says why); \
+                     please report it with the command that caused it"
+                        .into(),
+                ),
+            )])
+        };
+        let recv = |i: usize| from[i].recv().map_err(|_| stopped(i));
         // Every chip builds its launch first; a rejected program stops the run before anything runs.
         let mut errors = Vec::new();
         for (i, job) in jobs.iter().enumerate() {
-            if let FromChip::Built(Err(e)) = recv(i) {
+            if let FromChip::Built(Err(e)) = recv(i)? {
                 errors.push((job.chip_id, e));
             }
         }
@@ -178,12 +201,12 @@ pub(crate) fn run_chips(
                 let d = due[i];
                 if d.is_some_and(|d| limit.is_none_or(|l| d < l)) {
                     let deliveries = std::mem::take(&mut pending[i]);
-                    to[i].send(ToChip::Window { limit, deliveries }).expect("chip thread alive");
+                    to[i].send(ToChip::Window { limit, deliveries }).map_err(|_| stopped(i))?;
                     ran.push(i);
                 }
             }
             for &i in &ran {
-                match recv(i) {
+                match recv(i)? {
                     FromChip::Paused { pause, next: nx, outbox } => {
                         next[i] = nx;
                         idle[i] = pause == Pause::Idle;
@@ -207,8 +230,8 @@ pub(crate) fn run_chips(
         let mut errors = failures;
         let failed_chips: Vec<u32> = errors.iter().map(|e| e.0).collect();
         for (i, t) in to.iter().enumerate() {
-            t.send(ToChip::Finish { ok }).expect("chip thread alive");
-            match recv(i) {
+            t.send(ToChip::Finish { ok }).map_err(|_| stopped(i))?;
+            match recv(i)? {
                 FromChip::Report(r) => match *r {
                     Ok(r) => reports.push(r),
                     Err(e) => {
