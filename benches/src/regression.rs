@@ -80,14 +80,22 @@ pub fn run_suite() -> Result<Vec<Row>, String> {
     Ok(rows)
 }
 
-/// The collectives on their systems: all_gather on the T3000 8-chip ring and line, and a p300 line.
+/// The collectives on their systems: all_gather on the T3000 8-chip ring and line and a p300 line;
+/// reduce_scatter and all_reduce on the T3000 ring and a 1x4 line.
 fn collectives() -> Result<Vec<Row>, String> {
-    use kernels::mesh::all_gather::{AllGather, Topology, run};
+    use kernels::mesh::all_gather::{self, AllGather};
+    use kernels::mesh::all_reduce::{self, AllReduce};
+    use kernels::mesh::ccl::Topology;
+    use kernels::mesh::reduce_scatter::{self, ReduceScatter};
     use sim_device::mesh::{MeshDevice, MeshShape};
     let cases = [
         ("all_gather_ring8", "t3000", 8, Topology::Ring),
         ("all_gather_line8", "t3000", 8, Topology::Line),
         ("all_gather_line2", "p300", 2, Topology::Line),
+        ("reduce_scatter_ring8", "t3000", 8, Topology::Ring),
+        ("reduce_scatter_line4", "t3000", 4, Topology::Line),
+        ("all_reduce_ring8", "t3000", 8, Topology::Ring),
+        ("all_reduce_line4", "t3000", 4, Topology::Line),
     ];
     let mut rows = Vec::new();
     for (name, system, n, topology) in cases {
@@ -95,16 +103,22 @@ fn collectives() -> Result<Vec<Row>, String> {
         let arch = cd.arch().ok_or("one arch")?;
         let mut m = MeshDevice::open(&cd, &sys, MeshShape::new(1, n), None, &sim_device::Params::builtin(arch))
             .map_err(|e| e.to_string())?;
-        let p = AllGather { shape: [1, 1, 32, 64], dim: 3, topology };
-        let out = run(&mut m, p, 0x7e5).map_err(|e| format!("{name}: {e}"))?;
+        let out = if name.starts_with("all_gather") {
+            all_gather::run(&mut m, AllGather { shape: [1, 1, 32, 64], dim: 3, topology }, 0x7e5)
+        } else if name.starts_with("reduce_scatter") {
+            reduce_scatter::run(&mut m, ReduceScatter { shape: [1, 1, 32, 256], dim: 3, topology }, 0x7e5)
+        } else {
+            all_reduce::run(&mut m, AllReduce { shape: [1, 1, 32, 256], topology }, 0x7e5)
+        }
+        .map_err(|e| format!("{name}: {e}"))?;
         if !out.passed {
             return Err(format!("{name} failed its check: {}", out.check));
         }
-        let d = &out.report.devices;
+        let d: Vec<_> = out.phases.iter().flat_map(|p| p.1.devices.iter()).collect();
         rows.push(Row {
             program: name.to_string(),
             arch: arch.to_string(),
-            cycles: out.report.cycles.0,
+            cycles: out.cycles().0,
             noc0_flits: d.iter().map(|x| x.2.noc.traffic[0].flits).sum(),
             noc1_flits: d.iter().map(|x| x.2.noc.traffic[1].flits).sum(),
             dram_bytes: d.iter().flat_map(|x| x.2.noc.dram.iter()).map(|u| u.read_bytes + u.write_bytes).sum(),

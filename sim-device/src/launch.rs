@@ -262,6 +262,14 @@ impl Launch {
         let mut cores: Vec<TensixCore> =
             std::mem::take(&mut dev.l1).into_iter().map(|l1| TensixCore::new(l1, num_cbs as usize)).collect();
         cores.extend(std::mem::take(&mut dev.eth_l1).into_iter().map(|l1| TensixCore::new(l1, 0)));
+        // Each run's routers start counting from zero: so do their doorbells and credit words in L1.
+        if let Some(l) = links.layout {
+            for r in &links.routers {
+                let core = &mut cores[(num_workers + r.channel) as usize];
+                let words = [0u8; sim_tensix::dataflow::fabric::router_layout::SLOTS as usize];
+                core.l1.write(l.base as u64, &words).expect("FabricLayout::new checked the region fits L1");
+            }
+        }
         for (cb, &addr) in p.cbs.iter().zip(&cb_addr) {
             for c in cb.cores.iter() {
                 let core = &mut cores[(c.y * g.x + c.x) as usize];

@@ -1,18 +1,27 @@
-//! `tensim run all_gather --system NAME [--devices N] [--topology line|ring] [--shape A,B,H,W] [--dim D]
-//! [--workers N]`: a collective on a line of chips of a system, over the fabric. Prints PASS/FAIL against
+//! `tensim run all_gather|reduce_scatter|all_reduce --system NAME [--devices N] [--topology line|ring]
+//! [--shape A,B,H,W] [--dim D] [--workers N]`: a collective on a line of chips of a system, over the fabric. Prints PASS/FAIL against
 //! the host reference, per-chip cycles, the Ethernet traffic and bandwidth of the busiest link, µs at the
 //! chip clock, and the simulation's own speed.
 
 use crate::cmd_run::RunArgs;
 use crate::error::{CliError, CliResult};
 use crate::say;
-use kernels::mesh::all_gather::{AllGather, Topology, run};
+use kernels::mesh::all_gather::{self, AllGather};
+use kernels::mesh::all_reduce::{self, AllReduce};
+use kernels::mesh::ccl::{CclOutcome, Topology};
+use kernels::mesh::reduce_scatter::{self, ReduceScatter};
+use sim_device::Cycles;
 use sim_device::mesh::{MeshDevice, MeshShape};
+use sim_device::report::mesh::{ChipRun, eth_utilisation, merged_trace, mesh_heatmap_svg, mesh_stats};
+use sim_device::report::stats::stats_document;
 use std::process::ExitCode;
 
 /// The collectives `tensim run` knows.
-pub const COLLECTIVES: [(&str, &str); 1] =
-    [("all_gather", "gather every device's tensor along --dim on a line or ring of chips (fabric multicast)")];
+pub const COLLECTIVES: [(&str, &str); 3] = [
+    ("all_gather", "gather every device's tensor along --dim on a line or ring of chips (fabric multicast)"),
+    ("reduce_scatter", "sum the devices' tensors; device i keeps slice i along --dim (fabric, FPU adds)"),
+    ("all_reduce", "sum the devices' tensors on every device (reduce_scatter, then all_gather)"),
+];
 
 fn parse_shape(s: &str) -> CliResult<[u32; 4]> {
     let parts: Vec<&str> = s.split([',', 'x']).collect();
@@ -41,7 +50,12 @@ pub fn run_collective(a: &RunArgs) -> CliResult<ExitCode> {
         Some(s) => parse_shape(s)?,
         None => [1, 1, 32, 1024],
     };
-    let p = AllGather { shape, dim: a.dim.unwrap_or(3), topology };
+    let dim = a.dim.unwrap_or(3);
+    if name == "all_reduce" && a.dim.is_some() {
+        return Err(CliError::User(
+            "--dim is not an option of `all_reduce` (it reduces the whole tensor and picks the first dimension the devices divide, as ttnn.all_reduce does)".into(),
+        ));
+    }
     let mut mesh =
         MeshDevice::open(&cd, &sys, MeshShape::new(1, n), None, &params).map_err(|e| CliError::User(e.to_string()))?;
     mesh.set_workers(a.workers.unwrap_or(0) as usize);
@@ -51,30 +65,45 @@ pub fn run_collective(a: &RunArgs) -> CliResult<ExitCode> {
         &format!("`{name}` of {bytes} bytes per device on {n} devices"),
         a.allow_large,
     )?;
+    // Every output is checked before the simulation.
+    let mut plan = crate::outputs::OutputPlan::new();
+    let trace = a.trace.as_deref().map(|p| plan.add(p, crate::outputs::TRACE)).transpose()?;
+    let stats = a.stats.as_deref().map(|p| plan.add(p, crate::outputs::STATS)).transpose()?;
+    let heatmap = a.noc_heatmap.as_deref().map(|p| plan.add(p, crate::outputs::HEATMAP)).transpose()?;
+    mesh.set_tracing(trace.is_some());
     let spinner = crate::out::spinner("simulating chips");
     let wall = std::time::Instant::now();
-    let out = run(&mut mesh, p, a.seed).map_err(|e| CliError::User(e.to_string()));
+    let out = match name {
+        "reduce_scatter" => reduce_scatter::run(&mut mesh, ReduceScatter { shape, dim, topology }, a.seed),
+        "all_reduce" => all_reduce::run(&mut mesh, AllReduce { shape, topology }, a.seed),
+        _ => all_gather::run(&mut mesh, AllGather { shape, dim, topology }, a.seed),
+    }
+    .map_err(|e| CliError::User(e.to_string()));
     if let Some(s) = spinner {
         s.finish_and_clear();
     }
     let out = out?;
     let secs = wall.elapsed().as_secs_f64();
-    let r = &out.report;
-    let mhz = r.devices.first().map_or(1000, |d| d.2.clock_mhz);
+    let mhz = out.clock_mhz();
+    let cycles = out.cycles();
+    let dim_text = if name == "all_reduce" { String::new() } else { format!(", dim {dim}") };
     say!(
-        "{} {name} on {} ({} devices, {:?}, shape {:?} per device, dim {})",
+        "{} {name} on {} ({} devices, {:?}, shape {:?} per device{dim_text})",
         if out.passed { "PASS" } else { "FAIL" },
         cd.source,
         n,
         topology,
         shape,
-        p.dim
     );
     say!("check: {}", out.check);
-    say!("cycles: {} ({:.3} us at {mhz} MHz)", r.cycles.0, r.cycles.as_micros(mhz));
-    for (c, id, d) in &r.devices {
-        let tx: u64 = d.eth.iter().map(|e| e.tx_bytes).sum();
-        say!("  device {c} (chip {id}): {} cycles, {} B sent over Ethernet", d.cycles.0, tx);
+    say!("cycles: {} ({:.3} us at {mhz} MHz)", cycles.0, cycles.as_micros(mhz));
+    if out.phases.len() > 1 {
+        for (op, r) in &out.phases {
+            say!("  {op}: {} cycles", r.cycles.0);
+        }
+    }
+    for (c, id, cyc, tx) in out.devices() {
+        say!("  device {c} (chip {id}): {cyc} cycles, {tx} B sent over Ethernet");
     }
     if let Some((chip, ch, b, gbs)) = out.busiest_link() {
         let line = params.eth.link_bytes_per_sec as f64 / 1e9;
@@ -83,19 +112,74 @@ pub fn run_collective(a: &RunArgs) -> CliResult<ExitCode> {
             gbs / line * 100.0
         );
     }
-    for (_, id, d) in &r.devices {
-        for w in &d.warnings {
-            crate::note!("warning: chip {id}: {w}");
+    for (_, r) in &out.phases {
+        for (_, id, d) in &r.devices {
+            for w in &d.warnings {
+                crate::note!("warning: chip {id}: {w}");
+            }
         }
     }
-    for m in &r.not_modelled {
+    for m in out.not_modelled() {
         say!("{m}");
     }
     say!("not modelled: scatter writes of several tiles per packet and more than one link or worker per direction");
     say!(
         "simulated {} cycles on {n} chips in {secs:.3} s wall ({:.2} M chip-cycles/s)",
-        r.cycles.0,
-        (r.cycles.0 * n as u64) as f64 / secs.max(1e-9) / 1e6
+        cycles.0,
+        (cycles.0 * n as u64) as f64 / secs.max(1e-9) / 1e6
     );
+    let parts = chip_runs(&out);
+    let links = eth_utilisation(&parts, cycles);
+    say!("ethernet links that sent (chip/channel: bytes, share of the run the sender was busy):");
+    for l in &links {
+        say!("  chip {} ch {:>2}: {:>10} B, {:>5.1}% busy", l.chip_id, l.channel, l.tx_bytes, l.util * 100.0);
+    }
+    let mut contents = Vec::new();
+    if let Some(id) = trace {
+        contents.push((id, merged_trace(&parts).map_err(|e| CliError::User(format!("--trace: {e}")))?));
+    }
+    if let Some(id) = stats {
+        let (runs, links) = mesh_stats(&parts, cycles);
+        let phases: Vec<serde_json::Value> =
+            out.phases.iter().map(|(op, r)| serde_json::json!({"op": op, "cycles": r.cycles.0})).collect();
+        let doc = stats_document(
+            "run",
+            vec![
+                ("program", name.into()),
+                ("arch", arch.to_string().into()),
+                ("passed", out.passed.into()),
+                ("check", out.check.clone().into()),
+                ("system", cd.source.clone().into()),
+                ("devices", n.into()),
+                ("topology", format!("{topology:?}").to_lowercase().into()),
+                ("shape", serde_json::json!(shape)),
+                ("cycles", cycles.0.into()),
+                ("phases", serde_json::Value::Array(phases)),
+                ("runs", runs),
+                ("eth_links", links),
+            ],
+        );
+        contents.push((id, doc));
+    }
+    if let Some(id) = heatmap {
+        let title = format!("{name} on {} ({n} devices, {topology:?}), {} cycles", cd.source, cycles.0);
+        contents.push((id, mesh_heatmap_svg(&cd, &parts, cycles, &title)));
+    }
+    for p in plan.commit(contents)? {
+        say!("wrote {}", p.display());
+    }
     Ok(if out.passed { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// Every chip's run of every phase, on the collective's timeline (a phase starts when the previous ends).
+fn chip_runs(out: &CclOutcome) -> Vec<ChipRun<'_>> {
+    let mut parts = Vec::new();
+    let mut offset = 0u64;
+    for (_, r) in &out.phases {
+        for (c, id, d) in &r.devices {
+            parts.push(ChipRun { chip_id: *id, coord: (c.row, c.col), offset: Cycles(offset), report: d });
+        }
+        offset += r.cycles.0;
+    }
+    parts
 }

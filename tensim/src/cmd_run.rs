@@ -112,11 +112,8 @@ pub struct RunArgs {
 impl RunArgs {
     /// The options a collective does not take are errors, not ignored.
     pub(crate) fn reject_for_collectives(&self, name: &str) -> CliResult<()> {
-        let given: [(&str, bool); 15] = [
-            ("--trace", self.trace.is_some()),
-            ("--noc-heatmap", self.noc_heatmap.is_some()),
+        let given: [(&str, bool); 12] = [
             ("--npe-timeline", self.npe_timeline.is_some()),
-            ("--stats", self.stats.is_some()),
             ("--memory-report", self.memory_report.is_some()),
             ("--size", self.size.is_some()),
             ("--m", self.m.is_some()),
@@ -134,7 +131,7 @@ impl RunArgs {
         ];
         if let Some((opt, _)) = given.iter().find(|g| g.1) {
             return Err(CliError::User(format!(
-                "{opt} is not an option of `{name}` (it takes --system/--cluster, --devices, --topology, --shape, --dim, --workers, --seed, --set/--params)"
+                "{opt} is not an option of `{name}` (it takes --system/--cluster, --devices, --topology, --shape, --dim, --workers, --seed, --set/--params, --trace, --stats, --noc-heatmap)"
             )));
         }
         Ok(())
@@ -150,7 +147,9 @@ impl RunArgs {
             ("--workers", self.workers.is_some()),
         ];
         if let Some((opt, _)) = given.iter().find(|g| g.1) {
-            return Err(CliError::User(format!("{opt} is an option of the collectives (all_gather), not of `{name}`")));
+            return Err(CliError::User(format!(
+                "{opt} is an option of the collectives (all_gather, reduce_scatter, all_reduce), not of `{name}`"
+            )));
         }
         Ok(())
     }
@@ -213,7 +212,7 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
         for (name, about) in crate::cmd_ccl::COLLECTIVES {
             say!("  {name:<28} {about}");
             say!(
-                "  {:<28}   options: --system/--cluster, --devices, --topology, --shape A,B,H,W, --dim, --workers, --seed",
+                "  {:<28}   options: --system/--cluster, --devices, --topology, --shape A,B,H,W, --dim, --workers, --seed, --trace, --stats, --noc-heatmap",
                 ""
             );
         }

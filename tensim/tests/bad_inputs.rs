@@ -518,12 +518,22 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
     c(&["run", "all_gather", "--system", "t3000", "--devices", "9"], "1x9");
     c(&["run", "all_gather", "--system", "t3000", "--devices", "4", "--topology", "ring"], "not linked");
     c(&["run", "all_gather", "--system", "n500"], "unknown system `n500`");
-    c(&["run", "all_gather", "--system", "t3000", "--trace", &p("t.json")], "--trace is not an option of `all_gather`");
+    c(
+        &["run", "all_gather", "--system", "t3000", "--npe-timeline", &p("t.json")],
+        "--npe-timeline is not an option of `all_gather`",
+    );
     c(&["run", "all_gather", "--system", "t3000", "--m", "64"], "--m is not an option");
     c(&["run", "add", "--system", "t3000"], "--system is an option of the collectives");
     c(&["run", "all_gather", "--set", "fabric.max_payload_bytes=8000"], "above eth.l1_kernel_top");
     c(&["run", "all_gather", "--set", "fabric.max_payload_bytes=8160"], "larger than one NoC burst");
     c(&["run", "all_gather", "--set", "eth.latency_ns=0"], "eth.latency_ns");
+    c(&["run", "reduce_scatter", "--system", "t3000", "--devices", "4", "--shape", "1,1,32,96"], "cannot share evenly");
+    c(&["run", "reduce_scatter", "--system", "t3000", "--dim", "5"], "dim 5");
+    c(&["run", "reduce_scatter", "--system", "n300", "--topology", "ring"], "ring needs at least 3");
+    c(&["run", "all_reduce", "--system", "t3000", "--devices", "4", "--shape", "1,3,32,96"], "not modelled");
+    c(&["run", "all_reduce", "--system", "t3000", "--dim", "3"], "--dim is not an option of `all_reduce`");
+    c(&["run", "all_reduce", "--system", "t3000", "--trace", &p("nodir/t.json")], "nodir");
+    c(&["run", "all_reduce", "--system", "t3000", "--stats", &p("s.json"), "--trace", &p("s.json")], "s.json");
     c(&["system"], "name a system");
     c(&["system", "n500"], "unknown system `n500`");
     c(&["system", "--cluster", &p("nothere.yaml")], "nothere.yaml");

@@ -102,3 +102,57 @@ fn device_answers_the_seed_examples() {
     assert_eq!(j["chip_ids"], serde_json::json!([4, 0, 2, 6, 5, 1, 3, 7]));
     assert_eq!(j["worker_grid"], serde_json::json!([16, 32]));
 }
+
+/// A collective writes one trace with a Perfetto process per core of every chip, stats with every chip's
+/// run and the Ethernet links' utilisation, and a picture of the mesh's links.
+#[test]
+fn collectives_write_per_chip_trace_stats_and_link_heatmap() {
+    let dir = std::env::temp_dir().join(format!("tensim-ccl-out-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (t, s, h) = (dir.join("t.json"), dir.join("s.json"), dir.join("h.svg"));
+    let args = [
+        "run",
+        "all_reduce",
+        "--system",
+        "t3000",
+        "--devices",
+        "4",
+        "--shape",
+        "1,1,32,256",
+        "--trace",
+        t.to_str().unwrap(),
+        "--stats",
+        s.to_str().unwrap(),
+        "--noc-heatmap",
+        h.to_str().unwrap(),
+    ];
+    let (code, out, err) = tensim(&args);
+    assert_eq!(code, 0, "{err}\n{out}");
+    assert!(out.contains("PASS all_reduce") && out.contains("ethernet links that sent"), "{out}");
+    let trace: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&t).unwrap()).unwrap();
+    let names: Vec<String> = trace["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["name"] == "process_name")
+        .map(|e| e["args"]["name"].as_str().unwrap().to_string())
+        .collect();
+    // The 1x4 line on a T3000 is chips 4, 0, 2, 6; each shows up with its cores.
+    for chip in [4, 0, 2, 6] {
+        assert!(names.iter().any(|n| n.starts_with(&format!("chip {chip} "))), "chip {chip}: {names:?}");
+    }
+    let stats: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&s).unwrap()).unwrap();
+    assert_eq!(stats["phases"].as_array().unwrap().len(), 2);
+    assert_eq!(stats["runs"].as_array().unwrap().len(), 8, "4 chips × 2 phases");
+    let links = stats["eth_links"].as_array().unwrap();
+    assert_eq!(links.len(), 6, "3 links of a 4-chip line, both directions: {links:?}");
+    assert!(links.iter().all(|l| l["util"].as_f64().unwrap() > 0.0 && l["util"].as_f64().unwrap() < 1.0));
+    let svg = std::fs::read_to_string(&h).unwrap();
+    assert!(svg.contains("tensim NoC heatmap") && svg.contains("chip 0 channel"), "{svg}");
+    // Running again over tensim's own outputs is allowed; a foreign file at the trace path is not touched.
+    std::fs::write(&t, "my notes").unwrap();
+    let (code, _, err) = tensim(&args);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(std::fs::read_to_string(&t).unwrap(), "my notes");
+    std::fs::remove_dir_all(&dir).ok();
+}

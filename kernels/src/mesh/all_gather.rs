@@ -9,32 +9,14 @@
 //! Not modelled here: tt-metal's scatter writes of up to four tiles per packet (one tile per packet
 //! here) and its several links and workers per direction (one routing plane, one worker).
 
+use super::ccl::{CclOutcome, PAGE, Topology, check_shape, line_of, slice_page, tiles};
 use crate::rng::Rng;
 use sim_device::fabric::{FabricConfig, FabricConnection};
 use sim_device::mesh::{
-    DeviceLocalBufferConfig, MeshBuffer, MeshBufferConfig, MeshCoordinateRange, MeshDevice, MeshRunReport, MeshWorkload,
+    DeviceLocalBufferConfig, MeshBuffer, MeshBufferConfig, MeshCoordinate, MeshCoordinateRange, MeshDevice,
+    MeshWorkload,
 };
 use sim_device::prelude::*;
-
-/// A line (ends not connected) or a ring.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Topology {
-    /// `ttnn.Topology.Linear`.
-    Line,
-    /// `ttnn.Topology.Ring`.
-    Ring,
-}
-
-impl Topology {
-    /// Parse `line`/`linear` or `ring`.
-    pub fn parse(s: &str) -> Result<Topology, String> {
-        match s {
-            "line" | "linear" => Ok(Topology::Line),
-            "ring" => Ok(Topology::Ring),
-            _ => Err(format!("topology `{s}`: use line or ring")),
-        }
-    }
-}
 
 /// The problem: each device's input of `shape` (4-D, elements; the last two multiples of 32), gathered
 /// along `dim`.
@@ -48,75 +30,21 @@ pub struct AllGather {
     pub topology: Topology,
 }
 
-/// What a collective's run gives back.
-#[derive(Debug)]
-pub struct CclOutcome {
-    /// Whether every device's output matched the reference.
-    pub passed: bool,
-    /// The check, in words.
-    pub check: String,
-    /// Per-device reports and the mesh's cycles.
-    pub report: MeshRunReport,
-    /// Bytes of one device's input.
-    pub slice_bytes: u64,
-}
-
-impl CclOutcome {
-    /// The busiest Ethernet link direction of the run: (chip id, channel, bytes sent, GB/s over the run).
-    pub fn busiest_link(&self) -> Option<(u32, u32, u64, f64)> {
-        let cycles = self.report.cycles.0.max(1) as f64;
-        self.report
-            .devices
-            .iter()
-            .flat_map(|(_, id, r)| r.eth.iter().map(move |e| (*id, e.channel, e.tx_bytes, r.clock_mhz)))
-            .max_by_key(|e| (e.2, std::cmp::Reverse((e.0, e.1))))
-            .map(|(id, ch, b, mhz)| (id, ch, b, b as f64 * mhz as f64 / 1000.0 / cycles))
-    }
-}
-
-const TILE: u32 = 32;
-const PAGE: u32 = 2048;
 /// Pages read from DRAM per batch.
 const BATCH: u32 = 8;
 
-fn tiles(shape: [u32; 4]) -> [u32; 4] {
-    [shape[0], shape[1], shape[2] / TILE, shape[3] / TILE]
-}
-
-/// The page of the gathered output holding page `k` of the input of the device at `pos`.
+/// The page of the gathered output (`n` inputs of `t` tiles) holding page `k` of the input at `pos`.
 fn out_page(k: u32, pos: u32, n: u32, t: [u32; 4], dim: usize) -> u32 {
-    let mut c = [k / (t[1] * t[2] * t[3]), k / (t[2] * t[3]) % t[1], k / t[3] % t[2], k % t[3]];
     let mut e = t;
     e[dim] *= n;
-    c[dim] += pos * t[dim];
-    ((c[0] * e[1] + c[1]) * e[2] + c[2]) * e[3] + c[3]
+    slice_page(k, pos, n, e, dim)
 }
 
-/// Check the problem against the mesh.
-pub fn check(mesh: &MeshDevice, p: &AllGather) -> Result<(), DeviceError> {
-    let n = mesh.num_devices() as u32;
-    let s = mesh.shape();
-    if s.rows != 1 && s.cols != 1 {
-        return Err(DeviceError::Api(format!("all_gather: a {s} mesh is not a line; open a 1xN or Nx1 mesh")));
-    }
-    if n < 2 {
-        return Err(DeviceError::Api("all_gather: needs at least 2 devices".into()));
-    }
-    if p.topology == Topology::Ring && n < 3 {
-        return Err(DeviceError::Api(format!(
-            "all_gather: a ring needs at least 3 devices, not {n}; use --topology line"
-        )));
-    }
-    if p.dim > 3 {
-        return Err(DeviceError::Api(format!("all_gather: dim {} is not a dimension of a 4-D tensor (0..=3)", p.dim)));
-    }
-    if p.shape.contains(&0) || !p.shape[2].is_multiple_of(TILE) || !p.shape[3].is_multiple_of(TILE) {
-        return Err(DeviceError::Api(format!(
-            "all_gather: shape {:?}: every dimension must be at least 1 and the last two multiples of 32 (tiles)",
-            p.shape
-        )));
-    }
-    Ok(())
+/// Check the problem against the mesh; the devices as a line in mesh order.
+pub fn check(mesh: &MeshDevice, p: &AllGather) -> Result<Vec<MeshCoordinate>, DeviceError> {
+    let coords = line_of(mesh, "all_gather", p.topology)?;
+    check_shape("all_gather", p.shape, p.dim)?;
+    Ok(coords)
 }
 
 fn writer(n: u32, t: [u32; 4], dim: usize) -> Kernel {
@@ -166,33 +94,27 @@ fn writer(n: u32, t: [u32; 4], dim: usize) -> Kernel {
     })
 }
 
-/// Run it on `mesh` (a line of devices in mesh order) with data from `seed`.
-pub fn run(mesh: &mut MeshDevice, p: AllGather, seed: u64) -> Result<CclOutcome, DeviceError> {
-    check(mesh, &p)?;
-    let n = mesh.num_devices() as u32;
-    mesh.set_fabric_config(match p.topology {
+/// The fabric configuration a topology runs on.
+pub fn fabric_config(t: Topology) -> FabricConfig {
+    match t {
         Topology::Line => FabricConfig::Fabric1D,
         Topology::Ring => FabricConfig::Fabric1DRing,
-    })?;
-    let t = tiles(p.shape);
-    let pages = t.iter().product::<u32>();
-    let slice_bytes = pages as u64 * PAGE as u64;
-    let local = DeviceLocalBufferConfig { page_size: PAGE as u64, buffer_type: BufferType::Dram };
-    let input = MeshBuffer::create(mesh, MeshBufferConfig::Replicated { size: slice_bytes }, local)?;
-    let output = MeshBuffer::create(mesh, MeshBufferConfig::Replicated { size: slice_bytes * n as u64 }, local)?;
-    // Each device's input: random bf16 bit patterns, page by page (a page is one tile).
-    let mut rng = Rng::new(seed);
-    let inputs: Vec<Vec<u16>> =
-        (0..n).map(|_| (0..pages * PAGE / 2).map(|_| (rng.next_u64() >> 48) as u16).collect()).collect();
-    let coords: Vec<_> = (0..n as usize).map(|i| mesh.shape().coord(i)).collect();
-    for (c, data) in coords.iter().zip(&inputs) {
-        mesh.write_shard(&input, data, *c)?;
     }
+}
+
+/// The workload gathering each device's `input` (interleaved bf16 tiles in DRAM, `p.shape`) into every
+/// device's `output`; the mesh's fabric must be configured for `p.topology`.
+pub fn workload(
+    mesh: &MeshDevice,
+    p: &AllGather,
+    input: &MeshBuffer,
+    output: &MeshBuffer,
+) -> Result<MeshWorkload, DeviceError> {
+    let coords = check(mesh, p)?;
+    let n = coords.len() as u32;
+    let t = tiles(p.shape);
     let core = CoreCoord::new(0, 0);
-    let base = {
-        let d = mesh.get_device(coords[0])?;
-        d.params().mem.l1_unreserved_base
-    };
+    let base = mesh.get_device(coords[0])?.params().mem.l1_unreserved_base;
     let scratch = base.next_multiple_of(64);
     let hdr = scratch + BATCH * PAGE;
     let mut w = MeshWorkload::new();
@@ -203,10 +125,7 @@ pub fn run(mesh: &mut MeshDevice, p: AllGather, seed: u64) -> Result<CclOutcome,
             Topology::Ring => ((n - 1).div_ceil(2), (n - 1) / 2),
         };
         let mut args = vec![input.address(), output.address(), i, fwd, bwd, scratch, hdr];
-        let step = |k: i64| {
-            let j = (i as i64 + k).rem_euclid(n as i64) as usize;
-            coords[j]
-        };
+        let step = |k: i64| coords[(i as i64 + k).rem_euclid(n as i64) as usize];
         if fwd > 0 {
             mesh.append_fabric_connection_rt_args(c, step(1), 0, 1, &mut args)?;
         }
@@ -214,23 +133,53 @@ pub fn run(mesh: &mut MeshDevice, p: AllGather, seed: u64) -> Result<CclOutcome,
             mesh.append_fabric_connection_rt_args(c, step(-1), 0, 2, &mut args)?;
         }
         let mut prog = Program::new();
-        prog.create_semaphore(core, 0)?;
-        prog.create_semaphore(core, 0)?;
-        prog.create_semaphore(core, 0)?;
+        for _ in 0..3 {
+            prog.create_semaphore(core, 0)?;
+        }
         let k = prog.create_kernel(writer(n, t, p.dim as usize), core, DataMovementConfig::default())?;
         prog.set_runtime_args(k, core, &args)?;
         w.add_program(MeshCoordinateRange::single(c), prog);
     }
-    let report = mesh.enqueue_mesh_workload(&w)?;
-    // The reference: every device's output is the inputs concatenated along `dim` in mesh order.
-    let mut expect = vec![0u16; (pages * n * PAGE / 2) as usize];
+    Ok(w)
+}
+
+/// The reference: the inputs (one per device, bit patterns of tiles) concatenated along `dim` in mesh order.
+pub fn reference(inputs: &[Vec<u16>], t: [u32; 4], dim: usize) -> Vec<u16> {
+    let n = inputs.len() as u32;
+    let pages = t.iter().product::<u32>();
+    let half = (PAGE / 2) as usize;
+    let mut expect = vec![0u16; pages as usize * n as usize * half];
     for (pos, data) in inputs.iter().enumerate() {
         for k in 0..pages {
-            let o = out_page(k, pos as u32, n, t, p.dim as usize) as usize;
-            let (src, dst) = ((k * PAGE / 2) as usize, o * (PAGE / 2) as usize);
-            expect[dst..dst + (PAGE / 2) as usize].copy_from_slice(&data[src..src + (PAGE / 2) as usize]);
+            let o = out_page(k, pos as u32, n, t, dim) as usize;
+            let src = k as usize * half;
+            expect[o * half..(o + 1) * half].copy_from_slice(&data[src..src + half]);
         }
     }
+    expect
+}
+
+/// Run it on `mesh` (a line of devices in mesh order) with data from `seed`.
+pub fn run(mesh: &mut MeshDevice, p: AllGather, seed: u64) -> Result<CclOutcome, DeviceError> {
+    let coords = check(mesh, &p)?;
+    let n = coords.len() as u32;
+    mesh.set_fabric_config(fabric_config(p.topology))?;
+    let t = tiles(p.shape);
+    let pages = t.iter().product::<u32>();
+    let input_bytes = pages as u64 * PAGE as u64;
+    let local = DeviceLocalBufferConfig { page_size: PAGE as u64, buffer_type: BufferType::Dram };
+    let input = MeshBuffer::create(mesh, MeshBufferConfig::Replicated { size: input_bytes }, local)?;
+    let output = MeshBuffer::create(mesh, MeshBufferConfig::Replicated { size: input_bytes * n as u64 }, local)?;
+    // Each device's input: random bf16 bit patterns, page by page (a page is one tile).
+    let mut rng = Rng::new(seed);
+    let inputs: Vec<Vec<u16>> =
+        (0..n).map(|_| (0..pages * PAGE / 2).map(|_| (rng.next_u64() >> 48) as u16).collect()).collect();
+    for (c, data) in coords.iter().zip(&inputs) {
+        mesh.write_shard(&input, data, *c)?;
+    }
+    let w = workload(mesh, &p, &input, &output)?;
+    let report = mesh.enqueue_mesh_workload(&w)?;
+    let expect = reference(&inputs, t, p.dim as usize);
     let mut bad = Vec::new();
     for &c in &coords {
         let got: Vec<u16> = mesh.read_shard(&output, c)?;
@@ -244,7 +193,7 @@ pub fn run(mesh: &mut MeshDevice, p: AllGather, seed: u64) -> Result<CclOutcome,
     } else {
         format!("outputs differ from the concatenation on {}", bad.join(", "))
     };
-    Ok(CclOutcome { passed, check, report, slice_bytes })
+    Ok(CclOutcome { passed, check, phases: vec![("all_gather", report)], input_bytes })
 }
 
 #[cfg(test)]

@@ -186,7 +186,7 @@ impl MeshDevice {
                     for (src, dst, n) in buf.shard_rows(buf.shard_at(k)) {
                         shard[dst..dst + n].copy_from_slice(&bytes[src..src + n]);
                     }
-                    self.devices[k as usize].lock().enqueue_write_buffer(&buf.buffers[k as usize], &shard)?;
+                    self.lock_device(k as usize)?.enqueue_write_buffer(&buf.buffers[k as usize], &shard)?;
                 }
             }
         }
@@ -206,7 +206,7 @@ impl MeshDevice {
         };
         let mut out = vec![0u8; global_size as usize];
         for k in 0..buf.number_of_shards() {
-            let shard: Vec<u8> = self.devices[k as usize].lock().enqueue_read_buffer(&buf.buffers[k as usize])?;
+            let shard: Vec<u8> = self.lock_device(k as usize)?.enqueue_read_buffer(&buf.buffers[k as usize])?;
             for (src, dst, n) in buf.shard_rows(buf.shard_at(k)) {
                 out[src..src + n].copy_from_slice(&shard[dst..dst + n]);
             }
@@ -230,12 +230,12 @@ impl MeshDevice {
                 buf.device_size
             )));
         }
-        self.devices[i].lock().enqueue_write_buffer(&buf.buffers[i], &bytes)
+        self.lock_device(i)?.enqueue_write_buffer(&buf.buffers[i], &bytes)
     }
 
     /// Read the device at `c` only (`ReadShard`).
     pub fn read_shard<T: HostData>(&mut self, buf: &MeshBuffer, c: MeshCoordinate) -> Result<Vec<T>, DeviceError> {
         let i = self.index(c)?;
-        self.devices[i].lock().enqueue_read_buffer(&buf.buffers[i])
+        self.lock_device(i)?.enqueue_read_buffer(&buf.buffers[i])
     }
 }

@@ -14,7 +14,7 @@ impl MeshDevice {
     /// `SetFabricConfig`: routers run on the Ethernet cores from the next workload on.
     pub fn set_fabric_config(&mut self, config: FabricConfig) -> Result<(), DeviceError> {
         if config.enabled() {
-            let dev = self.devices[0].lock();
+            let dev = self.lock_device(0)?;
             FabricLayout::new(&dev.params, config).map_err(DeviceError::Config)?;
         }
         self.fabric = config;
@@ -111,7 +111,7 @@ impl MeshDevice {
                 self.chip_ids[i], self.chip_ids[j]
             ))
         })?;
-        let dev = self.devices[i].lock();
+        let dev = self.lock_device(i)?;
         let l = FabricLayout::new(&dev.params, self.fabric).map_err(DeviceError::Config)?;
         let t = dev.eth_core_noc_xy(ch)?;
         let before = args.len();

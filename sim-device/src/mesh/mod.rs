@@ -149,6 +149,13 @@ impl MeshDevice {
         self.workers = n;
     }
 
+    /// Record a Perfetto trace on every device of the mesh (see [`crate::report::mesh::merged_trace`]).
+    pub fn set_tracing(&mut self, on: bool) {
+        for d in &self.devices {
+            d.lock().set_tracing(on);
+        }
+    }
+
     /// The mesh shape.
     pub fn shape(&self) -> MeshShape {
         self.shape
@@ -176,9 +183,21 @@ impl MeshDevice {
         Ok(c.to_linear_index(self.shape))
     }
 
-    /// The device at `c` (locked while the guard lives).
+    /// The device at `c` (locked while the guard lives; asking for a device whose guard is still alive is
+    /// an error, not a hang).
     pub fn get_device(&self, c: MeshCoordinate) -> Result<parking_lot::MutexGuard<'_, Device>, DeviceError> {
-        Ok(self.devices[self.index(c)?].lock())
+        self.lock_device(self.index(c)?)
+    }
+
+    /// Lock device `i` for a host call. The host API is single-threaded (runs take `&mut self`), so a held
+    /// lock can only be a [`MeshDevice::get_device`] guard the caller still holds.
+    pub(crate) fn lock_device(&self, i: usize) -> Result<parking_lot::MutexGuard<'_, Device>, DeviceError> {
+        self.devices[i].try_lock().ok_or_else(|| {
+            DeviceError::Api(format!(
+                "device {} is held by a get_device() guard that is still alive; drop the guard before this call",
+                self.shape.coord(i)
+            ))
+        })
     }
 
     /// The chip id at `c`.

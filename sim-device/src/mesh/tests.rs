@@ -140,3 +140,18 @@ fn mappers_and_composers() {
     assert!(split(&shape, &data, 1, 3).is_err());
     assert!(split(&shape, &data, 2, 2).is_err());
 }
+
+#[test]
+fn a_live_device_guard_is_an_error_not_a_hang() {
+    let mut m = open("t3000", 1, 4);
+    m.set_fabric_config(crate::fabric::FabricConfig::Fabric1D).unwrap();
+    let (a, b) = (MeshCoordinate::new(0, 0), MeshCoordinate::new(0, 1));
+    let guard = m.get_device(a).unwrap();
+    let mut args = Vec::new();
+    let e = m.append_fabric_connection_rt_args(a, b, 0, 1, &mut args).unwrap_err();
+    assert!(e.to_string().contains("get_device() guard that is still alive"), "{e}");
+    assert!(m.get_device(a).is_err());
+    drop(guard);
+    m.append_fabric_connection_rt_args(a, b, 0, 1, &mut args).unwrap();
+    assert!(!args.is_empty());
+}

@@ -5,6 +5,7 @@
 
 pub(crate) mod build;
 pub mod heatmap;
+pub mod mesh;
 pub mod npe;
 pub mod stats;
 

@@ -88,9 +88,20 @@ impl RunReport {
                 })
             })
             .collect();
+        let eth: Vec<Value> = self
+            .eth
+            .iter()
+            .map(|e| {
+                json!({
+                    "channel": e.channel, "noc0": [e.noc0.0, e.noc0.1], "tx_bytes": e.tx_bytes,
+                    "tx_packets": e.tx_packets, "tx_busy": e.tx_busy.0, "rx_bytes": e.rx_bytes,
+                    "tx_util": NocReport::util(e.tx_busy.0, self.cycles),
+                })
+            })
+            .collect();
         json!({
             "cycles": self.cycles.0, "clock_mhz": self.clock_mhz, "micros": self.micros(), "kernels": kernels,
-            "nocs": nocs, "links": links, "ports": ports, "dram": dram, "warnings": self.warnings,
+            "nocs": nocs, "links": links, "ports": ports, "dram": dram, "eth": eth, "warnings": self.warnings,
         })
     }
 }
