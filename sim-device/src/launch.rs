@@ -353,7 +353,7 @@ impl Launch {
                 Some(l) => {
                     let mut v = vec![None; dev.eth_tiles.len()];
                     for r in &links.routers {
-                        v[r.channel as usize] = Some(Router::new(l, r.forward, links.ring));
+                        v[r.channel as usize] = Some(Router::new(l, *r, links.ring));
                     }
                     v
                 }

@@ -17,9 +17,9 @@
 //! implies its payloads are in place (the fabric's ordered virtual channel with flush).
 
 use super::{Engine, Ev};
-use crate::fabric::FabricLayout;
+use crate::fabric::{FabricLayout, RouterSpec};
 use sim_core::Cycle;
-use sim_tensix::dataflow::fabric::{FabricCmd, FabricHeader, router_layout};
+use sim_tensix::dataflow::fabric::{FabricCmd, FabricHeader, FabricRoute, router_layout};
 use sim_tensix::{AtomicOp, AtomicReq, EthSend, Risc, WriteReq};
 use soc_descriptors::NocId;
 
@@ -27,15 +27,15 @@ use soc_descriptors::NocId;
 #[derive(Debug, Clone)]
 pub(crate) struct Router {
     pub layout: FabricLayout,
-    /// The channel of the router arriving packets continue on.
-    pub forward: Option<u32>,
+    /// Where it sits and its chip's other routers.
+    pub spec: RouterSpec,
     /// Packets sent over the link from each sender channel.
-    pub sent: [u32; 2],
+    pub sent: [u32; 4],
     /// Packets landed in the receiver channel, and handled.
     pub rx_arrived: u32,
     pub rx_done: u32,
-    /// Packets this router has written into the forward router's channel 1.
-    pub forwarded: u32,
+    /// Packets this router has written into the pass-through channel of the router facing each direction.
+    pub forwarded: [u32; 4],
     /// Its ERISC is busy until then.
     pub erisc_free: Cycle,
     /// A step is scheduled.
@@ -51,14 +51,14 @@ pub(crate) struct Router {
 }
 
 impl Router {
-    pub fn new(layout: FabricLayout, forward: Option<u32>, ring: bool) -> Router {
+    pub fn new(layout: FabricLayout, spec: RouterSpec, ring: bool) -> Router {
         Router {
             layout,
-            forward,
-            sent: [0; 2],
+            spec,
+            sent: [0; 4],
             rx_arrived: 0,
             rx_done: 0,
-            forwarded: 0,
+            forwarded: [0; 4],
             erisc_free: Cycle::ZERO,
             scheduled: false,
             turn: 0,
@@ -134,24 +134,40 @@ impl Engine {
             self.fabric_free_rx(ch, now);
             return true;
         };
-        let hop = h.hops_done as u32 + 1;
-        let (start, range) = (h.start_distance as u32, h.range as u32);
-        let write = hop >= start && hop < start + range;
-        let onward = hop < start + range - 1;
-        if onward {
-            let Some(f) = r.forward else {
+        // Whether this chip executes the command, and the direction the packet continues in.
+        let (write, onward) = match h.route {
+            FabricRoute::Line { start_distance, range } => {
+                let hop = h.hops_done as u32 + 1;
+                let (start, range) = (start_distance as u32, range as u32);
+                let last = start + range - 1;
+                (hop >= start && hop < start + range, (hop < last).then_some((r.spec.dir ^ 1, last - hop)))
+            }
+            FabricRoute::Mesh { dst_dev_id, .. } => {
+                let cols = r.spec.cols.max(1);
+                let dst = (dst_dev_id as u32 / cols, dst_dev_id as u32 % cols);
+                match RouterSpec::next_dir(r.spec.coord, dst) {
+                    None => (true, None),
+                    Some(d) => (false, Some((d, 1))),
+                }
+            }
+        };
+        let mut target = None;
+        if let Some((dir, more)) = onward {
+            let Some(f) = r.spec.dirs[dir] else {
                 self.rec.warnings.push(format!(
-                    "fabric router on Ethernet channel {ch}: a packet routed {} more hop(s) reached the end of its line and was dropped",
-                    start + range - 1 - hop
+                    "fabric router on Ethernet channel {ch}: a packet routed {more} more hop(s) {} reached the edge of the mesh and was dropped",
+                    ["east", "west", "north", "south"][dir]
                 ));
                 self.fabric_free_rx(ch, now);
                 return true;
             };
+            let c = if l.sender_channels == 2 { 1 } else { RouterSpec::upstream_channel(dir, r.spec.dir) };
             let fr = self.router(f);
-            if r.forwarded - fr.sent[1] >= l.sender_slots {
-                // The next router's pass-through channel is full: try again when it sends.
+            if r.forwarded[dir] - fr.sent[c as usize] >= l.sender_slots {
+                // That router's pass-through channel is full: try again when it sends.
                 return false;
             }
+            target = Some((f, dir, c));
         }
         let addr_map = self.chip.addr_map;
         let me = self.chip.eth[ch as usize].core;
@@ -198,13 +214,12 @@ impl Engine {
                 self.sched.queue.push(at, Ev::FabricInc(i));
             }
         }
-        if onward {
-            let f = r.forward.expect("checked");
+        if let Some((f, dir, c)) = target {
             h.hops_done += 1;
             let enc = h.encode();
             self.chip.cores[core.0 as usize].l1.write(slot as u64, &enc).expect("slot in L1");
             let fl = self.router(f).layout;
-            let dst_slot = fl.sender_slot(1, r.forwarded);
+            let dst_slot = fl.sender_slot(c, r.forwarded[dir]);
             let ft = self.chip.chip.noc0_to_translated(self.chip.eth[f as usize].tile);
             let size = (l.header_bytes + h.payload_bytes).next_multiple_of(16);
             let w = WriteReq {
@@ -221,14 +236,14 @@ impl Engine {
                 core: me,
                 risc: Risc::Erisc0,
                 noc: NocId::Noc0,
-                dst: addr_map.xy(ft.x, ft.y, (fl.base + router_layout::CH1_DOORBELL) as u64),
+                dst: addr_map.xy(ft.x, ft.y, (fl.base + router_layout::DOORBELLS[c as usize]) as u64),
                 op: AtomicOp::Inc(1),
                 posted: true,
             };
             if let Err(e) = self.issue_write(w, now).and_then(|_| self.issue_atomic(bell, now)) {
                 self.rec.warnings.push(format!("fabric router on Ethernet channel {ch}: forwarding failed: {e}"));
             }
-            self.chip.routers[ch as usize].as_mut().expect("router").forwarded += 1;
+            self.chip.routers[ch as usize].as_mut().expect("router").forwarded[dir] += 1;
         }
         self.fabric_free_rx(ch, now);
         true
@@ -259,18 +274,19 @@ impl Engine {
         let r = self.router(ch).clone();
         let l = r.layout;
         let freed_far = self.l1_word(ch, l.base + router_layout::CREDIT_IN);
-        let free_far = l.receiver_slots - (r.sent[0] + r.sent[1] - freed_far);
+        let sent_total: u32 = r.sent.iter().sum();
+        let free_far = l.receiver_slots - (sent_total - freed_far);
         if free_far == 0 {
             return false;
         }
-        for k in 0..2 {
-            let c = (r.turn + k) % 2;
+        let n = l.sender_channels as usize;
+        for k in 0..n {
+            let c = (r.turn + k) % n;
             if c == 0 && r.ring && free_far < 2 {
                 // Bubble flow control: new packets enter a ring only while the next router keeps a slot free.
                 continue;
             }
-            let bell = self
-                .l1_word(ch, l.base + if c == 0 { router_layout::CH0_DOORBELL } else { router_layout::CH1_DOORBELL });
+            let bell = self.l1_word(ch, l.base + router_layout::DOORBELLS[c]);
             if bell == r.sent[c] {
                 continue;
             }
@@ -282,14 +298,14 @@ impl Engine {
                 .expect("in L1");
             let payload = FabricHeader::decode(&bytes).map_or(0, |h| h.payload_bytes.min(l.max_payload));
             let size = (l.header_bytes + payload).next_multiple_of(16);
-            let dst = l.receiver_slot(r.sent[0] + r.sent[1]);
+            let dst = l.receiver_slot(sent_total);
             let at = now.max(self.chip.eth[ch as usize].tx_free);
             if let Err(e) = self.eth_send(EthSend { core, channel: ch, src_l1: slot, dst_l1: dst, size }, at) {
                 self.rec.warnings.push(format!("fabric router on Ethernet channel {ch}: packet not sent: {e}"));
             }
             let r = self.chip.routers[ch as usize].as_mut().expect("router");
             r.sent[c] += 1;
-            r.turn = (c + 1) % 2;
+            r.turn = (c + 1) % n;
             let sent = r.sent[c];
             if c == 0 {
                 // The slot is free again: tell the worker (its NoC coordinates and credit word registered at open).

@@ -66,10 +66,23 @@ impl MeshDevice {
         if !self.fabric.enabled() {
             return Vec::new();
         }
-        let facing: Vec<Option<u32>> =
-            (0..4).map(|d| self.neighbour(i, d).and_then(|j| self.channel_to(i, j, 0))).collect();
-        let mut out: Vec<RouterSpec> =
-            (0..4).filter_map(|d| facing[d].map(|channel| RouterSpec { channel, forward: facing[d ^ 1] })).collect();
+        let mut facing = [None; 4];
+        for (d, f) in facing.iter_mut().enumerate() {
+            *f = self.neighbour(i, d).and_then(|j| self.channel_to(i, j, 0));
+        }
+        let c = self.shape.coord(i);
+        let mut out: Vec<RouterSpec> = (0..4)
+            .filter_map(|d| {
+                facing[d].map(|channel| RouterSpec {
+                    channel,
+                    forward: facing[d ^ 1],
+                    dir: d,
+                    dirs: facing,
+                    coord: (c.row, c.col),
+                    cols: self.shape.cols,
+                })
+            })
+            .collect();
         out.sort_by_key(|r| r.channel);
         out.dedup_by_key(|r| r.channel);
         out

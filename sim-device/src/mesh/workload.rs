@@ -72,6 +72,16 @@ impl MeshDevice {
                 jobs.push((i, program));
             }
         }
+        // With the fabric enabled every chip's routers run (tt-metal's persistent router kernels), also on
+        // chips the workload gives no program: they join with an empty one.
+        let empty = Program::new();
+        if self.fabric.enabled() && !jobs.is_empty() {
+            for i in 0..(shape.rows * shape.cols) as usize {
+                if !jobs.iter().any(|j| j.0 == i) {
+                    jobs.push((i, &empty));
+                }
+            }
+        }
         jobs.sort_by_key(|j| j.0);
         if jobs.is_empty() {
             return Ok(MeshRunReport { devices: Vec::new(), cycles: Cycles::ZERO, not_modelled: Vec::new() });

@@ -187,6 +187,8 @@ keys! {
     "fabric.line_receiver_slots" => fabric.line_receiver_slots, [1, 256], "slots";
     "fabric.ring_sender_slots" => fabric.ring_sender_slots, [1, 256], "slots";
     "fabric.ring_receiver_slots" => fabric.ring_receiver_slots, [1, 256], "slots";
+    "fabric.mesh_sender_slots" => fabric.mesh_sender_slots, [1, 256], "slots";
+    "fabric.mesh_receiver_slots" => fabric.mesh_receiver_slots, [1, 256], "slots";
     "fabric.router_packet_cycles" => fabric.router_packet_cycles, [0, CYC], "cycles";
 
     "compute.init_cycles" => api.compute.init, [0, CYC], "cycles";

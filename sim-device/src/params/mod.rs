@@ -101,6 +101,10 @@ pub struct FabricParams {
     pub ring_sender_slots: u32,
     /// Buffer slots of the receiver channel on a ring fabric.
     pub ring_receiver_slots: u32,
+    /// Buffer slots of each of the 4 sender channels of a 2-D fabric router.
+    pub mesh_sender_slots: u32,
+    /// Buffer slots of the receiver channel of a 2-D fabric router.
+    pub mesh_receiver_slots: u32,
     /// ERISC cycles a router spends on one packet (check the slot, decode the header, issue the send).
     pub router_packet_cycles: Cycles,
 }

@@ -4,8 +4,9 @@
 //! chip) forwards them hop by hop over Ethernet; on the chips the header's route selects, it replays the
 //! packet's NoC command: a write, an atomic increment, or a write followed by an increment.
 //!
-//! Routes are 1-D: a packet travels `start_distance` hops along the connection's direction and is written
-//! on `range` consecutive chips from there (unicast: `range` 1).
+//! 1-D routes: a packet travels `start_distance` hops along the connection's direction and is written on
+//! `range` consecutive chips from there (unicast: `range` 1). 2-D routes (`fabric_mesh.rs`) name the
+//! destination device; routers pick the next hop dimension-ordered, X (columns) first, then Y.
 
 use super::Dataflow;
 use crate::core::WordCond;
@@ -25,8 +26,33 @@ pub mod router_layout {
     pub const CREDIT_IN: u32 = 48;
     /// The word the router sends as its own receiver credit.
     pub const CREDIT_OUT: u32 = 64;
-    /// First slot: sender channel 0, then sender channel 1, then the receiver channel.
+    /// Doorbells of the 2-D fabric's sender channels 2 and 3 (from the chip's other routers).
+    pub const CH2_DOORBELL: u32 = 80;
+    /// See [`CH2_DOORBELL`].
+    pub const CH3_DOORBELL: u32 = 96;
+    /// Each sender channel's doorbell.
+    pub const DOORBELLS: [u32; 4] = [CH0_DOORBELL, CH1_DOORBELL, CH2_DOORBELL, CH3_DOORBELL];
+    /// First slot: the sender channels in order, then the receiver channel.
     pub const SLOTS: u32 = 128;
+}
+
+/// Where a packet goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FabricRoute {
+    /// 1-D: `start_distance` hops along the connection's line, then written on `range` chips.
+    Line {
+        /// Hops before the first chip that executes the command.
+        start_distance: u8,
+        /// Chips that execute it.
+        range: u8,
+    },
+    /// 2-D: the device `dst_dev_id` (its row-major index in the mesh) of mesh `dst_mesh_id`.
+    Mesh {
+        /// Destination device.
+        dst_dev_id: u8,
+        /// Destination mesh.
+        dst_mesh_id: u16,
+    },
 }
 
 /// What a fabric packet does where it is written.
@@ -55,15 +81,13 @@ pub enum FabricCmd {
     },
 }
 
-/// A decoded packet header (tensim's encoding of the 1-D low-latency header's fields).
+/// A decoded packet header (tensim's encoding of the low-latency 1-D and the 2-D headers' fields).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FabricHeader {
     /// The NoC command.
     pub cmd: FabricCmd,
-    /// Hops before the first chip that executes the command.
-    pub start_distance: u8,
-    /// Chips that execute it.
-    pub range: u8,
+    /// The route.
+    pub route: FabricRoute,
     /// Hops travelled so far (routers increment it).
     pub hops_done: u8,
     /// Payload bytes after the header.
@@ -83,8 +107,17 @@ impl FabricHeader {
             FabricCmd::FusedWriteInc { dst, sem, val } => (3, dst, sem, val),
         };
         b[0] = kind;
-        b[1] = self.start_distance;
-        b[2] = self.range;
+        match self.route {
+            FabricRoute::Line { start_distance, range } => {
+                b[1] = start_distance;
+                b[2] = range;
+            }
+            FabricRoute::Mesh { dst_dev_id, dst_mesh_id } => {
+                b[28] = 1;
+                b[29] = dst_dev_id;
+                b[30..32].copy_from_slice(&dst_mesh_id.to_le_bytes());
+            }
+        }
         b[3] = self.hops_done;
         b[4..8].copy_from_slice(&self.payload_bytes.to_le_bytes());
         b[8..16].copy_from_slice(&a.to_le_bytes());
@@ -103,7 +136,12 @@ impl FabricHeader {
             3 => FabricCmd::FusedWriteInc { dst: u64_at(8), sem: u64_at(16), val: u32_at(24) },
             _ => return None,
         };
-        Some(FabricHeader { cmd, start_distance: b[1], range: b[2], hops_done: b[3], payload_bytes: u32_at(4) })
+        let route = match b[28] {
+            0 => FabricRoute::Line { start_distance: b[1], range: b[2] },
+            1 => FabricRoute::Mesh { dst_dev_id: b[29], dst_mesh_id: u16::from_le_bytes([b[30], b[31]]) },
+            _ => return None,
+        };
+        Some(FabricHeader { cmd, route, hops_done: b[3], payload_bytes: u32_at(4) })
     }
 }
 
@@ -153,6 +191,23 @@ impl FabricConnection {
 }
 
 impl Dataflow<'_> {
+    /// [`Dataflow::fabric_send_routed`] on a 1-D route: to chips `start_distance .. start_distance + range`
+    /// hops away.
+    #[allow(clippy::too_many_arguments)]
+    pub fn fabric_send(
+        &mut self,
+        api: &str,
+        c: &mut FabricConnection,
+        hdr_addr: u32,
+        src: u32,
+        size: u32,
+        cmd: FabricCmd,
+        start_distance: u8,
+        range: u8,
+    ) {
+        self.fabric_send_routed(api, c, hdr_addr, src, size, cmd, FabricRoute::Line { start_distance, range });
+    }
+
     fn router_addr(&self, c: &FabricConnection, offset: u32) -> u64 {
         self.ctx.k.tables.addr_map.xy(c.eth_xy.0, c.eth_xy.1, (c.base + offset) as u64)
     }
@@ -190,10 +245,11 @@ impl Dataflow<'_> {
                 h.payload_bytes, c.max_payload
             ));
         }
-        if h.range == 0 || h.start_distance == 0 {
+        if let FabricRoute::Line { start_distance, range } = h.route
+            && (range == 0 || start_distance == 0)
+        {
             self.ctx.fail(format!(
-                "{api}: the route needs at least one hop and one chip (start {}, range {})",
-                h.start_distance, h.range
+                "{api}: the route needs at least one hop and one chip (start {start_distance}, range {range})"
             ));
         }
         self.fabric_wait_for_empty_write_slot(c);
@@ -215,9 +271,9 @@ impl Dataflow<'_> {
     }
 
     /// Send `cmd` with `size` payload bytes from `src` (split into packets of the fabric's largest payload;
-    /// a fused increment rides on the last one) to chips `start_distance .. start_distance + range` hops away.
+    /// a fused increment rides on the last one) along `route`.
     #[allow(clippy::too_many_arguments)]
-    pub fn fabric_send(
+    pub fn fabric_send_routed(
         &mut self,
         api: &str,
         c: &mut FabricConnection,
@@ -225,10 +281,9 @@ impl Dataflow<'_> {
         src: u32,
         size: u32,
         cmd: FabricCmd,
-        start_distance: u8,
-        range: u8,
+        route: FabricRoute,
     ) {
-        let hdr = |cmd, n| FabricHeader { cmd, start_distance, range, hops_done: 0, payload_bytes: n };
+        let hdr = |cmd, n| FabricHeader { cmd, route, hops_done: 0, payload_bytes: n };
         match cmd {
             FabricCmd::AtomicInc { .. } => self.fabric_packet(api, c, hdr_addr, src, hdr(cmd, 0)),
             FabricCmd::Write { dst } | FabricCmd::FusedWriteInc { dst, .. } => {

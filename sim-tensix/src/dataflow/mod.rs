@@ -10,6 +10,7 @@
 mod addr;
 mod eth;
 pub mod fabric;
+pub mod fabric_mesh;
 mod noc;
 mod sem;
 
