@@ -9,7 +9,7 @@
 //! Not modelled here: tt-metal's scatter writes of up to four tiles per packet (one tile per packet
 //! here) and its several links and workers per direction (one routing plane, one worker).
 
-use super::ccl::{CclOutcome, PAGE, Topology, check_shape, line_of, slice_page, tiles};
+use super::ccl::{CclOutcome, PAGE, Topology, check_shape, line_of, mismatches, slice_page, tiles};
 use crate::rng::Rng;
 use sim_device::fabric::{FabricConfig, FabricConnection};
 use sim_device::mesh::{
@@ -180,13 +180,7 @@ pub fn run(mesh: &mut MeshDevice, p: AllGather, seed: u64) -> Result<CclOutcome,
     let w = workload(mesh, &p, &input, &output)?;
     let report = mesh.enqueue_mesh_workload(&w)?;
     let expect = reference(&inputs, t, p.dim as usize);
-    let mut bad = Vec::new();
-    for &c in &coords {
-        let got: Vec<u16> = mesh.read_shard(&output, c)?;
-        if got != expect {
-            bad.push(c.to_string());
-        }
-    }
+    let bad = mismatches(mesh, &output, &coords, |_| &expect)?;
     let passed = bad.is_empty();
     let check = if passed {
         format!("all {n} outputs equal the inputs concatenated along dim {} (bit-exact)", p.dim)

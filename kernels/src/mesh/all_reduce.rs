@@ -7,7 +7,7 @@
 //! which the devices divide — such a shape is refused with that reason.
 
 use super::all_gather::{self, AllGather};
-use super::ccl::{CclOutcome, PAGE, Topology, check_shape, line_of, random_bf16_bits, tiles};
+use super::ccl::{CclOutcome, PAGE, Topology, check_shape, line_of, mismatches, random_bf16_bits, tiles};
 use super::reduce_scatter::{self, ReduceScatter};
 use crate::rng::Rng;
 use sim_device::mesh::{DeviceLocalBufferConfig, MeshBuffer, MeshBufferConfig, MeshDevice};
@@ -62,13 +62,7 @@ pub fn run(mesh: &mut MeshDevice, p: AllReduce, seed: u64) -> Result<CclOutcome,
     let w = all_gather::workload(mesh, &ag, &reduced, &output)?;
     let second = mesh.enqueue_mesh_workload(&w)?;
     let expect = all_gather::reference(&reduce_scatter::reference(&inputs, &rs), tiles(slice), dim as usize);
-    let mut bad = Vec::new();
-    for &c in &coords {
-        let got: Vec<u16> = mesh.read_shard(&output, c)?;
-        if got != expect {
-            bad.push(c.to_string());
-        }
-    }
+    let bad = mismatches(mesh, &output, &coords, |_| &expect)?;
     let passed = bad.is_empty();
     let check = if passed {
         format!(

@@ -3,7 +3,7 @@
 
 use crate::rng::Rng;
 use sim_device::Cycles;
-use sim_device::mesh::{MeshCoordinate, MeshDevice, MeshRunReport};
+use sim_device::mesh::{MeshBuffer, MeshCoordinate, MeshDevice, MeshRunReport};
 use sim_device::prelude::*;
 
 /// A line (ends not connected) or a ring.
@@ -173,6 +173,23 @@ pub fn check_divisible(op: &str, shape: [u32; 4], dim: u32, n: u32) -> Result<()
         )));
     }
     Ok(())
+}
+
+/// The devices (of `coords`, in order) whose shard of `output` differs from `expect(i)`, by coordinate.
+pub fn mismatches<'a>(
+    mesh: &mut MeshDevice,
+    output: &MeshBuffer,
+    coords: &[MeshCoordinate],
+    expect: impl Fn(usize) -> &'a [u16],
+) -> Result<Vec<String>, DeviceError> {
+    let mut bad = Vec::new();
+    for (i, &c) in coords.iter().enumerate() {
+        let got: Vec<u16> = mesh.read_shard(output, c)?;
+        if got != expect(i) {
+            bad.push(c.to_string());
+        }
+    }
+    Ok(bad)
 }
 
 /// `len` bf16 values uniform in [-1, 1), as bit patterns.

@@ -21,7 +21,8 @@
 //! workers per direction, and the one-shot algorithm tt-metal uses for small tensors on a ring.
 
 use super::ccl::{
-    CclOutcome, PAGE, Topology, add_bf16, check_divisible, check_shape, line_of, random_bf16_bits, slice_page, tiles,
+    CclOutcome, PAGE, Topology, add_bf16, check_divisible, check_shape, line_of, mismatches, random_bf16_bits,
+    slice_page, tiles,
 };
 use crate::examples::common::create_bf16_cbs;
 use crate::rng::Rng;
@@ -460,13 +461,7 @@ pub fn run(mesh: &mut MeshDevice, p: ReduceScatter, seed: u64) -> Result<CclOutc
     let w = workload(mesh, &p, &input, &inter, &output)?;
     let report = mesh.enqueue_mesh_workload(&w)?;
     let expect = reference(&inputs, &p);
-    let mut bad = Vec::new();
-    for (i, &c) in coords.iter().enumerate() {
-        let got: Vec<u16> = mesh.read_shard(&output, c)?;
-        if got != expect[i] {
-            bad.push(c.to_string());
-        }
-    }
+    let bad = mismatches(mesh, &output, &coords, |i| &expect[i])?;
     let passed = bad.is_empty();
     let check = if passed {
         format!("all {n} outputs equal their slice of the sum along dim {} (bit-exact, same addition order)", p.dim)
