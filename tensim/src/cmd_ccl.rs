@@ -61,7 +61,12 @@ pub fn run_collective(a: &RunArgs) -> CliResult<ExitCode> {
     mesh.set_workers(a.workers.unwrap_or(0) as usize);
     let bytes = shape.iter().map(|&v| v as u64).product::<u64>() * 2;
     crate::work::check(
-        crate::work::Estimate { packets: 0, tile_ops: 0, noc_bytes: bytes * n as u64 * n as u64 },
+        crate::work::Estimate {
+            // One fabric packet per tile per hop, and (reductions) one FPU add per tile a device receives.
+            packets: bytes / 2048 * n as u64 * n as u64,
+            tile_ops: if name == "all_gather" { 0 } else { bytes / 2048 * n as u64 },
+            noc_bytes: bytes * n as u64 * n as u64,
+        },
         &format!("`{name}` of {bytes} bytes per device on {n} devices"),
         a.allow_large,
     )?;
