@@ -116,11 +116,9 @@ impl FabricLayout {
 pub struct RouterSpec {
     /// Its Ethernet channel.
     pub channel: u32,
-    /// The router on the opposite side of the chip, if the line goes on (1-D).
-    pub forward: Option<u32>,
     /// The direction it faces: 0 east, 1 west, 2 north, 3 south.
     pub dir: usize,
-    /// The chip's router channel facing each direction.
+    /// The chip's router channel facing each direction (a 1-D packet continues on `dirs[dir ^ 1]`).
     pub dirs: [Option<u32>; 4],
     /// The chip's mesh coordinate (row, column) and the mesh's columns (2-D routing).
     pub coord: (u32, u32),

@@ -8,11 +8,10 @@ use crate::error::{CliError, CliResult};
 use crate::say;
 use kernels::mesh::all_gather::{self, AllGather};
 use kernels::mesh::all_reduce::{self, AllReduce};
-use kernels::mesh::ccl::{CclOutcome, Topology};
+use kernels::mesh::ccl::Topology;
 use kernels::mesh::reduce_scatter::{self, ReduceScatter};
-use sim_device::Cycles;
 use sim_device::mesh::{MeshDevice, MeshShape};
-use sim_device::report::mesh::{ChipRun, eth_utilisation, merged_trace, mesh_heatmap_svg, mesh_stats};
+use sim_device::report::mesh::{eth_utilisation, merged_trace, mesh_heatmap_svg, mesh_stats};
 use sim_device::report::stats::stats_document;
 use std::process::ExitCode;
 
@@ -133,7 +132,7 @@ pub fn run_collective(a: &RunArgs) -> CliResult<ExitCode> {
         cycles.0,
         (cycles.0 * n as u64) as f64 / secs.max(1e-9) / 1e6
     );
-    let parts = chip_runs(&out);
+    let parts = out.chip_runs();
     let links = eth_utilisation(&parts, cycles);
     say!("ethernet links that sent (chip/channel: bytes, share of the run the sender was busy):");
     for l in &links {
@@ -174,17 +173,4 @@ pub fn run_collective(a: &RunArgs) -> CliResult<ExitCode> {
         say!("wrote {}", p.display());
     }
     Ok(if out.passed { ExitCode::SUCCESS } else { ExitCode::from(1) })
-}
-
-/// Every chip's run of every phase, on the collective's timeline (a phase starts when the previous ends).
-fn chip_runs(out: &CclOutcome) -> Vec<ChipRun<'_>> {
-    let mut parts = Vec::new();
-    let mut offset = 0u64;
-    for (_, r) in &out.phases {
-        for (c, id, d) in &r.devices {
-            parts.push(ChipRun { chip_id: *id, coord: (c.row, c.col), offset: Cycles(offset), report: d });
-        }
-        offset += r.cycles.0;
-    }
-    parts
 }

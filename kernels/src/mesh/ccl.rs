@@ -5,6 +5,7 @@ use crate::rng::Rng;
 use sim_device::Cycles;
 use sim_device::mesh::{MeshBuffer, MeshCoordinate, MeshDevice, MeshRunReport};
 use sim_device::prelude::*;
+use sim_device::report::mesh::{ChipRun, eth_utilisation};
 
 /// A line (ends not connected) or a ring.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,26 +69,28 @@ impl CclOutcome {
         self.phases.first().and_then(|p| p.1.devices.first()).map_or(1000, |d| d.2.clock_mhz)
     }
 
+    /// Every chip's run of every phase on the collective's timeline (a phase starts when the previous ends).
+    pub fn chip_runs(&self) -> Vec<ChipRun<'_>> {
+        let mut parts = Vec::new();
+        let mut offset = 0u64;
+        for (_, r) in &self.phases {
+            for (c, id, d) in &r.devices {
+                parts.push(ChipRun { chip_id: *id, coord: (c.row, c.col), offset: Cycles(offset), report: d });
+            }
+            offset += r.cycles.0;
+        }
+        parts
+    }
+
     /// The busiest Ethernet link direction over the whole collective: (chip id, channel, bytes sent, GB/s
     /// over the collective's time).
     pub fn busiest_link(&self) -> Option<(u32, u32, u64, f64)> {
-        let mut links: Vec<((u32, u32), u64)> = Vec::new();
-        for (_, r) in &self.phases {
-            for (_, id, d) in &r.devices {
-                for e in &d.eth {
-                    match links.iter_mut().find(|l| l.0 == (*id, e.channel)) {
-                        Some(l) => l.1 += e.tx_bytes,
-                        None => links.push(((*id, e.channel), e.tx_bytes)),
-                    }
-                }
-            }
-        }
-        let cycles = self.cycles().0.max(1) as f64;
+        let cycles = self.cycles();
         let mhz = self.clock_mhz() as f64;
-        links
+        eth_utilisation(&self.chip_runs(), cycles)
             .into_iter()
-            .max_by_key(|l| (l.1, std::cmp::Reverse(l.0)))
-            .map(|((id, ch), b)| (id, ch, b, b as f64 * mhz / 1000.0 / cycles))
+            .max_by_key(|u| (u.tx_bytes, std::cmp::Reverse((u.chip_id, u.channel))))
+            .map(|u| (u.chip_id, u.channel, u.tx_bytes, u.tx_bytes as f64 * mhz / 1000.0 / cycles.0.max(1) as f64))
     }
 
     /// What the runs relied on that tensim does not model (each line once).

@@ -75,7 +75,6 @@ impl MeshDevice {
             .filter_map(|d| {
                 facing[d].map(|channel| RouterSpec {
                     channel,
-                    forward: facing[d ^ 1],
                     dir: d,
                     dirs: facing,
                     coord: (c.row, c.col),
