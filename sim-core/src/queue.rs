@@ -1,6 +1,8 @@
 //! The event queue: a min-heap of `(cycle, order)` keys. Hardware events get increasing sequence numbers as
-//! their order (so equal-cycle events run in the order they were scheduled); kernel resumptions use
-//! `FIBER_ORDER | fiber id`, which sorts after every hardware event of the same cycle and between kernels by
+//! their order (so equal-cycle events run in the order they were scheduled); packets from other chips use
+//! `ARRIVAL_ORDER | channel | link sequence`, after the hardware events of their cycle whenever they were
+//! delivered (so the mesh runner's window lengths cannot change a result); kernel resumptions use
+//! `FIBER_ORDER | fiber id`, which sorts after every other event of the same cycle and between kernels by
 //! their fixed id.
 
 use crate::time::Cycle;
@@ -11,6 +13,9 @@ use std::rc::Rc;
 
 /// Order bit marking kernel (fiber) resumptions.
 pub const FIBER_ORDER: u64 = 1 << 63;
+
+/// Order bit marking packets from other chips.
+pub const ARRIVAL_ORDER: u64 = 1 << 62;
 
 /// The position of an event in global simulated order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -107,8 +112,16 @@ impl<E> EventQueue<E> {
     pub fn push(&mut self, at: Cycle, payload: E) {
         let key = EventKey { at, order: self.seq };
         self.seq += 1;
-        debug_assert!(self.seq < FIBER_ORDER);
+        debug_assert!(self.seq < ARRIVAL_ORDER);
         self.insert(key.packed(), payload);
+    }
+
+    /// Schedule the landing of a packet from another chip: the `seq`-th sent on the link into receiving
+    /// `channel`. Its place among the events of cycle `at` does not depend on when it was handed over.
+    pub fn push_arrival(&mut self, at: Cycle, channel: u32, seq: u64, payload: E) {
+        debug_assert!(channel < 1 << 20 && seq < 1 << 40);
+        let order = ARRIVAL_ORDER | (channel as u64) << 40 | seq;
+        self.insert(EventKey { at, order }.packed(), payload);
     }
 
     /// Schedule the resumption of fiber `id` at `at`.

@@ -9,7 +9,7 @@
 //! Not modelled here: tt-metal's scatter writes of up to four tiles per packet (one tile per packet
 //! here) and its several links and workers per direction (one routing plane, one worker).
 
-use super::ccl::{CclOutcome, PAGE, Topology, check_shape, line_of, mismatches, slice_page, tiles};
+use super::ccl::{CclOutcome, PAGE, Topology, check_shape, line_of, mismatches, slice_page, tiles, timed_run};
 use crate::rng::Rng;
 use sim_device::fabric::{FabricConfig, FabricConnection};
 use sim_device::mesh::{
@@ -178,7 +178,7 @@ pub fn run(mesh: &mut MeshDevice, p: AllGather, seed: u64) -> Result<CclOutcome,
         mesh.write_shard(&input, data, *c)?;
     }
     let w = workload(mesh, &p, &input, &output)?;
-    let report = mesh.enqueue_mesh_workload(&w)?;
+    let (report, simulate_secs) = timed_run(mesh, &w)?;
     let expect = reference(&inputs, t, p.dim as usize);
     let bad = mismatches(mesh, &output, &coords, |_| &expect)?;
     let passed = bad.is_empty();
@@ -187,7 +187,7 @@ pub fn run(mesh: &mut MeshDevice, p: AllGather, seed: u64) -> Result<CclOutcome,
     } else {
         format!("outputs differ from the concatenation on {}", bad.join(", "))
     };
-    Ok(CclOutcome { passed, check, phases: vec![("all_gather", report)], input_bytes })
+    Ok(CclOutcome { passed, check, phases: vec![("all_gather", report)], input_bytes, simulate_secs })
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! which the devices divide — such a shape is refused with that reason.
 
 use super::all_gather::{self, AllGather};
-use super::ccl::{CclOutcome, PAGE, Topology, check_shape, line_of, mismatches, random_bf16_bits, tiles};
+use super::ccl::{CclOutcome, PAGE, Topology, check_shape, line_of, mismatches, random_bf16_bits, tiles, timed_run};
 use super::reduce_scatter::{self, ReduceScatter};
 use crate::rng::Rng;
 use sim_device::mesh::{DeviceLocalBufferConfig, MeshBuffer, MeshBufferConfig, MeshDevice};
@@ -58,9 +58,9 @@ pub fn run(mesh: &mut MeshDevice, p: AllReduce, seed: u64) -> Result<CclOutcome,
         mesh.write_shard(&input, data, *c)?;
     }
     let w = reduce_scatter::workload(mesh, &rs, &input, &inter, &reduced)?;
-    let first = mesh.enqueue_mesh_workload(&w)?;
+    let (first, s1) = timed_run(mesh, &w)?;
     let w = all_gather::workload(mesh, &ag, &reduced, &output)?;
-    let second = mesh.enqueue_mesh_workload(&w)?;
+    let (second, s2) = timed_run(mesh, &w)?;
     let expect = all_gather::reference(&reduce_scatter::reference(&inputs, &rs), tiles(slice), dim as usize);
     let bad = mismatches(mesh, &output, &coords, |_| &expect)?;
     let passed = bad.is_empty();
@@ -71,5 +71,11 @@ pub fn run(mesh: &mut MeshDevice, p: AllReduce, seed: u64) -> Result<CclOutcome,
     } else {
         format!("outputs differ from the sum on {}", bad.join(", "))
     };
-    Ok(CclOutcome { passed, check, phases: vec![("reduce_scatter", first), ("all_gather", second)], input_bytes })
+    Ok(CclOutcome {
+        passed,
+        check,
+        phases: vec![("reduce_scatter", first), ("all_gather", second)],
+        input_bytes,
+        simulate_secs: s1 + s2,
+    })
 }

@@ -3,7 +3,7 @@
 
 use crate::rng::Rng;
 use sim_device::Cycles;
-use sim_device::mesh::{MeshBuffer, MeshCoordinate, MeshDevice, MeshRunReport};
+use sim_device::mesh::{MeshBuffer, MeshCoordinate, MeshDevice, MeshRunReport, MeshWorkload};
 use sim_device::prelude::*;
 use sim_device::report::mesh::{ChipRun, eth_utilisation};
 
@@ -38,6 +38,16 @@ pub struct CclOutcome {
     pub phases: Vec<(&'static str, MeshRunReport)>,
     /// Bytes of one device's input.
     pub input_bytes: u64,
+    /// Host seconds spent inside the mesh runs (not in set-up or the check): for speed figures only,
+    /// never part of a result.
+    pub simulate_secs: f64,
+}
+
+/// Enqueue a mesh workload and measure the host time it took.
+pub(crate) fn timed_run(mesh: &mut MeshDevice, w: &MeshWorkload) -> Result<(MeshRunReport, f64), DeviceError> {
+    let t = std::time::Instant::now();
+    let r = mesh.enqueue_mesh_workload(w)?;
+    Ok((r, t.elapsed().as_secs_f64()))
 }
 
 impl CclOutcome {

@@ -22,7 +22,7 @@
 
 use super::ccl::{
     CclOutcome, PAGE, Topology, add_bf16, check_divisible, check_shape, line_of, mismatches, random_bf16_bits,
-    slice_page, tiles,
+    slice_page, tiles, timed_run,
 };
 use crate::examples::common::create_bf16_cbs;
 use crate::rng::Rng;
@@ -459,7 +459,7 @@ pub fn run(mesh: &mut MeshDevice, p: ReduceScatter, seed: u64) -> Result<CclOutc
         mesh.write_shard(&input, data, *c)?;
     }
     let w = workload(mesh, &p, &input, &inter, &output)?;
-    let report = mesh.enqueue_mesh_workload(&w)?;
+    let (report, simulate_secs) = timed_run(mesh, &w)?;
     let expect = reference(&inputs, &p);
     let bad = mismatches(mesh, &output, &coords, |i| &expect[i])?;
     let passed = bad.is_empty();
@@ -468,7 +468,7 @@ pub fn run(mesh: &mut MeshDevice, p: ReduceScatter, seed: u64) -> Result<CclOutc
     } else {
         format!("outputs differ from the reduced slices on {}", bad.join(", "))
     };
-    Ok(CclOutcome { passed, check, phases: vec![("reduce_scatter", report)], input_bytes })
+    Ok(CclOutcome { passed, check, phases: vec![("reduce_scatter", report)], input_bytes, simulate_secs })
 }
 
 #[cfg(test)]

@@ -47,6 +47,8 @@ pub struct EthPacket {
     pub data: Vec<u8>,
     /// When its last byte lands.
     pub arrive: Cycle,
+    /// Its place among the packets sent on its link (0 for the first).
+    pub seq: u64,
 }
 
 /// Link timing in cycles.
@@ -83,6 +85,16 @@ impl ChipState {
 }
 
 impl Engine {
+    /// For each channel linked to a chip of the run: `(that chip's slot, the earliest time anything this
+    /// chip sends on it at or after `from` can land)`. A send cannot start before the transmit side is
+    /// free and takes at least the wire time of an empty frame, so the bound holds for every later send
+    /// too: the mesh runner lets the receiver run up to it.
+    pub(crate) fn link_horizons(&self, from: Cycle) -> Vec<(u32, Cycle)> {
+        let c = &self.chip;
+        let flight = c.eth_timing.wire(0) + c.eth_timing.latency;
+        c.eth.iter().filter_map(|p| p.peer.map(|(dev, _)| (dev, from.max(p.tx_free) + flight))).collect()
+    }
+
     /// `eth_send_packet` at `now`: the transmit queue is free (the kernel waited for it).
     pub(crate) fn eth_send(&mut self, s: EthSend, now: Cycle) -> Result<Cycle, EthError> {
         let c = &mut self.chip;
@@ -102,15 +114,16 @@ impl Engine {
         port.tx_free = start + wire;
         port.tx_busy += wire;
         port.tx_bytes += s.size as u64;
+        let seq = port.tx_packets;
         port.tx_packets += 1;
-        c.eth_out.push(EthPacket { to_dev, to_channel, dst_l1: s.dst_l1, size: s.size, data, arrive });
+        c.eth_out.push(EthPacket { to_dev, to_channel, dst_l1: s.dst_l1, size: s.size, data, arrive, seq });
         self.rec.last_arrival = self.rec.last_arrival.max(arrive);
         Ok(now)
     }
 
     /// A packet from another chip, to land at its arrival time.
     pub fn deliver(&mut self, p: EthPacket) {
-        let at = p.arrive;
+        let (at, channel, seq) = (p.arrive, p.to_channel, p.seq);
         let slot = match self.chip.eth_free.pop() {
             Some(i) => {
                 self.chip.eth_in[i as usize] = Some(p);
@@ -121,7 +134,7 @@ impl Engine {
                 self.chip.eth_in.len() as u32 - 1
             }
         };
-        self.sched.queue.push(at, Ev::EthLand(slot));
+        self.sched.queue.push_arrival(at, channel, seq, Ev::EthLand(slot));
     }
 
     /// A packet's last byte has landed in the receiving Ethernet core's L1.

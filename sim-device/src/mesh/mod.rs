@@ -13,6 +13,7 @@ mod coords;
 pub mod distribute;
 mod fabric;
 mod run;
+mod worker;
 mod workload;
 
 pub use buffer::{DeviceLocalBufferConfig, MeshBuffer, MeshBufferConfig};
@@ -41,6 +42,8 @@ pub struct MeshDevice {
     system: String,
     /// Host threads simulating chips side by side (0 = as many as the host has).
     workers: usize,
+    /// Let each chip run up to the earliest landing its links allow (else: windows of one link latency).
+    lookahead: bool,
     /// Routers on the Ethernet cores.
     fabric: FabricConfig,
 }
@@ -126,6 +129,7 @@ impl MeshDevice {
             eth_peers,
             system: cluster.source.clone(),
             workers: 0,
+            lookahead: true,
             fabric: FabricConfig::Disabled,
         })
     }
@@ -140,6 +144,7 @@ impl MeshDevice {
             eth_peers: vec![Vec::new()],
             system,
             workers: 0,
+            lookahead: true,
             fabric: FabricConfig::Disabled,
         }
     }
@@ -147,6 +152,12 @@ impl MeshDevice {
     /// Simulate chips on `n` host threads (0: as many as the host has). Results do not depend on it.
     pub fn set_workers(&mut self, n: usize) {
         self.workers = n;
+    }
+
+    /// Whether a chip may run past one link latency when its links' backlog shows nothing can land on
+    /// it sooner (on by default). Results do not depend on it; it exists so tests can prove that.
+    pub fn set_lookahead(&mut self, on: bool) {
+        self.lookahead = on;
     }
 
     /// Record a Perfetto trace on every device of the mesh (see [`crate::report::mesh::merged_trace`]).
@@ -239,6 +250,7 @@ impl MeshDevice {
             eth_peers,
             system: self.system.clone(),
             workers: self.workers,
+            lookahead: self.lookahead,
             fabric: self.fabric,
         })
     }

@@ -1,23 +1,26 @@
-//! Running the chips of a mesh together. Each chip's simulation lives on a thread of its own for the whole
-//! run (its kernel threads are coroutines that never change host thread); a coordinator moves the chips
-//! forward in conservative time windows. A window starts at the earliest pending event of any chip and
-//! lasts one Ethernet link latency: nothing a chip does inside it can reach another chip before it ends.
-//! After each window the packets the chips sent each other are handed to their receivers, in chip order
-//! and sending order, before the next window starts. At most `workers` chips simulate at once; which ones
-//! and in what host order does not matter — every chip sees the same inputs at the same window
-//! boundaries, so results are bit-identical for any number of workers.
+//! Running the chips of a mesh together. The chips are dealt out to `workers` host threads (runs of
+//! neighbouring chips to each worker, worker 0 being the calling thread, which also coordinates); each
+//! worker owns its chips' simulations for the whole run (see `worker.rs`). The coordinator moves the
+//! chips forward in conservative time windows: each chip runs up to the earliest time anything another
+//! chip sends can land on it — at least one Ethernet link latency after the earliest pending event of
+//! the run. After each window the packets the chips sent each other are handed to their receivers before
+//! the next window starts. A packet's place among the events of its landing cycle does not depend on
+//! when it was handed over (see `sim_core::queue`), and which worker runs a chip, and in what host order,
+//! does not matter: results are bit-identical for any number of workers and any window lengths.
 //!
 //! A run without Ethernet traffic is one window of unbounded length: the chips run independently.
 
+use super::worker::{ChipWindow, Chips, FromWorker, Mailbox, ToWorker, WindowEnd, serve};
 use crate::device::Device;
 use crate::engine::{EthPacket, EthTiming, Pause};
 use crate::error::DeviceError;
-use crate::launch::{Launch, Links};
+use crate::launch::Links;
 use crate::program::Program;
 use crate::report::RunReport;
-use parking_lot::{Condvar, Mutex};
+use parking_lot::Mutex;
 use sim_core::Cycle;
-use std::sync::mpsc;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// One chip's part of a run.
 pub(crate) struct ChipJob<'a> {
@@ -28,161 +31,111 @@ pub(crate) struct ChipJob<'a> {
     pub chip_id: u32,
 }
 
-enum ToChip {
-    Window { limit: Option<Cycle>, deliveries: Vec<EthPacket> },
-    Finish { ok: bool },
-}
+/// Raises `stop` when the coordinator leaves, however it leaves: waiting workers then end.
+struct StopOnDrop<'a>(&'a AtomicBool);
 
-enum FromChip {
-    Built(Result<(), DeviceError>),
-    Paused { pause: Pause, next: Option<Cycle>, outbox: Vec<EthPacket> },
-    Failed(DeviceError),
-    Report(Box<Result<RunReport, DeviceError>>),
-}
-
-/// A counting semaphore: how many chips may simulate at once.
-struct Tokens {
-    free: Mutex<usize>,
-    cv: Condvar,
-}
-
-impl Tokens {
-    /// Wait for a token; it goes back when the guard drops (also when the chip's thread unwinds).
-    fn take(&self) -> TokenGuard<'_> {
-        let mut n = self.free.lock();
-        while *n == 0 {
-            self.cv.wait(&mut n);
-        }
-        *n -= 1;
-        TokenGuard(self)
-    }
-}
-
-struct TokenGuard<'a>(&'a Tokens);
-
-impl Drop for TokenGuard<'_> {
+impl Drop for StopOnDrop<'_> {
     fn drop(&mut self) {
-        *self.0.free.lock() += 1;
-        self.0.cv.notify_one();
+        self.0.store(true, Ordering::Relaxed);
     }
 }
 
-fn chip_thread(job: &ChipJob<'_>, tokens: &Tokens, rx: mpsc::Receiver<ToChip>, tx: mpsc::Sender<FromChip>) {
-    let mut dev = job.device.lock();
-    let launch = match Launch::build_linked(&mut dev, job.program, &job.links) {
-        Ok(l) => l,
-        Err(e) => {
-            let _ = tx.send(FromChip::Built(Err(e)));
-            return;
-        }
-    };
-    let clock = dev.params.clock_mhz;
-    let (mut runner, tail) = launch.into_runner(&dev);
-    let _ = tx.send(FromChip::Built(Ok(())));
-    let mut failed = None;
-    while let Ok(msg) = rx.recv() {
-        match msg {
-            ToChip::Window { limit, deliveries } => {
-                let token = tokens.take();
-                {
-                    let mut e = runner.engine().borrow_mut();
-                    for p in deliveries {
-                        e.deliver(p);
-                    }
-                }
-                let r = runner.run_until(limit, None);
-                let outbox = runner.engine().borrow_mut().take_outbox();
-                let next = runner.next_at();
-                drop(token);
-                let reply = match r {
-                    Ok(pause) => FromChip::Paused { pause, next, outbox },
-                    Err(e) => {
-                        failed = Some(e.clone());
-                        FromChip::Failed(e)
-                    }
-                };
-                if tx.send(reply).is_err() {
-                    break;
+/// The coordinator's view of the workers: worker 0's chips in hand, the others through mailboxes.
+struct Crew<'a, 's> {
+    local: Chips<'a>,
+    mailboxes: &'s [Mailbox],
+    stop: &'s AtomicBool,
+}
+
+impl Crew<'_, '_> {
+    /// Send each worker its message (worker 0 handles its own at once) and collect the answers in worker
+    /// order. An error names the chips of a worker whose thread stopped.
+    fn round(&mut self, msgs: Vec<Option<ToWorker>>) -> Result<Vec<FromWorker>, usize> {
+        let mut msgs = msgs.into_iter();
+        let own = msgs.next().flatten();
+        let asked: Vec<bool> = msgs.zip(self.mailboxes).map(|(m, mb)| m.map(|m| mb.post(m)).is_some()).collect();
+        let mut out = Vec::new();
+        if let Some(m) = own {
+            let local = &mut self.local;
+            match catch_unwind(AssertUnwindSafe(|| local.handle(m))) {
+                Ok(r) => out.push(r),
+                Err(_) => {
+                    self.stop.store(true, Ordering::Relaxed);
+                    return Err(0);
                 }
             }
-            ToChip::Finish { ok } => {
-                let result = match failed.take() {
-                    Some(e) => Err(e),
-                    None if ok => Ok(()),
-                    None => Err(runner.deadlock()),
-                };
-                let outcome = runner.finish(result, tail.program_id, clock);
-                let report = tail.complete(&mut dev, outcome);
-                let _ = tx.send(FromChip::Report(Box::new(report)));
-                return;
+        }
+        for (w, mb) in self.mailboxes.iter().enumerate() {
+            if asked[w] {
+                out.push(mb.reply(self.stop).ok_or(w + 1)?);
             }
         }
+        Ok(out)
     }
 }
 
-/// Run every job to completion; `window` is the conservative window length (`None`: no traffic between
-/// chips is possible, so the chips run independently). Reports come back in job order.
+/// Run every job to completion; `window` is the link latency (`None`: no traffic between chips is
+/// possible, so the chips run independently); `lookahead` lets a chip run past one latency when its
+/// links' backlog allows. Reports come back in job order.
 pub(crate) fn run_chips(
     jobs: &[ChipJob<'_>],
     window: Option<sim_core::Cycles>,
     workers: usize,
+    lookahead: bool,
 ) -> Result<Vec<RunReport>, DeviceError> {
     let workers = if workers == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { workers };
-    let tokens = Tokens { free: Mutex::new(workers.max(1)), cv: Condvar::new() };
     let n = jobs.len();
+    let workers = workers.clamp(1, n.max(1));
+    // Runs of neighbouring chips to each worker (on a line or ring most packets stay on one worker).
+    let owner = |i: usize| i * workers / n;
+    let owned: Vec<Vec<usize>> = (0..workers).map(|w| (0..n).filter(|&i| owner(i) == w).collect()).collect();
+    let stop = AtomicBool::new(false);
+    let mailboxes: Vec<Mailbox> = (1..workers).map(|_| Mailbox::new()).collect();
     std::thread::scope(|s| {
-        let mut to = Vec::with_capacity(n);
-        let mut from = Vec::with_capacity(n);
-        for job in jobs {
-            let (tx_to, rx_to) = mpsc::channel();
-            let (tx_from, rx_from) = mpsc::channel();
-            let tokens = &tokens;
+        let _stop_on_exit = StopOnDrop(&stop);
+        for (w, mine) in owned.iter().enumerate().skip(1) {
+            let (mb, stop) = (&mailboxes[w - 1], &stop);
             std::thread::Builder::new()
-                .name(format!("tensim chip {}", job.chip_id))
+                .name(format!("tensim mesh worker {w}"))
                 .stack_size(1 << 20)
                 .spawn_scoped(s, move || {
-                    // A panic inside one chip's simulation is printed by the panic hook; catching it here
-                    // drops this thread's sender, so the coordinator reports it instead of waiting.
-                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        chip_thread(job, tokens, rx_to, tx_from)
-                    }));
+                    // A panic inside a chip's simulation is printed by the panic hook; raising `stop`
+                    // lets the coordinator report it instead of waiting.
+                    if catch_unwind(AssertUnwindSafe(|| serve(jobs, mine, mb, stop))).is_err() {
+                        stop.store(true, Ordering::Relaxed);
+                    }
                 })
-                .map_err(|e| {
-                    DeviceError::Config(format!("cannot start a host thread for chip {}: {e}", job.chip_id))
-                })?;
-            to.push(tx_to);
-            from.push(rx_from);
+                .map_err(|e| DeviceError::Config(format!("cannot start host thread {w} for the mesh: {e}")))?;
         }
-        let stopped = |i: usize| {
-            DeviceError::OnChips(vec![(
-                jobs[i].chip_id,
-                DeviceError::Config(
-                    "internal error: the simulation of this chip stopped (the message above says why); \
-                     please report it with the command that caused it"
-                        .into(),
-                ),
-            )])
+        let stopped = |w: usize| {
+            let chips = owned[w].iter().map(|&i| (jobs[i].chip_id, internal_stop())).collect();
+            DeviceError::OnChips(chips)
         };
-        let recv = |i: usize| from[i].recv().map_err(|_| stopped(i));
+        let (local, built) =
+            catch_unwind(AssertUnwindSafe(|| Chips::build(jobs, &owned[0]))).map_err(|_| stopped(0))?;
+        let mut crew = Crew { local, mailboxes: &mailboxes, stop: &stop };
         // Every chip builds its launch first; a rejected program stops the run before anything runs.
+        let mut answers = vec![built];
+        for (w, mb) in mailboxes.iter().enumerate() {
+            answers.push(mb.reply(&stop).ok_or_else(|| stopped(w + 1))?);
+        }
         let mut errors = Vec::new();
-        for (i, job) in jobs.iter().enumerate() {
-            if let FromChip::Built(Err(e)) = recv(i)? {
-                errors.push((job.chip_id, e));
+        for a in answers {
+            if let FromWorker::Built(b) = a {
+                errors.extend(b.into_iter().filter_map(|(i, r)| r.err().map(|e| (jobs[i].chip_id, e))));
             }
         }
         if !errors.is_empty() {
-            // Threads whose launch was built finish (and give their memories back) with an error.
-            for (i, t) in to.iter().enumerate() {
-                if t.send(ToChip::Finish { ok: false }).is_ok() {
-                    let _ = from[i].recv();
-                }
-            }
+            // Workers finish their built chips (and give their memories back) with an error.
+            let _ = crew.round((0..workers).map(|_| Some(ToWorker::Finish { ok: false })).collect());
             return Err(one_or_many(errors));
         }
         let mut next: Vec<Option<Cycle>> = vec![Some(Cycle::ZERO); n];
         let mut pending: Vec<Vec<EthPacket>> = vec![Vec::new(); n];
         let mut idle = vec![false; n];
+        // Per chip, its links' horizons from its last window (`None` before its first: then it may
+        // reach every chip one window after its next event).
+        let mut horizons: Vec<Option<Vec<(u32, Cycle)>>> = vec![None; n];
         let mut failures = Vec::new();
         loop {
             let due: Vec<Option<Cycle>> = (0..n)
@@ -194,31 +147,43 @@ pub(crate) fn run_chips(
                     }
                 })
                 .collect();
-            let Some(start) = due.iter().flatten().min().copied() else { break };
-            let limit = window.map(|w| start + w);
-            let mut ran = Vec::new();
+            if due.iter().all(Option::is_none) {
+                break;
+            }
+            let limits = window.map(|w| limits(&due, &horizons, w));
+            let mut batches: Vec<Vec<ChipWindow>> = vec![Vec::new(); workers];
             for i in 0..n {
-                let d = due[i];
-                if d.is_some_and(|d| limit.is_none_or(|l| d < l)) {
-                    let deliveries = std::mem::take(&mut pending[i]);
-                    to[i].send(ToChip::Window { limit, deliveries }).map_err(|_| stopped(i))?;
-                    ran.push(i);
+                let limit = limits.as_ref().and_then(|l| l[i]);
+                if due[i].is_some_and(|d| limit.is_none_or(|l| d < l)) {
+                    batches[owner(i)].push((i, limit, std::mem::take(&mut pending[i])));
                 }
             }
-            for &i in &ran {
-                match recv(i)? {
-                    FromChip::Paused { pause, next: nx, outbox } => {
+            let msgs = batches.into_iter().map(|c| (!c.is_empty()).then_some(ToWorker::Window { chips: c })).collect();
+            // Outboxes are handed on in chip order whatever order the workers answer in.
+            let mut ends: Vec<(usize, WindowEnd)> = Vec::new();
+            for a in crew.round(msgs).map_err(stopped)? {
+                match a {
+                    FromWorker::Ran(r) => ends.extend(r),
+                    _ => unreachable!("a window is answered with Ran"),
+                }
+            }
+            ends.sort_by_key(|e| e.0);
+            for (i, end) in ends {
+                match end {
+                    WindowEnd::Paused { pause, next: nx, outbox, horizons: h } => {
                         next[i] = nx;
                         idle[i] = pause == Pause::Idle;
+                        if lookahead {
+                            horizons[i] = Some(h);
+                        }
                         for p in outbox {
                             pending[p.to_dev as usize].push(p);
                         }
                     }
-                    FromChip::Failed(e) => {
+                    WindowEnd::Failed(e) => {
                         failures.push((jobs[i].chip_id, e));
                         next[i] = None;
                     }
-                    _ => unreachable!("a window is answered with Paused or Failed"),
                 }
             }
             if !failures.is_empty() {
@@ -226,25 +191,81 @@ pub(crate) fn run_chips(
             }
         }
         let ok = failures.is_empty() && !idle.iter().any(|&b| b);
-        let mut reports = Vec::with_capacity(n);
+        let mut reports: Vec<Option<RunReport>> = (0..n).map(|_| None).collect();
         let mut errors = failures;
         let failed_chips: Vec<u32> = errors.iter().map(|e| e.0).collect();
-        for (i, t) in to.iter().enumerate() {
-            t.send(ToChip::Finish { ok }).map_err(|_| stopped(i))?;
-            match recv(i)? {
-                FromChip::Report(r) => match *r {
-                    Ok(r) => reports.push(r),
+        let answers = crew.round((0..workers).map(|_| Some(ToWorker::Finish { ok })).collect()).map_err(stopped)?;
+        for a in answers {
+            let FromWorker::Reports(rs) = a else { unreachable!("Finish is answered with reports") };
+            for (i, r) in rs {
+                match r {
+                    Ok(r) => reports[i] = Some(r),
                     Err(e) => {
                         if !failed_chips.contains(&jobs[i].chip_id) && (ok || idle[i]) {
                             errors.push((jobs[i].chip_id, e));
                         }
                     }
-                },
-                _ => unreachable!("Finish is answered with a report"),
+                }
             }
         }
-        if errors.is_empty() { Ok(reports) } else { Err(one_or_many(errors)) }
+        if errors.is_empty() {
+            Ok(reports.into_iter().map(|r| r.expect("every chip reports when none failed")).collect())
+        } else {
+            Err(one_or_many(errors))
+        }
     })
+}
+
+/// Each chip's limit for the next window: the earliest time a packet from any chip can land on it.
+/// A chip is next active at its next event or at the first landing on it, whichever is sooner; nothing
+/// it sends on a channel lands before `max(active + window, horizon)`, where `window` is the link
+/// latency and `horizon` the channel's bound from the sender's last window (it counts the transmit
+/// side's backlog). Since a landing can make a chip active earlier, the bounds are taken to their
+/// fixpoint (every link adds at least `window`, so this is a shortest-path relaxation). A chip no chip
+/// can reach has no limit. Chips that have not reported their links yet may reach every chip.
+fn limits(
+    due: &[Option<Cycle>],
+    horizons: &[Option<Vec<(u32, Cycle)>>],
+    window: sim_core::Cycles,
+) -> Vec<Option<Cycle>> {
+    let n = due.len();
+    let min = |a: Option<Cycle>, b: Option<Cycle>| match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    let mut landing: Vec<Option<Cycle>> = vec![None; n];
+    // At most n rounds: a bound that improves in round r came over a path of r links.
+    for _ in 0..=n {
+        let mut changed = false;
+        let mut next: Vec<Option<Cycle>> = vec![None; n];
+        for j in 0..n {
+            let Some(active) = min(due[j], landing[j]) else { continue };
+            let soonest = active + window;
+            let mut lower = |i: usize, t: Cycle| next[i] = min(next[i], Some(t));
+            match &horizons[j] {
+                None => (0..n).for_each(|i| lower(i, soonest)),
+                Some(h) => h.iter().for_each(|&(i, t)| lower(i as usize, t.max(soonest))),
+            }
+        }
+        for i in 0..n {
+            if next[i] != landing[i] {
+                changed = true;
+            }
+        }
+        landing = next;
+        if !changed {
+            break;
+        }
+    }
+    landing
+}
+
+fn internal_stop() -> DeviceError {
+    DeviceError::Config(
+        "internal error: the simulation of this chip stopped (the message above says why); \
+         please report it with the command that caused it"
+            .into(),
+    )
 }
 
 fn one_or_many(mut errors: Vec<(u32, DeviceError)>) -> DeviceError {

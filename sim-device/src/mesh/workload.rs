@@ -115,7 +115,7 @@ impl MeshDevice {
             .collect();
         let window =
             if linked && chip_jobs.len() > 1 { Some(window_of(&self.devices[jobs[0].0].lock())) } else { None };
-        let reports = run_chips(&chip_jobs, window, self.workers)?;
+        let reports = run_chips(&chip_jobs, window, self.workers, self.lookahead)?;
         let out: Vec<(MeshCoordinate, u32, RunReport)> =
             jobs.iter().zip(reports).map(|(&(i, _), r)| (shape.coord(i), self.chip_ids[i], r)).collect();
         let cycles = out.iter().map(|d| d.2.cycles).max().unwrap_or_default();
