@@ -22,7 +22,7 @@ pub use addrgen::{
 };
 pub use args::{ArgValue, ETH_SYNC_CHANNELS, EthInfo, KernelArgs, KernelInstance};
 pub use cb::{CBIndex, CbCounters, CbId, CircularBuffer};
-pub use compute::math::{BroadcastType, EltwiseOp, PoolType, ReduceDim};
+pub use compute::math::{BroadcastType, EltwiseOp, PoolType, ReduceDim, SfpuUnary};
 pub use compute::state::ComputeSettings;
 pub use compute::{Compute, ComputeRole, EltwiseBinaryReuseDestType};
 pub use core::{Barrier, NocCounters, TensixCore, Wait, Waiter, WordCond};

@@ -1,0 +1,3 @@
+// tensim: DPRINT (current spelling).
+#pragma once
+#include "tensim/dprint.h"

@@ -1,0 +1,3 @@
+// tensim: DPRINT.
+#pragma once
+#include "tensim/dprint.h"

@@ -1,0 +1,141 @@
+// What every tensim kernel sees: attribute macros, CB indices, data formats, compile-time and runtime
+// arguments, DPRINT and the profiler zone macro. Written for tensim from the documented TT-Metalium
+// kernel interface.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <type_traits>
+
+#include "tensim/abi.h"
+
+#define FORCE_INLINE inline __attribute__((always_inline))
+#define ALWI inline __attribute__((always_inline))
+#define tt_l1_ptr
+#define tt_reg_ptr
+#define RISC_POST_HEARTBEAT(x)
+#define WAYPOINT(x)
+#define ASSERT(x)
+
+#ifndef NOC_INDEX
+#define NOC_INDEX 0
+#endif
+#ifndef NOC_MODE
+#define NOC_MODE 0
+#endif
+
+constexpr uint32_t NUM_NOCS = 2;
+constexpr uint32_t NUM_CIRCULAR_BUFFERS = 64;
+constexpr uint32_t NOC_UNICAST_WRITE_VC = 1;
+constexpr uint32_t NOC_MULTICAST_WRITE_VC = 4;
+#ifdef ARCH_BLACKHOLE
+constexpr uint32_t L1_ALIGNMENT = 16;
+constexpr uint32_t DRAM_ALIGNMENT = 64;
+constexpr uint32_t NOC_MAX_BURST_SIZE = 16384;
+#else
+constexpr uint32_t L1_ALIGNMENT = 16;
+constexpr uint32_t DRAM_ALIGNMENT = 32;
+constexpr uint32_t NOC_MAX_BURST_SIZE = 8192;
+#endif
+
+namespace tt {
+enum CBIndex : uint8_t {
+    c_0, c_1, c_2, c_3, c_4, c_5, c_6, c_7, c_8, c_9, c_10, c_11, c_12, c_13, c_14, c_15,
+    c_16, c_17, c_18, c_19, c_20, c_21, c_22, c_23, c_24, c_25, c_26, c_27, c_28, c_29, c_30, c_31,
+};
+enum CB : uint8_t {
+    c_in0 = 0, c_in1, c_in2, c_in3, c_in4, c_in5, c_in6, c_in7,
+    dataflow0 = 8, dataflow1, dataflow2, dataflow3, dataflow4, dataflow5, dataflow6, dataflow7,
+    c_out0 = 16, c_out1, c_out2, c_out3, c_out4, c_out5, c_out6, c_out7,
+    c_intermed0 = 24, c_intermed1, c_intermed2, c_intermed3, c_intermed4, c_intermed5, c_intermed6, c_intermed7,
+};
+}  // namespace tt
+
+enum class DataFormat : uint8_t {
+    Float32 = 0, Float16 = 1, Bfp8 = 2, Bfp4 = 3, Tf32 = 4, Float16_b = 5, Bfp8_b = 6, Bfp4_b = 7,
+    Int32 = 8, UInt16 = 9, Lf8 = 10, Bfp2 = 11, Int8 = 14, Bfp2_b = 15, UInt32 = 24, Fp8_e4m3 = 0x1A,
+    UInt8 = 30, Invalid = 0xff,
+};
+
+enum class ProgrammableCoreType : uint8_t { TENSIX = 0, ACTIVE_ETH = 1, IDLE_ETH = 2, COUNT = 3 };
+
+// Compile-time arguments: -DKERNEL_COMPILE_TIME_ARGS=v0,v1,... (named: KERNEL_COMPILE_TIME_ARG_MAP).
+#ifdef KERNEL_COMPILE_TIME_ARGS
+constexpr uint32_t kernel_compile_time_args[] = {KERNEL_COMPILE_TIME_ARGS};
+constexpr uint32_t tensim_num_compile_time_args = sizeof(kernel_compile_time_args) / sizeof(uint32_t);
+#else
+constexpr uint32_t kernel_compile_time_args[1] = {0};
+constexpr uint32_t tensim_num_compile_time_args = 0;
+#endif
+template <uint32_t Idx>
+constexpr uint32_t get_ct_arg() {
+    static_assert(Idx < tensim_num_compile_time_args, "get_compile_time_arg_val: index out of range of the kernel's compile_args");
+    return kernel_compile_time_args[Idx];
+}
+#define get_compile_time_arg_val(arg_idx) get_ct_arg<arg_idx>()
+
+namespace tensim {
+struct NamedArg {
+    std::string_view name;
+    uint32_t value;
+};
+#ifdef KERNEL_COMPILE_TIME_ARG_MAP
+constexpr NamedArg named_args[] = {KERNEL_COMPILE_TIME_ARG_MAP};
+constexpr size_t num_named_args = sizeof(named_args) / sizeof(NamedArg);
+#else
+constexpr NamedArg named_args[1] = {{"", 0}};
+constexpr size_t num_named_args = 0;
+#endif
+}  // namespace tensim
+constexpr uint32_t get_named_compile_time_arg_val(std::string_view name) {
+    for (size_t i = 0; i < tensim::num_named_args; i++) {
+        if (tensim::named_args[i].name == name) return tensim::named_args[i].value;
+    }
+    throw "get_named_compile_time_arg_val: no named compile-time arg of this name";
+}
+
+// Runtime arguments.
+template <typename T>
+FORCE_INLINE T get_arg_val(int arg_idx) {
+    static_assert(sizeof(T) == 4, "get_arg_val<T>: T must be a 4-byte type");
+    uint32_t v = tensim::api->arg(static_cast<uint32_t>(arg_idx));
+    T out;
+    std::memcpy(&out, &v, 4);
+    return out;
+}
+template <typename T>
+FORCE_INLINE T get_common_arg_val(int arg_idx) {
+    static_assert(sizeof(T) == 4, "get_common_arg_val<T>: T must be a 4-byte type");
+    uint32_t v = tensim::api->common_arg(static_cast<uint32_t>(arg_idx));
+    T out;
+    std::memcpy(&out, &v, 4);
+    return out;
+}
+static FORCE_INLINE uint32_t get_arg_addr(int arg_idx) { return tensim::api->query(15, arg_idx, 0); }
+static FORCE_INLINE uint32_t get_common_arg_addr(int arg_idx) { return tensim::api->query(16, arg_idx, 0); }
+inline uint8_t get_absolute_logical_x() { return tensim::api->query(10, 0, 0); }
+inline uint8_t get_absolute_logical_y() { return tensim::api->query(11, 0, 0); }
+inline uint8_t get_relative_logical_x() { return tensim::api->query(10, 0, 0); }
+inline uint8_t get_relative_logical_y() { return tensim::api->query(11, 0, 0); }
+
+// Circular buffers (the same calls serve data-movement and compute kernels).
+FORCE_INLINE void cb_reserve_back(int32_t cb, int32_t n) { tensim::api->cb(0, cb, n); }
+FORCE_INLINE void cb_push_back(int32_t cb, int32_t n) { tensim::api->cb(1, cb, n); }
+FORCE_INLINE void cb_wait_front(int32_t cb, int32_t n) { tensim::api->cb(2, cb, n); }
+FORCE_INLINE void cb_pop_front(int32_t cb, int32_t n) { tensim::api->cb(3, cb, n); }
+
+// The profiler zone: DeviceZoneScopedN("name") marks the enclosing scope.
+namespace tensim {
+struct Zone {
+    const char* name;
+    explicit Zone(const char* n) : name(n) { api->zone(n, 1); }
+    ~Zone() { api->zone(name, 0); }
+};
+}  // namespace tensim
+#define TENSIM_CAT2(a, b) a##b
+#define TENSIM_CAT(a, b) TENSIM_CAT2(a, b)
+#define DeviceZoneScopedN(name) tensim::Zone TENSIM_CAT(tensim_zone_, __LINE__)(name)
+#define DeviceZoneScopedMainN(name) DeviceZoneScopedN(name)
+#define DeviceZoneScopedMainChildN(name) DeviceZoneScopedN(name)
+#define DeviceTimestampedData(name, data)

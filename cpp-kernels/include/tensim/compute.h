@@ -1,0 +1,156 @@
+// The compute kernel API (tt-metal's compute_kernel_api/*.h), written for tensim. A compute kernel is
+// built three times, with TRISC_UNPACK, TRISC_MATH and TRISC_PACK; each build's calls forward to the
+// Rust API, which does that TRISC's part of every call (as the Rust compute kernels do).
+#pragma once
+#include "tensim/common.h"
+#include "tensim/compute_ops.h"
+#include "tensim/dprint.h"
+
+#ifdef TRISC_MATH
+#define MATH(x) x
+#define MAIN math_main()
+#else
+#define MATH(x)
+#endif
+#ifdef TRISC_PACK
+#define PACK(x) x
+#define MAIN pack_main()
+#else
+#define PACK(x)
+#endif
+#ifdef TRISC_UNPACK
+#define UNPACK(x) x
+#define MAIN unpack_main()
+#else
+#define UNPACK(x)
+#endif
+
+#ifndef TENSIM_MATH_FIDELITY
+#define TENSIM_MATH_FIDELITY 4
+#endif
+#ifndef TENSIM_APPROX
+#define TENSIM_APPROX 0
+#endif
+#ifndef TENSIM_DST_ACCUM_MODE
+#define TENSIM_DST_ACCUM_MODE 0
+#endif
+constexpr std::int32_t MATH_FIDELITY = TENSIM_MATH_FIDELITY;
+constexpr bool APPROX = TENSIM_APPROX;
+constexpr bool DST_ACCUM_MODE = TENSIM_DST_ACCUM_MODE;
+
+namespace ckernel {
+enum BroadcastType { NONE = 0, COL, ROW, SCALAR };
+enum EltwiseBinaryType { ELWMUL = 0, ELWDIV, ELWADD, ELWSUB, ELWMAX };
+enum PoolType { SUM = 0, AVG, MAX, MIN };
+enum ReduceDim { REDUCE_ROW = 0, REDUCE_COL, REDUCE_SCALAR };
+enum class VectorMode { None = 0, R, C, RC, RC_custom };
+enum class DstSync { SyncHalf = 0, SyncFull };
+
+using tensim::compute;
+// Hardware start-up and init.
+ALWI void compute_kernel_hw_startup(uint32_t icb0, uint32_t icb1, uint32_t ocb) {
+    compute(tensim::OP_HW_STARTUP, icb0, icb1, ocb);
+}
+ALWI void compute_kernel_hw_startup(uint32_t icb0, uint32_t ocb) { compute(tensim::OP_HW_STARTUP, icb0, icb0, ocb); }
+ALWI void binary_op_init_common(uint32_t icb0, uint32_t icb1, uint32_t ocb) {
+    compute(tensim::OP_BINARY_OP_INIT_COMMON, icb0, icb1, ocb);
+}
+ALWI void unary_op_init_common(uint32_t icb, uint32_t ocb) { compute(tensim::OP_UNARY_OP_INIT_COMMON, icb, ocb); }
+ALWI void init_sfpu(uint32_t icb, uint32_t ocb) { compute(tensim::OP_UNARY_OP_INIT_COMMON, icb, ocb); }
+
+// DST ownership.
+ALWI void tile_regs_acquire() { compute(tensim::OP_TILE_REGS, 0); }
+ALWI void tile_regs_commit() { compute(tensim::OP_TILE_REGS, 1); }
+ALWI void tile_regs_wait() { compute(tensim::OP_TILE_REGS, 2); }
+ALWI void tile_regs_release() { compute(tensim::OP_TILE_REGS, 3); }
+ALWI void acquire_dst() { compute(tensim::OP_TILE_REGS, 4); }
+ALWI void release_dst() { compute(tensim::OP_TILE_REGS, 5); }
+
+// Element-wise binary operations on the FPU.
+ALWI void add_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false) {
+    compute(tensim::OP_BINARY_INIT, 0, icb0, icb1, acc_to_dest);
+}
+ALWI void sub_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false) {
+    compute(tensim::OP_BINARY_INIT, 1, icb0, icb1, acc_to_dest);
+}
+ALWI void mul_tiles_init(uint32_t icb0, uint32_t icb1) { compute(tensim::OP_BINARY_INIT, 2, icb0, icb1, 0); }
+ALWI void add_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
+    compute(tensim::OP_BINARY_TILES, 0, icb0, icb1, itile0, itile1, idst);
+}
+ALWI void sub_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
+    compute(tensim::OP_BINARY_TILES, 1, icb0, icb1, itile0, itile1, idst);
+}
+ALWI void mul_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
+    compute(tensim::OP_BINARY_TILES, 2, icb0, icb1, itile0, itile1, idst);
+}
+
+// Copies into DST.
+ALWI void copy_tile_to_dst_init_short(uint32_t cbid, uint32_t transpose = 0, uint32_t = 0,
+                                      uint32_t = __builtin_LINE()) {
+    compute(tensim::OP_COPY_INIT, cbid, transpose);
+}
+ALWI void copy_tile_init(uint32_t cbid, uint32_t = __builtin_LINE()) { compute(tensim::OP_COPY_INIT, cbid, 0); }
+ALWI void copy_init(uint32_t cbid, uint32_t transpose = 0, uint32_t = 0, uint32_t = __builtin_LINE()) {
+    compute(tensim::OP_COPY_INIT, cbid, transpose);
+}
+ALWI void copy_tile(uint32_t in_cb_id, uint32_t in_tile_index, uint32_t dst_tile_index) {
+    compute(tensim::OP_COPY_TILE, in_cb_id, in_tile_index, dst_tile_index);
+}
+
+// Packing.
+template <bool out_of_order_output = false>
+ALWI void pack_tile(uint32_t ifrom_dst, uint32_t icb, std::uint32_t output_tile_index = 0) {
+    compute(tensim::OP_PACK_TILE, ifrom_dst, icb, out_of_order_output, output_tile_index);
+}
+ALWI void pack_tile_block(uint32_t ifrom_dst, uint32_t icb, uint32_t ntiles) {
+    compute(tensim::OP_PACK_TILE_BLOCK, ifrom_dst, icb, ntiles);
+}
+ALWI void pack_reconfig_data_format(uint32_t new_ocb) { compute(tensim::OP_PACK_RECONFIG, new_ocb); }
+ALWI void pack_reconfig_data_format(uint32_t, uint32_t new_ocb) { compute(tensim::OP_PACK_RECONFIG, new_ocb); }
+template <bool to_from_int8 = false>
+ALWI void reconfig_data_format(uint32_t srca_new, uint32_t srcb_new) {
+    compute(tensim::OP_RECONFIG_DATA_FORMAT, srca_new, srcb_new);
+}
+template <bool to_from_int8 = false>
+ALWI void reconfig_data_format(uint32_t, uint32_t srca_new, uint32_t, uint32_t srcb_new) {
+    compute(tensim::OP_RECONFIG_DATA_FORMAT, srca_new, srcb_new);
+}
+
+// Matmul.
+ALWI void mm_init(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t out_cb_id, const uint32_t transpose = 0) {
+    compute(tensim::OP_MM_INIT, in0_cb_id, in1_cb_id, out_cb_id, transpose);
+}
+ALWI void mm_init_short(uint32_t in0_cb_id, uint32_t in1_cb_id, const uint32_t transpose = 0) {
+    compute(tensim::OP_MM_INIT_SHORT, in0_cb_id, in1_cb_id, transpose);
+}
+ALWI void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
+                       uint32_t idst) {
+    compute(tensim::OP_MATMUL_TILES, in0_cb_id, in1_cb_id, in0_tile_index, in1_tile_index, idst);
+}
+ALWI void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
+                       uint32_t idst, const uint32_t) {
+    compute(tensim::OP_MATMUL_TILES, in0_cb_id, in1_cb_id, in0_tile_index, in1_tile_index, idst);
+}
+
+// SFPU unary operations.
+#define TENSIM_SFPU(name, code)                                                                        \
+    template <bool approx = APPROX>                                                                    \
+    ALWI void name##_tile_init() { compute(tensim::OP_SFPU_INIT, code); }                              \
+    template <bool approx = APPROX>                                                                    \
+    ALWI void name##_tile(uint32_t idst) { compute(tensim::OP_SFPU, code, idst, 0); }
+TENSIM_SFPU(exp, tensim::SFPU_EXP)
+TENSIM_SFPU(recip, tensim::SFPU_RECIP)
+TENSIM_SFPU(sqrt, tensim::SFPU_SQRT)
+TENSIM_SFPU(rsqrt, tensim::SFPU_RSQRT)
+TENSIM_SFPU(log, tensim::SFPU_LOG)
+TENSIM_SFPU(sigmoid, tensim::SFPU_SIGMOID)
+TENSIM_SFPU(tanh, tensim::SFPU_TANH)
+TENSIM_SFPU(gelu, tensim::SFPU_GELU)
+TENSIM_SFPU(relu, tensim::SFPU_RELU)
+TENSIM_SFPU(abs, tensim::SFPU_ABS)
+TENSIM_SFPU(square, tensim::SFPU_SQUARE)
+#undef TENSIM_SFPU
+ALWI void power_tile_init() { compute(tensim::OP_SFPU_INIT, tensim::SFPU_POWER); }
+ALWI void power_tile(uint32_t idst, uint32_t param0) { compute(tensim::OP_SFPU, tensim::SFPU_POWER, idst, param0); }
+}  // namespace ckernel
+using namespace ckernel;
