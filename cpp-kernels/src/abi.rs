@@ -108,26 +108,27 @@ pub fn format_code(f: DataFormat) -> u32 {
     }
 }
 
+/// A call both kinds of kernel make: `on_compute` or `on_dataflow` on the running kernel's context.
+fn either<R>(
+    api: &str,
+    on_compute: impl FnOnce(&mut sim_tensix::Compute<'_>) -> R,
+    on_dataflow: impl FnOnce(&mut sim_tensix::Dataflow<'_>) -> R,
+) -> R {
+    if ffi::is_compute() { ffi::compute(api, on_compute) } else { ffi::dataflow(api, on_dataflow) }
+}
+
 extern "C-unwind" fn arg(i: u32) -> u32 {
-    if ffi::is_compute() {
-        ffi::compute("get_arg_val", |c| c.get_arg_val(i as usize))
-    } else {
-        ffi::dataflow("get_arg_val", |d| d.get_arg_val(i as usize))
-    }
+    either("get_arg_val", |c| c.get_arg_val(i as usize), |d| d.get_arg_val(i as usize))
 }
 
 extern "C-unwind" fn common_arg(i: u32) -> u32 {
-    if ffi::is_compute() {
-        ffi::compute("get_common_arg_val", |c| c.get_common_arg_val(i as usize))
-    } else {
-        ffi::dataflow("get_common_arg_val", |d| d.get_common_arg_val(i as usize))
-    }
+    either("get_common_arg_val", |c| c.get_common_arg_val(i as usize), |d| d.get_common_arg_val(i as usize))
 }
 
 extern "C-unwind" fn dprint(ptr: *const u8, len: u32) {
     let t = text(ptr, len);
     let t = t.strip_suffix('\n').unwrap_or(&t).to_string();
-    if ffi::is_compute() { ffi::compute("DPRINT", |c| c.dprint(t)) } else { ffi::dataflow("DPRINT", |d| d.dprint(t)) }
+    either("DPRINT", |c| c.dprint(&t), |d| d.dprint(&t))
 }
 
 /// Zone names live as long as the process (a kernel names few).
@@ -155,22 +156,21 @@ extern "C-unwind" fn zone(name: *const c_char, begin: u32) {
 }
 
 extern "C-unwind" fn cb(op: u32, cb: u32, n: u32) {
-    let i = cb;
-    if ffi::is_compute() {
-        ffi::compute("cb", |c| match op {
-            0 => c.cb_reserve_back(i, n),
-            1 => c.cb_push_back(i, n),
-            2 => c.cb_wait_front(i, n),
-            _ => c.cb_pop_front(i, n),
-        })
-    } else {
-        ffi::dataflow("cb", |d| match op {
-            0 => d.cb_reserve_back(i, n),
-            1 => d.cb_push_back(i, n),
-            2 => d.cb_wait_front(i, n),
-            _ => d.cb_pop_front(i, n),
-        })
-    }
+    either(
+        "a circular-buffer call",
+        |c| match op {
+            0 => c.cb_reserve_back(cb, n),
+            1 => c.cb_push_back(cb, n),
+            2 => c.cb_wait_front(cb, n),
+            _ => c.cb_pop_front(cb, n),
+        },
+        |d| match op {
+            0 => d.cb_reserve_back(cb, n),
+            1 => d.cb_push_back(cb, n),
+            2 => d.cb_wait_front(cb, n),
+            _ => d.cb_pop_front(cb, n),
+        },
+    )
 }
 
 extern "C-unwind" fn query(what: u32, a: u32, b: u32) -> u32 {
