@@ -128,6 +128,11 @@ impl Buffer {
         self.sharding.as_ref().map_or(TensorMemoryLayout::Interleaved, |s| s.layout)
     }
 
+    /// Banks the pages are spread over (DRAM channels or cores; a sharded buffer's shard banks).
+    pub fn num_banks(&self) -> u32 {
+        self.num_banks
+    }
+
     /// Whether the buffer is sharded.
     pub fn is_sharded(&self) -> bool {
         self.sharding.is_some()

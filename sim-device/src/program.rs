@@ -493,6 +493,16 @@ impl Program {
         Ok(CbHandle(self.cbs.len() as u32 - 1))
     }
 
+    /// A circular buffer's configuration, to change before the next run (`UpdateCircularBufferTotalSize`,
+    /// `UpdateDynamicCircularBufferAddress`); the launch checks it again.
+    pub fn circular_buffer_config_mut(&mut self, h: CbHandle) -> Result<&mut CircularBufferConfig, DeviceError> {
+        let n = self.cbs.len();
+        self.cbs
+            .get_mut(h.0 as usize)
+            .map(|c| &mut c.config)
+            .ok_or_else(|| DeviceError::api(format!("circular buffer handle {} does not exist ({n} CBs)", h.0)))
+    }
+
     /// `CreateSemaphore(program, cores, initial_value)`: the lowest id free on every core of the range.
     pub fn create_semaphore(&mut self, cores: impl Into<CoreRangeSet>, initial_value: u32) -> Result<u32, DeviceError> {
         let cores = cores.into();

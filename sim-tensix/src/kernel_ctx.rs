@@ -38,6 +38,11 @@ pub(crate) enum CmdBuf {
 }
 
 impl<'y> KernelCtx<'y> {
+    /// The host address of this core's L1 byte 0, when its L1 lives in a host window (C++ kernels).
+    pub(crate) fn l1_window_base(&self) -> Option<usize> {
+        self.host.borrow().core(self.k.core).l1.window_base()
+    }
+
     pub(crate) fn new(
         host: Rc<RefCell<dyn KernelHost>>,
         yielder: &'y Yielder,

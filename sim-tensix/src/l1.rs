@@ -1,5 +1,6 @@
 //! A core's L1 SRAM: the descriptor's `worker_l1_size` bytes, bounds-checked, held in pages allocated on
-//! first write (untouched memory reads as zero and costs no host memory).
+//! first write (untouched memory reads as zero and costs no host memory), or in a host memory window that
+//! compiled C++ kernels also read and write through raw pointers ([`HostWindow`]).
 
 use std::borrow::Cow;
 use std::fmt;
@@ -29,16 +30,41 @@ static ZEROS: [u8; L1_PAGE_BYTES] = [0; L1_PAGE_BYTES];
 /// Bytes of one versioned chunk (see [`L1::version`]).
 pub const L1_CHUNK_BYTES: usize = 1 << 10;
 
+/// Host memory an L1 can live in: one contiguous window of at least the L1's size, which foreign code
+/// (a C++ kernel dereferencing `get_write_ptr`) may read and write between API calls. Its owner
+/// guarantees the window stays mapped while the L1 exists.
+pub trait HostWindow: Send + Sync {
+    /// The window's bytes.
+    fn bytes(&self) -> &[u8];
+    /// The window's bytes, writable.
+    fn bytes_mut(&mut self) -> &mut [u8];
+}
+
 /// One core's L1: pages allocated on first write (untouched pages read as zero and cost no host memory,
 /// and opening a device costs nothing per core). Every write stamps the chunks it touches with a new
 /// version, so a reader can tell whether bytes it decoded before are still what L1 holds.
-#[derive(Clone)]
 pub struct L1 {
     size: u32,
     pages: Vec<Option<Box<[u8]>>>,
     /// Version of each chunk: the write count when it was last written (0: never).
     versions: Vec<u64>,
     writes: u64,
+    /// The host window holding the bytes instead of `pages`, when kernels may touch L1 directly.
+    window: Option<Box<dyn HostWindow>>,
+    /// Versions handed out for a window (its bytes may change behind tensim's back: never reuse one).
+    window_versions: std::sync::atomic::AtomicU64,
+}
+
+impl Clone for L1 {
+    /// A copy in pages (a window belongs to one L1).
+    fn clone(&self) -> L1 {
+        let mut c = L1 { pages: self.pages.clone(), versions: self.versions.clone(), ..L1::new(self.size) };
+        c.writes = self.writes;
+        if let Some(w) = &self.window {
+            c.write(0, &w.bytes()[..self.size as usize]).expect("same size");
+        }
+        c
+    }
 }
 
 impl fmt::Debug for L1 {
@@ -55,7 +81,28 @@ impl L1 {
             pages: vec![None; (size as usize).div_ceil(L1_PAGE_BYTES)],
             versions: vec![0; (size as usize).div_ceil(L1_CHUNK_BYTES)],
             writes: 0,
+            window: None,
+            window_versions: std::sync::atomic::AtomicU64::new(1 << 62),
         }
+    }
+
+    /// Move the contents into `window` (at least `size` bytes) and keep them there from now on.
+    pub fn move_to_window(&mut self, mut window: Box<dyn HostWindow>) {
+        let n = self.size as usize;
+        assert!(window.bytes().len() >= n, "a host window smaller than L1");
+        self.copy_out(0, &mut window.bytes_mut()[..n]);
+        self.pages = Vec::new();
+        self.window = Some(window);
+    }
+
+    /// Whether the bytes live in a host window.
+    pub fn in_window(&self) -> bool {
+        self.window.is_some()
+    }
+
+    /// The host address of byte 0, when the bytes live in a host window.
+    pub fn window_base(&self) -> Option<usize> {
+        self.window.as_ref().map(|w| w.bytes().as_ptr() as usize)
     }
 
     /// Size in bytes.
@@ -65,6 +112,9 @@ impl L1 {
 
     /// Host bytes held (touched pages).
     pub fn resident_bytes(&self) -> u64 {
+        if self.window.is_some() {
+            return self.size as u64;
+        }
         self.pages.iter().filter(|p| p.is_some()).count() as u64 * L1_PAGE_BYTES as u64
     }
 
@@ -80,6 +130,9 @@ impl L1 {
     pub fn read(&self, addr: u64, len: u64) -> Result<Cow<'_, [u8]>, L1OutOfRange> {
         self.check(addr, len)?;
         let (a, n) = (addr as usize, len as usize);
+        if let Some(w) = &self.window {
+            return Ok(Cow::Borrowed(&w.bytes()[a..a + n]));
+        }
         let (page, off) = (a / L1_PAGE_BYTES, a % L1_PAGE_BYTES);
         if off + n <= L1_PAGE_BYTES {
             return Ok(Cow::Borrowed(match &self.pages[page] {
@@ -103,6 +156,10 @@ impl L1 {
     pub fn append_to(&self, addr: u64, len: u64, out: &mut Vec<u8>) -> Result<(), L1OutOfRange> {
         self.check(addr, len)?;
         let (mut a, end) = (addr as usize, (addr + len) as usize);
+        if let Some(w) = &self.window {
+            out.extend_from_slice(&w.bytes()[a..end]);
+            return Ok(());
+        }
         while a < end {
             let (page, off) = (a / L1_PAGE_BYTES, a % L1_PAGE_BYTES);
             let n = (L1_PAGE_BYTES - off).min(end - a);
@@ -116,6 +173,10 @@ impl L1 {
     }
 
     fn copy_out(&self, mut a: usize, out: &mut [u8]) {
+        if let Some(w) = &self.window {
+            out.copy_from_slice(&w.bytes()[a..a + out.len()]);
+            return;
+        }
         let mut done = 0;
         while done < out.len() {
             let (page, off) = (a / L1_PAGE_BYTES, a % L1_PAGE_BYTES);
@@ -131,6 +192,10 @@ impl L1 {
 
     /// The version of `[addr, addr + len)` (a range inside L1): it changes whenever any of it is written.
     pub fn version(&self, addr: u64, len: u64) -> u64 {
+        if self.window.is_some() {
+            // Kernels may have written the window directly: every call is a new version.
+            return self.window_versions.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
         let (first, last) = (addr as usize / L1_CHUNK_BYTES, (addr + len.max(1) - 1) as usize / L1_CHUNK_BYTES);
         self.versions[first..=last].iter().copied().max().unwrap_or(0)
     }
@@ -142,6 +207,10 @@ impl L1 {
             self.writes += 1;
             let (first, last) = (addr as usize / L1_CHUNK_BYTES, (addr as usize + data.len() - 1) / L1_CHUNK_BYTES);
             self.versions[first..=last].fill(self.writes);
+        }
+        if let Some(w) = &mut self.window {
+            w.bytes_mut()[addr as usize..addr as usize + data.len()].copy_from_slice(data);
+            return Ok(());
         }
         let (mut a, mut done) = (addr as usize, 0);
         while done < data.len() {

@@ -29,6 +29,6 @@ pub use core::{Barrier, NocCounters, TensixCore, Wait, Waiter, WordCond};
 pub use dataflow::Dataflow;
 pub use format::{DataFormat, bfloat16, pack_tiles, pack_two_bfloat16_into_uint32, unpack_tiles};
 pub use host::{AtomicOp, AtomicReq, CoreIdx, EthError, EthSend, KernelHost, McastReq, NocError, ReadReq, WriteReq};
-pub use l1::{L1, L1OutOfRange};
+pub use l1::{HostWindow, L1, L1OutOfRange};
 pub use params::{ApiCosts, ComputeParams};
 pub use risc::{DataMovementProcessor, Risc};

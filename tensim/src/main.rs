@@ -3,6 +3,7 @@
 //! and 70 with one line ("internal error in tensim: …") for a bug in tensim itself.
 
 mod chip_args;
+mod cmd_build_and_run;
 mod cmd_ccl;
 mod cmd_device;
 mod cmd_dm_bench;
@@ -40,6 +41,8 @@ struct Cli {
 enum Command {
     /// Run a built-in program, check its output, and report cycles per core and RISC.
     Run(cmd_run::RunArgs),
+    /// Compile a TT-Metalium C++ program folder (host code and kernels) against tensim and run it.
+    BuildAndRun(cmd_build_and_run::BuildAndRunArgs),
     /// Run a data-movement benchmark suite and optionally compare it with a measured table.
     DmBench(cmd_dm_bench::DmBenchArgs),
     /// Time the GEMM benchmark's matmuls (TTNN's 2-D multicast program) and optionally compare with a measured CSV.
@@ -79,6 +82,7 @@ fn install_panic_hook() {
 fn run(cli: Cli) -> Result<ExitCode, CliError> {
     match cli.command {
         Command::Run(a) => cmd_run::run(&a),
+        Command::BuildAndRun(a) => cmd_build_and_run::run(&a),
         Command::DmBench(a) => cmd_dm_bench::run(&a),
         Command::GemmBench(a) => cmd_gemm_bench::run(&a),
         Command::Replay(a) => cmd_replay::run(&a),

@@ -428,6 +428,27 @@ impl Device {
         crate::report::npe::npe_timeline(report, &self.chip, noc.flit_bytes, rate)
     }
 
+    /// Move every worker and Ethernet core's L1 into a host window made by `make(core, L1 bytes)` (cores
+    /// numbered workers first, row-major, then Ethernet channels), so that compiled C++ kernels can
+    /// dereference L1 addresses. Contents are kept; cores already in a window are left alone.
+    pub fn move_l1_to_windows(&mut self, mut make: impl FnMut(usize, u32) -> Box<dyn sim_tensix::HostWindow>) {
+        for (i, l1) in self.l1.iter_mut().chain(self.eth_l1.iter_mut()).enumerate() {
+            if !l1.in_window() {
+                l1.move_to_window(make(i, l1.size()));
+            }
+        }
+    }
+
+    /// Cores (workers, then Ethernet channels) whose L1 [`Device::move_l1_to_windows`] would move.
+    pub fn num_l1_cores(&self) -> usize {
+        self.l1.len() + self.eth_l1.len()
+    }
+
+    /// Whether the L1s live in host windows.
+    pub fn l1_in_windows(&self) -> bool {
+        self.l1.first().is_some_and(|l| l.in_window())
+    }
+
     /// `Finish(cq)`: every enqueued program has run; returns the cycles of all programs so far.
     pub fn finish(&mut self) -> Cycles {
         self.total_cycles

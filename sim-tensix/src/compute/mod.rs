@@ -97,6 +97,12 @@ struct FormatConfig {
 }
 
 impl<'y> Compute<'y> {
+    /// The host address of this core's L1 byte 0 when its L1 lives in a host window (C++ kernels, which
+    /// dereference L1 addresses), else `None`.
+    pub fn l1_window_base(&self) -> Option<usize> {
+        self.ctx.l1_window_base()
+    }
+
     /// A context for kernel `k` running as `role`, starting at `start`.
     pub fn new(
         host: Rc<RefCell<dyn KernelHost>>,

@@ -31,6 +31,12 @@ pub struct Dataflow<'y> {
 }
 
 impl<'y> Dataflow<'y> {
+    /// The host address of this core's L1 byte 0 when its L1 lives in a host window (C++ kernels, which
+    /// dereference L1 addresses), else `None`.
+    pub fn l1_window_base(&self) -> Option<usize> {
+        self.ctx.l1_window_base()
+    }
+
     /// A context for kernel `k` starting at `start` (used by sim-device when it launches kernels).
     pub fn new(host: Rc<RefCell<dyn KernelHost>>, yielder: &'y Yielder, k: Rc<KernelInstance>, start: Cycle) -> Self {
         Dataflow { ctx: KernelCtx::new(host, yielder, k, start) }

@@ -1,0 +1,3 @@
+// tensim: the {fmt} subset TT-Metalium programs use.
+#pragma once
+#include "tensim/fmt.hpp"

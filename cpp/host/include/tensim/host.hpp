@@ -1,0 +1,10 @@
+// tensim's TT-Metalium host API: everything the `tt-metalium/*.hpp` headers (and the older `tt_metal/…`
+// spellings) provide. Each of those headers includes this one. Written for tensim from the documented
+// interface; every call forwards through tensim's host ABI table (tensim/host_abi.h).
+#pragma once
+#include "tensim/fmt.hpp"
+#include "tensim/host/coords.hpp"
+#include "tensim/host/types.hpp"
+#include "tensim/host/device.hpp"
+#include "tensim/host/mesh.hpp"
+#include "tensim/host/helpers.hpp"

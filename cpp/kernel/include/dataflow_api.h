@@ -1,0 +1,238 @@
+// The data-movement kernel API (tt-metal's dataflow_api.h), written for tensim: every call forwards
+// through tensim's ABI table to the Rust implementation, so C++ and Rust kernels time the same.
+#pragma once
+#include "tensim/common.h"
+#include "tensim/dprint.h"
+
+constexpr uint8_t noc_index = NOC_INDEX;
+constexpr uint8_t noc_mode = NOC_MODE;
+
+namespace tensim {
+// my_x[noc] / my_y[noc]: this core's NoC coordinates.
+struct MyCoord {
+    uint32_t which;
+    uint8_t operator[](uint32_t noc) const { return static_cast<uint8_t>(api->query(which, noc, 0)); }
+};
+}  // namespace tensim
+inline constexpr tensim::MyCoord my_x{8};
+inline constexpr tensim::MyCoord my_y{9};
+
+// Circular-buffer queries.
+FORCE_INLINE uint32_t get_write_ptr(uint32_t cb) { return tensim::api->query(0, cb, 0); }
+FORCE_INLINE uint32_t get_read_ptr(uint32_t cb) { return tensim::api->query(1, cb, 0); }
+inline int32_t get_tile_size(int32_t cb) { return static_cast<int32_t>(tensim::api->query(2, cb, 0)); }
+inline DataFormat get_dataformat(int32_t cb) { return static_cast<DataFormat>(tensim::api->query(3, cb, 0)); }
+inline uint32_t get_tile_hw(int32_t cb) { return tensim::api->query(4, cb, 0); }
+inline uint32_t get_tile_num_faces(int32_t cb) { return tensim::api->query(5, cb, 0); }
+FORCE_INLINE bool cb_pages_reservable_at_back(int32_t cb, int32_t n) { return tensim::api->query(6, cb, n) != 0; }
+FORCE_INLINE bool cb_pages_available_at_front(int32_t cb, int32_t n) { return tensim::api->query(7, cb, n) != 0; }
+
+// Semaphores.
+template <ProgrammableCoreType type = ProgrammableCoreType::TENSIX>
+FORCE_INLINE uint32_t get_semaphore(uint32_t semaphore_id) {
+    return tensim::api->query(12, semaphore_id, static_cast<uint32_t>(type));
+}
+
+// Address generators (aggregates, members in tt-metal's order).
+template <bool DRAM>
+struct InterleavedAddrGen {
+    static constexpr bool is_dram = DRAM;
+    uint32_t bank_base_address;
+    const uint32_t page_size;
+    std::uint64_t get_noc_addr(const uint32_t id, const uint32_t offset = 0, uint8_t noc = noc_index) const {
+        return tensim::api->noc_addr_page(0, DRAM, bank_base_address, page_size, 0, id, offset, noc);
+    }
+};
+template <bool DRAM, uint32_t tile_hw = 1024>
+struct InterleavedAddrGenFast {
+    static constexpr bool is_dram = DRAM;
+    uint32_t bank_base_address;
+    uint32_t page_size;
+    DataFormat data_format;
+    std::uint64_t get_noc_addr(const uint32_t id, const uint32_t offset = 0, uint8_t noc = noc_index) const {
+        return tensim::api->noc_addr_page(1, DRAM, bank_base_address, page_size,
+                                          static_cast<uint32_t>(data_format), id, offset, noc);
+    }
+};
+template <bool DRAM>
+struct InterleavedPow2AddrGen {
+    static constexpr bool is_dram = DRAM;
+    const uint32_t bank_base_address;
+    const uint32_t log_base_2_of_page_size;
+    std::uint64_t get_noc_addr(const uint32_t id, const uint32_t offset = 0, uint8_t noc = noc_index) const {
+        return tensim::api->noc_addr_page(0, DRAM, bank_base_address, 1u << log_base_2_of_page_size, 0, id, offset,
+                                          noc);
+    }
+};
+template <bool DRAM>
+struct InterleavedPow2AddrGenFast {
+    static constexpr bool is_dram = DRAM;
+    uint32_t bank_base_address;
+    const uint32_t log_base_2_of_page_size;
+    std::uint64_t get_noc_addr(const uint32_t id, const uint32_t offset = 0, uint8_t noc = noc_index) const {
+        return tensim::api->noc_addr_page(0, DRAM, bank_base_address, 1u << log_base_2_of_page_size, 0, id, offset,
+                                          noc);
+    }
+};
+
+namespace tensim {
+template <typename G>
+struct Gen;
+template <bool D>
+struct Gen<InterleavedAddrGen<D>> {
+    static constexpr uint32_t kind = 0, dram = D;
+    static uint32_t page(const InterleavedAddrGen<D>& g) { return g.page_size; }
+    static uint32_t format(const InterleavedAddrGen<D>&) { return 0; }
+};
+template <bool D, uint32_t H>
+struct Gen<InterleavedAddrGenFast<D, H>> {
+    static constexpr uint32_t kind = 1, dram = D;
+    static uint32_t page(const InterleavedAddrGenFast<D, H>& g) { return g.page_size; }
+    static uint32_t format(const InterleavedAddrGenFast<D, H>& g) { return static_cast<uint32_t>(g.data_format); }
+};
+template <bool D>
+struct Gen<InterleavedPow2AddrGen<D>> {
+    static constexpr uint32_t kind = 0, dram = D;
+    static uint32_t page(const InterleavedPow2AddrGen<D>& g) { return 1u << g.log_base_2_of_page_size; }
+    static uint32_t format(const InterleavedPow2AddrGen<D>&) { return 0; }
+};
+template <bool D>
+struct Gen<InterleavedPow2AddrGenFast<D>> {
+    static constexpr uint32_t kind = 0, dram = D;
+    static uint32_t page(const InterleavedPow2AddrGenFast<D>& g) { return 1u << g.log_base_2_of_page_size; }
+    static uint32_t format(const InterleavedPow2AddrGenFast<D>&) { return 0; }
+};
+template <typename G, typename = void>
+struct has_get_noc_addr : std::false_type {};
+template <typename G>
+struct has_get_noc_addr<G, std::void_t<decltype(std::declval<const G&>().get_noc_addr(0u))>> : std::true_type {};
+inline uint32_t ptr(uint32_t a) { return a; }
+inline uint32_t ptr(const volatile void* p) { return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(p)); }
+}  // namespace tensim
+
+// NoC addresses.
+FORCE_INLINE uint64_t get_noc_addr(uint32_t noc_x, uint32_t noc_y, uint32_t addr, uint8_t noc = noc_index) {
+    return tensim::api->noc_addr_xy(noc_x, noc_y, addr, noc);
+}
+FORCE_INLINE uint64_t get_noc_addr(uint32_t addr, uint8_t noc = noc_index) {
+    return tensim::api->noc_addr_xy(my_x[noc], my_y[noc], addr, noc);
+}
+template <typename AddrGen, typename = std::enable_if_t<tensim::has_get_noc_addr<AddrGen>::value>>
+FORCE_INLINE uint64_t get_noc_addr(const uint32_t id, const AddrGen& s, uint32_t offset = 0, uint8_t noc = noc_index) {
+    return s.get_noc_addr(id, offset, noc);
+}
+template <bool DRAM>
+FORCE_INLINE uint64_t get_noc_addr_from_bank_id(uint32_t bank_id, uint32_t bank_address_offset, uint8_t noc = noc_index) {
+    return tensim::api->noc_addr_bank(DRAM, bank_id, bank_address_offset, noc);
+}
+FORCE_INLINE uint64_t get_noc_multicast_addr(uint32_t x_start, uint32_t y_start, uint32_t x_end, uint32_t y_end,
+                                             uint32_t addr, uint8_t noc = noc_index) {
+    return tensim::api->noc_addr_mcast(x_start, y_start, x_end, y_end, addr, noc);
+}
+
+// Reads.
+template <uint32_t max_page_size = NOC_MAX_BURST_SIZE + 1, bool enable_noc_tracing = true>
+FORCE_INLINE void noc_async_read(uint64_t src_noc_addr, uint32_t dst_local_l1_addr, uint32_t size,
+                                 uint8_t noc = noc_index, uint32_t read_req_vc = NOC_UNICAST_WRITE_VC) {
+    tensim::api->read(src_noc_addr, dst_local_l1_addr, size, noc);
+}
+template <bool enable_noc_tracing = true>
+FORCE_INLINE void noc_async_read_one_packet(uint64_t src_noc_addr, uint32_t dst_local_l1_addr, uint32_t size,
+                                            uint8_t noc = noc_index, uint32_t read_req_vc = NOC_UNICAST_WRITE_VC) {
+    tensim::api->read(src_noc_addr, dst_local_l1_addr, size, noc);
+}
+template <typename AddrGen, bool enable_noc_tracing = true>
+FORCE_INLINE void noc_async_read_page(const uint32_t id, const AddrGen& g, uint32_t dst_local_l1_addr,
+                                      uint32_t offset = 0, uint8_t noc = noc_index) {
+    using G = tensim::Gen<AddrGen>;
+    tensim::api->read_page(G::kind, G::dram, g.bank_base_address, G::page(g), G::format(g), id, dst_local_l1_addr,
+                           offset, noc);
+}
+template <typename AddrGen>
+FORCE_INLINE void noc_async_read_tile(const uint32_t id, const AddrGen& g, uint32_t dst_local_l1_addr,
+                                      uint32_t offset = 0, uint8_t noc = noc_index) {
+    noc_async_read_page(id, g, dst_local_l1_addr, offset, noc);
+}
+
+// Writes.
+template <uint32_t max_page_size = NOC_MAX_BURST_SIZE + 1, bool enable_noc_tracing = true, bool posted = false>
+FORCE_INLINE void noc_async_write(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint32_t size,
+                                  uint8_t noc = noc_index, uint32_t vc = NOC_UNICAST_WRITE_VC) {
+    tensim::api->write(src_local_l1_addr, dst_noc_addr, size, noc, posted);
+}
+template <bool enable_noc_tracing = true, bool posted = false>
+FORCE_INLINE void noc_async_write_one_packet(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint32_t size,
+                                             uint8_t noc = noc_index, uint32_t vc = NOC_UNICAST_WRITE_VC) {
+    tensim::api->write(src_local_l1_addr, dst_noc_addr, size, noc, posted);
+}
+template <typename AddrGen, bool enable_noc_tracing = true, bool posted = false>
+FORCE_INLINE void noc_async_write_page(const uint32_t id, const AddrGen& g, uint32_t src_local_l1_addr,
+                                       uint32_t size = 0, uint32_t offset = 0, uint8_t noc = noc_index) {
+    using G = tensim::Gen<AddrGen>;
+    tensim::api->write_page(G::kind, G::dram, g.bank_base_address, G::page(g), G::format(g), id, src_local_l1_addr,
+                            size, noc);
+}
+template <typename AddrGen>
+FORCE_INLINE void noc_async_write_tile(const uint32_t id, const AddrGen& g, uint32_t src_local_l1_addr,
+                                       uint8_t noc = noc_index) {
+    noc_async_write_page(id, g, src_local_l1_addr, 0, 0, noc);
+}
+
+// Multicast.
+template <uint32_t max_page_size = NOC_MAX_BURST_SIZE + 1>
+FORCE_INLINE void noc_async_write_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast, uint32_t size,
+                                            uint32_t num_dests, bool linked = false, uint8_t noc = noc_index,
+                                            uint8_t vc = NOC_MULTICAST_WRITE_VC) {
+    tensim::api->write_mcast(src_local_l1_addr, dst_noc_addr_multicast, size, num_dests, linked, 0, noc);
+}
+FORCE_INLINE void noc_async_write_multicast_one_packet(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast,
+                                                       uint32_t size, uint32_t num_dests, bool linked = false,
+                                                       uint8_t noc = noc_index) {
+    tensim::api->write_mcast(src_local_l1_addr, dst_noc_addr_multicast, size, num_dests, linked, 0, noc);
+}
+FORCE_INLINE void noc_async_write_multicast_loopback_src(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast,
+                                                         uint32_t size, uint32_t num_dests, bool linked = false,
+                                                         uint8_t noc = noc_index) {
+    tensim::api->write_mcast(src_local_l1_addr, dst_noc_addr_multicast, size, num_dests, linked, 1, noc);
+}
+
+// Barriers.
+FORCE_INLINE void noc_async_read_barrier(uint8_t noc = noc_index) { tensim::api->barrier(0, noc); }
+FORCE_INLINE void noc_async_write_barrier(uint8_t noc = noc_index) { tensim::api->barrier(1, noc); }
+FORCE_INLINE void noc_async_writes_flushed(uint8_t noc = noc_index) { tensim::api->barrier(2, noc); }
+FORCE_INLINE void noc_async_posted_writes_flushed(uint8_t noc = noc_index) { tensim::api->barrier(3, noc); }
+FORCE_INLINE void noc_async_atomic_barrier(uint8_t noc = noc_index) { tensim::api->barrier(4, noc); }
+FORCE_INLINE void noc_async_full_barrier(uint8_t noc = noc_index) { tensim::api->barrier(5, noc); }
+
+// Semaphores.
+template <typename P>
+FORCE_INLINE void noc_semaphore_set(P sem_addr, uint32_t val) { tensim::api->sem_set(tensim::ptr(sem_addr), val); }
+template <typename P>
+FORCE_INLINE void noc_semaphore_wait(P sem_addr, uint32_t val) { tensim::api->sem_wait(tensim::ptr(sem_addr), val, 0); }
+template <typename P>
+FORCE_INLINE void noc_semaphore_wait_min(P sem_addr, uint32_t val) {
+    tensim::api->sem_wait(tensim::ptr(sem_addr), val, 1);
+}
+template <bool posted = false>
+FORCE_INLINE void noc_semaphore_inc(uint64_t addr, uint32_t incr, uint8_t noc_id = noc_index,
+                                    uint8_t vc = NOC_UNICAST_WRITE_VC) {
+    tensim::api->sem_inc(addr, incr, noc_id);
+}
+FORCE_INLINE void noc_semaphore_set_remote(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint8_t noc = noc_index) {
+    tensim::api->sem_set_remote(src_local_l1_addr, dst_noc_addr, noc);
+}
+FORCE_INLINE void noc_semaphore_set_multicast(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast,
+                                              uint32_t num_dests, bool linked = false, uint8_t noc = noc_index,
+                                              uint8_t vc = NOC_MULTICAST_WRITE_VC) {
+    tensim::api->sem_set_mcast(src_local_l1_addr, dst_noc_addr_multicast, num_dests, linked, 0, noc);
+}
+FORCE_INLINE void noc_semaphore_set_multicast_loopback_src(uint32_t src_local_l1_addr, uint64_t dst_noc_addr_multicast,
+                                                           uint32_t num_dests, bool linked = false,
+                                                           uint8_t noc = noc_index) {
+    tensim::api->sem_set_mcast(src_local_l1_addr, dst_noc_addr_multicast, num_dests, linked, 1, noc);
+}
+template <bool write_to_stream_reg = false, bool posted = false>
+FORCE_INLINE void noc_inline_dw_write(uint64_t addr, uint32_t val, uint8_t be = 0xF, uint8_t noc = noc_index) {
+    tensim::api->inline_write(addr, val, noc);
+}
+#include "tensim/accessor.h"

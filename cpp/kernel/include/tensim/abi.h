@@ -1,0 +1,67 @@
+// tensim's kernel ABI: the table of calls through which a C++ kernel compiled against tensim's headers
+// reaches tensim's Rust kernel API. Written for tensim; the Rust side is cpp-kernels/src/abi.rs, and the
+// two must list the same members in the same order (TENSIM_ABI_VERSION guards it).
+#pragma once
+#include <cstdint>
+
+#define TENSIM_ABI_VERSION 2
+
+extern "C" {
+struct tensim_api {
+    uint32_t version;
+    // Arguments and prints (every kernel kind).
+    uint32_t (*arg)(uint32_t idx);
+    uint32_t (*common_arg)(uint32_t idx);
+    void (*dprint)(const char* text, uint32_t len);
+    void (*zone)(const char* name, uint32_t begin);
+    // Circular buffers: op 0 reserve_back, 1 push_back, 2 wait_front, 3 pop_front.
+    void (*cb)(uint32_t op, uint32_t cb, uint32_t pages);
+    // Queries: 0 write ptr, 1 read ptr, 2 tile size, 3 data format, 4 tile hw, 5 faces, 6 pages
+    // reservable at back, 7 pages available at front (arg2 = pages), 8 my_x(noc=arg1), 9 my_y(noc),
+    // 10 logical x, 11 logical y, 12 semaphore address (arg1 = id), 13 L1 window base, 14 L1 size,
+    // 15 runtime arg address (arg1 = idx), 16 common runtime arg address.
+    uint32_t (*query)(uint32_t what, uint32_t arg1, uint32_t arg2);
+    // NoC addresses.
+    uint64_t (*noc_addr_xy)(uint32_t x, uint32_t y, uint32_t addr, uint32_t noc);
+    uint64_t (*noc_addr_bank)(uint32_t dram, uint32_t bank, uint32_t offset, uint32_t noc);
+    // gen: 0 InterleavedAddrGen, 1 InterleavedAddrGenFast.
+    uint64_t (*noc_addr_page)(uint32_t gen, uint32_t dram, uint32_t base, uint32_t page_size, uint32_t format,
+                              uint32_t id, uint32_t offset, uint32_t noc);
+    uint64_t (*noc_addr_mcast)(uint32_t xs, uint32_t ys, uint32_t xe, uint32_t ye, uint32_t addr, uint32_t noc);
+    // Transfers.
+    void (*read)(uint64_t src, uint32_t dst_l1, uint32_t size, uint32_t noc);
+    void (*write)(uint32_t src_l1, uint64_t dst, uint32_t size, uint32_t noc, uint32_t posted);
+    // write_page: size 0 = the generator's page size.
+    void (*read_page)(uint32_t gen, uint32_t dram, uint32_t base, uint32_t page_size, uint32_t format, uint32_t id,
+                      uint32_t l1, uint32_t offset, uint32_t noc);
+    void (*write_page)(uint32_t gen, uint32_t dram, uint32_t base, uint32_t page_size, uint32_t format, uint32_t id,
+                       uint32_t l1, uint32_t size, uint32_t noc);
+    void (*write_mcast)(uint32_t src_l1, uint64_t dst, uint32_t size, uint32_t num_dests, uint32_t linked,
+                        uint32_t loopback, uint32_t noc);
+    // which: 0 read, 1 write, 2 writes flushed, 3 posted writes flushed, 4 atomic, 5 full.
+    void (*barrier)(uint32_t which, uint32_t noc);
+    // Semaphores: wait (min != 0: until >= val), set, remote increment, remote set, multicast set.
+    void (*sem_wait)(uint32_t addr, uint32_t val, uint32_t min);
+    void (*sem_set)(uint32_t addr, uint32_t val);
+    void (*sem_inc)(uint64_t addr, uint32_t incr, uint32_t noc);
+    void (*sem_set_remote)(uint32_t src_l1, uint64_t dst, uint32_t noc);
+    void (*sem_set_mcast)(uint32_t src_l1, uint64_t dst, uint32_t num_dests, uint32_t linked, uint32_t loopback,
+                          uint32_t noc);
+    void (*inline_write)(uint64_t addr, uint32_t val, uint32_t noc);
+    // Compute: one entry, an operation code (tensim/compute_ops.h) and up to six operands.
+    void (*compute)(uint32_t op, uint32_t a, uint32_t b, uint32_t c, uint32_t d, uint32_t e, uint32_t f);
+    // TensorAccessor: described by its compile-time offset, base address and page size. shard != 0: the
+    // NoC address of shard `id` instead of page `id`. ta_write size 0 = the page size.
+    uint64_t (*ta_noc_addr)(uint32_t cta, uint32_t base, uint32_t page, uint32_t id, uint32_t offset, uint32_t noc,
+                            uint32_t shard);
+    void (*ta_read)(uint32_t cta, uint32_t base, uint32_t page, uint32_t id, uint32_t l1, uint32_t offset,
+                    uint32_t noc);
+    void (*ta_write)(uint32_t cta, uint32_t base, uint32_t page, uint32_t id, uint32_t l1, uint32_t size,
+                     uint32_t noc);
+};
+}
+
+namespace tensim {
+// Set by the entry point before the kernel runs; the same table serves every core.
+inline const tensim_api* api = nullptr;
+}  // namespace tensim

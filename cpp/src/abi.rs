@@ -1,0 +1,522 @@
+//! The kernel ABI table: one `extern "C-unwind"` function per call of `tensim/abi.h`, in the same
+//! order, each forwarding to the Rust kernel API — so a C++ kernel and its Rust port make the very same
+//! calls and get the very same timing.
+
+use crate::ffi::{self, c_str, text};
+use crate::l1_window::{to_l1, to_window};
+use sim_core::fiber::abort;
+use sim_device::NocId;
+use sim_tensix::{DataFormat, InterleavedAddrGen, InterleavedAddrGenFast, SfpuUnary, TensorAccessor};
+use std::collections::HashSet;
+use std::ffi::c_char;
+use std::sync::{LazyLock, Mutex};
+
+/// The ABI version `tensim/abi.h` declares.
+pub const ABI_VERSION: u32 = 2;
+
+/// The table (`struct tensim_api` of `tensim/abi.h`).
+#[repr(C)]
+pub struct TensimApi {
+    version: u32,
+    arg: extern "C-unwind" fn(u32) -> u32,
+    common_arg: extern "C-unwind" fn(u32) -> u32,
+    dprint: extern "C-unwind" fn(*const u8, u32),
+    zone: extern "C-unwind" fn(*const c_char, u32),
+    cb: extern "C-unwind" fn(u32, u32, u32),
+    query: extern "C-unwind" fn(u32, u32, u32) -> u32,
+    noc_addr_xy: extern "C-unwind" fn(u32, u32, u32, u32) -> u64,
+    noc_addr_bank: extern "C-unwind" fn(u32, u32, u32, u32) -> u64,
+    noc_addr_page: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32, u32) -> u64,
+    noc_addr_mcast: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32) -> u64,
+    read: extern "C-unwind" fn(u64, u32, u32, u32),
+    write: extern "C-unwind" fn(u32, u64, u32, u32, u32),
+    read_page: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32, u32, u32),
+    write_page: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32, u32, u32),
+    write_mcast: extern "C-unwind" fn(u32, u64, u32, u32, u32, u32, u32),
+    barrier: extern "C-unwind" fn(u32, u32),
+    sem_wait: extern "C-unwind" fn(u32, u32, u32),
+    sem_set: extern "C-unwind" fn(u32, u32),
+    sem_inc: extern "C-unwind" fn(u64, u32, u32),
+    sem_set_remote: extern "C-unwind" fn(u32, u64, u32),
+    sem_set_mcast: extern "C-unwind" fn(u32, u64, u32, u32, u32, u32),
+    inline_write: extern "C-unwind" fn(u64, u32, u32),
+    compute: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32),
+    ta_noc_addr: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32) -> u64,
+    ta_read: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32),
+    ta_write: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32),
+}
+
+/// The one table every kernel gets.
+pub static TABLE: TensimApi = TensimApi {
+    version: ABI_VERSION,
+    arg,
+    common_arg,
+    dprint,
+    zone,
+    cb,
+    query,
+    noc_addr_xy,
+    noc_addr_bank,
+    noc_addr_page,
+    noc_addr_mcast,
+    read,
+    write,
+    read_page,
+    write_page,
+    write_mcast,
+    barrier,
+    sem_wait,
+    sem_set,
+    sem_inc,
+    sem_set_remote,
+    sem_set_mcast,
+    inline_write,
+    compute,
+    ta_noc_addr,
+    ta_read,
+    ta_write,
+};
+
+fn noc(n: u32) -> NocId {
+    if n == 0 { NocId::Noc0 } else { NocId::Noc1 }
+}
+
+/// The data format of tt-metal's numeric code, if tensim models it.
+pub(crate) fn format_from_code(code: u32) -> Option<DataFormat> {
+    Some(match code {
+        0 => DataFormat::Float32,
+        1 => DataFormat::Float16,
+        5 => DataFormat::Float16_b,
+        6 => DataFormat::Bfp8_b,
+        7 => DataFormat::Bfp4_b,
+        8 => DataFormat::Int32,
+        9 => DataFormat::UInt16,
+        15 => DataFormat::Bfp2_b,
+        24 => DataFormat::UInt32,
+        30 => DataFormat::UInt8,
+        _ => return None,
+    })
+}
+
+fn format(code: u32) -> DataFormat {
+    format_from_code(code).unwrap_or_else(|| {
+        abort(format!(
+            "not modelled: DataFormat code {code} (tensim models Float32, Float16, Float16_b, Bfp8_b, Bfp4_b, Bfp2_b, Int32, UInt32, UInt16, UInt8)"
+        ))
+    })
+}
+
+/// tt-metal's numeric code of a data format (`DataFormat` in `tensim/common.h`).
+pub fn format_code(f: DataFormat) -> u32 {
+    match f {
+        DataFormat::Float32 => 0,
+        DataFormat::Float16 => 1,
+        DataFormat::Float16_b => 5,
+        DataFormat::Bfp8_b => 6,
+        DataFormat::Bfp4_b => 7,
+        DataFormat::Bfp2_b => 15,
+        DataFormat::Int32 => 8,
+        DataFormat::UInt32 => 24,
+        DataFormat::UInt16 => 9,
+        DataFormat::UInt8 => 30,
+    }
+}
+
+/// A call both kinds of kernel make: `on_compute` or `on_dataflow` on the running kernel's context.
+fn either<R>(
+    api: &str,
+    on_compute: impl FnOnce(&mut sim_tensix::Compute<'_>) -> R,
+    on_dataflow: impl FnOnce(&mut sim_tensix::Dataflow<'_>) -> R,
+) -> R {
+    if ffi::is_compute() { ffi::compute(api, on_compute) } else { ffi::dataflow(api, on_dataflow) }
+}
+
+extern "C-unwind" fn arg(i: u32) -> u32 {
+    either("get_arg_val", |c| c.get_arg_val(i as usize), |d| d.get_arg_val(i as usize))
+}
+
+extern "C-unwind" fn common_arg(i: u32) -> u32 {
+    either("get_common_arg_val", |c| c.get_common_arg_val(i as usize), |d| d.get_common_arg_val(i as usize))
+}
+
+extern "C-unwind" fn dprint(ptr: *const u8, len: u32) {
+    let t = text(ptr, len);
+    let t = t.strip_suffix('\n').unwrap_or(&t).to_string();
+    either("DPRINT", |c| c.dprint(&t), |d| d.dprint(&t))
+}
+
+/// Zone names live as long as the process (a kernel names few).
+fn intern(name: String) -> &'static str {
+    static NAMES: LazyLock<Mutex<HashSet<&'static str>>> = LazyLock::new(Default::default);
+    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(n) = names.get(name.as_str()) {
+        return n;
+    }
+    let leaked: &'static str = Box::leak(name.into_boxed_str());
+    names.insert(leaked);
+    leaked
+}
+
+extern "C-unwind" fn zone(name: *const c_char, begin: u32) {
+    if ffi::is_compute() {
+        return; // Zones are recorded for data-movement kernels.
+    }
+    if begin != 0 {
+        let n = intern(c_str(name));
+        ffi::dataflow("DeviceZoneScopedN", |d| d.zone_begin(n));
+    } else {
+        ffi::dataflow("DeviceZoneScopedN", |d| d.zone_end());
+    }
+}
+
+extern "C-unwind" fn cb(op: u32, cb: u32, n: u32) {
+    either(
+        "a circular-buffer call",
+        |c| match op {
+            0 => c.cb_reserve_back(cb, n),
+            1 => c.cb_push_back(cb, n),
+            2 => c.cb_wait_front(cb, n),
+            _ => c.cb_pop_front(cb, n),
+        },
+        |d| match op {
+            0 => d.cb_reserve_back(cb, n),
+            1 => d.cb_push_back(cb, n),
+            2 => d.cb_wait_front(cb, n),
+            _ => d.cb_pop_front(cb, n),
+        },
+    )
+}
+
+extern "C-unwind" fn query(what: u32, a: u32, b: u32) -> u32 {
+    ffi::dataflow("a data-movement query", |d| match what {
+        0 => to_window(d.l1_window_base(), d.get_write_ptr(a)),
+        1 => to_window(d.l1_window_base(), d.get_read_ptr(a)),
+        2 => d.get_tile_size(a),
+        3 => format_code(d.get_dataformat(a)),
+        4 => d.get_tile_hw(a),
+        5 => d.get_tile_num_faces(a),
+        6 => d.cb_pages_reservable_at_back(a, b) as u32,
+        7 => d.cb_pages_available_at_front(a, b) as u32,
+        8 => d.my_x(noc(a)),
+        9 => d.my_y(noc(a)),
+        10 => d.get_absolute_logical_x(),
+        11 => d.get_absolute_logical_y(),
+        12 => to_window(d.l1_window_base(), d.get_semaphore(a)),
+        13 => d.l1_window_base().map_or(0, |b| b as u32),
+        15 | 16 => abort(
+            "not modelled: get_arg_addr / get_common_arg_addr (runtime args are not in the simulated L1); \
+             read them with get_arg_val"
+                .into(),
+        ),
+        _ => abort(format!("unknown tensim query {what}: the kernel was built against other tensim headers")),
+    })
+}
+
+extern "C-unwind" fn noc_addr_xy(x: u32, y: u32, addr: u32, _noc: u32) -> u64 {
+    ffi::dataflow("get_noc_addr", |d| d.get_noc_addr(x, y, to_l1(addr)))
+}
+
+extern "C-unwind" fn noc_addr_bank(dram: u32, bank: u32, offset: u32, _noc: u32) -> u64 {
+    ffi::dataflow("get_noc_addr_from_bank_id", |d| {
+        if dram != 0 {
+            d.get_noc_addr_from_bank_id::<true>(bank, offset)
+        } else {
+            d.get_noc_addr_from_bank_id::<false>(bank, offset)
+        }
+    })
+}
+
+/// Run `f` with the address generator the C++ side described.
+macro_rules! with_gen {
+    ($gen:expr, $dram:expr, $base:expr, $page:expr, $fmt:expr, |$g:ident| $body:expr) => {
+        match ($gen, $dram != 0) {
+            (0, true) => {
+                let $g = InterleavedAddrGen::<true> { bank_base_address: $base, page_size: $page };
+                $body
+            }
+            (0, false) => {
+                let $g = InterleavedAddrGen::<false> { bank_base_address: $base, page_size: $page };
+                $body
+            }
+            (_, true) => {
+                let $g = InterleavedAddrGenFast::<true> {
+                    bank_base_address: $base,
+                    page_size: $page,
+                    data_format: format($fmt),
+                };
+                $body
+            }
+            (_, false) => {
+                let $g = InterleavedAddrGenFast::<false> {
+                    bank_base_address: $base,
+                    page_size: $page,
+                    data_format: format($fmt),
+                };
+                $body
+            }
+        }
+    };
+}
+
+#[allow(clippy::too_many_arguments)]
+extern "C-unwind" fn noc_addr_page(
+    gen_: u32,
+    dram: u32,
+    base: u32,
+    page: u32,
+    fmt: u32,
+    id: u32,
+    off: u32,
+    _noc: u32,
+) -> u64 {
+    ffi::dataflow("get_noc_addr", |d| with_gen!(gen_, dram, base, page, fmt, |g| d.get_noc_addr_page(id, &g, off)))
+}
+
+extern "C-unwind" fn noc_addr_mcast(xs: u32, ys: u32, xe: u32, ye: u32, addr: u32, _noc: u32) -> u64 {
+    ffi::dataflow("get_noc_multicast_addr", |d| d.get_noc_multicast_addr(xs, ys, xe, ye, to_l1(addr)))
+}
+
+extern "C-unwind" fn read(src: u64, dst: u32, size: u32, n: u32) {
+    let dst = to_l1(dst);
+    ffi::dataflow("noc_async_read", |d| {
+        if noc(n) == d.noc_index() {
+            d.noc_async_read(src, dst, size)
+        } else {
+            d.noc_async_read_on(src, dst, size, noc(n))
+        }
+    })
+}
+
+extern "C-unwind" fn write(src: u32, dst: u64, size: u32, n: u32, posted: u32) {
+    let src = to_l1(src);
+    ffi::dataflow("noc_async_write", |d| {
+        if posted != 0 {
+            d.noc_async_write_posted(src, dst, size)
+        } else if noc(n) == d.noc_index() {
+            d.noc_async_write(src, dst, size)
+        } else {
+            d.noc_async_write_on(src, dst, size, noc(n))
+        }
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+extern "C-unwind" fn read_page(
+    gen_: u32,
+    dram: u32,
+    base: u32,
+    page: u32,
+    fmt: u32,
+    id: u32,
+    l1: u32,
+    off: u32,
+    _noc: u32,
+) {
+    let l1 = to_l1(l1);
+    ffi::dataflow("noc_async_read_page", |d| {
+        with_gen!(gen_, dram, base, page, fmt, |g| d.noc_async_read_page(id, &g, l1, off))
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+extern "C-unwind" fn write_page(
+    gen_: u32,
+    dram: u32,
+    base: u32,
+    page: u32,
+    fmt: u32,
+    id: u32,
+    l1: u32,
+    size: u32,
+    _noc: u32,
+) {
+    let l1 = to_l1(l1);
+    ffi::dataflow("noc_async_write_page", |d| {
+        with_gen!(gen_, dram, base, page, fmt, |g| d.noc_async_write_page(id, &g, l1, size, 0))
+    })
+}
+
+extern "C-unwind" fn write_mcast(src: u32, dst: u64, size: u32, dests: u32, linked: u32, loopback: u32, _noc: u32) {
+    let src = to_l1(src);
+    ffi::dataflow("noc_async_write_multicast", |d| {
+        if loopback != 0 {
+            d.noc_async_write_multicast_loopback_src(src, dst, size, dests, linked != 0)
+        } else {
+            d.noc_async_write_multicast(src, dst, size, dests, linked != 0)
+        }
+    })
+}
+
+extern "C-unwind" fn barrier(which: u32, n: u32) {
+    ffi::dataflow("a NoC barrier", |d| {
+        let other = noc(n) != d.noc_index();
+        match which {
+            0 if other => d.noc_async_read_barrier_on(noc(n)),
+            0 => d.noc_async_read_barrier(),
+            1 if other => d.noc_async_write_barrier_on(noc(n)),
+            1 => d.noc_async_write_barrier(),
+            2 => d.noc_async_writes_flushed(),
+            3 => d.noc_async_posted_writes_flushed(),
+            4 => d.noc_async_atomic_barrier(),
+            _ => d.noc_async_full_barrier(),
+        }
+    })
+}
+
+extern "C-unwind" fn sem_wait(addr: u32, val: u32, min: u32) {
+    let addr = to_l1(addr);
+    ffi::dataflow("noc_semaphore_wait", |d| {
+        if min != 0 { d.noc_semaphore_wait_min(addr, val) } else { d.noc_semaphore_wait(addr, val) }
+    })
+}
+
+extern "C-unwind" fn sem_set(addr: u32, val: u32) {
+    let addr = to_l1(addr);
+    ffi::dataflow("noc_semaphore_set", |d| d.noc_semaphore_set(addr, val))
+}
+
+extern "C-unwind" fn sem_inc(addr: u64, incr: u32, n: u32) {
+    ffi::dataflow("noc_semaphore_inc", |d| {
+        if noc(n) == d.noc_index() {
+            d.noc_semaphore_inc(addr, incr)
+        } else {
+            d.noc_semaphore_inc_on(addr, incr, noc(n))
+        }
+    })
+}
+
+extern "C-unwind" fn sem_set_remote(src: u32, dst: u64, _noc: u32) {
+    let src = to_l1(src);
+    ffi::dataflow("noc_semaphore_set_remote", |d| d.noc_semaphore_set_remote(src, dst))
+}
+
+extern "C-unwind" fn sem_set_mcast(src: u32, dst: u64, dests: u32, linked: u32, loopback: u32, _noc: u32) {
+    let src = to_l1(src);
+    ffi::dataflow("noc_semaphore_set_multicast", |d| {
+        if loopback != 0 {
+            d.noc_semaphore_set_multicast_loopback_src(src, dst, dests, linked != 0)
+        } else {
+            d.noc_semaphore_set_multicast(src, dst, dests, linked != 0)
+        }
+    })
+}
+
+extern "C-unwind" fn inline_write(addr: u64, val: u32, _noc: u32) {
+    ffi::dataflow("noc_inline_dw_write", |d| d.noc_inline_dw_write(addr, val))
+}
+
+/// The TensorAccessor a kernel describes by its compile-time offset, base address and page size.
+fn accessor(d: &sim_tensix::Dataflow<'_>, cta: u32, base: u32, page: u32) -> TensorAccessor {
+    let args = d.tensor_accessor_args(cta);
+    if page == 0 {
+        abort(format!(
+            "not modelled: TensorAccessor(args<{cta}>, address) without a page size; pass the page size (e.g. get_tile_size(cb)) as the third argument"
+        ));
+    }
+    TensorAccessor { args, bank_base_address: base, page_size: page }
+}
+
+extern "C-unwind" fn ta_noc_addr(cta: u32, base: u32, page: u32, id: u32, off: u32, _noc: u32, shard: u32) -> u64 {
+    ffi::dataflow("TensorAccessor::get_noc_addr", |d| {
+        let a = accessor(d, cta, base, page);
+        if shard != 0 { d.get_shard_noc_addr(&a, id, off) } else { d.get_noc_addr_page(id, &a, off) }
+    })
+}
+
+extern "C-unwind" fn ta_read(cta: u32, base: u32, page: u32, id: u32, l1: u32, off: u32, _noc: u32) {
+    let l1 = to_l1(l1);
+    ffi::dataflow("noc_async_read_page", |d| {
+        let a = accessor(d, cta, base, page);
+        d.noc_async_read_page(id, &a, l1, off)
+    })
+}
+
+extern "C-unwind" fn ta_write(cta: u32, base: u32, page: u32, id: u32, l1: u32, size: u32, _noc: u32) {
+    let l1 = to_l1(l1);
+    ffi::dataflow("noc_async_write_page", |d| {
+        let a = accessor(d, cta, base, page);
+        d.noc_async_write_page(id, &a, l1, size, 0)
+    })
+}
+
+fn sfpu(code: u32, param: u32) -> SfpuUnary {
+    match code {
+        0 => SfpuUnary::Exp,
+        1 => SfpuUnary::Recip,
+        2 => SfpuUnary::Sqrt,
+        3 => SfpuUnary::Rsqrt,
+        4 => SfpuUnary::Log,
+        5 => SfpuUnary::Sigmoid,
+        6 => SfpuUnary::Tanh,
+        7 => SfpuUnary::Gelu,
+        8 => SfpuUnary::Relu,
+        9 => SfpuUnary::Abs,
+        10 => SfpuUnary::Square,
+        11 => SfpuUnary::Power(param),
+        _ => abort(format!("unknown SFPU operation {code}: the kernel was built against other tensim headers")),
+    }
+}
+
+/// Operation codes of `tensim/compute_ops.h`.
+extern "C-unwind" fn compute(op: u32, a: u32, b: u32, c3: u32, d4: u32, e5: u32, f6: u32) {
+    ffi::compute("a compute call", |c| match op {
+        0 => c.compute_kernel_hw_startup(a, b, c3),
+        1 => c.binary_op_init_common(a, b, c3),
+        2 => c.unary_op_init_common(a, b),
+        3 => match a {
+            0 => c.add_tiles_init(b, c3, d4 != 0),
+            1 => c.sub_tiles_init(b, c3, d4 != 0),
+            _ => c.mul_tiles_init(b, c3),
+        },
+        4 => match a {
+            0 => c.add_tiles(b, c3, d4, e5, f6),
+            1 => c.sub_tiles(b, c3, d4, e5, f6),
+            _ => c.mul_tiles(b, c3, d4, e5, f6),
+        },
+        5 => match a {
+            0 => c.tile_regs_acquire(),
+            1 => c.tile_regs_commit(),
+            2 => c.tile_regs_wait(),
+            3 => c.tile_regs_release(),
+            4 => c.acquire_dst(),
+            _ => c.release_dst(),
+        },
+        6 => {
+            if c3 != 0 {
+                c.pack_tile_ooo(a, b, d4)
+            } else {
+                c.pack_tile(a, b)
+            }
+        }
+        7 => {
+            if b != 0 {
+                c.copy_tile_to_dst_init_short(a, b)
+            } else {
+                c.copy_tile_init(a)
+            }
+        }
+        8 => c.copy_tile(a, b, c3),
+        9 => c.mm_init(a, b, c3, d4),
+        10 => c.mm_init_short(a, b, c3),
+        11 => c.matmul_tiles(a, b, c3, d4, e5),
+        12 => match sfpu(a, 0) {
+            SfpuUnary::Exp => c.exp_tile_init(),
+            SfpuUnary::Recip => c.recip_tile_init(),
+            SfpuUnary::Sqrt => c.sqrt_tile_init(),
+            SfpuUnary::Rsqrt => c.rsqrt_tile_init(),
+            SfpuUnary::Log => c.log_tile_init(),
+            SfpuUnary::Sigmoid => c.sigmoid_tile_init(),
+            SfpuUnary::Tanh => c.tanh_tile_init(),
+            SfpuUnary::Gelu => c.gelu_tile_init(),
+            SfpuUnary::Relu => c.relu_tile_init(),
+            SfpuUnary::Abs => c.abs_tile_init(),
+            SfpuUnary::Square => c.square_tile_init(),
+            SfpuUnary::Power(_) => c.power_tile_init(),
+        },
+        13 => c.sfpu_unary(sfpu(a, c3), b),
+        14 => c.pack_reconfig_data_format(a),
+        15 => c.reconfig_data_format(a, b),
+        16 => c.pack_tile_block(a, b, c3),
+        _ => abort(format!("unknown compute operation {op}: the kernel was built against other tensim headers")),
+    })
+}

@@ -1,0 +1,366 @@
+//! Building a C++ kernel: the host C++ compiler (`$CXX`, else `g++`, `c++` or `clang++` on `PATH`) turns
+//! a generated wrapper — tensim's API header, the user's kernel file, and an entry point — into a
+//! shared object, one per (file, processor, compile-time args, defines, arch) as tt-metal builds one
+//! binary per tuple. Objects are cached under a content hash of all of that plus tensim's headers and
+//! the compiler; a hit is re-checked against the contents of every header the kernel included.
+
+use crate::headers::HEADERS;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// What a kernel is built for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// BRISC (`riscv` 0) or NCRISC (1), on `noc`.
+    DataMovement { riscv: u32, noc: u32, dynamic_noc: bool },
+    /// One TRISC's build of a compute kernel.
+    Compute { trisc: TriscBuild, fidelity: u32, approx: bool, fp32_dest_acc: bool },
+    /// An ERISC.
+    Ethernet { noc: u32 },
+}
+
+/// The three builds of a compute kernel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TriscBuild {
+    Unpack,
+    Math,
+    Pack,
+}
+
+impl TriscBuild {
+    fn defines(self) -> (&'static str, &'static str, &'static str, u32) {
+        match self {
+            TriscBuild::Unpack => ("TRISC_UNPACK", "UCK_CHLKC_UNPACK", "chlkc_unpack", 0),
+            TriscBuild::Math => ("TRISC_MATH", "UCK_CHLKC_MATH", "chlkc_math", 1),
+            TriscBuild::Pack => ("TRISC_PACK", "UCK_CHLKC_PACK", "chlkc_pack", 2),
+        }
+    }
+}
+
+/// One build.
+#[derive(Debug, Clone)]
+pub struct Spec {
+    /// The kernel file.
+    pub source: PathBuf,
+    pub target: Target,
+    pub compile_args: Vec<u32>,
+    pub named_args: Vec<(String, u32)>,
+    pub defines: Vec<(String, String)>,
+    /// `ARCH_WORMHOLE`, `ARCH_BLACKHOLE` or `ARCH_GRAYSKULL`.
+    pub arch_define: &'static str,
+}
+
+/// 128-bit FNV-1a (two 64-bit lanes): a stable content hash for cache keys.
+#[derive(Clone)]
+pub(crate) struct Hash([u64; 2]);
+
+impl Hash {
+    pub fn new() -> Hash {
+        Hash([0xcbf2_9ce4_8422_2325, 0x6c62_272e_07bb_0142])
+    }
+    pub fn add(&mut self, bytes: &[u8]) -> &mut Hash {
+        for lane in &mut self.0 {
+            for &b in bytes.iter().chain(&(bytes.len() as u64).to_le_bytes()) {
+                *lane ^= b as u64;
+                *lane = lane.wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        }
+        self
+    }
+    pub fn hex(&self) -> String {
+        format!("{:016x}{:016x}", self.0[0], self.0[1])
+    }
+}
+
+/// Where compiled kernels and the header tree live: `$TENSIM_CACHE_DIR`, else `$XDG_CACHE_HOME/tensim`,
+/// else `~/.cache/tensim`.
+pub fn cache_dir() -> Result<PathBuf, String> {
+    let dir = if let Some(d) = std::env::var_os("TENSIM_CACHE_DIR") {
+        PathBuf::from(d)
+    } else if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
+        PathBuf::from(d).join("tensim")
+    } else if let Some(h) = std::env::var_os("HOME") {
+        PathBuf::from(h).join(".cache").join("tensim")
+    } else {
+        std::env::temp_dir().join("tensim-cache")
+    };
+    std::fs::create_dir_all(dir.join("kernels")).map_err(|e| {
+        format!("cannot create the kernel cache {}: {e} (set TENSIM_CACHE_DIR to a writable folder)", dir.display())
+    })?;
+    Ok(dir)
+}
+
+/// Write tensim's kernel header tree into the cache (once per content) and return its root.
+pub fn header_root(cache: &Path) -> Result<PathBuf, String> {
+    write_tree(cache, "include", HEADERS)
+}
+
+/// Write a header tree into the cache as `<name>-<content hash>` (once per content) and return its root.
+pub(crate) fn write_tree(cache: &Path, name: &str, headers: &[(&str, &str)]) -> Result<PathBuf, String> {
+    let mut h = Hash::new();
+    for (p, t) in headers {
+        h.add(p.as_bytes()).add(t.as_bytes());
+    }
+    let root = cache.join(format!("{name}-{}", &h.hex()[..16]));
+    if root.join(".complete").exists() {
+        return Ok(root);
+    }
+    let tmp = cache.join(format!("{name}-tmp-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    for (p, t) in headers {
+        let f = tmp.join(p);
+        std::fs::create_dir_all(f.parent().expect("a header path has a folder"))
+            .and_then(|()| std::fs::write(&f, t))
+            .map_err(|e| format!("cannot write tensim's headers into {}: {e}", tmp.display()))?;
+    }
+    std::fs::write(tmp.join(".complete"), b"").map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+    // Another process may have finished first: its copy is the same.
+    if std::fs::rename(&tmp, &root).is_err() {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    Ok(root)
+}
+
+/// The host C++ compiler: `$CXX`, else the first of `g++`, `c++`, `clang++` on `$PATH`.
+pub fn compiler() -> Result<PathBuf, String> {
+    find_compiler(std::env::var_os("CXX").as_deref(), std::env::var_os("PATH").as_deref())
+}
+
+fn find_compiler(cxx: Option<&std::ffi::OsStr>, path: Option<&std::ffi::OsStr>) -> Result<PathBuf, String> {
+    if let Some(cxx) = cxx {
+        let p = PathBuf::from(cxx);
+        if p.is_absolute() && p.is_file() {
+            return Ok(p);
+        }
+        if let Some(found) = on_path(&cxx.to_string_lossy(), path) {
+            return Ok(found);
+        }
+        return Err(format!(
+            "CXX={} is not an executable file or a program on PATH; point CXX at a C++17 compiler",
+            cxx.to_string_lossy()
+        ));
+    }
+    for name in ["g++", "c++", "clang++"] {
+        if let Some(p) = on_path(name, path) {
+            return Ok(p);
+        }
+    }
+    Err("no C++ compiler found: tensim compiles C++ kernels with the host compiler (g++ 12 or newer, \
+         C++17). Install it (Debian/Ubuntu: apt install g++) or set CXX"
+        .into())
+}
+
+fn on_path(name: &str, path: Option<&std::ffi::OsStr>) -> Option<PathBuf> {
+    path.and_then(|paths| std::env::split_paths(paths).map(|d| d.join(name)).find(|p| p.is_file()))
+}
+
+impl Spec {
+    fn flags(&self) -> Vec<String> {
+        let mut f = vec![format!("-D{}", self.arch_define), "-DKERNEL_BUILD".into(), "-DTENSIM".into()];
+        match &self.target {
+            Target::DataMovement { riscv, noc, dynamic_noc } => {
+                f.push(if *riscv == 0 { "-DCOMPILE_FOR_BRISC".into() } else { "-DCOMPILE_FOR_NCRISC".into() });
+                f.push(format!("-DPROCESSOR_INDEX={riscv}"));
+                f.push(format!("-DNOC_INDEX={noc}"));
+                f.push(format!("-DNOC_MODE={}", *dynamic_noc as u32));
+            }
+            Target::Ethernet { noc } => {
+                f.push("-DCOMPILE_FOR_ERISC".into());
+                f.push(format!("-DNOC_INDEX={noc}"));
+            }
+            Target::Compute { trisc, fidelity, approx, fp32_dest_acc } => {
+                let (t, uck, ns, n) = trisc.defines();
+                f.push(format!("-D{t}"));
+                f.push(format!("-D{uck}"));
+                f.push(format!("-DNAMESPACE={ns}"));
+                f.push(format!("-DCOMPILE_FOR_TRISC={n}"));
+                f.push(format!("-DPROCESSOR_INDEX={}", n + 2));
+                f.push(format!("-DTENSIM_MATH_FIDELITY={fidelity}"));
+                f.push(format!("-DTENSIM_APPROX={}", *approx as u32));
+                f.push(format!("-DTENSIM_DST_ACCUM_MODE={}", *fp32_dest_acc as u32));
+            }
+        }
+        if !self.compile_args.is_empty() {
+            let list: Vec<String> = self.compile_args.iter().map(|v| v.to_string()).collect();
+            f.push(format!("-DKERNEL_COMPILE_TIME_ARGS={}", list.join(",")));
+        }
+        if !self.named_args.is_empty() {
+            let list: Vec<String> = self.named_args.iter().map(|(k, v)| format!("{{\"{k}\",{v}}}")).collect();
+            f.push(format!("-DKERNEL_COMPILE_TIME_ARG_MAP={}", list.join(",")));
+        }
+        for (k, v) in &self.defines {
+            f.push(format!("-D{k}={v}"));
+        }
+        f
+    }
+
+    /// The wrapper translation unit: the API, the kernel, and the entry point.
+    fn wrapper(&self, source: &str) -> String {
+        let path = self.source.display().to_string().replace('\\', "\\\\").replace('"', "\\\"");
+        let mut w = String::new();
+        let call = match &self.target {
+            Target::Compute { .. } => {
+                w.push_str("#include \"tensim/compute.h\"\n");
+                // The simplified form (a global kernel_main and no NAMESPACE/MAIN) runs as is.
+                if source.contains("void kernel_main")
+                    && !source.contains("namespace NAMESPACE")
+                    && !source.contains("void MAIN")
+                {
+                    "kernel_main();"
+                } else {
+                    "NAMESPACE::MAIN;"
+                }
+            }
+            _ => {
+                w.push_str("#include \"dataflow_api.h\"\n");
+                "kernel_main();"
+            }
+        };
+        let _ = write!(
+            w,
+            "#include \"{path}\"\nextern \"C\" __attribute__((visibility(\"default\"))) void tensim_kernel_entry(const tensim_api* api) {{\n  tensim::api = api;\n  {call}\n}}\n"
+        );
+        w
+    }
+}
+
+/// Build (or find in the cache) the shared object of `spec`.
+pub fn build(spec: &Spec) -> Result<PathBuf, String> {
+    let source = std::fs::read_to_string(&spec.source).map_err(|e| {
+        format!("kernel file {}: {e} (paths are relative to the current folder, or absolute)", spec.source.display())
+    })?;
+    let cxx = compiler()?;
+    let cache = cache_dir()?;
+    let include = header_root(&cache)?;
+    let flags = spec.flags();
+    let mut h = Hash::new();
+    h.add(source.as_bytes()).add(spec.source.display().to_string().as_bytes());
+    h.add(include.display().to_string().as_bytes()).add(cxx.display().to_string().as_bytes());
+    for f in &flags {
+        h.add(f.as_bytes());
+    }
+    let key = h.hex();
+    let dir = cache.join("kernels");
+    let so = dir.join(format!("{key}.so"));
+    let deps = dir.join(format!("{key}.deps"));
+    if so.exists() && deps_unchanged(&deps) {
+        return Ok(so);
+    }
+    let pid = std::process::id();
+    let cpp = dir.join(format!("{key}-{pid}.cpp"));
+    let tmp = dir.join(format!("{key}-{pid}.so.tmp"));
+    let dfile = dir.join(format!("{key}-{pid}.d"));
+    std::fs::write(&cpp, spec.wrapper(&source)).map_err(|e| format!("cannot write {}: {e}", cpp.display()))?;
+    let kernel_dir = spec.source.parent().map(Path::to_path_buf).unwrap_or_default();
+    let out = Command::new(&cxx)
+        .args(["-std=c++17", "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-MMD", "-MF"])
+        .arg(&dfile)
+        .arg("-I")
+        .arg(&include)
+        .arg("-iquote")
+        .arg(if kernel_dir.as_os_str().is_empty() { Path::new(".") } else { &kernel_dir })
+        .args(&flags)
+        .arg("-o")
+        .arg(&tmp)
+        .arg(&cpp)
+        .output()
+        .map_err(|e| format!("cannot run the C++ compiler {}: {e}", cxx.display()))?;
+    let _ = std::fs::remove_file(&cpp);
+    if !out.status.success() {
+        let _ = std::fs::remove_file(&tmp);
+        let _ = std::fs::remove_file(&dfile);
+        return Err(format!(
+            "cannot compile kernel {} ({}):\n{}",
+            spec.source.display(),
+            spec.target.describe(),
+            user_messages(&String::from_utf8_lossy(&out.stderr), &cpp)
+        ));
+    }
+    let d = std::fs::read_to_string(&dfile).unwrap_or_default();
+    let _ = std::fs::remove_file(&dfile);
+    let mut record = String::new();
+    for p in dep_paths(&d) {
+        if p == cpp || p.starts_with(&include) || p == spec.source {
+            continue;
+        }
+        if let Ok(bytes) = std::fs::read(&p) {
+            let _ = writeln!(record, "{}\t{}", Hash::new().add(&bytes).hex(), p.display());
+        }
+    }
+    std::fs::write(&deps, record).map_err(|e| format!("cannot write {}: {e}", deps.display()))?;
+    std::fs::rename(&tmp, &so).map_err(|e| format!("cannot move the compiled kernel into {}: {e}", so.display()))?;
+    Ok(so)
+}
+
+impl Target {
+    fn describe(&self) -> String {
+        match self {
+            Target::DataMovement { riscv, .. } => format!("data movement, RISCV_{riscv}"),
+            Target::Ethernet { .. } => "ethernet".into(),
+            Target::Compute { trisc, .. } => format!("compute, {} build", trisc.defines().0),
+        }
+    }
+}
+
+/// The compiler's messages without the lines about tensim's wrapper file: they start at the user's file.
+pub(crate) fn user_messages(stderr: &str, wrapper: &Path) -> String {
+    let w = wrapper.display().to_string();
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| {
+            !(l.contains(&w) && (l.starts_with("In file included from") || l.trim_start().starts_with("from ")))
+        })
+        .collect();
+    lines.join("\n")
+}
+
+/// The files a make-style dependency list names.
+pub(crate) fn dep_paths(d: &str) -> Vec<PathBuf> {
+    let joined = d.replace("\\\n", " ");
+    let Some((_, deps)) = joined.split_once(": ") else { return Vec::new() };
+    deps.split_whitespace().map(PathBuf::from).collect()
+}
+
+/// Whether every header recorded for a cached kernel still has the content it was built with.
+pub(crate) fn deps_unchanged(deps: &Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(deps) else { return false };
+    text.lines().all(|l| {
+        let Some((hash, path)) = l.split_once('\t') else { return false };
+        std::fs::read(path).is_ok_and(|b| Hash::new().add(&b).hex() == hash)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hash_is_stable_and_sensitive() {
+        assert_eq!(Hash::new().add(b"kernel").hex(), Hash::new().add(b"kernel").hex());
+        assert_ne!(Hash::new().add(b"kernel").hex(), Hash::new().add(b"kernels").hex());
+        assert_ne!(Hash::new().add(b"ab").add(b"c").hex(), Hash::new().add(b"a").add(b"bc").hex());
+    }
+
+    #[test]
+    fn a_missing_compiler_is_named() {
+        let e = find_compiler(None, Some(std::ffi::OsStr::new("/nonexistent"))).unwrap_err();
+        assert!(e.contains("no C++ compiler found") && e.contains("apt install g++"), "{e}");
+        let e = find_compiler(Some(std::ffi::OsStr::new("no-such-c++")), Some(std::ffi::OsStr::new("/nonexistent")))
+            .unwrap_err();
+        assert!(e.contains("CXX=no-such-c++"), "{e}");
+    }
+
+    #[test]
+    fn dependency_lists_are_parsed() {
+        let d = "x.so: /a/b.cpp \\\n /a/c.h /d/e.hpp\n";
+        assert_eq!(dep_paths(d), vec![PathBuf::from("/a/b.cpp"), PathBuf::from("/a/c.h"), PathBuf::from("/d/e.hpp")]);
+    }
+
+    #[test]
+    fn wrapper_lines_are_dropped_from_messages() {
+        let w = Path::new("/cache/k.cpp");
+        let m = "In file included from /cache/k.cpp:2:\n/home/u/k.cpp:3:5: error: 'x' was not declared\n";
+        assert_eq!(user_messages(m, w), "/home/u/k.cpp:3:5: error: 'x' was not declared");
+    }
+}

@@ -1,0 +1,558 @@
+//! The host ABI table: one `extern "C"` function per call of `tensim/host_abi.h`, in the same order, each
+//! forwarding to tensim's Rust host API on this thread's session. Errors (and panics) become a non-zero
+//! return and a message the C++ side throws as tt-metal does.
+
+use super::session::{Session, session};
+use crate::abi::format_from_code;
+use crate::ffi::{c_string, read_slice, set_out, write_slice};
+use sim_device::buffer::{BufferType, InterleavedBufferConfig, ShardParameters, ShardedBufferConfig};
+use sim_device::program::{
+    CircularBufferConfig, ComputeConfig, DataMovementConfig, EthMode, EthernetConfig, KernelConfig, MathFidelity,
+    NocMode,
+};
+use sim_device::{Arch, CoreCoord, CoreRange, CoreRangeSet, NocId};
+use sim_tensix::DataMovementProcessor;
+use std::cell::RefCell;
+use std::ffi::{CString, c_char, c_void};
+
+/// The ABI version `tensim/host_abi.h` declares.
+pub const HOST_ABI_VERSION: u32 = 1;
+
+/// `struct tensim_kernel_config`.
+#[repr(C)]
+pub struct KernelConfigC {
+    kind: u32,
+    processor: u32,
+    noc: u32,
+    noc_mode: u32,
+    math_fidelity: u32,
+    fp32_dest_acc_en: u32,
+    dst_full_sync_en: u32,
+    math_approx_mode: u32,
+    eth_mode: u32,
+    compile_args: *const u32,
+    num_compile_args: u32,
+    define_keys: *const *const c_char,
+    define_values: *const *const c_char,
+    num_defines: u32,
+    named_keys: *const *const c_char,
+    named_values: *const u32,
+    num_named: u32,
+}
+
+/// `struct tensim_host_api`.
+#[repr(C)]
+pub struct HostApi {
+    version: u32,
+    last_error: extern "C" fn() -> *const c_char,
+    num_devices: extern "C" fn(*mut u32) -> i32,
+    open_device: extern "C" fn(i32, *mut u32) -> i32,
+    close_device: extern "C" fn(u32) -> i32,
+    device_query: extern "C" fn(u32, u32, u32, u32, *mut u64) -> i32,
+    create_buffer: extern "C" fn(u32, u64, u64, u32, u32, *const u32, u32, *mut u32) -> i32,
+    buffer_query: extern "C" fn(u32, u32, *mut u64) -> i32,
+    free_buffer: extern "C" fn(u32) -> i32,
+    write_buffer: extern "C" fn(u32, *const c_void, u64) -> i32,
+    read_buffer: extern "C" fn(u32, *mut c_void, u64) -> i32,
+    l1: extern "C" fn(u32, u32, u32, u32, *mut c_void, u64, u32) -> i32,
+    create_program: extern "C" fn(*mut u32) -> i32,
+    free_program: extern "C" fn(u32) -> i32,
+    create_kernel:
+        extern "C" fn(u32, *const c_char, *const c_char, *const u32, u32, *const KernelConfigC, *mut u32) -> i32,
+    create_cb: extern "C" fn(u32, *const u32, u32, u32, *const u32, u32, i64, *mut u32) -> i32,
+    update_cb: extern "C" fn(u32, u32, u32, i64) -> i32,
+    create_semaphore: extern "C" fn(u32, *const u32, u32, u32, *mut u32) -> i32,
+    set_args: extern "C" fn(u32, u32, u32, u32, u32, *const u32, u32) -> i32,
+    run_program: extern "C" fn(u32, u32) -> i32,
+    accessor_args: extern "C" fn(u32, *mut u32, u32, *mut u32) -> i32,
+}
+
+/// The one table host programs get.
+pub static HOST_TABLE: HostApi = HostApi {
+    version: HOST_ABI_VERSION,
+    last_error,
+    num_devices,
+    open_device,
+    close_device,
+    device_query,
+    create_buffer,
+    buffer_query,
+    free_buffer,
+    write_buffer,
+    read_buffer,
+    l1,
+    create_program,
+    free_program,
+    create_kernel,
+    create_cb,
+    update_cb,
+    create_semaphore,
+    set_args,
+    run_program,
+    accessor_args,
+};
+
+thread_local! {
+    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+}
+
+extern "C" fn last_error() -> *const c_char {
+    LAST_ERROR.with(|e| e.borrow().as_ptr())
+}
+
+/// Run one call: 0 on success; otherwise the message is kept for `last_error` and -1 returned. A panic
+/// is caught here (it must not unwind into the C++ frames) and reported as an internal error.
+fn call(f: impl FnOnce() -> Result<(), String>) -> i32 {
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|p| {
+        let m = p
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "a panic".into());
+        Err(format!("internal error in tensim: {m}; please report it"))
+    });
+    match r {
+        Ok(()) => 0,
+        Err(m) => {
+            let c = CString::new(m.replace('\0', " ")).unwrap_or_default();
+            LAST_ERROR.with(|e| *e.borrow_mut() = c);
+            -1
+        }
+    }
+}
+
+fn on_session(f: impl FnOnce(&mut Session) -> Result<(), String>) -> i32 {
+    call(|| session(f))
+}
+
+/// Core ranges passed as quadruples.
+fn ranges(ptr: *const u32, n: u32) -> Result<CoreRangeSet, String> {
+    let v = read_slice(ptr, n as usize * 4);
+    let rs: Vec<CoreRange> =
+        v.chunks_exact(4).map(|q| CoreRange::new(CoreCoord::new(q[0], q[1]), CoreCoord::new(q[2], q[3]))).collect();
+    CoreRangeSet::new(rs).map_err(|e| e.to_string())
+}
+
+fn pack(x: u32, y: u32) -> u64 {
+    x as u64 | (y as u64) << 32
+}
+
+extern "C" fn num_devices(out: *mut u32) -> i32 {
+    on_session(|s| {
+        set_out(out, s.cfg.num_devices);
+        Ok(())
+    })
+}
+
+extern "C" fn open_device(id: i32, out: *mut u32) -> i32 {
+    on_session(|s| {
+        let n = s.cfg.num_devices;
+        let id = u32::try_from(id)
+            .ok()
+            .filter(|&i| i < n)
+            .ok_or_else(|| format!("CreateDevice({id}): this system has {n} device(s), ids 0..{n}"))?;
+        if s.devices.contains_key(&id) {
+            return Err(format!("CreateDevice({id}): device {id} is already open"));
+        }
+        let mut dev = (s.cfg.open)(id)?;
+        crate::l1_window::map_device(&mut dev)?;
+        s.devices.insert(id, dev);
+        set_out(out, id);
+        Ok(())
+    })
+}
+
+extern "C" fn close_device(dev: u32) -> i32 {
+    on_session(|s| {
+        s.devices.remove(&dev).ok_or_else(|| format!("CloseDevice: device {dev} is not open"))?;
+        for b in &mut s.buffers {
+            if b.as_ref().is_some_and(|(d, _)| *d == dev) {
+                *b = None;
+            }
+        }
+        Ok(())
+    })
+}
+
+extern "C" fn device_query(dev: u32, what: u32, a: u32, b: u32, out: *mut u64) -> i32 {
+    on_session(|s| {
+        let d = s.device(dev)?;
+        let v = match what {
+            0 => match d.arch() {
+                Arch::Grayskull => 0,
+                Arch::WormholeB0 => 1,
+                Arch::Blackhole => 2,
+            },
+            1 => {
+                let g = d.compute_with_storage_grid_size();
+                pack(g.x, g.y)
+            }
+            2 => {
+                let g = d.logical_grid_size();
+                pack(g.x, g.y)
+            }
+            3 => {
+                let g = d.chip().soc().grid;
+                pack(g.x, g.y)
+            }
+            4 => {
+                let t = d.worker_core_from_logical_core(CoreCoord::new(a, b)).map_err(|e| e.to_string())?;
+                pack(t.x, t.y)
+            }
+            5 => d.num_dram_channels() as u64,
+            6 => d.l1_size_per_core(),
+            7 => d.alignment(BufferType::Dram) as u64,
+            8 => d.alignment(BufferType::L1) as u64,
+            9 => dev as u64,
+            10 => pack(d.num_dram_channels() as u32, 1),
+            11 => {
+                let t = d.eth_core_noc_xy(a).map_err(|e| e.to_string())?;
+                pack(t.x, t.y)
+            }
+            _ => {
+                return Err(format!("unknown device query {what}: the program was built against other tensim headers"));
+            }
+        };
+        set_out(out, v);
+        Ok(())
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+extern "C" fn create_buffer(
+    dev: u32,
+    size: u64,
+    page_size: u64,
+    ty: u32,
+    layout: u32,
+    shard: *const u32,
+    shard_len: u32,
+    out: *mut u32,
+) -> i32 {
+    on_session(|s| {
+        let buffer_type = match ty {
+            0 => BufferType::Dram,
+            1 => BufferType::L1,
+            _ => return Err(format!("CreateBuffer: buffer type {ty} is not modelled (DRAM and L1 are)")),
+        };
+        let d = s.device(dev)?;
+        let b = if layout == 0 {
+            d.create_buffer(InterleavedBufferConfig { size, page_size, buffer_type })
+        } else {
+            let v = read_slice(shard, shard_len as usize);
+            let nr = *v.first().ok_or("CreateBuffer: sharded buffer without a shard spec")? as usize;
+            let need = 1 + 4 * nr + 7;
+            if v.len() != need {
+                return Err(format!("CreateBuffer: a shard spec of {} words, {need} expected", v.len()));
+            }
+            let grid = ranges(v[1..].as_ptr(), nr as u32)?;
+            let t = &v[1 + 4 * nr..];
+            let spec = layout::placement::ShardSpecBuffer {
+                grid,
+                shard_shape: [t[0], t[1]],
+                orientation: if t[2] == 0 {
+                    layout::placement::ShardOrientation::RowMajor
+                } else {
+                    layout::placement::ShardOrientation::ColMajor
+                },
+                page_shape: [t[3], t[4]],
+                tensor2d_shape_in_pages: [t[5], t[6]],
+            };
+            let layout = match layout {
+                1 => layout::placement::TensorMemoryLayout::HeightSharded,
+                2 => layout::placement::TensorMemoryLayout::WidthSharded,
+                _ => layout::placement::TensorMemoryLayout::BlockSharded,
+            };
+            d.create_sharded_buffer(&ShardedBufferConfig {
+                size,
+                page_size,
+                buffer_type,
+                shards: ShardParameters::Legacy { layout, spec },
+            })
+        }
+        .map_err(|e| e.to_string())?;
+        s.buffers.push(Some((dev, b)));
+        set_out(out, s.buffers.len() as u32 - 1);
+        Ok(())
+    })
+}
+
+extern "C" fn buffer_query(buf: u32, what: u32, out: *mut u64) -> i32 {
+    on_session(|s| {
+        let (dev, b) = s.buffer(buf)?;
+        let v = match what {
+            0 => b.address() as u64,
+            1 => b.size(),
+            2 => b.page_size(),
+            3 => b.aligned_page_size(),
+            4 => (b.buffer_type() == BufferType::L1) as u64,
+            5 => match b.sharding().map(|s| s.layout) {
+                None => 0,
+                Some(layout::placement::TensorMemoryLayout::HeightSharded) => 1,
+                Some(layout::placement::TensorMemoryLayout::WidthSharded) => 2,
+                Some(_) => 3,
+            },
+            6 => b.num_banks() as u64,
+            7 => *dev as u64,
+            _ => {
+                return Err(format!("unknown buffer query {what}: the program was built against other tensim headers"));
+            }
+        };
+        set_out(out, v);
+        Ok(())
+    })
+}
+
+extern "C" fn free_buffer(buf: u32) -> i32 {
+    on_session(|s| {
+        let Some(slot) = s.buffers.get_mut(buf as usize) else { return Ok(()) };
+        // A buffer whose device was closed is already gone.
+        if let Some((dev, b)) = slot.take()
+            && let Some(d) = s.devices.get_mut(&dev)
+        {
+            d.deallocate_buffer(&b).map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    })
+}
+
+extern "C" fn write_buffer(buf: u32, src: *const c_void, bytes: u64) -> i32 {
+    on_session(|s| {
+        let (dev, b) = s.buffer(buf)?.clone();
+        let n = bytes.min(b.size()) as usize;
+        let data = read_slice(src.cast::<u8>(), n);
+        s.device(dev)?.enqueue_write_buffer(&b, data).map_err(|e| e.to_string())
+    })
+}
+
+extern "C" fn read_buffer(buf: u32, dst: *mut c_void, bytes: u64) -> i32 {
+    on_session(|s| {
+        let (dev, b) = s.buffer(buf)?.clone();
+        let data: Vec<u8> = s.device(dev)?.enqueue_read_buffer(&b).map_err(|e| e.to_string())?;
+        let n = (bytes as usize).min(data.len());
+        write_slice(dst.cast::<u8>(), &data[..n]);
+        Ok(())
+    })
+}
+
+extern "C" fn l1(dev: u32, x: u32, y: u32, addr: u32, data: *mut c_void, bytes: u64, write: u32) -> i32 {
+    on_session(|s| {
+        let d = s.device(dev)?;
+        let core = CoreCoord::new(x, y);
+        if write != 0 {
+            let v = read_slice(data.cast::<u8>().cast_const(), bytes as usize);
+            d.write_to_device_l1(core, addr, v).map_err(|e| e.to_string())
+        } else {
+            let v: Vec<u8> = d.read_from_device_l1(core, addr, bytes as usize).map_err(|e| e.to_string())?;
+            write_slice(data.cast::<u8>(), &v);
+            Ok(())
+        }
+    })
+}
+
+extern "C" fn create_program(out: *mut u32) -> i32 {
+    on_session(|s| {
+        s.programs.push(Some(sim_device::program::Program::new()));
+        s.cbs.push(Vec::new());
+        s.kernels.push(Vec::new());
+        set_out(out, s.programs.len() as u32 - 1);
+        Ok(())
+    })
+}
+
+extern "C" fn free_program(prog: u32) -> i32 {
+    on_session(|s| {
+        if let Some(p) = s.programs.get_mut(prog as usize) {
+            *p = None;
+        }
+        Ok(())
+    })
+}
+
+fn strings(ptr: *const *const c_char, n: u32) -> Vec<String> {
+    read_slice(ptr, n as usize).iter().map(|&p| c_string(p).unwrap_or_default()).collect()
+}
+
+/// The Rust kernel configuration of a C one.
+fn kernel_config(c: &KernelConfigC) -> Result<KernelConfig, String> {
+    let compile_args = read_slice(c.compile_args, c.num_compile_args as usize).to_vec();
+    let defines: Vec<(String, String)> =
+        strings(c.define_keys, c.num_defines).into_iter().zip(strings(c.define_values, c.num_defines)).collect();
+    let named_compile_args: Vec<(String, u32)> = strings(c.named_keys, c.num_named)
+        .into_iter()
+        .zip(read_slice(c.named_values, c.num_named as usize).iter().copied())
+        .collect();
+    let noc = if c.noc == 0 { NocId::Noc0 } else { NocId::Noc1 };
+    let processor = match c.processor {
+        0 => DataMovementProcessor::RISCV_0,
+        1 => DataMovementProcessor::RISCV_1,
+        p => {
+            return Err(format!(
+                "CreateKernel: DataMovementProcessor::RISCV_{p} is not modelled (RISCV_0 and RISCV_1 are)"
+            ));
+        }
+    };
+    Ok(match c.kind {
+        0 => KernelConfig::DataMovement(DataMovementConfig {
+            processor,
+            noc,
+            noc_mode: if c.noc_mode == 0 { NocMode::Dedicated } else { NocMode::Dynamic },
+            compile_args,
+            defines,
+            named_compile_args,
+        }),
+        1 => KernelConfig::Compute(ComputeConfig {
+            math_fidelity: match c.math_fidelity {
+                0 => MathFidelity::LoFi,
+                2 => MathFidelity::HiFi2,
+                3 => MathFidelity::HiFi3,
+                4 => MathFidelity::HiFi4,
+                f => return Err(format!("CreateKernel: math fidelity {f} is not LoFi, HiFi2, HiFi3 or HiFi4")),
+            },
+            fp32_dest_acc_en: c.fp32_dest_acc_en != 0,
+            dst_full_sync_en: c.dst_full_sync_en != 0,
+            math_approx_mode: c.math_approx_mode != 0,
+            compile_args,
+            defines,
+            named_compile_args,
+        }),
+        _ => KernelConfig::Ethernet(EthernetConfig {
+            eth_mode: match c.eth_mode {
+                0 => EthMode::Sender,
+                1 => EthMode::Receiver,
+                _ => EthMode::Idle,
+            },
+            noc,
+            processor,
+            compile_args,
+            defines,
+            named_compile_args,
+        }),
+    })
+}
+
+extern "C" fn create_kernel(
+    prog: u32,
+    path: *const c_char,
+    source: *const c_char,
+    rs: *const u32,
+    nr: u32,
+    cfg: *const KernelConfigC,
+    out: *mut u32,
+) -> i32 {
+    on_session(|s| {
+        let cores = ranges(rs, nr)?;
+        let cfg = kernel_config(read_slice(cfg, 1).first().ok_or("CreateKernel: no config")?)?;
+        let file = match c_string(source) {
+            Some(src) => s.kernel_from_string(&src)?,
+            None => s.find_kernel(&c_string(path).unwrap_or_default())?,
+        };
+        let kernel = crate::kernel_from_file(&file, &cfg, s.cfg.arch).map_err(|e| e.to_string())?;
+        let h = s.program(prog)?.create_kernel(kernel, cores, cfg).map_err(|e| e.to_string())?;
+        let ks = &mut s.kernels[prog as usize];
+        ks.push(h);
+        set_out(out, ks.len() as u32 - 1);
+        Ok(())
+    })
+}
+
+fn cb_buffer(s: &Session, buffer: i64) -> Result<Option<sim_device::Buffer>, String> {
+    if buffer < 0 {
+        return Ok(None);
+    }
+    Ok(Some(s.buffer(buffer as u32)?.1.clone()))
+}
+
+#[allow(clippy::too_many_arguments)]
+extern "C" fn create_cb(
+    prog: u32,
+    rs: *const u32,
+    nr: u32,
+    total: u32,
+    formats: *const u32,
+    nformats: u32,
+    buffer: i64,
+    out: *mut u32,
+) -> i32 {
+    on_session(|s| {
+        let cores = ranges(rs, nr)?;
+        let mut cfg = CircularBufferConfig::new(total, &[] as &[(u32, sim_tensix::DataFormat)]);
+        for t in read_slice(formats, nformats as usize * 3).chunks_exact(3) {
+            let f = format_from_code(t[1]).ok_or_else(|| {
+                format!("CircularBufferConfig: CB {}: data format code {} is not modelled", t[0], t[1])
+            })?;
+            cfg.formats.push((t[0], f));
+            if t[2] != 0 {
+                cfg = cfg.set_page_size(t[0], t[2]);
+            }
+        }
+        cfg.globally_allocated = cb_buffer(s, buffer)?;
+        let h = s.program(prog)?.create_circular_buffer(cores, cfg).map_err(|e| e.to_string())?;
+        let cbs = &mut s.cbs[prog as usize];
+        cbs.push(h);
+        set_out(out, cbs.len() as u32 - 1);
+        Ok(())
+    })
+}
+
+extern "C" fn update_cb(prog: u32, cb: u32, total: u32, buffer: i64) -> i32 {
+    on_session(|s| {
+        let h = *s
+            .cbs
+            .get(prog as usize)
+            .and_then(|c| c.get(cb as usize))
+            .ok_or_else(|| format!("circular buffer handle {cb} does not exist in program {prog}"))?;
+        let b = cb_buffer(s, buffer)?;
+        let cfg = s.program(prog)?.circular_buffer_config_mut(h).map_err(|e| e.to_string())?;
+        if total != 0 {
+            cfg.total_size = total;
+        }
+        if b.is_some() {
+            cfg.globally_allocated = b;
+        }
+        Ok(())
+    })
+}
+
+extern "C" fn create_semaphore(prog: u32, rs: *const u32, nr: u32, init: u32, out: *mut u32) -> i32 {
+    on_session(|s| {
+        let cores = ranges(rs, nr)?;
+        let id = s.program(prog)?.create_semaphore(cores, init).map_err(|e| e.to_string())?;
+        set_out(out, id);
+        Ok(())
+    })
+}
+
+extern "C" fn set_args(prog: u32, kernel: u32, x: u32, y: u32, common: u32, args: *const u32, n: u32) -> i32 {
+    on_session(|s| {
+        let k = s.kernel(prog, kernel)?;
+        let args = read_slice(args, n as usize);
+        let p = s.program(prog)?;
+        if common != 0 { p.set_common_runtime_args(k, args) } else { p.set_runtime_args(k, CoreCoord::new(x, y), args) }
+            .map_err(|e| e.to_string())
+    })
+}
+
+extern "C" fn run_program(dev: u32, prog: u32) -> i32 {
+    on_session(|s| {
+        let p = s
+            .programs
+            .get(prog as usize)
+            .and_then(Option::as_ref)
+            .ok_or_else(|| format!("program handle {prog} does not name a live program"))?;
+        let d = s.devices.get_mut(&dev).ok_or_else(|| format!("device {dev} is not open"))?;
+        let report = d.enqueue_program(p).map_err(|e| e.to_string())?;
+        s.runs += 1;
+        (s.cfg.on_run)(dev, d, &report);
+        Ok(())
+    })
+}
+
+extern "C" fn accessor_args(buf: u32, out: *mut u32, cap: u32, n: *mut u32) -> i32 {
+    on_session(|s| {
+        let words = sim_device::buffer::tensor_accessor_args(&s.buffer(buf)?.1);
+        set_out(n, words.len() as u32);
+        write_slice(out, &words[..words.len().min(cap as usize)]);
+        Ok(())
+    })
+}

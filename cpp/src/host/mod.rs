@@ -1,0 +1,30 @@
+//! C++ host programs on tensim: a program folder written against TT-Metalium's host API
+//! (`tt-metalium/host_api.hpp` and friends) compiled against tensim's own host headers (`host/include/`,
+//! written for tensim from the documented signatures) and run in-process. Every host call goes through
+//! one C ABI table (`abi.rs`) into tensim's Rust host API on a per-thread session (`session.rs`).
+
+pub(crate) mod abi;
+pub mod build;
+pub(crate) mod session;
+
+pub use session::{HostConfig, OnRun, OpenDevice};
+use std::path::Path;
+
+/// How a host program ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostOutcome {
+    /// `main`'s return value.
+    pub exit_code: i32,
+    /// Programs run on devices.
+    pub programs_run: u32,
+}
+
+/// Run a built host program (`build::build`) with `args` (argv[0] first) on a session configured by
+/// `cfg`. An exception that ends `main` (tt-metal's TT_THROW/TT_FATAL, or an error tensim reported to a
+/// host call) is an error with its text.
+pub fn run(lib: &Path, cfg: HostConfig, args: &[String]) -> Result<HostOutcome, String> {
+    let lib = crate::ffi::HostLib::load(lib)?;
+    let (r, s) = session::with_session(cfg, || lib.run_main(args));
+    let exit_code = r?;
+    Ok(HostOutcome { exit_code, programs_run: s.runs })
+}

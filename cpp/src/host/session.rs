@@ -1,0 +1,139 @@
+//! The state a running C++ host program works on: its devices, buffers and programs by integer handle,
+//! and what the command running it asked for (how to open a device, where kernel files are looked up,
+//! what to do with each finished run). One session per host thread; the ABI calls (`abi.rs`) reach it.
+
+use crate::compile::cache_dir;
+use sim_device::program::{CbHandle, KernelHandle, Program};
+use sim_device::{Arch, Buffer, Device, RunReport};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Opens device `id` (as the command configured the chip), or says why it cannot.
+pub type OpenDevice = Box<dyn FnMut(u32) -> Result<Device, String>>;
+/// Called after every program run with the device id, the device and the report.
+pub type OnRun = Box<dyn FnMut(u32, &Device, &RunReport)>;
+
+/// What a command gives a host program.
+pub struct HostConfig {
+    /// The architecture every device has (kernels are compiled for it).
+    pub arch: Arch,
+    /// Devices `CreateDevice` may open: ids 0..num_devices.
+    pub num_devices: u32,
+    /// Opens a device.
+    pub open: OpenDevice,
+    /// Receives each run.
+    pub on_run: OnRun,
+    /// Folders kernel paths are looked up in after the current folder (the program's folder and its
+    /// ancestors, `$TT_METAL_KERNEL_PATH`, `$TT_METAL_HOME`).
+    pub kernel_roots: Vec<PathBuf>,
+}
+
+pub(crate) struct Session {
+    pub cfg: HostConfig,
+    pub devices: BTreeMap<u32, Device>,
+    pub buffers: Vec<Option<(u32, Buffer)>>,
+    pub programs: Vec<Option<Program>>,
+    /// Per program: its CB handles (the ABI's CB ids index this).
+    pub cbs: Vec<Vec<CbHandle>>,
+    /// Per program: its kernel handles.
+    pub kernels: Vec<Vec<KernelHandle>>,
+    /// Programs run so far.
+    pub runs: u32,
+}
+
+thread_local! {
+    static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
+}
+
+/// Install `cfg` as this thread's session for the duration of `f`.
+pub(crate) fn with_session<R>(cfg: HostConfig, f: impl FnOnce() -> R) -> (R, Session) {
+    SESSION.with(|s| {
+        *s.borrow_mut() = Some(Session {
+            cfg,
+            devices: BTreeMap::new(),
+            buffers: Vec::new(),
+            programs: Vec::new(),
+            cbs: Vec::new(),
+            kernels: Vec::new(),
+            runs: 0,
+        })
+    });
+    let r = f();
+    let s = SESSION.with(|s| s.borrow_mut().take()).expect("the session is installed");
+    (r, s)
+}
+
+/// Run `f` on this thread's session.
+pub(crate) fn session<R>(f: impl FnOnce(&mut Session) -> Result<R, String>) -> Result<R, String> {
+    SESSION.with(|s| {
+        let mut s = s.try_borrow_mut().map_err(|_| "a host API call was made from inside another".to_string())?;
+        let s = s.as_mut().ok_or("no tensim host session: run the program with `tensim build-and-run`")?;
+        f(s)
+    })
+}
+
+impl Session {
+    pub fn device(&mut self, dev: u32) -> Result<&mut Device, String> {
+        self.devices.get_mut(&dev).ok_or_else(|| format!("device {dev} is not open (CreateDevice it first)"))
+    }
+
+    pub fn buffer(&self, buf: u32) -> Result<&(u32, Buffer), String> {
+        self.buffers
+            .get(buf as usize)
+            .and_then(Option::as_ref)
+            .ok_or_else(|| format!("buffer handle {buf} does not name a live buffer"))
+    }
+
+    pub fn program(&mut self, prog: u32) -> Result<&mut Program, String> {
+        self.programs
+            .get_mut(prog as usize)
+            .and_then(Option::as_mut)
+            .ok_or_else(|| format!("program handle {prog} does not name a live program"))
+    }
+
+    pub fn kernel(&self, prog: u32, k: u32) -> Result<KernelHandle, String> {
+        self.kernels
+            .get(prog as usize)
+            .and_then(|ks| ks.get(k as usize))
+            .copied()
+            .ok_or_else(|| format!("kernel handle {k} does not exist in program {prog}"))
+    }
+
+    /// Where a kernel file named `name` in the host program is: tt-metal's search order (as given, i.e.
+    /// absolute or relative to the current folder; then each kernel root), plus the in-tree spelling
+    /// `tt_metal/programming_examples/…` tried without that prefix against the roots.
+    pub fn find_kernel(&self, name: &str) -> Result<PathBuf, String> {
+        let given = Path::new(name);
+        if given.is_file() {
+            return Ok(given.to_path_buf());
+        }
+        let stripped = name.strip_prefix("tt_metal/programming_examples/");
+        let mut tried = vec![given.display().to_string()];
+        for root in &self.cfg.kernel_roots {
+            for n in [Some(name), stripped].into_iter().flatten() {
+                let p = root.join(n);
+                if p.is_file() {
+                    return Ok(p);
+                }
+                tried.push(p.display().to_string());
+            }
+        }
+        Err(format!(
+            "CreateKernel: kernel file `{name}` not found; looked at {} (set TT_METAL_HOME or TT_METAL_KERNEL_PATH to the folder the path is relative to)",
+            tried.join(", ")
+        ))
+    }
+
+    /// A kernel given as source text (`CreateKernelFromString`): written once per content into the cache.
+    pub fn kernel_from_string(&self, source: &str) -> Result<PathBuf, String> {
+        let h = crate::compile::Hash::new().add(source.as_bytes()).hex();
+        let dir = cache_dir()?.join("sources");
+        std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let p = dir.join(format!("kernel-{}.cpp", &h[..16]));
+        if !p.exists() {
+            std::fs::write(&p, source).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        }
+        Ok(p)
+    }
+}

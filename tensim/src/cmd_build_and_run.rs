@@ -1,0 +1,190 @@
+//! `tensim build-and-run DIR`: compile a TT-Metalium program folder as it stands — its host C++ (the
+//! sources its CMakeLists.txt names, else the `.cpp` files at its top) against tensim's host headers, and
+//! the kernels it names by path when it creates them — then run its `main` with the arguments after `--`.
+//! Each program it runs on a device is simulated; the run's DPRINTs and a cycle summary are printed, and
+//! the output flags write the last run's trace, heatmap and timeline, every run's stats, and the memory
+//! reports. Every option and output path is checked before anything is compiled.
+
+use crate::chip_args::{ChipArgs, ParamArgs, setup};
+use crate::cmd_run::NocOutputs;
+use crate::error::{CliError, CliResult};
+use crate::outputs::{self, OutputId, OutputPlan};
+use crate::say;
+use clap::Args;
+use cpp::host::{HostConfig, build};
+use sim_device::report::stats::stats_document;
+use soc_descriptors::Arch;
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::rc::Rc;
+
+/// Options of `tensim build-and-run`.
+#[derive(Args, Debug)]
+pub struct BuildAndRunArgs {
+    /// The program folder (host .cpp files, or a CMakeLists.txt naming them; kernels under it).
+    dir: PathBuf,
+    #[command(flatten)]
+    chip: ChipArgs,
+    #[command(flatten)]
+    params: ParamArgs,
+    /// Write a Chrome/Perfetto trace of the last program run.
+    #[arg(long, value_name = "FILE.json")]
+    trace: Option<PathBuf>,
+    /// Write a NoC link-utilisation heatmap (SVG) of the last program run.
+    #[arg(long, value_name = "FILE.svg")]
+    noc_heatmap: Option<PathBuf>,
+    /// Write the last program run as a tt-npe timeline v1.0.0 (JSON).
+    #[arg(long, value_name = "FILE.json")]
+    npe_timeline: Option<PathBuf>,
+    /// Write statistics of every program run (JSON).
+    #[arg(long, value_name = "FILE.json")]
+    stats: Option<PathBuf>,
+    /// Write the allocator's memory reports after the last run (three CSV files) into this folder.
+    #[arg(long, value_name = "DIR")]
+    memory_report: Option<PathBuf>,
+    /// Arguments for the program's main (after `--`).
+    #[arg(last = true)]
+    args: Vec<String>,
+}
+
+const MEMORY_REPORTS: [&str; 3] = ["l1_usage_summary.csv", "memory_usage_summary.csv", "detailed_memory_usage.csv"];
+
+/// What the runs leave for the output files.
+#[derive(Default)]
+struct Collected {
+    runs: Vec<serde_json::Value>,
+    last: Vec<(OutputId, String)>,
+    memory: Vec<(OutputId, String)>,
+    cycles: u64,
+    /// Standard output was closed while printing a run.
+    closed: bool,
+}
+
+/// Folders kernel paths are looked up in: the program folder and its ancestors (host code names kernels
+/// relative to the examples' root), then $TT_METAL_KERNEL_PATH and $TT_METAL_HOME.
+fn kernel_roots(dir: &Path) -> Vec<PathBuf> {
+    let mut roots: Vec<PathBuf> = dir.ancestors().map(Path::to_path_buf).collect();
+    for var in ["TT_METAL_KERNEL_PATH", "TT_METAL_HOME"] {
+        if let Some(v) = std::env::var_os(var) {
+            roots.push(PathBuf::from(v));
+        }
+    }
+    roots
+}
+
+/// Run `tensim build-and-run`.
+pub fn run(a: &BuildAndRunArgs) -> CliResult<ExitCode> {
+    if !a.dir.is_dir() {
+        return Err(CliError::User(format!("{}: not a folder (give the program's folder)", a.dir.display())));
+    }
+    let setup = setup(&a.chip, &a.params, Some(Arch::WormholeB0))?;
+    let mut plan = OutputPlan::new();
+    let trace = a.trace.as_deref().map(|p| plan.add(p, outputs::TRACE)).transpose()?;
+    let noc = NocOutputs::plan(&mut plan, &a.noc_heatmap, &a.npe_timeline)?;
+    let stats = a.stats.as_deref().map(|p| plan.add(p, outputs::STATS)).transpose()?;
+    let mem =
+        a.memory_report.as_deref().map(|d| plan.add_in_dir(d, &MEMORY_REPORTS, outputs::MEMORY_REPORT)).transpose()?;
+
+    let started = std::time::Instant::now();
+    let lib = build::build(&a.dir).map_err(CliError::User)?;
+    let built = started.elapsed();
+    let probe = setup.open()?;
+    let arch = probe.arch();
+    drop(probe);
+
+    let collected = Rc::new(RefCell::new(Collected::default()));
+    let sink = collected.clone();
+    let tracing = trace.is_some();
+    let records = noc.needs_records();
+    let open_setup = setup.clone();
+    let cfg = HostConfig {
+        arch,
+        num_devices: 1,
+        open: Box::new(move |_id| {
+            let mut d = open_setup.open().map_err(|e| e.to_string())?;
+            d.set_tracing(tracing);
+            d.set_record_transfers(records);
+            Ok(d)
+        }),
+        on_run: Box::new(move |dev_id, dev, r| {
+            let mut c = sink.borrow_mut();
+            let printed = (|| -> CliResult<()> {
+                for line in &r.dprints {
+                    say!("DPRINT {line}");
+                }
+                for w in &r.warnings {
+                    crate::note!("warning: {w}");
+                }
+                say!(
+                    "tensim: program {} on device {dev_id}: {} cycles ({:.2} us at {} MHz), {} kernels",
+                    c.runs.len(),
+                    r.cycles.0,
+                    r.cycles.0 as f64 / r.clock_mhz.max(1) as f64,
+                    r.clock_mhz,
+                    r.kernels.len()
+                );
+                Ok(())
+            })();
+            c.closed |= printed.is_err();
+            c.cycles += r.cycles.0;
+            c.runs.push(r.stats());
+            let mut last = noc.contents(dev, r);
+            if let (Some(id), Some(json)) = (trace, &r.trace_json) {
+                last.push((id, json.clone()));
+            }
+            c.last = last;
+            if let Some(ids) = &mem {
+                let reports = dev.memory_reports();
+                let texts = [&reports.l1_usage_summary, &reports.memory_usage_summary, &reports.detailed_memory_usage];
+                c.memory = ids
+                    .iter()
+                    .zip(texts)
+                    .map(|(id, t)| (*id, format!("{}\n{t}", outputs::MEMORY_REPORT_MARKER)))
+                    .collect();
+            }
+        }),
+        kernel_roots: kernel_roots(&a.dir.canonicalize().unwrap_or_else(|_| a.dir.clone())),
+    };
+    let mut argv = vec![a.dir.display().to_string()];
+    argv.extend(a.args.iter().cloned());
+    let ran = std::time::Instant::now();
+    let outcome = cpp::host::run(&lib, cfg, &argv);
+    let wall = ran.elapsed();
+    let outcome = outcome.map_err(|m| CliError::User(format!("the host program stopped: {m}")))?;
+    let c = Rc::try_unwrap(collected).map(RefCell::into_inner).unwrap_or_default();
+    if c.closed {
+        return Err(CliError::Closed);
+    }
+    say!(
+        "tensim: {} program run(s), {} simulated cycles in total; built in {:.2} s, ran in {:.2} s",
+        outcome.programs_run,
+        c.cycles,
+        built.as_secs_f64(),
+        wall.as_secs_f64()
+    );
+    let mut contents = c.last;
+    contents.extend(c.memory);
+    if let Some(id) = stats {
+        let doc = stats_document(
+            "build-and-run",
+            vec![
+                ("program", a.dir.display().to_string().into()),
+                ("arch", arch.to_string().into()),
+                ("exit_code", outcome.exit_code.into()),
+                ("runs", serde_json::Value::Array(c.runs)),
+            ],
+        );
+        contents.push((id, doc));
+    }
+    let planned = contents.len();
+    if planned > 0 || outcome.programs_run > 0 {
+        for p in plan.commit(contents)? {
+            say!("wrote {}", p.display());
+        }
+    }
+    if outcome.exit_code != 0 {
+        return Err(CliError::User(format!("the host program returned {}", outcome.exit_code)));
+    }
+    Ok(ExitCode::SUCCESS)
+}
