@@ -3,7 +3,6 @@
 //! calls and get the very same timing.
 
 use crate::ffi::{self, c_str, text};
-use crate::l1_window::{to_l1, to_window};
 use sim_core::fiber::abort;
 use sim_device::NocId;
 use sim_tensix::{DataFormat, InterleavedAddrGen, InterleavedAddrGenFast, SfpuUnary, TensorAccessor};
@@ -189,8 +188,8 @@ extern "C-unwind" fn cb(op: u32, cb: u32, n: u32) {
 
 extern "C-unwind" fn query(what: u32, a: u32, b: u32) -> u32 {
     ffi::dataflow("a data-movement query", |d| match what {
-        0 => to_window(d.l1_window_base(), d.get_write_ptr(a)),
-        1 => to_window(d.l1_window_base(), d.get_read_ptr(a)),
+        0 => d.get_write_ptr(a),
+        1 => d.get_read_ptr(a),
         2 => d.get_tile_size(a),
         3 => format_code(d.get_dataformat(a)),
         4 => d.get_tile_hw(a),
@@ -201,8 +200,7 @@ extern "C-unwind" fn query(what: u32, a: u32, b: u32) -> u32 {
         9 => d.my_y(noc(a)),
         10 => d.get_absolute_logical_x(),
         11 => d.get_absolute_logical_y(),
-        12 => to_window(d.l1_window_base(), d.get_semaphore(a)),
-        13 => d.l1_window_base().map_or(0, |b| b as u32),
+        12 => d.get_semaphore(a),
         15 | 16 => abort(
             "not modelled: get_arg_addr / get_common_arg_addr (runtime args are not in the simulated L1); \
              read them with get_arg_val"
@@ -213,7 +211,7 @@ extern "C-unwind" fn query(what: u32, a: u32, b: u32) -> u32 {
 }
 
 extern "C-unwind" fn noc_addr_xy(x: u32, y: u32, addr: u32, _noc: u32) -> u64 {
-    ffi::dataflow("get_noc_addr", |d| d.get_noc_addr(x, y, to_l1(addr)))
+    ffi::dataflow("get_noc_addr", |d| d.get_noc_addr(x, y, addr))
 }
 
 extern "C-unwind" fn noc_addr_bank(dram: u32, bank: u32, offset: u32, _noc: u32) -> u64 {
@@ -273,11 +271,10 @@ extern "C-unwind" fn noc_addr_page(
 }
 
 extern "C-unwind" fn noc_addr_mcast(xs: u32, ys: u32, xe: u32, ye: u32, addr: u32, _noc: u32) -> u64 {
-    ffi::dataflow("get_noc_multicast_addr", |d| d.get_noc_multicast_addr(xs, ys, xe, ye, to_l1(addr)))
+    ffi::dataflow("get_noc_multicast_addr", |d| d.get_noc_multicast_addr(xs, ys, xe, ye, addr))
 }
 
 extern "C-unwind" fn read(src: u64, dst: u32, size: u32, n: u32) {
-    let dst = to_l1(dst);
     ffi::dataflow("noc_async_read", |d| {
         if noc(n) == d.noc_index() {
             d.noc_async_read(src, dst, size)
@@ -288,7 +285,6 @@ extern "C-unwind" fn read(src: u64, dst: u32, size: u32, n: u32) {
 }
 
 extern "C-unwind" fn write(src: u32, dst: u64, size: u32, n: u32, posted: u32) {
-    let src = to_l1(src);
     ffi::dataflow("noc_async_write", |d| {
         if posted != 0 {
             d.noc_async_write_posted(src, dst, size)
@@ -312,7 +308,6 @@ extern "C-unwind" fn read_page(
     off: u32,
     _noc: u32,
 ) {
-    let l1 = to_l1(l1);
     ffi::dataflow("noc_async_read_page", |d| {
         with_gen!(gen_, dram, base, page, fmt, |g| d.noc_async_read_page(id, &g, l1, off))
     })
@@ -330,14 +325,12 @@ extern "C-unwind" fn write_page(
     size: u32,
     _noc: u32,
 ) {
-    let l1 = to_l1(l1);
     ffi::dataflow("noc_async_write_page", |d| {
         with_gen!(gen_, dram, base, page, fmt, |g| d.noc_async_write_page(id, &g, l1, size, 0))
     })
 }
 
 extern "C-unwind" fn write_mcast(src: u32, dst: u64, size: u32, dests: u32, linked: u32, loopback: u32, _noc: u32) {
-    let src = to_l1(src);
     ffi::dataflow("noc_async_write_multicast", |d| {
         if loopback != 0 {
             d.noc_async_write_multicast_loopback_src(src, dst, size, dests, linked != 0)
@@ -364,14 +357,12 @@ extern "C-unwind" fn barrier(which: u32, n: u32) {
 }
 
 extern "C-unwind" fn sem_wait(addr: u32, val: u32, min: u32) {
-    let addr = to_l1(addr);
     ffi::dataflow("noc_semaphore_wait", |d| {
         if min != 0 { d.noc_semaphore_wait_min(addr, val) } else { d.noc_semaphore_wait(addr, val) }
     })
 }
 
 extern "C-unwind" fn sem_set(addr: u32, val: u32) {
-    let addr = to_l1(addr);
     ffi::dataflow("noc_semaphore_set", |d| d.noc_semaphore_set(addr, val))
 }
 
@@ -386,12 +377,10 @@ extern "C-unwind" fn sem_inc(addr: u64, incr: u32, n: u32) {
 }
 
 extern "C-unwind" fn sem_set_remote(src: u32, dst: u64, _noc: u32) {
-    let src = to_l1(src);
     ffi::dataflow("noc_semaphore_set_remote", |d| d.noc_semaphore_set_remote(src, dst))
 }
 
 extern "C-unwind" fn sem_set_mcast(src: u32, dst: u64, dests: u32, linked: u32, loopback: u32, _noc: u32) {
-    let src = to_l1(src);
     ffi::dataflow("noc_semaphore_set_multicast", |d| {
         if loopback != 0 {
             d.noc_semaphore_set_multicast_loopback_src(src, dst, dests, linked != 0)
@@ -424,7 +413,6 @@ extern "C-unwind" fn ta_noc_addr(cta: u32, base: u32, page: u32, id: u32, off: u
 }
 
 extern "C-unwind" fn ta_read(cta: u32, base: u32, page: u32, id: u32, l1: u32, off: u32, _noc: u32) {
-    let l1 = to_l1(l1);
     ffi::dataflow("noc_async_read_page", |d| {
         let a = accessor(d, cta, base, page);
         d.noc_async_read_page(id, &a, l1, off)
@@ -432,7 +420,6 @@ extern "C-unwind" fn ta_read(cta: u32, base: u32, page: u32, id: u32, l1: u32, o
 }
 
 extern "C-unwind" fn ta_write(cta: u32, base: u32, page: u32, id: u32, l1: u32, size: u32, _noc: u32) {
-    let l1 = to_l1(l1);
     ffi::dataflow("noc_async_write_page", |d| {
         let a = accessor(d, cta, base, page);
         d.noc_async_write_page(id, &a, l1, size, 0)

@@ -56,23 +56,27 @@ impl KernelLib {
         Ok(KernelLib { entry, _lib: lib })
     }
 
-    fn call(&self, me: Current) {
+    fn call(&self, me: Current, window: Option<usize>) {
         let before = CURRENT.with(|c| c.replace(me));
+        let before_window = crate::l1_window::enter_kernel(window);
         // SAFETY: `entry` takes the table of `extern "C-unwind"` functions that `abi.rs` defines with the
         // layout `tensim/abi.h` declares (the version field guards it). An API error unwinds through the
         // C++ frames (built with exceptions, the default), which is what `C-unwind` allows.
         unsafe { (self.entry)(&TABLE) };
+        crate::l1_window::enter_kernel(before_window);
         CURRENT.with(|c| c.set(before));
     }
 
     /// Run a data-movement kernel on its context.
     pub fn run_dataflow(&self, d: &mut Dataflow<'_>) {
-        self.call(Current::Dataflow((d as *mut Dataflow<'_>).cast()));
+        let w = d.l1_window_base();
+        self.call(Current::Dataflow((d as *mut Dataflow<'_>).cast()), w);
     }
 
     /// Run one TRISC's build of a compute kernel on its context.
     pub fn run_compute(&self, c: &mut Compute<'_>) {
-        self.call(Current::Compute((c as *mut Compute<'_>).cast()));
+        let w = c.l1_window_base();
+        self.call(Current::Compute((c as *mut Compute<'_>).cast()), w);
     }
 }
 
@@ -84,7 +88,10 @@ pub(crate) fn dataflow<R>(api: &str, f: impl FnOnce(&mut Dataflow<'_>) -> R) -> 
     };
     // SAFETY: `p` came from the `&mut Dataflow` that `run_dataflow` holds for the whole entry call, and
     // only this kernel (this fiber) uses it: see the module comment for why `CURRENT` is this kernel's.
-    let r = f(unsafe { &mut *p });
+    let d = unsafe { &mut *p };
+    crate::l1_window::enter_kernel(None);
+    let r = f(d);
+    crate::l1_window::enter_kernel(d.l1_window_base());
     CURRENT.with(|c| c.set(me));
     r
 }
@@ -96,8 +103,11 @@ pub(crate) fn compute<R>(api: &str, f: impl FnOnce(&mut Compute<'_>) -> R) -> R 
         abort(format!("{api} is a compute call; a data-movement kernel cannot make it"))
     };
     // SAFETY: as in `dataflow`.
-    let r = f(unsafe { &mut *p });
-    CURRENT.with(|c| c.set(me));
+    let c = unsafe { &mut *p };
+    crate::l1_window::enter_kernel(None);
+    let r = f(c);
+    crate::l1_window::enter_kernel(c.l1_window_base());
+    CURRENT.with(|cur| cur.set(me));
     r
 }
 
@@ -226,12 +236,13 @@ impl HostLib {
     }
 }
 
-// ---- L1 windows: host memory C++ kernels address directly ----
+// ---- L1 in host memory: C++ kernels dereference L1 addresses ----
 
-/// A reservation in the low 4 GiB of the address space (kernels carry L1 addresses in 32 bits): windows
-/// of read-write memory separated by inaccessible guard gaps, so that a pointer run off the end of one
-/// core's L1 faults instead of corrupting the next.
+/// Every core's L1 of a device in one shared memory file, mapped once for tensim (windows separated by
+/// inaccessible gaps) and, while a C++ kernel runs, the running core's L1 mapped again at its own
+/// addresses (L1 address A at host address A), so that a pointer made from any L1 address works.
 pub(crate) struct Arena {
+    fd: libc::c_int,
     base: usize,
     len: usize,
 }
@@ -242,48 +253,42 @@ unsafe impl Send for Arena {}
 unsafe impl Sync for Arena {}
 
 impl Arena {
-    /// Reserve `len` bytes (a multiple of the page size), all inaccessible.
-    pub fn reserve(len: usize) -> Result<Arena, String> {
-        const FOUR_GIB: usize = 1 << 32;
-        #[cfg(target_arch = "x86_64")]
-        let (hint, extra) = (std::ptr::null_mut(), libc::MAP_32BIT);
-        #[cfg(not(target_arch = "x86_64"))]
-        let (hint, extra) = (0x1000_0000usize as *mut libc::c_void, 0);
-        // SAFETY: an anonymous private mapping with no access; no existing memory is touched.
-        let p = unsafe {
-            libc::mmap(
-                hint,
-                len,
-                libc::PROT_NONE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE | extra,
-                -1,
-                0,
-            )
-        };
+    /// A memory file of `len` bytes (a multiple of the page size), mapped inaccessible.
+    pub fn new(len: usize) -> Result<Arena, String> {
+        // SAFETY: creating an anonymous memory file; the name is a NUL-terminated literal.
+        let fd = unsafe { libc::memfd_create(c"tensim-l1".as_ptr(), libc::MFD_CLOEXEC) };
+        if fd < 0 {
+            return Err(format!("cannot create memory for the cores' L1: {}", std::io::Error::last_os_error()));
+        }
+        // SAFETY: sizing the file just created.
+        if unsafe { libc::ftruncate(fd, len as libc::off_t) } != 0 {
+            let e = std::io::Error::last_os_error();
+            // SAFETY: closing the file just created.
+            unsafe { libc::close(fd) };
+            return Err(format!("cannot size memory for the cores' L1: {e}"));
+        }
+        // SAFETY: a shared mapping of the whole file, with no access yet; no existing memory is touched.
+        let p = unsafe { libc::mmap(std::ptr::null_mut(), len, libc::PROT_NONE, libc::MAP_SHARED, fd, 0) };
         if p == libc::MAP_FAILED {
-            return Err(format!(
-                "cannot reserve {} MiB below 4 GiB for the cores' L1 (C++ kernels address L1 with 32-bit pointers): {}",
-                len >> 20,
-                std::io::Error::last_os_error()
-            ));
+            let e = std::io::Error::last_os_error();
+            // SAFETY: closing the file just created.
+            unsafe { libc::close(fd) };
+            return Err(format!("cannot map memory for the cores' L1: {e}"));
         }
-        let base = p as usize;
-        if base + len > FOUR_GIB {
-            // SAFETY: unmapping exactly the mapping made above.
-            unsafe { libc::munmap(p, len) };
-            return Err(
-                "the L1 windows could not be placed below 4 GiB (C++ kernels address L1 with 32-bit pointers)".into()
-            );
-        }
-        Ok(Arena { base, len })
+        Ok(Arena { fd, base: p as usize, len })
     }
 
-    /// Base address.
+    /// Base address of tensim's mapping.
     pub fn base(&self) -> usize {
         self.base
     }
 
-    /// Make `[off, off + len)` readable and writable (page-aligned).
+    /// The memory file.
+    pub fn fd(&self) -> i32 {
+        self.fd
+    }
+
+    /// Make `[off, off + len)` of tensim's mapping readable and writable (page-aligned).
     pub fn open(&self, off: usize, len: usize) -> Result<(), String> {
         assert!(off + len <= self.len, "a window inside the arena");
         // SAFETY: the range lies inside this arena's mapping.
@@ -298,8 +303,8 @@ impl Arena {
     /// The bytes `[off, off + len)` of an opened range.
     pub fn bytes(&self, off: usize, len: usize) -> &[u8] {
         // SAFETY: `open` made the range readable; it stays mapped while the arena lives (windows hold an
-        // `Arc` of it). C++ kernels write it only while no tensim code holds this slice (they run between
-        // API calls, on the same thread).
+        // `Arc` of it). C++ kernels write the same memory only while no tensim code holds this slice (they
+        // run between API calls, on the same thread).
         unsafe { std::slice::from_raw_parts((self.base + off) as *const u8, len) }
     }
 
@@ -314,31 +319,100 @@ impl Arena {
 
 impl Drop for Arena {
     fn drop(&mut self) {
-        // SAFETY: unmapping exactly the reservation; no window outlives the arena (they hold an `Arc`).
-        unsafe { libc::munmap(self.base as *mut libc::c_void, self.len) };
+        // SAFETY: unmapping exactly the mapping and closing the file; no window outlives the arena.
+        unsafe {
+            libc::munmap(self.base as *mut libc::c_void, self.len);
+            libc::close(self.fd);
+        }
     }
 }
 
-/// Install (once) the handler that names an out-of-bounds L1 pointer: a fault inside a registered arena
-/// prints what `describe` says about the address and ends the process with exit code 1; any other fault
-/// goes back to the handler that was installed before (Rust's stack-overflow report, or the default).
-pub(crate) fn install_fault_handler(describe: fn(usize) -> Option<String>) {
+/// Reserve `[start, end)` of the address space, inaccessible (the place L1 addresses are mapped at).
+/// Fails if anything is mapped there.
+pub(crate) fn reserve_low(start: usize, end: usize) -> Result<(), String> {
+    // SAFETY: MAP_FIXED_NOREPLACE maps only if the range is free; nothing existing is replaced.
+    let p = unsafe {
+        libc::mmap(
+            start as *mut libc::c_void,
+            end - start,
+            libc::PROT_NONE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE | libc::MAP_FIXED_NOREPLACE,
+            -1,
+            0,
+        )
+    };
+    if p == libc::MAP_FAILED || p as usize != start {
+        return Err(format!(
+            "cannot reserve host addresses {start:#x}..{end:#x} for L1 pointers of C++ kernels: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    Ok(())
+}
+
+/// Map `[start, end)` to the memory file `fd` from `offset` (a core's L1 at its own addresses), or back
+/// to inaccessible when `fd` is negative. Async-signal-safe (one system call).
+pub(crate) fn map_low(start: usize, end: usize, fd: i32, offset: usize) -> bool {
+    // SAFETY: `[start, end)` is the range `reserve_low` took for tensim; replacing its mapping touches no
+    // other memory. The file range lies inside the memory file.
+    let p = unsafe {
+        if fd < 0 {
+            libc::mmap(
+                start as *mut libc::c_void,
+                end - start,
+                libc::PROT_NONE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE | libc::MAP_FIXED,
+                -1,
+                0,
+            )
+        } else {
+            libc::mmap(
+                start as *mut libc::c_void,
+                end - start,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED | libc::MAP_FIXED,
+                fd,
+                offset as libc::off_t,
+            )
+        }
+    };
+    p != libc::MAP_FAILED
+}
+
+/// What the fault handler does with a faulting address.
+pub(crate) enum FaultAction {
+    /// Not tensim's: the previous handler takes it.
+    Pass,
+    /// Mapped now: run the instruction again.
+    Retry,
+    /// An out-of-bounds L1 pointer: print this and end the process.
+    Report(String),
+}
+
+/// Install (once) the fault handler: `decide` says what a fault at an address means (see [`FaultAction`]);
+/// faults that are not tensim's go back to the handler installed before (Rust's stack-overflow report,
+/// or the default action).
+pub(crate) fn install_fault_handler(decide: fn(usize) -> FaultAction) {
     static INSTALLED: std::sync::Once = std::sync::Once::new();
-    static DESCRIBE: std::sync::OnceLock<fn(usize) -> Option<String>> = std::sync::OnceLock::new();
+    static DECIDE: std::sync::OnceLock<fn(usize) -> FaultAction> = std::sync::OnceLock::new();
     static PREVIOUS: std::sync::OnceLock<[(libc::c_int, libc::sigaction); 2]> = std::sync::OnceLock::new();
-    let _ = DESCRIBE.set(describe);
+    let _ = DECIDE.set(decide);
     extern "C" fn on_fault(sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut libc::c_void) {
         // SAFETY: the kernel passes a valid siginfo for SA_SIGINFO handlers.
         let addr = unsafe { (*info).si_addr() } as usize;
-        if let Some(m) = DESCRIBE.get().and_then(|d| d(addr)) {
-            let m = format!("error: {m}\n");
-            // SAFETY: write(2) and _exit(2) are async-signal-safe. Formatting allocates, which is not in
-            // general; the fault comes from kernel code dereferencing an L1 pointer (not from inside the
-            // allocator) and the process ends right after.
-            unsafe {
-                libc::write(2, m.as_ptr().cast(), m.len());
-                libc::_exit(1);
+        match DECIDE.get().map_or(FaultAction::Pass, |d| d(addr)) {
+            FaultAction::Retry => return,
+            FaultAction::Report(m) => {
+                let m = format!("error: {m}\n");
+                // SAFETY: write(2) and _exit(2) are async-signal-safe. Formatting allocates, which is not in
+                // general; the fault comes from kernel code dereferencing an L1 pointer (not from inside the
+                // allocator) and the process ends right after.
+                unsafe {
+                    libc::write(2, m.as_ptr().cast(), m.len());
+                    libc::_exit(1);
+                }
             }
+            FaultAction::Pass => {}
         }
         // SAFETY: reinstating the previous action; returning re-runs the faulting instruction, which then
         // gets that action.

@@ -1,27 +1,44 @@
-//! Raw L1 pointers for C++ kernels. A kernel may turn `get_write_ptr(cb)` into a pointer and read or write
-//! L1 through it, so a device running C++ kernels keeps each core's L1 in host memory below 4 GiB (an
-//! [`Arena`]: one window per core, inaccessible guard gaps between them). The kernel ABI hands kernels
-//! window addresses (`window base + L1 address`) and maps every address a kernel passes back to its L1
-//! address ([`to_l1`]), whichever core's window it came from — cores share L1 addresses (CBs, semaphores),
-//! so an address from one core's window means the same L1 address on a peer. A pointer run into a guard
-//! gap faults, and the fault handler names the core and how far past its L1 the access was.
+//! Raw L1 pointers for C++ kernels. A kernel may turn any L1 address — `get_write_ptr(cb)`, a semaphore, an
+//! L1 buffer address from its runtime args — into a pointer and read or write L1 through it. So a device
+//! running C++ kernels keeps every core's L1 in one shared memory file ([`Arena`]: tensim's own mapping,
+//! one window per core), and while a C++ kernel runs, the first access to an L1 address faults and maps
+//! that kernel's core's L1 at its own addresses (L1 address A at host address A); when a kernel of
+//! another core runs, the mapping is dropped and the next access maps that core's. Kernels therefore see
+//! L1 addresses exactly as tt-metal gives them, and a core with no pointer use costs nothing.
+//!
+//! An access past the end of L1 (up to 64 KiB beyond) or below the lowest address the host can map is
+//! reported with the address and the core, and ends the run.
 
-use crate::ffi::{Arena, install_fault_handler};
-use sim_core::fiber::abort;
+use crate::ffi::{Arena, FaultAction, install_fault_handler, map_low, reserve_low};
 use sim_device::Device;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Gap between windows (and before the first): inaccessible, so overruns fault.
+/// Gap after each window in tensim's mapping, and how far past the end of L1 an access is still named.
 const GUARD_BYTES: usize = 64 << 10;
-/// Registrations the fault handler can see at once (devices opened by one process).
+/// Devices with C++ kernels the fault handler can tell apart (one slot each).
 const SLOTS: usize = 64;
+const NONE: usize = usize::MAX;
 
-/// One arena's geometry, in lock-free slots (the fault handler reads them): base, length, stride,
-/// L1 bytes per core. A zero base is a free slot.
-static REG: [[AtomicUsize; 4]; SLOTS] = [const { [const { AtomicUsize::new(0) }; 4] }; SLOTS];
-/// The lowest base registered (a fast test for ordinary L1 addresses, which are small).
-static LOWEST: AtomicUsize = AtomicUsize::new(usize::MAX);
+/// Per device (lock-free, for the fault handler): tensim's mapping base, its length, the memory file, the
+/// window stride and the L1 bytes per window. A zero base is a free slot.
+static REG: [[AtomicUsize; 5]; SLOTS] = [const { [const { AtomicUsize::new(0) }; 5] }; SLOTS];
+/// The L1 window (tensim-side address of byte 0) of the core whose C++ kernel is running, or NONE.
+static RUNNING: AtomicUsize = AtomicUsize::new(NONE);
+/// The window currently mapped at L1 addresses, or NONE.
+static MAPPED: AtomicUsize = AtomicUsize::new(NONE);
+/// The reserved range L1 addresses map into: [LOW_START, LOW_END).
+static LOW_START: AtomicUsize = AtomicUsize::new(0);
+static LOW_END: AtomicUsize = AtomicUsize::new(0);
+/// Times a core's L1 was mapped for a kernel's pointer accesses.
+static POINTER_MAPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many times so far a kernel's first L1 pointer access (after another core ran) mapped its core's L1:
+/// non-zero growth during a run means kernels read or wrote L1 through pointers, whose RISC-V load and
+/// store time tensim does not model.
+pub fn pointer_mappings() -> u64 {
+    POINTER_MAPS.load(Ordering::Relaxed)
+}
 
 struct Registration {
     slot: usize,
@@ -30,6 +47,11 @@ struct Registration {
 
 impl Drop for Registration {
     fn drop(&mut self) {
+        let base = REG[self.slot][0].load(Ordering::SeqCst);
+        let mapped = MAPPED.load(Ordering::SeqCst);
+        if mapped != NONE && mapped >= base && mapped < base + REG[self.slot][1].load(Ordering::SeqCst) {
+            unmap_low();
+        }
         REG[self.slot][0].store(0, Ordering::SeqCst);
     }
 }
@@ -50,98 +72,113 @@ impl sim_tensix::HostWindow for Window {
     }
 }
 
-/// Where an arena address falls.
-enum Place {
-    /// Not in any arena.
-    Outside,
-    /// Core `core`'s L1 address `addr`.
-    L1 { addr: usize },
-    /// In a guard gap: `past` bytes after the end of core `core`'s L1 of `size` bytes (or before the first
-    /// core when `core` is `None`).
-    Guard { core: Option<usize>, past: usize, size: usize },
-}
-
-fn place(v: usize) -> Place {
-    if v < LOWEST.load(Ordering::Relaxed) {
-        return Place::Outside;
-    }
-    for r in &REG {
+/// The registration slot, file offset and L1 size of the window starting at `w`.
+fn locate(w: usize) -> Option<(usize, usize, usize)> {
+    for (slot, r) in REG.iter().enumerate() {
         let base = r[0].load(Ordering::Acquire);
-        let len = r[1].load(Ordering::Relaxed);
-        if base == 0 || v < base || v >= base + len {
+        if base == 0 || base == NONE || w < base || w >= base + r[1].load(Ordering::Relaxed) {
             continue;
         }
-        let (stride, size) = (r[2].load(Ordering::Relaxed), r[3].load(Ordering::Relaxed));
-        let rel = v - base;
-        if rel < GUARD_BYTES {
-            return Place::Guard { core: None, past: GUARD_BYTES - rel, size };
+        return Some((slot, w - base, r[4].load(Ordering::Relaxed)));
+    }
+    None
+}
+
+fn unmap_low() {
+    if MAPPED.swap(NONE, Ordering::SeqCst) != NONE {
+        map_low(LOW_START.load(Ordering::Relaxed), LOW_END.load(Ordering::Relaxed), -1, 0);
+    }
+}
+
+/// C++ code of the kernel whose core's window is `window` runs from now on (`None`: tensim's own code).
+/// Returns the window that was running. Drops the L1 mapping of another core.
+pub(crate) fn enter_kernel(window: Option<usize>) -> Option<usize> {
+    let w = window.unwrap_or(NONE);
+    let before = RUNNING.swap(w, Ordering::SeqCst);
+    if w != NONE {
+        let mapped = MAPPED.load(Ordering::SeqCst);
+        if mapped != NONE && mapped != w {
+            unmap_low();
         }
-        let (core, within) = ((rel - GUARD_BYTES) / stride, (rel - GUARD_BYTES) % stride);
-        if within < size {
-            return Place::L1 { addr: within };
+    }
+    (before != NONE).then_some(before)
+}
+
+/// What a fault at `addr` means (called from the fault handler).
+fn on_fault(addr: usize) -> FaultAction {
+    let running = RUNNING.load(Ordering::SeqCst);
+    if running == NONE {
+        return FaultAction::Pass;
+    }
+    let Some((slot, offset, size)) = locate(running) else { return FaultAction::Pass };
+    let (lo, hi) = (LOW_START.load(Ordering::Relaxed), LOW_END.load(Ordering::Relaxed));
+    if addr >= lo && addr < size.min(hi) {
+        let fd = REG[slot][2].load(Ordering::Relaxed) as i32;
+        if MAPPED.load(Ordering::SeqCst) == running {
+            // Mapped already and still faulting: not an L1 access tensim can serve.
+            return FaultAction::Pass;
         }
-        return Place::Guard { core: Some(core), past: within - size, size };
+        if map_low(lo, hi, fd, offset + lo) {
+            MAPPED.store(running, Ordering::SeqCst);
+            POINTER_MAPS.fetch_add(1, Ordering::Relaxed);
+            return FaultAction::Retry;
+        }
+        return FaultAction::Pass;
     }
-    Place::Outside
+    let core = offset / REG[slot][3].load(Ordering::Relaxed).max(1);
+    if addr >= size && addr < size + GUARD_BYTES {
+        return FaultAction::Report(format!(
+            "a C++ kernel on core #{core} (workers numbered row-major, then Ethernet) dereferenced L1 address {addr:#x}, outside its {size}-byte L1 (addresses end at {:#x}); check the pointer arithmetic",
+            size - 1
+        ));
+    }
+    if addr < lo && addr >= 256 {
+        return FaultAction::Report(format!(
+            "a C++ kernel on core #{core} dereferenced L1 address {addr:#x}: not modelled: L1 below {lo:#x} (the firmware area, which this host cannot map)"
+        ));
+    }
+    FaultAction::Pass
 }
 
-fn describe(v: usize) -> Option<String> {
-    match place(v) {
-        Place::Outside | Place::L1 { .. } => None,
-        Place::Guard { core: Some(c), past, size } => Some(format!(
-            "a C++ kernel dereferenced an L1 pointer out of bounds: host address {v:#x} is {past} bytes past the end of the {size}-byte L1 of core #{c} (workers numbered row-major); check the address arithmetic on get_write_ptr/get_read_ptr"
-        )),
-        Place::Guard { core: None, past, .. } => Some(format!(
-            "a C++ kernel dereferenced an L1 pointer out of bounds: host address {v:#x} is {past} bytes before L1 address 0 of core #0"
-        )),
-    }
+/// The lowest address the host lets a process map.
+fn mmap_min_addr() -> usize {
+    std::fs::read_to_string("/proc/sys/vm/mmap_min_addr").ok().and_then(|s| s.trim().parse().ok()).unwrap_or(65536)
 }
 
-/// The L1 address a kernel meant by `v`: a window address becomes its L1 address; anything else is
-/// already one. A window address in a guard gap is an API error.
-pub(crate) fn to_l1(v: u32) -> u32 {
-    match place(v as usize) {
-        Place::Outside => v,
-        Place::L1 { addr } => addr as u32,
-        Place::Guard { .. } => abort(describe(v as usize).unwrap_or_default()),
-    }
-}
-
-/// The address a kernel sees for L1 address `addr` of the core whose window starts at `base`.
-pub(crate) fn to_window(base: Option<usize>, addr: u32) -> u32 {
-    match base {
-        Some(b) => (b + addr as usize) as u32,
-        None => addr,
-    }
-}
-
-/// Move `dev`'s L1s into windows kernels can dereference (once per device).
+/// Move `dev`'s L1s into host memory C++ kernels may dereference (once per device).
 pub fn map_device(dev: &mut Device) -> Result<(), String> {
     if dev.l1_in_windows() {
         return Ok(());
     }
-    let size = dev.l1_size_per_core().max(dev.chip().soc().eth_l1_size) as usize;
     let page = 4096;
+    let size = dev.l1_size_per_core().max(dev.chip().soc().eth_l1_size) as usize;
     let stride = size.div_ceil(page) * page + GUARD_BYTES;
     let n = dev.num_l1_cores();
-    let len = GUARD_BYTES + n * stride;
-    let arena = Arena::reserve(len)?;
+    let arena = Arena::new(n * stride)?;
     for i in 0..n {
-        arena.open(GUARD_BYTES + i * stride, size.div_ceil(page) * page)?;
+        arena.open(i * stride, size.div_ceil(page) * page)?;
+    }
+    // The range L1 addresses are mapped at: reserved once per process, as large as the largest L1.
+    let lo = mmap_min_addr().max(page).div_ceil(page) * page;
+    let hi = size.div_ceil(page) * page;
+    if LOW_END.load(Ordering::SeqCst) < hi {
+        let start = LOW_END.load(Ordering::SeqCst).max(lo);
+        reserve_low(start, hi)?;
+        LOW_START.store(lo, Ordering::SeqCst);
+        LOW_END.store(hi, Ordering::SeqCst);
     }
     let slot = (0..SLOTS)
-        .find(|&s| REG[s][0].compare_exchange(0, usize::MAX, Ordering::SeqCst, Ordering::SeqCst).is_ok())
+        .find(|&s| REG[s][0].compare_exchange(0, NONE, Ordering::SeqCst, Ordering::SeqCst).is_ok())
         .ok_or("too many devices with C++ kernels open at once (64)")?;
-    let base = arena.base();
-    REG[slot][1].store(len, Ordering::Relaxed);
-    REG[slot][2].store(stride, Ordering::Relaxed);
-    REG[slot][3].store(size, Ordering::Relaxed);
-    REG[slot][0].store(base, Ordering::Release);
-    LOWEST.fetch_min(base, Ordering::SeqCst);
-    install_fault_handler(describe);
+    REG[slot][1].store(n * stride, Ordering::Relaxed);
+    REG[slot][2].store(arena.fd() as usize, Ordering::Relaxed);
+    REG[slot][3].store(stride, Ordering::Relaxed);
+    REG[slot][4].store(size, Ordering::Relaxed);
+    REG[slot][0].store(arena.base(), Ordering::Release);
+    install_fault_handler(on_fault);
     let reg = Arc::new(Registration { slot, arena });
     dev.move_l1_to_windows(|i, l1_bytes| {
-        Box::new(Window { reg: reg.clone(), off: GUARD_BYTES + i * stride, len: l1_bytes as usize })
+        Box::new(Window { reg: reg.clone(), off: i * stride, len: l1_bytes as usize })
     });
     Ok(())
 }
@@ -152,22 +189,27 @@ mod tests {
     use sim_device::{Arch, CoreCoord};
 
     #[test]
-    fn window_addresses_map_back_to_l1_addresses_and_guards_are_named() {
+    fn l1_moves_into_windows_and_faults_are_classified() {
         let mut dev = Device::builtin(Arch::WormholeB0).unwrap();
-        dev.write_to_device_l1(CoreCoord::new(1, 0), 0x1000, &[7u32, 8]).unwrap();
+        dev.write_to_device_l1(CoreCoord::new(1, 0), 0x20000, &[7u32, 8]).unwrap();
         map_device(&mut dev).unwrap();
         // Contents moved along.
-        assert_eq!(dev.read_from_device_l1::<u32>(CoreCoord::new(1, 0), 0x1000, 2).unwrap(), vec![7, 8]);
+        assert_eq!(dev.read_from_device_l1::<u32>(CoreCoord::new(1, 0), 0x20000, 2).unwrap(), vec![7, 8]);
         let size = dev.l1_size_per_core() as usize;
-        let stride = size.div_ceil(4096) * 4096 + GUARD_BYTES;
-        let r = (0..SLOTS).find(|&s| REG[s][2].load(Ordering::Relaxed) == stride).unwrap();
-        let base = REG[r][0].load(Ordering::Relaxed);
-        let core1 = base + GUARD_BYTES + stride;
-        assert!(core1 + size < 1 << 32, "windows lie below 4 GiB");
-        assert_eq!(to_l1((core1 + 0x1000) as u32), 0x1000);
-        assert_eq!(to_l1(0x1000), 0x1000, "plain L1 addresses pass through");
-        let m = describe(core1 + size + 4).unwrap();
-        assert!(m.contains("4 bytes past the end") && m.contains("core #1"), "{m}");
-        assert!(describe(core1 + 8).is_none());
+        // No kernel running: faults are not tensim's.
+        assert!(matches!(on_fault(0x20000), FaultAction::Pass));
+        let slot = (0..SLOTS).find(|&s| REG[s][4].load(Ordering::Relaxed) == size).unwrap();
+        let (base, stride) = (REG[slot][0].load(Ordering::Relaxed), REG[slot][3].load(Ordering::Relaxed));
+        enter_kernel(Some(base + stride));
+        let past = on_fault(size + 3);
+        let FaultAction::Report(m) = past else { panic!("an overrun is reported") };
+        assert!(m.contains("core #1") && m.contains(&format!("{:#x}", size + 3)), "{m}");
+        // A first access inside L1 maps core 1's L1 at its own addresses.
+        assert!(matches!(on_fault(0x20000), FaultAction::Retry));
+        assert_ne!(MAPPED.load(Ordering::SeqCst), NONE);
+        enter_kernel(None);
+        enter_kernel(Some(base));
+        assert_eq!(MAPPED.load(Ordering::SeqCst), NONE, "another core's kernel drops the mapping");
+        enter_kernel(None);
     }
 }

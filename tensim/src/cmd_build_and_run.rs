@@ -3,7 +3,8 @@
 //! the kernels it names by path when it creates them — then run its `main` with the arguments after `--`.
 //! Each program it runs on a device is simulated; the run's DPRINTs and a cycle summary are printed, and
 //! the output flags write the last run's trace, heatmap and timeline, every run's stats, and the memory
-//! reports. Every option and output path is checked before anything is compiled.
+//! reports. Every option and output path is checked before anything is compiled. With `--cmake` the folder
+//! is built by CMake through its own CMakeLists.txt, with tensim's package standing in for TT-Metalium.
 
 use crate::chip_args::{ChipArgs, ParamArgs, setup};
 use crate::cmd_run::NocOutputs;
@@ -40,6 +41,10 @@ pub struct BuildAndRunArgs {
     /// Write statistics of every program run (JSON).
     #[arg(long, value_name = "FILE.json")]
     stats: Option<PathBuf>,
+    /// Build with CMake (the folder's CMakeLists.txt, tensim's package as TT-Metalium) instead of compiling
+    /// the sources it names directly.
+    #[arg(long)]
+    cmake: bool,
     /// Write the allocator's memory reports after the last run (three CSV files) into this folder.
     #[arg(long, value_name = "DIR")]
     memory_report: Option<PathBuf>,
@@ -87,7 +92,7 @@ pub fn run(a: &BuildAndRunArgs) -> CliResult<ExitCode> {
         a.memory_report.as_deref().map(|d| plan.add_in_dir(d, &MEMORY_REPORTS, outputs::MEMORY_REPORT)).transpose()?;
 
     let started = std::time::Instant::now();
-    let lib = build::build(&a.dir).map_err(CliError::User)?;
+    let lib = if a.cmake { build::build_with_cmake(&a.dir) } else { build::build(&a.dir) }.map_err(CliError::User)?;
     let built = started.elapsed();
     let probe = setup.open()?;
     let arch = probe.arch();
@@ -98,6 +103,7 @@ pub fn run(a: &BuildAndRunArgs) -> CliResult<ExitCode> {
     let tracing = trace.is_some();
     let records = noc.needs_records();
     let open_setup = setup.clone();
+    let maps_seen = std::cell::Cell::new(cpp::l1_window::pointer_mappings());
     let cfg = HostConfig {
         arch,
         num_devices: 1,
@@ -115,6 +121,12 @@ pub fn run(a: &BuildAndRunArgs) -> CliResult<ExitCode> {
                 }
                 for w in &r.warnings {
                     crate::note!("warning: {w}");
+                }
+                let maps = cpp::l1_window::pointer_mappings();
+                if maps != maps_seen.replace(maps) {
+                    crate::note!(
+                        "note: not modelled: the time of kernels' loads and stores through L1 pointers (they read and write L1 at no cycle cost)"
+                    );
                 }
                 say!(
                     "tensim: program {} on device {dev_id}: {} cycles ({:.2} us at {} MHz), {} kernels",

@@ -34,6 +34,91 @@ extern "C" __attribute__((visibility("default"))) int tensim_host_entry(const te
 }
 "#;
 
+/// tensim's stand-in for TT-Metalium's CMake package: `find_package(TT-Metalium)` finds it under the
+/// prefix [`cmake_prefix`] returns. `TT::Metalium` (and `TT::STL`) carry tensim's host headers, C++20, the
+/// entry point tensim calls, and link the "executable" as a shared object that `tensim build-and-run`
+/// loads (it cannot run on its own: the simulator is in tensim).
+const CMAKE_CONFIG: &str = r#"# tensim's stand-in for the TT-Metalium CMake package (written by tensim; see `tensim build-and-run --cmake`).
+# A target linking TT::Metalium builds into a shared object that `tensim build-and-run` loads and runs.
+get_filename_component(_tensim_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
+if(NOT TARGET TT::Metalium)
+    add_library(tensim_metalium INTERFACE)
+    target_include_directories(tensim_metalium INTERFACE "${_tensim_prefix}/include")
+    target_compile_features(tensim_metalium INTERFACE cxx_std_20)
+    target_compile_options(tensim_metalium INTERFACE -fPIC)
+    target_compile_definitions(tensim_metalium INTERFACE TENSIM TENSIM_HOST)
+    target_sources(tensim_metalium INTERFACE "${_tensim_prefix}/src/tensim_host_entry.cpp")
+    target_link_options(tensim_metalium INTERFACE -shared)
+    add_library(TT::Metalium ALIAS tensim_metalium)
+    add_library(tensim_stl INTERFACE)
+    add_library(TT::STL ALIAS tensim_stl)
+endif()
+set(TT-Metalium_FOUND TRUE)
+"#;
+
+/// Write the CMake package (headers, config, entry point) into the cache once per content; returns the
+/// prefix to give CMake as `CMAKE_PREFIX_PATH`.
+pub fn cmake_prefix() -> Result<PathBuf, String> {
+    let cache = cache_dir()?;
+    let mut files: Vec<(String, &str)> = HOST_HEADERS.iter().map(|(p, t)| (format!("include/{p}"), *t)).collect();
+    files.push(("lib/cmake/TT-Metalium/TT-MetaliumConfig.cmake".into(), CMAKE_CONFIG));
+    files.push(("src/tensim_host_entry.cpp".into(), ENTRY));
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), *t)).collect();
+    write_tree(&cache, "cmake-prefix", &refs)
+}
+
+/// Build the program folder with CMake (its own CMakeLists.txt, tensim's package as TT-Metalium) in a
+/// build folder in the cache, and return the built host program: the target of its first
+/// `add_executable`.
+pub fn build_with_cmake(dir: &Path) -> Result<PathBuf, String> {
+    let lists = dir.join("CMakeLists.txt");
+    let text = std::fs::read_to_string(&lists)
+        .map_err(|e| format!("{}: {e} (--cmake needs a CMakeLists.txt)", lists.display()))?;
+    let target = text
+        .split("add_executable(")
+        .nth(1)
+        .and_then(|r| r.split(|c: char| c.is_whitespace() || c == ')').next())
+        .filter(|t| !t.is_empty())
+        .ok_or_else(|| format!("{}: no add_executable(NAME …) to build", lists.display()))?
+        .to_string();
+    let prefix = cmake_prefix()?;
+    let cxx = compiler()?;
+    let dir = dir.canonicalize().map_err(|e| format!("program folder {}: {e}", dir.display()))?;
+    let build =
+        cache_dir()?.join("cmake-builds").join(&Hash::new().add(dir.display().to_string().as_bytes()).hex()[..16]);
+    let run = |args: &[&std::ffi::OsStr]| -> Result<(), String> {
+        let out = Command::new("cmake").args(args).output().map_err(|e| {
+            format!("cannot run cmake: {e} (install CMake 3.22 or newer, or leave out --cmake to build without it)")
+        })?;
+        if !out.status.success() {
+            return Err(format!(
+                "cmake failed for {}:\n{}{}",
+                dir.display(),
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        Ok(())
+    };
+    let prefix_arg = format!("-DCMAKE_PREFIX_PATH={}", prefix.display());
+    let cxx_arg = format!("-DCMAKE_CXX_COMPILER={}", cxx.display());
+    run(&[
+        "-S".as_ref(),
+        dir.as_os_str(),
+        "-B".as_ref(),
+        build.as_os_str(),
+        prefix_arg.as_ref(),
+        cxx_arg.as_ref(),
+        "-DCMAKE_BUILD_TYPE=Release".as_ref(),
+    ])?;
+    run(&["--build".as_ref(), build.as_os_str(), "--target".as_ref(), target.as_ref()])?;
+    let built = build.join(&target);
+    if !built.is_file() {
+        return Err(format!("cmake built no {} in {}", target, build.display()));
+    }
+    Ok(built)
+}
+
 /// The host sources of a program folder.
 pub fn host_sources(dir: &Path) -> Result<Vec<PathBuf>, String> {
     let cmake = dir.join("CMakeLists.txt");

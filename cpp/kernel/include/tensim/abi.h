@@ -18,8 +18,8 @@ struct tensim_api {
     void (*cb)(uint32_t op, uint32_t cb, uint32_t pages);
     // Queries: 0 write ptr, 1 read ptr, 2 tile size, 3 data format, 4 tile hw, 5 faces, 6 pages
     // reservable at back, 7 pages available at front (arg2 = pages), 8 my_x(noc=arg1), 9 my_y(noc),
-    // 10 logical x, 11 logical y, 12 semaphore address (arg1 = id), 13 L1 window base, 14 L1 size,
-    // 15 runtime arg address (arg1 = idx), 16 common runtime arg address.
+    // 10 logical x, 11 logical y, 12 semaphore address (arg1 = id), 15 runtime arg address (arg1 = idx),
+    // 16 common runtime arg address.
     uint32_t (*query)(uint32_t what, uint32_t arg1, uint32_t arg2);
     // NoC addresses.
     uint64_t (*noc_addr_xy)(uint32_t x, uint32_t y, uint32_t addr, uint32_t noc);

@@ -1,0 +1,90 @@
+//! tensim's C++ program folders (`cpp/programs/*`: host code and kernels written against the TT-Metalium
+//! API) built with `cpp::host::build` and run in-process, each against its Rust port among tensim's
+//! built-in programs: the host program passes its own check, and every program run takes the same cycles
+//! as the Rust port's, on Wormhole B0 and Blackhole. Needs the host C++ compiler and says so loudly.
+
+use cpp::host::{HostConfig, build};
+use kernels::ExampleOptions;
+use sim_device::{Arch, Device};
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+fn programs() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("programs")
+}
+
+fn need_compiler() {
+    if let Err(e) = cpp::compile::compiler() {
+        panic!("this test compiles C++ programs and needs the host C++ compiler: {e}");
+    }
+}
+
+/// Build and run the program folder `dir` on `arch`: main's exit code and the cycles of each program run.
+fn run_cpp(dir: &Path, arch: Arch) -> (i32, Vec<u64>) {
+    let lib = build::build(dir).unwrap_or_else(|e| panic!("{e}"));
+    let cycles = Rc::new(RefCell::new(Vec::new()));
+    let sink = cycles.clone();
+    let cfg = HostConfig {
+        arch,
+        num_devices: 1,
+        open: Box::new(move |_| Device::builtin(arch).map_err(|e| e.to_string())),
+        on_run: Box::new(move |_, _, r| sink.borrow_mut().push(r.cycles.0)),
+        kernel_roots: vec![programs()],
+    };
+    let out = cpp::host::run(&lib, cfg, &[dir.display().to_string()]).unwrap_or_else(|e| panic!("{e}"));
+    let c = cycles.borrow().clone();
+    (out.exit_code, c)
+}
+
+/// The Rust port's cycles.
+fn run_rust(name: &str, arch: Arch) -> u64 {
+    let ex = kernels::find(name).unwrap_or_else(|| panic!("no built-in program {name}"));
+    let mut dev = Device::builtin(arch).unwrap();
+    let out = (ex.run)(&mut dev, &ExampleOptions::default()).unwrap();
+    assert!(out.passed, "{name}: {}", out.check);
+    out.report.cycles.0
+}
+
+#[test]
+fn cpp_programs_pass_and_time_like_their_rust_ports() {
+    need_compiler();
+    // (folder, Rust port, allowed shortfall in cycles of the C++ program): the C++ adder reads and writes
+    // L1 through pointers, whose RISC-V loads and stores tensim does not time; its Rust port makes three
+    // L1 API calls instead.
+    let cases = [
+        ("loopback", "loopback", 0),
+        ("eltwise_binary", "eltwise_binary", 0),
+        ("hello_world_datamovement_kernel", "hello_world_datamovement", 0),
+        ("add_2_integers_in_riscv", "add_2_integers_in_riscv", 30),
+    ];
+    for arch in [Arch::WormholeB0, Arch::Blackhole] {
+        for (dir, rust, slack) in cases {
+            let (code, runs) = run_cpp(&programs().join(dir), arch);
+            assert_eq!(code, 0, "{dir} on {arch}: main returned {code}");
+            assert_eq!(runs.len(), 1, "{dir}: one program run");
+            let want = run_rust(rust, arch);
+            assert!(
+                runs[0] <= want && want - runs[0] <= slack,
+                "{dir} on {arch}: C++ {} cycles, Rust port {want}",
+                runs[0]
+            );
+        }
+    }
+}
+
+#[test]
+fn a_kernel_error_in_a_host_program_is_an_exception_with_its_text() {
+    need_compiler();
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/missing_kernel");
+    let lib = build::build(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let cfg = HostConfig {
+        arch: Arch::WormholeB0,
+        num_devices: 1,
+        open: Box::new(|_| Device::builtin(Arch::WormholeB0).map_err(|e| e.to_string())),
+        on_run: Box::new(|_, _, _| {}),
+        kernel_roots: vec![dir.clone()],
+    };
+    let e = cpp::host::run(&lib, cfg, &["x".into()]).unwrap_err();
+    assert!(e.contains("kernel file `kernels/no_such_kernel.cpp` not found"), "{e}");
+}
