@@ -16,6 +16,7 @@
 mod abi;
 pub mod compile;
 mod ffi;
+#[rustfmt::skip]
 mod headers;
 pub mod host;
 pub mod l1_window;
