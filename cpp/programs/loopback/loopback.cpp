@@ -18,7 +18,9 @@ using namespace tt;
 using namespace tt::tt_metal;
 
 int main(int argc, char** argv) {
-    uint32_t num_tiles = argc > 1 ? static_cast<uint32_t>(std::atoi(argv[1])) : 50;
+    long requested = argc > 1 ? std::atol(argv[1]) : 50;
+    TT_FATAL(requested >= 1 && requested <= 65536, "the number of tiles must be 1..65536, not {}", argv[1]);
+    uint32_t num_tiles = static_cast<uint32_t>(requested);
     auto mesh_device = distributed::MeshDevice::create_unit_mesh(0);
     distributed::MeshCommandQueue& cq = mesh_device->mesh_command_queue();
     distributed::MeshWorkload workload;
