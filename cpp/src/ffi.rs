@@ -14,11 +14,13 @@ use sim_tensix::{Compute, Dataflow};
 use std::cell::Cell;
 use std::path::Path;
 
+/// The running kernel's context and its core's L1 window (looked up once, at entry: a core's L1 does not
+/// move during a run).
 #[derive(Clone, Copy)]
 enum Current {
     None,
-    Dataflow(*mut Dataflow<'static>),
-    Compute(*mut Compute<'static>),
+    Dataflow(*mut Dataflow<'static>, Option<usize>),
+    Compute(*mut Compute<'static>, Option<usize>),
 }
 
 thread_local! {
@@ -56,7 +58,11 @@ impl KernelLib {
         Ok(KernelLib { entry, _lib: lib })
     }
 
-    fn call(&self, me: Current, window: Option<usize>) {
+    fn call(&self, me: Current) {
+        let window = match me {
+            Current::Dataflow(_, w) | Current::Compute(_, w) => w,
+            Current::None => None,
+        };
         let before = CURRENT.with(|c| c.replace(me));
         let before_window = crate::l1_window::enter_kernel(window);
         // SAFETY: `entry` takes the table of `extern "C-unwind"` functions that `abi.rs` defines with the
@@ -70,20 +76,20 @@ impl KernelLib {
     /// Run a data-movement kernel on its context.
     pub fn run_dataflow(&self, d: &mut Dataflow<'_>) {
         let w = d.l1_window_base();
-        self.call(Current::Dataflow((d as *mut Dataflow<'_>).cast()), w);
+        self.call(Current::Dataflow((d as *mut Dataflow<'_>).cast(), w));
     }
 
     /// Run one TRISC's build of a compute kernel on its context.
     pub fn run_compute(&self, c: &mut Compute<'_>) {
         let w = c.l1_window_base();
-        self.call(Current::Compute((c as *mut Compute<'_>).cast()), w);
+        self.call(Current::Compute((c as *mut Compute<'_>).cast(), w));
     }
 }
 
 /// Run `f` on the running data-movement kernel's context (an API error if a compute kernel called).
 pub(crate) fn dataflow<R>(api: &str, f: impl FnOnce(&mut Dataflow<'_>) -> R) -> R {
     let me = CURRENT.with(|c| c.get());
-    let Current::Dataflow(p) = me else {
+    let Current::Dataflow(p, window) = me else {
         abort(format!("{api} is a data-movement call; a compute kernel cannot make it"))
     };
     // SAFETY: `p` came from the `&mut Dataflow` that `run_dataflow` holds for the whole entry call, and
@@ -91,7 +97,7 @@ pub(crate) fn dataflow<R>(api: &str, f: impl FnOnce(&mut Dataflow<'_>) -> R) -> 
     let d = unsafe { &mut *p };
     crate::l1_window::enter_kernel(None);
     let r = f(d);
-    crate::l1_window::enter_kernel(d.l1_window_base());
+    crate::l1_window::enter_kernel(window);
     CURRENT.with(|c| c.set(me));
     r
 }
@@ -99,21 +105,21 @@ pub(crate) fn dataflow<R>(api: &str, f: impl FnOnce(&mut Dataflow<'_>) -> R) -> 
 /// Run `f` on the running compute kernel's context (an API error if a data-movement kernel called).
 pub(crate) fn compute<R>(api: &str, f: impl FnOnce(&mut Compute<'_>) -> R) -> R {
     let me = CURRENT.with(|c| c.get());
-    let Current::Compute(p) = me else {
+    let Current::Compute(p, window) = me else {
         abort(format!("{api} is a compute call; a data-movement kernel cannot make it"))
     };
     // SAFETY: as in `dataflow`.
     let c = unsafe { &mut *p };
     crate::l1_window::enter_kernel(None);
     let r = f(c);
-    crate::l1_window::enter_kernel(c.l1_window_base());
+    crate::l1_window::enter_kernel(window);
     CURRENT.with(|cur| cur.set(me));
     r
 }
 
 /// Which kind of kernel is running (for calls both kinds make).
 pub(crate) fn is_compute() -> bool {
-    CURRENT.with(|c| matches!(c.get(), Current::Compute(_)))
+    CURRENT.with(|c| matches!(c.get(), Current::Compute(..)))
 }
 
 /// The text of a C string the kernel passed (`len` bytes).

@@ -7,7 +7,7 @@
 //! is built by CMake through its own CMakeLists.txt, with tensim's package standing in for TT-Metalium.
 
 use crate::chip_args::{ChipArgs, ParamArgs, setup};
-use crate::cmd_run::NocOutputs;
+use crate::cmd_run::{NocOutputs, memory_report_contents, plan_memory_reports};
 use crate::error::{CliError, CliResult};
 use crate::outputs::{self, OutputId, OutputPlan};
 use crate::say;
@@ -53,8 +53,6 @@ pub struct BuildAndRunArgs {
     args: Vec<String>,
 }
 
-const MEMORY_REPORTS: [&str; 3] = ["l1_usage_summary.csv", "memory_usage_summary.csv", "detailed_memory_usage.csv"];
-
 /// What the runs leave for the output files.
 #[derive(Default)]
 struct Collected {
@@ -88,8 +86,7 @@ pub fn run(a: &BuildAndRunArgs) -> CliResult<ExitCode> {
     let trace = a.trace.as_deref().map(|p| plan.add(p, outputs::TRACE)).transpose()?;
     let noc = NocOutputs::plan(&mut plan, &a.noc_heatmap, &a.npe_timeline)?;
     let stats = a.stats.as_deref().map(|p| plan.add(p, outputs::STATS)).transpose()?;
-    let mem =
-        a.memory_report.as_deref().map(|d| plan.add_in_dir(d, &MEMORY_REPORTS, outputs::MEMORY_REPORT)).transpose()?;
+    let mem = plan_memory_reports(&mut plan, &a.memory_report)?;
 
     let started = std::time::Instant::now();
     let lib = if a.cmake { build::build_with_cmake(&a.dir) } else { build::build(&a.dir) }.map_err(CliError::User)?;
@@ -147,13 +144,7 @@ pub fn run(a: &BuildAndRunArgs) -> CliResult<ExitCode> {
             }
             c.last = last;
             if let Some(ids) = &mem {
-                let reports = dev.memory_reports();
-                let texts = [&reports.l1_usage_summary, &reports.memory_usage_summary, &reports.detailed_memory_usage];
-                c.memory = ids
-                    .iter()
-                    .zip(texts)
-                    .map(|(id, t)| (*id, format!("{}\n{t}", outputs::MEMORY_REPORT_MARKER)))
-                    .collect();
+                c.memory = memory_report_contents(dev, ids);
             }
         }),
         kernel_roots: kernel_roots(&a.dir.canonicalize().unwrap_or_else(|_| a.dir.clone())),

@@ -201,6 +201,18 @@ impl NocOutputs {
 
 const MEMORY_REPORTS: [&str; 3] = ["l1_usage_summary.csv", "memory_usage_summary.csv", "detailed_memory_usage.csv"];
 
+/// Plan `--memory-report DIR`: the allocator's three CSV files in that folder.
+pub fn plan_memory_reports(plan: &mut OutputPlan, dir: &Option<PathBuf>) -> CliResult<Option<Vec<OutputId>>> {
+    dir.as_deref().map(|d| plan.add_in_dir(d, &MEMORY_REPORTS, outputs::MEMORY_REPORT)).transpose()
+}
+
+/// The memory reports of `dev` as it is now, for the outputs `plan_memory_reports` planned.
+pub fn memory_report_contents(dev: &Device, ids: &[OutputId]) -> Vec<(OutputId, String)> {
+    let reports = dev.memory_reports();
+    let texts = [&reports.l1_usage_summary, &reports.memory_usage_summary, &reports.detailed_memory_usage];
+    ids.iter().zip(texts).map(|(id, t)| (*id, format!("{}\n{t}", outputs::MEMORY_REPORT_MARKER))).collect()
+}
+
 /// Run `tensim run`.
 pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
     if a.list {
@@ -255,8 +267,7 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
     let trace = a.trace.as_deref().map(|p| plan.add(p, outputs::TRACE)).transpose()?;
     let noc = NocOutputs::plan(&mut plan, &a.noc_heatmap, &a.npe_timeline)?;
     let stats = a.stats.as_deref().map(|p| plan.add(p, outputs::STATS)).transpose()?;
-    let mem =
-        a.memory_report.as_deref().map(|d| plan.add_in_dir(d, &MEMORY_REPORTS, outputs::MEMORY_REPORT)).transpose()?;
+    let mem = plan_memory_reports(&mut plan, &a.memory_report)?;
 
     let mut dev = setup.open()?;
     dev.set_tracing(trace.is_some());
@@ -314,11 +325,7 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
         contents.push((id, doc));
     }
     if let Some(ids) = mem {
-        let reports = dev.memory_reports();
-        let texts = [&reports.l1_usage_summary, &reports.memory_usage_summary, &reports.detailed_memory_usage];
-        for (id, text) in ids.into_iter().zip(texts) {
-            contents.push((id, format!("{}\n{text}", outputs::MEMORY_REPORT_MARKER)));
-        }
+        contents.extend(memory_report_contents(&dev, &ids));
     }
     for p in plan.commit(contents)? {
         say!("wrote {}", p.display());

@@ -285,10 +285,7 @@ inline std::string vformat(std::string_view f, const Arg* args, size_t n) {
 }  // namespace detail
 
 template <typename It, typename Sent>
-struct join_view : detail::join_view<It, Sent> {
-    using It_ = It;
-    using Sent_ = Sent;
-};
+struct join_view : detail::join_view<It, Sent> {};
 
 template <typename Range>
 auto join(const Range& r, std::string_view sep) {
