@@ -672,3 +672,70 @@ fn an_operation_without_its_init_warns() {
     // The operation still happens.
     assert!((out[0] - (a[0] + b[0]).exp()).abs() < 0.05 * (a[0] + b[0]).exp());
 }
+
+/// A custom SFPU function: the tile walk visits every value once, `v_if` chains predicate lanes, and seed
+/// 002's path (`llk_unpack_AB`, datacopy A2D/B2D) puts both operands in DST.
+#[test]
+fn custom_sfpi_functions_compute_per_lane_with_predication() {
+    let (a, b) = inputs();
+    // max(a, b) via v_if, and 2 where a == b, through the low-level unpack and datacopies.
+    let got = run_op(&a, &b, ComputeConfig::default(), |c| {
+        c.llk_unpack_ab_init(C0, C1);
+        c.llk_unpack_ab(C0, C1, 0, 0);
+        c.llk_math_eltwise_unary_datacopy_init(DataCopyType::A2D, C0);
+        c.llk_math_eltwise_unary_datacopy(DataCopyType::A2D, 0);
+        c.llk_math_eltwise_unary_datacopy_init(DataCopyType::B2D, C1);
+        c.llk_math_eltwise_unary_datacopy(DataCopyType::B2D, 1);
+        c.llk_math_eltwise_unary_sfpu_params(0, VectorMode::RC, |s| {
+            let second = s.vectors_per_tile() as isize;
+            for _ in 0..s.vectors_per_face() {
+                let (x, y) = (s.dst(0), s.dst(second));
+                s.v_if(x.lt(y), |s| s.set_dst(0, y)).v_elseif(x.eq(y), |s| s.set_dst(0, VFloat::splat(2.0)));
+                s.inc();
+            }
+        });
+    });
+    let want: Vec<f32> = (0..1024)
+        .map(|i| {
+            let (x, y) = (bf16(a[i]), bf16(b[i]));
+            if x < y {
+                y
+            } else if x == y {
+                2.0
+            } else {
+                x
+            }
+        })
+        .collect();
+    assert_close("v_if max", &got, &want, 0.0, 0.0);
+    // A row vector (R) touches only the top 16 rows; the binary wrapper addresses tiles from DST 0.
+    let got = run_op(&a, &b, ComputeConfig::default(), |c| {
+        c.copy_tile_init(C0);
+        c.copy_tile(C0, 0, 0);
+        c.llk_math_eltwise_binary_sfpu_params(VectorMode::R, |s| {
+            for i in 0..s.vectors_per_face() as isize {
+                let x = s.dst(i);
+                s.set_dst(i, x * x);
+            }
+        });
+    });
+    let want: Vec<f32> = (0..1024).map(|i| if i < 512 { bf16(bf16(a[i]) * bf16(a[i])) } else { bf16(a[i]) }).collect();
+    assert_close("R-mode square", &got, &want, 0.0, 0.0);
+}
+
+#[test]
+fn a_custom_sfpu_function_outside_dst_is_an_error_naming_the_vector() {
+    let (a, b) = inputs();
+    let body: ComputeBody = Arc::new(|c: &mut Compute| {
+        c.tile_regs_acquire();
+        c.llk_math_eltwise_unary_sfpu_params(0, VectorMode::RC, |s| {
+            let _ = s.dst(10_000);
+        });
+        c.tile_regs_commit();
+        c.tile_regs_wait();
+        c.tile_regs_release();
+    });
+    let e = run_with(Arch::WormholeB0, &a, &b, 1, ComputeConfig::default(), body).unwrap_err().to_string();
+    assert!(e.contains("_llk_math_eltwise_unary_sfpu_params_: dst_reg[10000]"), "{e}");
+    assert!(e.contains("outside the section's 8 tiles"), "{e}");
+}

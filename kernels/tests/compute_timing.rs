@@ -99,3 +99,39 @@ fn a_starved_compute_kernel_shows_blocked_time_in_the_trace() {
         .count();
     assert!(waits >= 32, "{waits} cb_wait_front slices on TRISC0");
 }
+
+/// A custom SFPU walk costs MATH `math_base + instructions × sfpu_cycles_per_instr × lanes / 1024`: here
+/// 3 instructions (load, store, `dst_reg++`) per vector, every vector of a tile, on each arch's width.
+#[test]
+fn a_custom_sfpu_walk_costs_its_counted_instructions() {
+    let (a, b) = inputs();
+    for arch in [Arch::WormholeB0, Arch::Grayskull] {
+        let cc = sim_device::Params::builtin(arch).api.compute.clone();
+        let math_busy = |walk: bool| {
+            let body: ComputeBody = Arc::new(move |c: &mut Compute| {
+                c.tile_regs_acquire();
+                if walk {
+                    c.llk_math_eltwise_unary_sfpu_params(0, VectorMode::RC, |s| {
+                        for _ in 0..s.vectors_per_face() {
+                            let v = s.dst(0);
+                            s.set_dst(0, v);
+                            s.inc();
+                        }
+                    });
+                }
+                c.tile_regs_commit();
+                c.tile_regs_wait();
+                c.cb_reserve_back(OUT, 1);
+                c.pack_tile(0, OUT);
+                c.cb_push_back(OUT, 1);
+                c.tile_regs_release();
+            });
+            let r = run_with(arch, &a, &b, 1, ComputeConfig::default(), body).unwrap().1;
+            r.kernels.iter().find(|k| k.risc == Risc::Trisc1).unwrap().busy.0
+        };
+        let lanes = cc.sfpu_lanes as u64;
+        let instructions = 3 * 1024 / lanes;
+        let want = cc.math_base.0 + (instructions * cc.sfpu_per_instr.0 * lanes).div_ceil(1024);
+        assert_eq!(math_busy(true) - math_busy(false), want, "{arch}");
+    }
+}

@@ -69,11 +69,13 @@ pub mod prelude {
         BufferKind, DataType, MemoryConfig, NdShardSpec, PageConfig, ShardMode, ShardSpec, TensorSpec,
     };
     pub use layout::{Shape, TileShape};
+    /// The SFPI vector types and intrinsics for custom SFPU functions.
+    pub use sim_tensix::compute::sfpi::{self, Sfpi, VCond, VFloat, VInt, VUInt, VectorMode};
     pub use sim_tensix::{
-        AddrGen, BroadcastType, CBIndex, Compute, ComputeRole, DataFormat, DataMovementProcessor, Dataflow,
-        EltwiseBinaryReuseDestType, EltwiseOp, InterleavedAddrGen, InterleavedAddrGenFast, InterleavedPow2AddrGenFast,
-        PoolType, ReduceDim, Risc, TensorAccessor, TensorAccessorArgs, WordCond, bfloat16, pack_tiles,
-        pack_two_bfloat16_into_uint32, unpack_tiles,
+        AddrGen, BroadcastType, CBIndex, Compute, ComputeRole, DataCopyType, DataFormat, DataMovementProcessor,
+        Dataflow, EltwiseBinaryReuseDestType, EltwiseOp, InterleavedAddrGen, InterleavedAddrGenFast,
+        InterleavedPow2AddrGenFast, PoolType, ReduceDim, Risc, TensorAccessor, TensorAccessorArgs, WordCond, bfloat16,
+        pack_tiles, pack_two_bfloat16_into_uint32, unpack_tiles,
     };
     pub use soc_descriptors::{Arch, NocId, TranslatedCoord};
 }

@@ -23,8 +23,9 @@ pub use addrgen::{
 pub use args::{ArgValue, ETH_SYNC_CHANNELS, EthInfo, KernelArgs, KernelInstance};
 pub use cb::{CBIndex, CbCounters, CbId, CircularBuffer};
 pub use compute::math::{BroadcastType, EltwiseOp, PoolType, ReduceDim, SfpuUnary};
+pub use compute::sfpi::{Sfpi, VCond, VFloat, VInt, VUInt, VectorMode};
 pub use compute::state::ComputeSettings;
-pub use compute::{Compute, ComputeRole, EltwiseBinaryReuseDestType};
+pub use compute::{Compute, ComputeRole, DataCopyType, EltwiseBinaryReuseDestType};
 pub use core::{Barrier, NocCounters, TensixCore, Wait, Waiter, WordCond};
 pub use dataflow::Dataflow;
 pub use format::{DataFormat, bfloat16, pack_tiles, pack_two_bfloat16_into_uint32, unpack_tiles};

@@ -59,6 +59,8 @@ pub struct ComputeParams {
     pub sfpu_per_instr: Cycles,
     /// SFPU instruction counts.
     pub sfpu: SfpuCosts,
+    /// SFPU lanes: the values one vector instruction works on (a custom SFPU function's vector width).
+    pub sfpu_lanes: u32,
     /// Fixed cycles per packed tile.
     pub pack_base: Cycles,
     /// L1 write bandwidth of the packers, bytes per cycle.
@@ -85,6 +87,7 @@ impl ComputeParams {
             reduce: z,
             datacopy: z,
             sfpu_per_instr: z,
+            sfpu_lanes: 32,
             sfpu: SfpuCosts {
                 exp: (0, 0),
                 recip: (0, 0),

@@ -4,6 +4,7 @@
 pub mod add_2_integers_in_compute;
 pub mod add_2_integers_in_riscv;
 pub mod common;
+pub mod custom_sfpi;
 pub mod eltwise_binary;
 pub mod eltwise_sfpu;
 pub mod hello_world_datamovement;
@@ -111,6 +112,27 @@ pub fn list() -> &'static [Example] {
             takes: &[SIZE_TILES],
             work: |o| tiles_work(o, 16, 6, 2 * TILE),
             run: sfpu_eltwise_chain::run,
+        },
+        Example {
+            name: "sfpu_custom_add",
+            about: "seed 002: a + b via SrcA/SrcB -> DST and a custom SFPI function (llk_unpack_AB, datacopy A2D/B2D)",
+            takes: &[SIZE_TILES],
+            work: |o| tiles_work(o, 16, 4, 3 * TILE),
+            run: custom_sfpi::run_seed,
+        },
+        Example {
+            name: "custom_sfpi_add",
+            about: "a + b of 16 bf16 tiles by an SFPI face function over DST (vFloat, dst_reg)",
+            takes: &[SIZE_TILES],
+            work: |o| tiles_work(o, 16, 4, 3 * TILE),
+            run: custom_sfpi::run_add_example,
+        },
+        Example {
+            name: "custom_sfpi_smoothstep",
+            about: "smoothstep(0, 1, x) of 16 bf16 tiles by an SFPI face function with v_if predication",
+            takes: &[SIZE_TILES],
+            work: |o| tiles_work(o, 16, 4, 2 * TILE),
+            run: custom_sfpi::run_smoothstep,
         },
         Example {
             name: "vecadd_multi_core",

@@ -202,6 +202,7 @@ keys! {
     "compute.reduce_cycles" => api.compute.reduce, [0, CYC], "cycles";
     "compute.datacopy_cycles" => api.compute.datacopy, [0, CYC], "cycles";
     "compute.sfpu_cycles_per_instr" => api.compute.sfpu_per_instr, [0, CYC], "cycles";
+    "compute.sfpu_lanes" => api.compute.sfpu_lanes, [16, 256], pow2, "lanes";
     "compute.sfpu.exp_instr" => api.compute.sfpu.exp.0, [0, 100_000], "instructions";
     "compute.sfpu.exp_approx_instr" => api.compute.sfpu.exp.1, [0, 100_000], "instructions";
     "compute.sfpu.recip_instr" => api.compute.sfpu.recip.0, [0, 100_000], "instructions";

@@ -6,8 +6,10 @@
 mod cost;
 mod fpu;
 mod init;
+mod llk;
 pub mod math;
 mod pipeline;
+pub mod sfpi;
 mod sfpu;
 pub mod state;
 mod tilize;
@@ -85,7 +87,11 @@ pub struct Compute<'y> {
     data: bool,
     /// PACK accumulates into L1 (`pack_reconfig_l1_acc`).
     l1_acc: bool,
+    /// MATH: the `llk_unpack_AB` operand set being copied into DST, and which registers were copied.
+    held_ab: Option<(SrcEntry, [bool; 2])>,
 }
+
+pub use llk::DataCopyType;
 
 /// The data formats the unpackers and the packer were last configured for, and by which call.
 #[derive(Debug, Clone, Copy, Default)]
@@ -130,6 +136,7 @@ impl<'y> Compute<'y> {
             formats: FormatConfig::default(),
             data,
             l1_acc: false,
+            held_ab: None,
         }
     }
 

@@ -85,6 +85,8 @@ pub enum SrcKind {
     DestReuse(EltwiseOp),
     /// One tile of `tilize_block`/`untilize_block` (A).
     Datacopy,
+    /// `llk_unpack_AB`: a tile in each of SrcA and SrcB for MATH's datacopies.
+    UnpackAB,
 }
 
 impl SrcKind {
@@ -100,6 +102,7 @@ impl SrcKind {
             SrcKind::Transpose => "transpose_wh_tile",
             SrcKind::DestReuse(_) => "binary_dest_reuse_tiles",
             SrcKind::Datacopy => "tilize/untilize",
+            SrcKind::UnpackAB => "llk_unpack_AB",
         }
     }
 }
