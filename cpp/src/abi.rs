@@ -5,13 +5,13 @@
 use crate::ffi::{self, c_str, text};
 use sim_core::fiber::abort;
 use sim_device::NocId;
-use sim_tensix::{DataFormat, InterleavedAddrGen, InterleavedAddrGenFast, SfpuUnary, TensorAccessor};
+use sim_tensix::{DataCopyType, DataFormat, InterleavedAddrGen, InterleavedAddrGenFast, SfpuUnary, TensorAccessor};
 use std::collections::HashSet;
 use std::ffi::c_char;
 use std::sync::{LazyLock, Mutex};
 
 /// The ABI version `tensim/abi.h` declares.
-pub const ABI_VERSION: u32 = 2;
+pub const ABI_VERSION: u32 = 3;
 
 /// The table (`struct tensim_api` of `tensim/abi.h`).
 #[repr(C)]
@@ -43,6 +43,7 @@ pub struct TensimApi {
     ta_noc_addr: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32) -> u64,
     ta_read: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32),
     ta_write: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32),
+    sfpi: extern "C-unwind" fn(u32, i32, u32, *mut f32, *const u8) -> u32,
 }
 
 /// The one table every kernel gets.
@@ -74,6 +75,7 @@ pub static TABLE: TensimApi = TensimApi {
     ta_noc_addr,
     ta_read,
     ta_write,
+    sfpi,
 };
 
 fn noc(n: u32) -> NocId {
@@ -444,6 +446,10 @@ fn sfpu(code: u32, param: u32) -> SfpuUnary {
     }
 }
 
+fn datacopy(kind: u32) -> DataCopyType {
+    if kind == 0 { DataCopyType::A2D } else { DataCopyType::B2D }
+}
+
 /// Operation codes of `tensim/compute_ops.h`.
 extern "C-unwind" fn compute(op: u32, a: u32, b: u32, c3: u32, d4: u32, e5: u32, f6: u32) {
     ffi::compute("a compute call", |c| match op {
@@ -504,6 +510,49 @@ extern "C-unwind" fn compute(op: u32, a: u32, b: u32, c3: u32, d4: u32, e5: u32,
         14 => c.pack_reconfig_data_format(a),
         15 => c.reconfig_data_format(a, b),
         16 => c.pack_tile_block(a, b, c3),
+        17 => c.llk_unpack_ab_init(a, b),
+        18 => c.llk_unpack_ab(a, b, c3, d4),
+        19 => c.llk_math_eltwise_unary_datacopy_init(datacopy(a), b),
+        20 => c.llk_math_eltwise_unary_datacopy(datacopy(a), b),
         _ => abort(format!("unknown compute operation {op}: the kernel was built against other tensim headers")),
+    })
+}
+
+/// Lanes of the vectors the SFPI header passes (`tensim::sfpi::MAX_LANES`).
+const SFPI_LANES: usize = sim_tensix::compute::sfpi::MAX_LANES;
+
+/// The SFPI model's DST access (`tensim/sfpi.h`): 0 open (a = wrapper, b = start tile; returns the lanes,
+/// 0 when not MATH), 1 seek (a = tile, b = face), 2 load `dst_reg[a]` into `data`, 3 store floats and
+/// 4 store integer bits from `data` to `dst_reg[a]` on the lanes of `mask` (one byte per lane; null = all),
+/// 5 advance the pointer, 6 close (b = instructions the header counted).
+extern "C-unwind" fn sfpi(op: u32, a: i32, b: u32, data: *mut f32, mask: *const u8) -> u32 {
+    ffi::compute("an SFPI call", |c| match op {
+        0 => c.sfpi_open(a.max(0) as usize, b),
+        1 => {
+            c.sfpi_session("the SFPU face walk").seek(a.max(0) as usize, b as usize);
+            0
+        }
+        2 => {
+            let mut v = [0f32; SFPI_LANES];
+            c.sfpi_session("a dst_reg read").load_lanes(a as isize, &mut v);
+            ffi::write_slice(data, &v);
+            0
+        }
+        3 | 4 => {
+            let vals: Vec<f32> = ffi::read_slice(data as *const f32, SFPI_LANES).to_vec();
+            let en: Option<Vec<bool>> =
+                (!mask.is_null()).then(|| ffi::read_slice(mask, SFPI_LANES).iter().map(|&m| m != 0).collect());
+            c.sfpi_session("a dst_reg write").store_lanes(a as isize, &vals, en.as_deref(), op == 3);
+            0
+        }
+        5 => {
+            c.sfpi_session("dst_reg++").advance();
+            0
+        }
+        6 => {
+            c.sfpi_close(b as u64);
+            0
+        }
+        _ => abort(format!("unknown SFPI call {op}: the kernel was built against other tensim headers")),
     })
 }

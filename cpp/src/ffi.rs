@@ -149,7 +149,8 @@ pub(crate) fn read_slice<'a, T>(ptr: *const T, n: usize) -> &'a [T] {
         return &[];
     }
     // SAFETY: the host headers pass a pointer to `n` live elements (a vector's data, an array), which
-    // stay alive and unchanged for the duration of the call that reads them.
+    // stay alive and unchanged for the duration of the call that reads them; the SFPI header passes
+    // its vectors' lane arrays (`MAX_LANES` elements) the same way.
     unsafe { std::slice::from_raw_parts(ptr, n) }
 }
 

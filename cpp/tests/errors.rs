@@ -34,3 +34,23 @@ fn a_missing_kernel_file_is_named() {
         .to_string();
     assert!(e.contains("kernel file no/such/kernel.cpp") && e.contains("No such file"), "{e}");
 }
+
+/// SFPI misuse in a C++ kernel: `dst_reg` outside any SFPU wrapper, and a vector past the DST section, are
+/// errors naming the call.
+#[test]
+fn sfpi_misuse_is_named() {
+    if let Err(e) = cpp::compile::compiler() {
+        panic!("this test compiles C++ kernels and needs the host C++ compiler: {e}");
+    }
+    for (defines, want) in [
+        (vec![("OUTSIDE".to_string(), "1".to_string())], "a dst_reg write outside an SFPU function"),
+        (vec![], "_llk_math_eltwise_unary_sfpu_params_: dst_reg[1000]"),
+    ] {
+        let mut dev = Device::builtin(Arch::WormholeB0).unwrap();
+        let mut p = Program::new();
+        let cfg = ComputeConfig { defines, ..Default::default() };
+        cpp::create_kernel(&mut p, &mut dev, data("sfpi_misuse.cpp"), CoreCoord::new(0, 0), cfg).unwrap();
+        let e = dev.enqueue_program(&p).unwrap_err().to_string();
+        assert!(e.contains(want), "{e}");
+    }
+}

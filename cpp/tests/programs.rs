@@ -57,6 +57,9 @@ fn cpp_programs_pass_and_time_like_their_rust_ports() {
         ("eltwise_binary", "eltwise_binary", 0),
         ("hello_world_datamovement_kernel", "hello_world_datamovement", 0),
         ("add_2_integers_in_riscv", "add_2_integers_in_riscv", 30),
+        ("sfpu_custom_add", "sfpu_custom_add", 0),
+        ("custom_sfpi_add", "custom_sfpi_add", 0),
+        ("custom_sfpi_smoothstep", "custom_sfpi_smoothstep", 0),
     ];
     for arch in [Arch::WormholeB0, Arch::Blackhole] {
         for (dir, rust, slack) in cases {
@@ -71,6 +74,16 @@ fn cpp_programs_pass_and_time_like_their_rust_ports() {
             );
         }
     }
+}
+
+/// Seed 002's kernel as written for Grayskull (4 iterations per face, the second tile at `dst_reg[16]`)
+/// runs on Grayskull's 64-lane SFPU and counts the same instructions as its Rust port.
+#[test]
+fn the_seed_sfpu_kernel_runs_on_grayskull_with_its_own_constants() {
+    need_compiler();
+    let (code, runs) = run_cpp(&programs().join("sfpu_custom_add"), Arch::Grayskull);
+    assert_eq!(code, 0);
+    assert_eq!(runs, vec![run_rust("sfpu_custom_add", Arch::Grayskull)]);
 }
 
 #[test]

@@ -89,6 +89,8 @@ pub struct Compute<'y> {
     l1_acc: bool,
     /// MATH: the `llk_unpack_AB` operand set being copied into DST, and which registers were copied.
     held_ab: Option<(SrcEntry, [bool; 2])>,
+    /// MATH: the SFPU session a C++ kernel's wrapper opened, and the wrapper's name.
+    sfpi_open: Option<(&'static str, sfpi::Sfpi)>,
 }
 
 pub use llk::DataCopyType;
@@ -137,6 +139,7 @@ impl<'y> Compute<'y> {
             data,
             l1_acc: false,
             held_ab: None,
+            sfpi_open: None,
         }
     }
 

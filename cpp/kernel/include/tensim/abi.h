@@ -4,7 +4,7 @@
 #pragma once
 #include <cstdint>
 
-#define TENSIM_ABI_VERSION 2
+#define TENSIM_ABI_VERSION 3
 
 extern "C" {
 struct tensim_api {
@@ -58,6 +58,11 @@ struct tensim_api {
                     uint32_t noc);
     void (*ta_write)(uint32_t cta, uint32_t base, uint32_t page, uint32_t id, uint32_t l1, uint32_t size,
                      uint32_t noc);
+    // SFPI (tensim/sfpi.h): 0 open (a = wrapper, b = start tile; returns the lanes, 0 when not MATH),
+    // 1 seek (a = tile, b = face), 2 load dst_reg[a] into data, 3 store floats / 4 store integer bits from
+    // data to dst_reg[a] on the lanes of mask (a byte per lane, null = all), 5 dst_reg++, 6 close (b =
+    // instructions counted). data and mask hold 64 lanes.
+    uint32_t (*sfpi)(uint32_t op, int32_t a, uint32_t b, float* data, const uint8_t* mask);
 };
 }
 

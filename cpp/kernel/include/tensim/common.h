@@ -50,6 +50,7 @@ enum CB : uint8_t {
     c_out0 = 16, c_out1, c_out2, c_out3, c_out4, c_out5, c_out6, c_out7,
     c_intermed0 = 24, c_intermed1, c_intermed2, c_intermed3, c_intermed4, c_intermed5, c_intermed6, c_intermed7,
 };
+enum class DstMode : uint8_t { Full = 0, Half = 1, Tile = 2, NUM_DST_MODES = 3 };
 }  // namespace tt
 
 enum class DataFormat : uint8_t {

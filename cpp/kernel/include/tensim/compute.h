@@ -5,6 +5,7 @@
 #include "tensim/common.h"
 #include "tensim/compute_ops.h"
 #include "tensim/dprint.h"
+#include "tensim/sfpi.h"
 
 #ifdef TRISC_MATH
 #define MATH(x) x
@@ -65,6 +66,9 @@ ALWI void tile_regs_wait() { compute(tensim::OP_TILE_REGS, 2); }
 ALWI void tile_regs_release() { compute(tensim::OP_TILE_REGS, 3); }
 ALWI void acquire_dst() { compute(tensim::OP_TILE_REGS, 4); }
 ALWI void release_dst() { compute(tensim::OP_TILE_REGS, 5); }
+// The older spellings with a DST mode (the sync mode is the kernel's configuration either way).
+ALWI void acquire_dst(tt::DstMode) { acquire_dst(); }
+ALWI void release_dst(tt::DstMode) { release_dst(); }
 
 // Element-wise binary operations on the FPU.
 ALWI void add_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false) {
@@ -152,5 +156,27 @@ TENSIM_SFPU(square, tensim::SFPU_SQUARE)
 #undef TENSIM_SFPU
 ALWI void power_tile_init() { compute(tensim::OP_SFPU_INIT, tensim::SFPU_POWER); }
 ALWI void power_tile(uint32_t idst, uint32_t param0) { compute(tensim::OP_SFPU, tensim::SFPU_POWER, idst, param0); }
+// Low-level calls custom kernels make directly: a tile from each of two CBs into SrcA and SrcB, and
+// MATH's datacopy of either source register into DST.
+enum DataCopyType { A2D = 0, B2D = 1 };
+constexpr bool UnpackToDestEn = true;
+template <BroadcastType BType = BroadcastType::NONE>
+ALWI void llk_unpack_AB_init(uint32_t icb0, uint32_t icb1, uint32_t = 0, uint32_t = 0) {
+    compute(tensim::OP_LLK_UNPACK_AB_INIT, icb0, icb1);
+}
+template <BroadcastType BType = BroadcastType::NONE>
+ALWI void llk_unpack_AB(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, bool = false) {
+    compute(tensim::OP_LLK_UNPACK_AB, icb0, icb1, itile0, itile1);
+}
+template <DataCopyType type, BroadcastType src_b_bcast = BroadcastType::NONE, bool fp32_dest = false,
+          bool unpack_to_dest = false>
+ALWI void llk_math_eltwise_unary_datacopy_init(bool = false, bool = false, uint32_t operand = 0) {
+    compute(tensim::OP_LLK_DATACOPY_INIT, (uint32_t)type, operand);
+}
+template <DataCopyType type, BroadcastType src_b_bcast = BroadcastType::NONE, bool fp32_dest = false,
+          bool unpack_to_dest = false>
+ALWI void llk_math_eltwise_unary_datacopy(uint32_t dst_index, uint32_t = 0) {
+    compute(tensim::OP_LLK_DATACOPY, (uint32_t)type, dst_index);
+}
 }  // namespace ckernel
 using namespace ckernel;

@@ -19,6 +19,10 @@ enum ComputeOp : uint32_t {
     OP_PACK_RECONFIG,           // ocb
     OP_RECONFIG_DATA_FORMAT,    // srca, srcb
     OP_PACK_TILE_BLOCK,         // dst, cb, n
+    OP_LLK_UNPACK_AB_INIT,      // cb0, cb1
+    OP_LLK_UNPACK_AB,           // cb0, cb1, t0, t1
+    OP_LLK_DATACOPY_INIT,       // kind (0 A2D, 1 B2D), cb
+    OP_LLK_DATACOPY,            // kind, dst
 };
 // Unary SFPU operations (OP_SFPU_INIT / OP_SFPU).
 enum SfpuOp : uint32_t {

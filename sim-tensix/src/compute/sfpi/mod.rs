@@ -98,11 +98,6 @@ impl Sfpi {
         1024 / self.lanes
     }
 
-    /// Put the pointer on `face` of DST tile `tile` (the wrapper's face walk).
-    pub(crate) fn seek(&mut self, tile: usize, face: usize) {
-        self.ptr = tile * self.vectors_per_tile() + face * self.vectors_per_face();
-    }
-
     /// The row-major index in its tile of each lane of vector `i` past the pointer, and the tile, or
     /// `None` (error recorded) when it is outside the section.
     fn locate(&mut self, i: isize) -> Option<(usize, usize)> {
@@ -134,15 +129,33 @@ impl Sfpi {
         self.masks.last().copied().unwrap_or([true; MAX_LANES])
     }
 
+    /// The lanes of `dst_reg[i]` into `out` (uncounted: for front ends that count their own instructions).
+    pub fn load_lanes(&mut self, i: isize, out: &mut [f32]) {
+        let Some((t, first)) = self.locate(i) else { return };
+        for (l, x) in out.iter_mut().enumerate().take(self.lanes) {
+            *x = self.dst[t][Self::lane_index(first, l)];
+        }
+    }
+
+    /// Store `vals` into `dst_reg[i]` on the lanes `enabled` (all when `None`), rounding floats to bfloat16
+    /// when DST is 16-bit and `float` is set (uncounted, as [`Sfpi::load_lanes`]).
+    pub fn store_lanes(&mut self, i: isize, vals: &[f32], enabled: Option<&[bool]>, float: bool) {
+        let round = float && !self.fp32;
+        let Some((t, first)) = self.locate(i) else { return };
+        for l in 0..self.lanes.min(vals.len()) {
+            if enabled.is_none_or(|e| e.get(l).copied().unwrap_or(false)) {
+                let x = vals[l];
+                self.dst[t][Self::lane_index(first, l)] = if round { round_bf16(x) } else { x };
+            }
+        }
+        self.stored[t] = true;
+    }
+
     /// `dst_reg[i]` read as floats (an `SFPLOAD`).
     pub fn dst(&mut self, i: isize) -> VFloat {
         count(1);
         let mut v = [0f32; MAX_LANES];
-        if let Some((t, first)) = self.locate(i) {
-            for (l, x) in v.iter_mut().enumerate().take(self.lanes) {
-                *x = self.dst[t][Self::lane_index(first, l)];
-            }
-        }
+        self.load_lanes(i, &mut v);
         VFloat(v)
     }
 
@@ -155,36 +168,30 @@ impl Sfpi {
     pub fn set_dst(&mut self, i: isize, v: VFloat) {
         count(1);
         let en = self.enabled();
-        let fp32 = self.fp32;
-        if let Some((t, first)) = self.locate(i) {
-            for l in 0..self.lanes {
-                if en[l] {
-                    let x = v.0[l];
-                    self.dst[t][Self::lane_index(first, l)] = if fp32 { x } else { round_bf16(x) };
-                }
-            }
-            self.stored[t] = true;
-        }
+        self.store_lanes(i, &v.0, Some(&en), true);
     }
 
     /// `dst_reg[i] = v` for an integer vector (its bits, unrounded).
     pub fn set_dst_int(&mut self, i: isize, v: VInt) {
         count(1);
         let en = self.enabled();
-        if let Some((t, first)) = self.locate(i) {
-            for l in 0..self.lanes {
-                if en[l] {
-                    self.dst[t][Self::lane_index(first, l)] = f32::from_bits(v.0[l] as u32);
-                }
-            }
-            self.stored[t] = true;
-        }
+        self.store_lanes(i, &v.as_float().0, Some(&en), false);
+    }
+
+    /// Put the pointer on `face` of DST tile `tile` (what the wrappers do before each face).
+    pub fn seek(&mut self, tile: usize, face: usize) {
+        self.ptr = tile * self.vectors_per_tile() + face * self.vectors_per_face();
+    }
+
+    /// Move the pointer one vector (uncounted `dst_reg++`).
+    pub fn advance(&mut self) {
+        self.ptr += 1;
     }
 
     /// `dst_reg++`: the pointer moves one vector.
     pub fn inc(&mut self) {
         count(1);
-        self.ptr += 1;
+        self.advance();
     }
 
     /// `target = v` on the enabled lanes (a register move under predication; free outside `v_if`, where
@@ -278,19 +285,18 @@ macro_rules! lanes_impl {
 }
 lanes_impl!(VFloat, VInt, VUInt);
 
+/// The wrapper a C++ kernel's SFPU function runs under (for messages).
+pub const WRAPPERS: [&str; 3] = [
+    "_llk_math_eltwise_unary_sfpu_params_",
+    "llk_math_eltwise_unary_sfpu_0_param",
+    "_llk_math_eltwise_binary_sfpu_params_",
+];
+
 impl Compute<'_> {
-    /// Walk `faces` of the DST section from tile `start`, calling `f` per face (or `first` on the
-    /// first face when given), then charge the instructions executed.
-    fn sfpu_walk(
-        &mut self,
-        api: &str,
-        start: u32,
-        mode: VectorMode,
-        first: Option<&mut dyn FnMut(&mut Sfpi)>,
-        f: &mut dyn FnMut(&mut Sfpi),
-    ) {
+    /// MATH: a session over the DST section, for a walk from tile `start`; `None` on UNPACK and PACK.
+    fn sfpi_begin(&mut self, api: &str, start: u32) -> Option<Sfpi> {
         if self.role != ComputeRole::Math {
-            return;
+            return None;
         }
         self.dst_check(api, start);
         let cap = self.settings.capacity();
@@ -302,7 +308,41 @@ impl Compute<'_> {
         let section = self.math_section;
         let slots: Vec<usize> = (0..cap).map(|i| self.settings.slot(section, i)).collect();
         let tiles = self.state(|s| slots.iter().map(|&i| *s.dst[i]).collect::<Vec<Tile>>());
-        let mut s = Sfpi::new(tiles, lanes, fp32);
+        Some(Sfpi::new(tiles, lanes, fp32))
+    }
+
+    /// MATH: end a session: report its error, charge `instructions` and write the stored tiles back.
+    fn sfpi_finish(&mut self, api: &str, mut s: Sfpi, instructions: u64) {
+        if let Some(e) = s.error.take() {
+            self.ctx.fail(format!("{api}: {e}"));
+        }
+        let c = &self.ctx.costs.compute;
+        let cycles = (instructions as u128 * c.sfpu_per_instr.0 as u128 * s.lanes as u128).div_ceil(1024);
+        let cycles = Cycles(u64::try_from(cycles).unwrap_or(u64::MAX));
+        self.ctx.spend(c.math_base + cycles);
+        let section = self.math_section;
+        let slots: Vec<usize> = (0..s.dst.len() as u32).map(|i| self.settings.slot(section, i)).collect();
+        self.state(|st| {
+            for (k, &slot) in slots.iter().enumerate() {
+                if s.stored[k] {
+                    *st.dst[slot] = s.dst[k];
+                    st.dst_written[slot] = true;
+                }
+            }
+        });
+    }
+
+    /// Walk the faces of `mode` from DST tile `start`, calling `f` per face (`first` instead for a row
+    /// vector when given), then charge the instructions executed.
+    fn sfpu_walk(
+        &mut self,
+        api: &str,
+        start: u32,
+        mode: VectorMode,
+        first: Option<&mut dyn FnMut(&mut Sfpi)>,
+        f: &mut dyn FnMut(&mut Sfpi),
+    ) {
+        let Some(mut s) = self.sfpi_begin(api, start) else { return };
         take_count();
         let mut first = first;
         for &face in mode.faces() {
@@ -313,21 +353,43 @@ impl Compute<'_> {
             }
         }
         let instructions = take_count();
-        if let Some(e) = s.error.take() {
-            self.ctx.fail(format!("{api}: {e}"));
+        self.sfpi_finish(api, s, instructions);
+    }
+
+    /// Foreign-language front ends (C++ kernels): open a session for wrapper `wrapper` (an index of
+    /// [`WRAPPERS`]) from DST tile `start`. Returns the lanes per vector, or 0 when this thread is not MATH
+    /// (the function then does not run).
+    pub fn sfpi_open(&mut self, wrapper: usize, start: u32) -> u32 {
+        let api = WRAPPERS.get(wrapper).copied().unwrap_or(WRAPPERS[0]);
+        if self.sfpi_open.is_some() {
+            self.ctx.fail(format!("{api}: an SFPU function is already running (wrappers do not nest)"));
         }
-        let c = &self.ctx.costs.compute;
-        let cycles = (instructions as u128 * c.sfpu_per_instr.0 as u128 * lanes as u128).div_ceil(1024);
-        let cycles = Cycles(u64::try_from(cycles).unwrap_or(u64::MAX));
-        self.ctx.spend(c.math_base + cycles);
-        self.state(|st| {
-            for (k, &slot) in slots.iter().enumerate() {
-                if s.stored[k] {
-                    *st.dst[slot] = s.dst[k];
-                    st.dst_written[slot] = true;
-                }
+        match self.sfpi_begin(api, start) {
+            Some(s) => {
+                let lanes = s.lanes as u32;
+                self.sfpi_open = Some((api, s));
+                lanes
             }
-        });
+            None => 0,
+        }
+    }
+
+    /// The open session (an error naming `what` when no SFPU wrapper is running).
+    pub fn sfpi_session(&mut self, what: &str) -> &mut Sfpi {
+        if self.sfpi_open.is_none() {
+            self.ctx.fail(format!(
+                "{what} outside an SFPU function: dst_reg is reachable only inside a function run by an llk SFPU \
+                 wrapper on MATH"
+            ));
+        }
+        &mut self.sfpi_open.as_mut().expect("checked").1
+    }
+
+    /// Close the open session, charging `instructions` (counted by the front end).
+    pub fn sfpi_close(&mut self, instructions: u64) {
+        if let Some((api, s)) = self.sfpi_open.take() {
+            self.sfpi_finish(api, s, instructions);
+        }
     }
 
     /// `_llk_math_eltwise_unary_sfpu_params_<APPROX>(f, dst_index, vector_mode)`: `f` once per face of
