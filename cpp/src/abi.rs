@@ -514,6 +514,18 @@ extern "C-unwind" fn compute(op: u32, a: u32, b: u32, c3: u32, d4: u32, e5: u32,
         18 => c.llk_unpack_ab(a, b, c3, d4),
         19 => c.llk_math_eltwise_unary_datacopy_init(datacopy(a), b),
         20 => c.llk_math_eltwise_unary_datacopy(datacopy(a), b),
+        21 => match a {
+            0 => c.add_binary_tile_init(),
+            1 => c.sub_binary_tile_init(),
+            2 => c.mul_binary_tile_init(),
+            _ => c.div_binary_tile_init(),
+        },
+        22 => match a {
+            0 => c.add_binary_tile(b, c3, d4),
+            1 => c.sub_binary_tile(b, c3, d4),
+            2 => c.mul_binary_tile(b, c3, d4),
+            _ => c.div_binary_tile(b, c3, d4),
+        },
         _ => abort(format!("unknown compute operation {op}: the kernel was built against other tensim headers")),
     })
 }

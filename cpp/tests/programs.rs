@@ -60,6 +60,11 @@ fn cpp_programs_pass_and_time_like_their_rust_ports() {
         ("sfpu_custom_add", "sfpu_custom_add", 0),
         ("custom_sfpi_add", "custom_sfpi_add", 0),
         ("custom_sfpi_smoothstep", "custom_sfpi_smoothstep", 0),
+        ("add_2_integers_in_compute", "add_2_integers_in_compute", 0),
+        ("eltwise_sfpu", "eltwise_sfpu", 0),
+        ("sfpu_eltwise_chain", "sfpu_eltwise_chain", 0),
+        ("matmul_single_core", "matmul_single_core", 0),
+        ("matmul_multi_core", "matmul_multi_core", 0),
     ];
     for arch in [Arch::WormholeB0, Arch::Blackhole] {
         for (dir, rust, slack) in cases {

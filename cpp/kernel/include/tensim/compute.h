@@ -156,6 +156,18 @@ TENSIM_SFPU(square, tensim::SFPU_SQUARE)
 #undef TENSIM_SFPU
 ALWI void power_tile_init() { compute(tensim::OP_SFPU_INIT, tensim::SFPU_POWER); }
 ALWI void power_tile(uint32_t idst, uint32_t param0) { compute(tensim::OP_SFPU, tensim::SFPU_POWER, idst, param0); }
+// SFPU binary operations between two DST tiles (both operands in DST).
+#define TENSIM_SFPU_BINARY(name, code)                                                               \
+    ALWI void name##_binary_tile_init() { compute(tensim::OP_SFPU_BINARY_INIT, code); }              \
+    ALWI void name##_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) {                    \
+        compute(tensim::OP_SFPU_BINARY, code, idst0, idst1, odst);                                   \
+    }
+TENSIM_SFPU_BINARY(add, 0)
+TENSIM_SFPU_BINARY(sub, 1)
+TENSIM_SFPU_BINARY(mul, 2)
+TENSIM_SFPU_BINARY(div, 3)
+#undef TENSIM_SFPU_BINARY
+
 // Low-level calls custom kernels make directly: a tile from each of two CBs into SrcA and SrcB, and
 // MATH's datacopy of either source register into DST.
 enum DataCopyType { A2D = 0, B2D = 1 };

@@ -23,6 +23,8 @@ enum ComputeOp : uint32_t {
     OP_LLK_UNPACK_AB,           // cb0, cb1, t0, t1
     OP_LLK_DATACOPY_INIT,       // kind (0 A2D, 1 B2D), cb
     OP_LLK_DATACOPY,            // kind, dst
+    OP_SFPU_BINARY_INIT,        // kind (0 add, 1 sub, 2 mul, 3 div)
+    OP_SFPU_BINARY,             // kind, dst0, dst1, odst
 };
 // Unary SFPU operations (OP_SFPU_INIT / OP_SFPU).
 enum SfpuOp : uint32_t {

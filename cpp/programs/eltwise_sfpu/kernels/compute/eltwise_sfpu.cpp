@@ -1,0 +1,30 @@
+// Compute kernel of tensim's eltwise_sfpu program: exp of each c_0 tile on the SFPU, packed to c_16.
+// Runtime arg 0: the number of tiles.
+#include <cstdint>
+#include "compute_kernel_api/common.h"
+#include "compute_kernel_api/tile_move_copy.h"
+#include "compute_kernel_api/eltwise_unary/eltwise_unary.h"
+#include "compute_kernel_api/eltwise_unary/exp.h"
+
+namespace NAMESPACE {
+void MAIN {
+    uint32_t n_tiles = get_arg_val<uint32_t>(0);
+    constexpr auto cb_in0 = tt::CBIndex::c_0;
+    constexpr auto cb_out0 = tt::CBIndex::c_16;
+    init_sfpu(cb_in0, cb_out0);
+    exp_tile_init();
+    for (uint32_t i = 0; i < n_tiles; i++) {
+        tile_regs_acquire();
+        cb_wait_front(cb_in0, 1);
+        copy_tile(cb_in0, 0, 0);
+        exp_tile(0);
+        tile_regs_commit();
+        tile_regs_wait();
+        cb_reserve_back(cb_out0, 1);
+        pack_tile(0, cb_out0);
+        cb_push_back(cb_out0, 1);
+        cb_pop_front(cb_in0, 1);
+        tile_regs_release();
+    }
+}
+}  // namespace NAMESPACE
