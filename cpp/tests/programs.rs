@@ -65,6 +65,10 @@ fn cpp_programs_pass_and_time_like_their_rust_ports() {
         ("sfpu_eltwise_chain", "sfpu_eltwise_chain", 0),
         ("matmul_single_core", "matmul_single_core", 0),
         ("matmul_multi_core", "matmul_multi_core", 0),
+        ("matmul_multicore_reuse", "matmul_multicore_reuse", 0),
+        ("vecadd_multi_core", "vecadd_multi_core", 0),
+        ("NoC_tile_transfer", "noc_tile_transfer", 0),
+        ("hello_world_compute_kernel", "hello_world_compute", 0),
     ];
     for arch in [Arch::WormholeB0, Arch::Blackhole] {
         for (dir, rust, slack) in cases {

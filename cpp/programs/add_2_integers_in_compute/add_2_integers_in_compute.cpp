@@ -38,10 +38,10 @@ int main() {
     }
     KernelHandle reader = CreateKernel(
         program, OVERRIDE_KERNEL_PREFIX "add_2_integers_in_compute/kernels/dataflow/reader_binary_1_tile.cpp", core,
-        DataMovementConfig{.processor = DataMovementProcessor::RISCV_1, .noc = NOC::RISCV_1_default});
+        ReaderDataMovementConfig{});
     KernelHandle writer = CreateKernel(
         program, OVERRIDE_KERNEL_PREFIX "add_2_integers_in_compute/kernels/dataflow/writer_1_tile.cpp", core,
-        DataMovementConfig{.processor = DataMovementProcessor::RISCV_0, .noc = NOC::RISCV_0_default});
+        WriterDataMovementConfig{});
     CreateKernel(program, OVERRIDE_KERNEL_PREFIX "add_2_integers_in_compute/kernels/compute/add_2_tiles.cpp", core,
                  ComputeConfig{.math_fidelity = MathFidelity::HiFi4, .fp32_dest_acc_en = false, .math_approx_mode = false});
     SetRuntimeArgs(program, reader, core, {src0->address(), src1->address(), 1u, 0u});

@@ -42,3 +42,38 @@ inline std::vector<tt::tt_metal::bfloat16> golden_matmul(const std::vector<tt::t
     for (size_t i = 0; i < acc.size(); i++) c[i] = tt::tt_metal::bfloat16(acc[i]);
     return c;
 }
+
+// How a blocked matmul cuts the output over a core grid: per-core blocks of per_core_M × per_core_N tiles
+// (the smallest that divide Mt and Nt evenly and need no more cores than the grid has), K blocks of
+// in0_block_w tiles (2, or 1 when Kt is odd), and the largest sub-block of at most dst_tiles tiles that
+// divides the block, trying shapes in the usual order of preference.
+struct BlockPlan {
+    uint32_t per_core_M, per_core_N, in0_block_w, out_subblock_h, out_subblock_w, cores_x, cores_y, num_blocks;
+};
+inline BlockPlan plan_blocked_matmul(uint32_t Mt, uint32_t Nt, uint32_t Kt, uint32_t grid_x, uint32_t grid_y,
+                                     uint32_t dst_tiles) {
+    auto smallest_fit = [](uint32_t tiles, uint32_t cores) {
+        for (uint32_t d = 1; d <= tiles; d++)
+            if (tiles % d == 0 && tiles / d <= cores) return d;
+        return tiles;
+    };
+    BlockPlan p{};
+    p.per_core_M = smallest_fit(Mt, grid_y);
+    p.per_core_N = smallest_fit(Nt, grid_x);
+    p.in0_block_w = Kt % 2 == 0 ? 2 : 1;
+    static const uint32_t choices[20][2] = {{4, 2}, {2, 4}, {8, 1}, {1, 8}, {7, 1}, {1, 7}, {3, 2}, {2, 3}, {6, 1}, {1, 6},
+                                            {5, 1}, {1, 5}, {2, 2}, {4, 1}, {1, 4}, {3, 1}, {1, 3}, {2, 1}, {1, 2}, {1, 1}};
+    p.out_subblock_h = 1;
+    p.out_subblock_w = 1;
+    for (const auto& c : choices) {
+        if (c[0] * c[1] <= dst_tiles && p.per_core_M % c[0] == 0 && p.per_core_N % c[1] == 0) {
+            p.out_subblock_h = c[0];
+            p.out_subblock_w = c[1];
+            break;
+        }
+    }
+    p.cores_x = Nt / p.per_core_N;
+    p.cores_y = Mt / p.per_core_M;
+    p.num_blocks = Kt / p.in0_block_w;
+    return p;
+}

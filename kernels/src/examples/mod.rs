@@ -7,6 +7,7 @@ pub mod common;
 pub mod custom_sfpi;
 pub mod eltwise_binary;
 pub mod eltwise_sfpu;
+pub mod hello_world_compute;
 pub mod hello_world_datamovement;
 pub mod loopback;
 pub mod matmul_common;
@@ -112,6 +113,13 @@ pub fn list() -> &'static [Example] {
             takes: &[SIZE_TILES],
             work: |o| tiles_work(o, 16, 6, 2 * TILE),
             run: sfpu_eltwise_chain::run,
+        },
+        Example {
+            name: "hello_world_compute",
+            about: "a compute kernel whose UNPACK, MATH and PACK threads each print a line",
+            takes: &[],
+            work: tiny,
+            run: hello_world_compute::run,
         },
         Example {
             name: "sfpu_custom_add",

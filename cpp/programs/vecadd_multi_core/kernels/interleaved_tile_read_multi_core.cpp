@@ -1,0 +1,28 @@
+// Reader of tensim's vecadd_multi_core program: this core's slice (tiles start..start+n) of two interleaved
+// DRAM tensors into the CBs named by compile-time args cb_in0 and cb_in1.
+// Runtime args: a address, b address, n, start.
+#include <cstdint>
+
+void kernel_main() {
+    uint32_t a_addr = get_arg_val<uint32_t>(0);
+    uint32_t b_addr = get_arg_val<uint32_t>(1);
+    uint32_t n = get_arg_val<uint32_t>(2);
+    uint32_t start = get_arg_val<uint32_t>(3);
+    constexpr uint32_t cb_in0 = get_named_compile_time_arg_val("cb_in0");
+    constexpr uint32_t cb_in1 = get_named_compile_time_arg_val("cb_in1");
+    const InterleavedAddrGenFast<true> a = {
+        .bank_base_address = a_addr, .page_size = (uint32_t)get_tile_size(cb_in0), .data_format = get_dataformat(cb_in0)};
+    const InterleavedAddrGenFast<true> b = {
+        .bank_base_address = b_addr, .page_size = (uint32_t)get_tile_size(cb_in1), .data_format = get_dataformat(cb_in1)};
+    for (uint32_t t = start; t < start + n; t++) {
+        cb_reserve_back(cb_in0, 1);
+        cb_reserve_back(cb_in1, 1);
+        uint32_t l1_a = get_write_ptr(cb_in0);
+        uint32_t l1_b = get_write_ptr(cb_in1);
+        noc_async_read_tile(t, a, l1_a);
+        noc_async_read_tile(t, b, l1_b);
+        noc_async_read_barrier();
+        cb_push_back(cb_in0, 1);
+        cb_push_back(cb_in1, 1);
+    }
+}
