@@ -69,6 +69,7 @@ fn cpp_programs_pass_and_time_like_their_rust_ports() {
         ("vecadd_multi_core", "vecadd_multi_core", 0),
         ("NoC_tile_transfer", "noc_tile_transfer", 0),
         ("hello_world_compute_kernel", "hello_world_compute", 0),
+        ("vecadd_sharding", "eltwise_add_sharded", 0),
     ];
     for arch in [Arch::WormholeB0, Arch::Blackhole] {
         for (dir, rust, slack) in cases {
