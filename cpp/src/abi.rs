@@ -447,7 +447,11 @@ fn sfpu(code: u32, param: u32) -> SfpuUnary {
 }
 
 fn datacopy(kind: u32) -> DataCopyType {
-    if kind == 0 { DataCopyType::A2D } else { DataCopyType::B2D }
+    match kind {
+        0 => DataCopyType::A2D,
+        1 => DataCopyType::B2D,
+        _ => abort(format!("unknown datacopy type {kind}: the kernel was built against other tensim headers")),
+    }
 }
 
 /// Operation codes of `tensim/compute_ops.h`.
@@ -551,10 +555,18 @@ extern "C-unwind" fn sfpi(op: u32, a: i32, b: u32, data: *mut f32, mask: *const 
             0
         }
         3 | 4 => {
-            let vals: Vec<f32> = ffi::read_slice(data as *const f32, SFPI_LANES).to_vec();
-            let en: Option<Vec<bool>> =
-                (!mask.is_null()).then(|| ffi::read_slice(mask, SFPI_LANES).iter().map(|&m| m != 0).collect());
-            c.sfpi_session("a dst_reg write").store_lanes(a as isize, &vals, en.as_deref(), op == 3);
+            // Copied onto the stack: one store per vector instruction, no allocation.
+            let mut vals = [0f32; SFPI_LANES];
+            let src = ffi::read_slice(data as *const f32, SFPI_LANES);
+            if src.len() != SFPI_LANES {
+                abort("a dst_reg write without its lanes: the kernel was built against other tensim headers".into());
+            }
+            vals.copy_from_slice(src);
+            let mut en = [true; SFPI_LANES];
+            for (e, &m) in en.iter_mut().zip(ffi::read_slice(mask, SFPI_LANES)) {
+                *e = m != 0;
+            }
+            c.sfpi_session("a dst_reg write").store_lanes(a as isize, &vals, Some(&en), op == 3);
             0
         }
         5 => {
