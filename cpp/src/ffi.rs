@@ -63,14 +63,20 @@ impl KernelLib {
             Current::Dataflow(_, w) | Current::Compute(_, w) => w,
             Current::None => None,
         };
+        /// Puts back the caller's kernel and L1 range owner, also when an API error unwinds the kernel.
+        struct Restore(Current, Option<usize>);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                crate::l1_window::enter_kernel(self.1);
+                CURRENT.with(|c| c.set(self.0));
+            }
+        }
         let before = CURRENT.with(|c| c.replace(me));
-        let before_window = crate::l1_window::enter_kernel(window);
+        let _restore = Restore(before, crate::l1_window::enter_kernel(window));
         // SAFETY: `entry` takes the table of `extern "C-unwind"` functions that `abi.rs` defines with the
         // layout `tensim/abi.h` declares (the version field guards it). An API error unwinds through the
         // C++ frames (built with exceptions, the default), which is what `C-unwind` allows.
         unsafe { (self.entry)(&TABLE) };
-        crate::l1_window::enter_kernel(before_window);
-        CURRENT.with(|c| c.set(before));
     }
 
     /// Run a data-movement kernel on its context.

@@ -30,6 +30,13 @@ static MAPPED: AtomicUsize = AtomicUsize::new(NONE);
 /// The reserved range L1 addresses map into: [LOW_START, LOW_END).
 static LOW_START: AtomicUsize = AtomicUsize::new(0);
 static LOW_END: AtomicUsize = AtomicUsize::new(0);
+/// The thread whose C++ kernel code owns the L1 address range (its [`thread_token`]), or 0. The range can
+/// show one core's L1 at a time, so C++ kernel code of devices run on different host threads takes turns:
+/// a thread owns the range only while C++ code runs between two API calls (never across a fiber switch,
+/// which happens inside API calls).
+static OWNER: AtomicUsize = AtomicUsize::new(0);
+/// Serialises reserving the low range (two threads mapping their first devices at once).
+static RESERVE: std::sync::Mutex<()> = std::sync::Mutex::new(());
 /// Times a core's L1 was mapped for a kernel's pointer accesses.
 static POINTER_MAPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
@@ -90,22 +97,64 @@ fn unmap_low() {
     }
 }
 
+thread_local! {
+    static TOKEN: u8 = const { 0 };
+}
+
+/// A non-zero number unique to the calling thread (the address of a thread-local), readable from the
+/// fault handler (a `const` thread-local with no destructor).
+fn thread_token() -> usize {
+    TOKEN.with(|t| t as *const u8 as usize)
+}
+
+/// Take the L1 address range for this thread's C++ code (at once if it is free or already this thread's).
+fn acquire() {
+    let me = thread_token();
+    let mut spins = 0u32;
+    loop {
+        match OWNER.compare_exchange(0, me, Ordering::SeqCst, Ordering::SeqCst) {
+            Ok(_) => return,
+            Err(owner) if owner == me => return,
+            Err(_) => {
+                spins += 1;
+                if spins < 64 {
+                    std::hint::spin_loop();
+                } else {
+                    std::thread::yield_now();
+                }
+            }
+        }
+    }
+}
+
 /// C++ code of the kernel whose core's window is `window` runs from now on (`None`: tensim's own code).
 /// Returns the window that was running. Drops the L1 mapping of another core.
 pub(crate) fn enter_kernel(window: Option<usize>) -> Option<usize> {
-    let w = window.unwrap_or(NONE);
-    let before = RUNNING.swap(w, Ordering::SeqCst);
-    if w != NONE {
-        let mapped = MAPPED.load(Ordering::SeqCst);
-        if mapped != NONE && mapped != w {
-            unmap_low();
+    let before = match window {
+        Some(w) => {
+            acquire();
+            let before = RUNNING.swap(w, Ordering::SeqCst);
+            let mapped = MAPPED.load(Ordering::SeqCst);
+            if mapped != NONE && mapped != w {
+                unmap_low();
+            }
+            before
         }
-    }
+        None if OWNER.load(Ordering::SeqCst) == thread_token() => {
+            let before = RUNNING.swap(NONE, Ordering::SeqCst);
+            OWNER.store(0, Ordering::SeqCst);
+            before
+        }
+        None => NONE,
+    };
     (before != NONE).then_some(before)
 }
 
 /// What a fault at `addr` means (called from the fault handler).
 fn on_fault(addr: usize) -> FaultAction {
+    if OWNER.load(Ordering::SeqCst) != thread_token() {
+        return FaultAction::Pass;
+    }
     let running = RUNNING.load(Ordering::SeqCst);
     if running == NONE {
         return FaultAction::Pass;
@@ -161,12 +210,14 @@ pub fn map_device(dev: &mut Device) -> Result<(), String> {
     // The range L1 addresses are mapped at: reserved once per process, as large as the largest L1.
     let lo = mmap_min_addr().max(page).div_ceil(page) * page;
     let hi = size.div_ceil(page) * page;
+    let reserving = RESERVE.lock().unwrap_or_else(|e| e.into_inner());
     if LOW_END.load(Ordering::SeqCst) < hi {
         let start = LOW_END.load(Ordering::SeqCst).max(lo);
         reserve_low(start, hi)?;
         LOW_START.store(lo, Ordering::SeqCst);
         LOW_END.store(hi, Ordering::SeqCst);
     }
+    drop(reserving);
     let slot = (0..SLOTS)
         .find(|&s| REG[s][0].compare_exchange(0, NONE, Ordering::SeqCst, Ordering::SeqCst).is_ok())
         .ok_or("too many devices with C++ kernels open at once (64)")?;
@@ -211,5 +262,29 @@ mod tests {
         enter_kernel(Some(base));
         assert_eq!(MAPPED.load(Ordering::SeqCst), NONE, "another core's kernel drops the mapping");
         enter_kernel(None);
+    }
+
+    /// While one thread's C++ code holds the L1 range, another thread's kernel waits for it; faults on a
+    /// thread that does not hold it are not tensim's.
+    #[test]
+    fn threads_take_turns_at_the_l1_range() {
+        use std::sync::atomic::AtomicBool;
+        enter_kernel(Some(12345));
+        let entered = Arc::new(AtomicBool::new(false));
+        let flag = entered.clone();
+        let other = std::thread::spawn(move || {
+            assert!(matches!(on_fault(0x20000), FaultAction::Pass), "not this thread's range");
+            enter_kernel(Some(67890));
+            flag.store(true, Ordering::SeqCst);
+            assert_eq!(RUNNING.load(Ordering::SeqCst), 67890);
+            enter_kernel(None);
+        });
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(!entered.load(Ordering::SeqCst), "the other thread waits while this one's C++ code runs");
+        assert_eq!(RUNNING.load(Ordering::SeqCst), 12345);
+        enter_kernel(None);
+        other.join().unwrap();
+        assert!(entered.load(Ordering::SeqCst));
+        assert_eq!(OWNER.load(Ordering::SeqCst), 0);
     }
 }

@@ -111,3 +111,26 @@ fn a_kernel_error_in_a_host_program_is_an_exception_with_its_text() {
     let e = cpp::host::run(&lib, cfg, &["x".into()]).unwrap_err();
     assert!(e.contains("kernel file `kernels/no_such_kernel.cpp` not found"), "{e}");
 }
+
+/// Host threads running C++ kernels that dereference L1 pointers at once take turns at the L1 address
+/// range: every run still sees its own core's L1 (the adder reads its inputs and writes its sum through
+/// pointers), on each thread and every time.
+#[test]
+fn cpp_kernels_with_l1_pointers_run_on_several_host_threads_at_once() {
+    need_compiler();
+    let dir = programs().join("add_2_integers_in_riscv");
+    build::build(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let threads: Vec<_> = [Arch::WormholeB0, Arch::Blackhole, Arch::WormholeB0]
+        .into_iter()
+        .map(|arch| {
+            let dir = dir.clone();
+            std::thread::spawn(move || (0..4).map(|_| run_cpp(&dir, arch)).collect::<Vec<_>>())
+        })
+        .collect();
+    for t in threads {
+        for (code, runs) in t.join().expect("a host thread") {
+            assert_eq!(code, 0, "the adder's own check fails when it reads another core's L1");
+            assert_eq!(runs.len(), 1);
+        }
+    }
+}
