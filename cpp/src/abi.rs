@@ -5,7 +5,10 @@
 use crate::ffi::{self, c_str, text};
 use sim_core::fiber::abort;
 use sim_device::NocId;
-use sim_tensix::{DataCopyType, DataFormat, InterleavedAddrGen, InterleavedAddrGenFast, SfpuUnary, TensorAccessor};
+use sim_tensix::{
+    BroadcastType, DataCopyType, DataFormat, EltwiseBinaryReuseDestType, EltwiseOp, InterleavedAddrGen,
+    InterleavedAddrGenFast, PoolType, ReduceDim, SfpuUnary, TensorAccessor,
+};
 use std::collections::HashSet;
 use std::ffi::c_char;
 use std::sync::{LazyLock, Mutex};
@@ -530,8 +533,105 @@ extern "C-unwind" fn compute(op: u32, a: u32, b: u32, c3: u32, d4: u32, e5: u32,
             2 => c.mul_binary_tile(b, c3, d4),
             _ => c.div_binary_tile(b, c3, d4),
         },
+        23 => {
+            if f6 != 0 {
+                c.binary_op_init_common(c3, d4, e5);
+            }
+            c.init_bcast(eltwise(a), bcast(b), c3, d4)
+        }
+        24 => c.tiles_bcast(eltwise(a & 0xff), bcast(a >> 8), b, c3, d4, e5, f6),
+        25 => c.reduce_init(pool(a), reduce_dim(b), c3, d4, e5),
+        26 => c.reduce_tile(pool(a & 0xff), reduce_dim(a >> 8), b, c3, d4, e5, f6),
+        27 => c.reduce_uninit(),
+        28 => {
+            if c3 != 0 {
+                c.transpose_wh_init(a, b)
+            } else {
+                c.transpose_wh_init_short(a)
+            }
+        }
+        29 => c.transpose_wh_tile(a, b, c3),
+        30 => c.mm_init_short_with_dt(a, b, c3, d4),
+        31 => c.matmul_block(a & 0xff, (a >> 8) & 0xff, b, c3, d4, (a >> 16) & 1, e5 & 0xffff, e5 >> 16, f6),
+        32 => c.copy_tile_to_dst_init_short_with_dt(a, b, c3),
+        33 => c.reconfig_data_format_srca(a),
+        34 => c.pack_reconfig_l1_acc(a),
+        35 => c.binary_dest_reuse_tiles_init(eltwise(a), reuse(b), c3),
+        36 => c.binary_dest_reuse_tiles(eltwise(a & 0xff), reuse(a >> 8), b, c3, d4),
+        37 => match a {
+            0 => c.tilize_init(b, c3, d4),
+            1 if e5 != 0 || f6 != 0 => abort(format!(
+                "tilize_block with input tile index {e5} and output tile index {f6}: not modelled: tile offsets \
+                 other than 0 (pop and push the CBs instead)"
+            )),
+            1 => c.tilize_block(b, c3, d4),
+            _ => c.tilize_uninit(b, d4),
+        },
+        38 => match a {
+            0 => c.untilize_init(b),
+            1 => c.untilize_block(b, c3, d4),
+            _ => c.untilize_uninit(b),
+        },
+        39 => match a {
+            0 => c.pack_untilize_init(b, d4),
+            1 => c.pack_untilize_block(b, c3, d4, e5 & 0xffff, e5 >> 16, f6),
+            _ => c.pack_untilize_uninit(d4),
+        },
         _ => abort(format!("unknown compute operation {op}: the kernel was built against other tensim headers")),
     })
+}
+
+/// tensim's binary kind (0 add, 1 sub, 2 mul; the headers map EltwiseBinaryType onto it).
+fn eltwise(kind: u32) -> EltwiseOp {
+    match kind {
+        0 => EltwiseOp::Add,
+        1 => EltwiseOp::Sub,
+        2 => EltwiseOp::Mul,
+        _ => abort(
+            "not modelled: an FPU broadcast or DST-reuse operation other than add, sub and mul (ELWDIV, ELWMAX)".into(),
+        ),
+    }
+}
+
+/// `BroadcastType` of the headers: NONE, COL, ROW, SCALAR.
+fn bcast(code: u32) -> BroadcastType {
+    match code {
+        0 => BroadcastType::None,
+        1 => BroadcastType::Col,
+        2 => BroadcastType::Row,
+        3 => BroadcastType::Scalar,
+        _ => abort(format!("unknown BroadcastType {code}: the kernel was built against other tensim headers")),
+    }
+}
+
+/// `PoolType` of the headers: SUM, AVG, MAX, MIN.
+fn pool(code: u32) -> PoolType {
+    match code {
+        0 => PoolType::Sum,
+        1 => PoolType::Avg,
+        2 => PoolType::Max,
+        3 => abort("not modelled: reductions with PoolType::MIN (SUM, AVG and MAX are)".into()),
+        _ => abort(format!("unknown PoolType {code}: the kernel was built against other tensim headers")),
+    }
+}
+
+/// `ReduceDim` of the headers: REDUCE_ROW, REDUCE_COL, REDUCE_SCALAR.
+fn reduce_dim(code: u32) -> ReduceDim {
+    match code {
+        0 => ReduceDim::Row,
+        1 => ReduceDim::Col,
+        2 => ReduceDim::Scalar,
+        _ => abort(format!("unknown ReduceDim {code}: the kernel was built against other tensim headers")),
+    }
+}
+
+/// `EltwiseBinaryReuseDestType` of the headers: NONE, DEST_TO_SRCA, DEST_TO_SRCB.
+fn reuse(code: u32) -> EltwiseBinaryReuseDestType {
+    match code {
+        1 => EltwiseBinaryReuseDestType::DEST_TO_SRCA,
+        2 => EltwiseBinaryReuseDestType::DEST_TO_SRCB,
+        _ => abort("binary_dest_reuse_tiles needs DEST_TO_SRCA or DEST_TO_SRCB (NONE reuses nothing)".into()),
+    }
 }
 
 /// Lanes of the vectors the SFPI header passes (`tensim::sfpi::MAX_LANES`).

@@ -266,6 +266,11 @@ impl Compute<'_> {
         self.set_config(FpuConfig::Transpose);
     }
 
+    /// `transpose_wh_init_short(icb)`: the FPU set for transposes, formats as they are.
+    pub fn transpose_wh_init_short(&mut self, _icb: impl CbId) {
+        self.set_config(FpuConfig::Transpose);
+    }
+
     /// `tilize_init(icb, block, ocb)`.
     pub fn tilize_init(&mut self, icb: impl CbId, _block: u32, ocb: impl CbId) {
         self.configure_formats("tilize_init", Some(icb.cb_index()), None, Some(ocb.cb_index()));

@@ -192,3 +192,4 @@ ALWI void llk_math_eltwise_unary_datacopy(uint32_t dst_index, uint32_t = 0) {
 }
 }  // namespace ckernel
 using namespace ckernel;
+#include "tensim/compute_fpu.h"

@@ -25,6 +25,23 @@ enum ComputeOp : uint32_t {
     OP_LLK_DATACOPY,            // kind, dst
     OP_SFPU_BINARY_INIT,        // kind (0 add, 1 sub, 2 mul, 3 div)
     OP_SFPU_BINARY,             // kind, dst0, dst1, odst
+    OP_BCAST_INIT,              // kind, bcast, icb0, icb1, ocb, full (1: full init with ocb)
+    OP_BCAST_TILES,             // kind | bcast << 8, cb0, cb1, t0, t1, dst
+    OP_REDUCE_INIT,             // pool, dim, icb, scaler, ocb
+    OP_REDUCE_TILE,             // pool | dim << 8, icb, scaler, itile, itile_scaler, dst
+    OP_REDUCE_UNINIT,           //
+    OP_TRANSPOSE_INIT,          // icb, ocb, full
+    OP_TRANSPOSE_TILE,          // icb, itile, dst
+    OP_MM_INIT_SHORT_WITH_DT,   // in0, in1, old srca, transpose
+    OP_MATMUL_BLOCK,            // in0 | in1 << 8 | transpose << 16, t0, t1, dst, ct | rt << 16, kt
+    OP_COPY_INIT_WITH_DT,       // old cb, new cb, transpose
+    OP_RECONFIG_SRCA,           // srca
+    OP_PACK_L1_ACC,             // enable
+    OP_DEST_REUSE_INIT,         // kind, reuse, icb
+    OP_DEST_REUSE,              // kind | reuse << 8, cb, tile, dst
+    OP_TILIZE,                  // 0 init / 1 block / 2 uninit, icb, block, ocb, in tile, out tile
+    OP_UNTILIZE,                // 0 init / 1 block / 2 uninit, icb, full_ct_dim, ocb
+    OP_PACK_UNTILIZE,           // 0 init / 1 block / 2 uninit, icb, block_rt_dim, ocb, block_ct | full_ct << 16, c index
 };
 // Unary SFPU operations (OP_SFPU_INIT / OP_SFPU).
 enum SfpuOp : uint32_t {
