@@ -72,6 +72,7 @@ fn cpp_programs_pass_and_time_like_their_rust_ports() {
         ("hello_world_compute_kernel", "hello_world_compute", 0),
         ("vecadd_sharding", "eltwise_add_sharded", 0),
         ("softmax", "softmax", 512 * 5),
+        ("matmul_multicore_reuse_mcast", "matmul_multicore_reuse_mcast", 0),
     ];
     for arch in [Arch::WormholeB0, Arch::Blackhole] {
         for (dir, rust, slack) in cases {
