@@ -14,7 +14,7 @@ use std::ffi::c_char;
 use std::sync::{LazyLock, Mutex};
 
 /// The ABI version `tensim/abi.h` declares.
-pub const ABI_VERSION: u32 = 3;
+pub const ABI_VERSION: u32 = 4;
 
 /// The table (`struct tensim_api` of `tensim/abi.h`).
 #[repr(C)]
@@ -47,6 +47,8 @@ pub struct TensimApi {
     ta_read: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32),
     ta_write: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32),
     sfpi: extern "C-unwind" fn(u32, i32, u32, *mut f32, *const u8) -> u32,
+    l1_size: extern "C-unwind" fn() -> u32,
+    l1_access: extern "C-unwind" fn(u32, u32),
 }
 
 /// The one table every kernel gets.
@@ -79,6 +81,8 @@ pub static TABLE: TensimApi = TensimApi {
     ta_read,
     ta_write,
     sfpi,
+    l1_size,
+    l1_access,
 };
 
 fn noc(n: u32) -> NocId {
@@ -679,4 +683,18 @@ extern "C-unwind" fn sfpi(op: u32, a: i32, b: u32, data: *mut f32, mask: *const 
         }
         _ => abort(format!("unknown SFPI call {op}: the kernel was built against other tensim headers")),
     })
+}
+
+/// The size of the running kernel's core's L1 in bytes (the headers' bound for pointer accesses).
+extern "C-unwind" fn l1_size() -> u32 {
+    either("l1_size", |c| c.l1_size_bytes(), |d| d.l1_size_bytes())
+}
+
+/// The kernel is about to load (`store` 0) or store `bytes` through an L1 pointer (`tensim/l1_access.h`).
+extern "C-unwind" fn l1_access(bytes: u32, store: u32) {
+    let store = store != 0;
+    either("an L1 pointer access", |c| c.l1_pointer_access(bytes, store), |d| d.l1_pointer_access(bytes, store));
+    if store {
+        ffi::mark_store();
+    }
 }

@@ -219,11 +219,29 @@ impl Spec {
         };
         let _ = write!(
             w,
-            "#include \"{path}\"\nextern \"C\" __attribute__((visibility(\"default\"))) void tensim_kernel_entry(const tensim_api* api) {{\n  tensim::api = api;\n  {call}\n}}\n"
+            "#include \"tensim/l1_access.h\"\n#include \"{path}\"\nextern \"C\" __attribute__((visibility(\"default\"))) void tensim_kernel_entry(const tensim_api* api) {{\n  tensim::api = api;\n  tensim::l1_end = api->l1_size();\n  {call}\n}}\n"
         );
         w
     }
 }
+
+/// The compiler flags of every kernel build. Every load and store calls a hook first (the address-sanitizer
+/// instrumentation without its runtime): `tensim/l1_access.h` times those that reach L1.
+const BUILD_FLAGS: &[&str] = &[
+    "-std=c++17",
+    "-O2",
+    "-fPIC",
+    "-shared",
+    "-fvisibility=hidden",
+    "-fsanitize=kernel-address",
+    "--param",
+    "asan-instrumentation-with-call-threshold=0",
+    "--param",
+    "asan-globals=0",
+    "--param",
+    "asan-stack=0",
+    "-MMD",
+];
 
 /// Build (or find in the cache) the shared object of `spec`.
 pub fn build(spec: &Spec) -> Result<PathBuf, String> {
@@ -237,7 +255,7 @@ pub fn build(spec: &Spec) -> Result<PathBuf, String> {
     let mut h = Hash::new();
     h.add(source.as_bytes()).add(spec.source.display().to_string().as_bytes());
     h.add(include.display().to_string().as_bytes()).add(cxx.display().to_string().as_bytes());
-    for f in &flags {
+    for f in BUILD_FLAGS.iter().copied().chain(flags.iter().map(String::as_str)) {
         h.add(f.as_bytes());
     }
     let key = h.hex();
@@ -254,7 +272,8 @@ pub fn build(spec: &Spec) -> Result<PathBuf, String> {
     std::fs::write(&cpp, spec.wrapper(&source)).map_err(|e| format!("cannot write {}: {e}", cpp.display()))?;
     let kernel_dir = spec.source.parent().map(Path::to_path_buf).unwrap_or_default();
     let out = Command::new(&cxx)
-        .args(["-std=c++17", "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-MMD", "-MF"])
+        .args(BUILD_FLAGS)
+        .arg("-MF")
         .arg(&dfile)
         .arg("-I")
         .arg(&include)

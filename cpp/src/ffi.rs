@@ -25,6 +25,28 @@ enum Current {
 
 thread_local! {
     static CURRENT: Cell<Current> = const { Cell::new(Current::None) };
+    /// The running C++ code stored to L1 through a pointer since its last API call: kernels waiting on L1
+    /// words must look again, once the store has happened (at the next call, or when the kernel returns).
+    static STORED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Note a store through an L1 pointer (it happens right after the ABI call that reports it).
+pub(crate) fn mark_store() {
+    STORED.with(|s| s.set(true));
+}
+
+/// Wake waiters on L1 words after the running kernel's pointer stores.
+fn flush_stores(me: Current) {
+    if !STORED.with(|s| s.replace(false)) {
+        return;
+    }
+    match me {
+        // SAFETY: as in `dataflow`: `me` is the running kernel's context, alive for its entry call.
+        Current::Dataflow(p, _) => unsafe { &mut *p }.l1_pointer_stored(),
+        // SAFETY: as above.
+        Current::Compute(p, _) => unsafe { &mut *p }.l1_pointer_stored(),
+        Current::None => {}
+    }
 }
 
 type Entry = unsafe extern "C-unwind" fn(*const TensimApi);
@@ -77,6 +99,7 @@ impl KernelLib {
         // layout `tensim/abi.h` declares (the version field guards it). An API error unwinds through the
         // C++ frames (built with exceptions, the default), which is what `C-unwind` allows.
         unsafe { (self.entry)(&TABLE) };
+        flush_stores(me);
     }
 
     /// Run a data-movement kernel on its context.
@@ -98,6 +121,7 @@ pub(crate) fn dataflow<R>(api: &str, f: impl FnOnce(&mut Dataflow<'_>) -> R) -> 
     let Current::Dataflow(p, window) = me else {
         abort(format!("{api} is a data-movement call; a compute kernel cannot make it"))
     };
+    flush_stores(me);
     // SAFETY: `p` came from the `&mut Dataflow` that `run_dataflow` holds for the whole entry call, and
     // only this kernel (this fiber) uses it: see the module comment for why `CURRENT` is this kernel's.
     let d = unsafe { &mut *p };
@@ -114,6 +138,7 @@ pub(crate) fn compute<R>(api: &str, f: impl FnOnce(&mut Compute<'_>) -> R) -> R 
     let Current::Compute(p, window) = me else {
         abort(format!("{api} is a compute call; a data-movement kernel cannot make it"))
     };
+    flush_stores(me);
     // SAFETY: as in `dataflow`.
     let c = unsafe { &mut *p };
     crate::l1_window::enter_kernel(None);

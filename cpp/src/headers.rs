@@ -83,6 +83,7 @@ pub const HEADERS: &[(&str, &str)] = &[
     ("tensim/compute_fpu.h", include_str!("../kernel/include/tensim/compute_fpu.h")),
     ("tensim/compute_ops.h", include_str!("../kernel/include/tensim/compute_ops.h")),
     ("tensim/dprint.h", include_str!("../kernel/include/tensim/dprint.h")),
+    ("tensim/l1_access.h", include_str!("../kernel/include/tensim/l1_access.h")),
     ("tensim/reduce.h", include_str!("../kernel/include/tensim/reduce.h")),
     ("tensim/sfpi.h", include_str!("../kernel/include/tensim/sfpi.h")),
     ("tools/profiler/kernel_profiler.hpp", include_str!("../kernel/include/tools/profiler/kernel_profiler.hpp")),

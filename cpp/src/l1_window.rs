@@ -41,8 +41,8 @@ static RESERVE: std::sync::Mutex<()> = std::sync::Mutex::new(());
 static POINTER_MAPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// How many times so far a kernel's first L1 pointer access (after another core ran) mapped its core's L1:
-/// non-zero growth during a run means kernels read or wrote L1 through pointers, whose RISC-V load and
-/// store time tensim does not model.
+/// non-zero growth during a run means kernels read or wrote L1 through pointers (timed per access by
+/// `tensim/l1_access.h`, except inside library calls such as memcpy).
 pub fn pointer_mappings() -> u64 {
     POINTER_MAPS.load(Ordering::Relaxed)
 }

@@ -54,3 +54,33 @@ fn sfpi_misuse_is_named() {
         assert!(e.contains(want), "{e}");
     }
 }
+
+/// Loads and stores through L1 pointers take RISC-V time, and a kernel spinning on an L1 word through a
+/// pointer sees another RISC's pointer store: two RISCs hand 100 words over with pointers only.
+#[test]
+fn l1_pointer_accesses_are_timed_and_wake_pointer_polls() {
+    if let Err(e) = cpp::compile::compiler() {
+        panic!("this test compiles C++ kernels and needs the host C++ compiler: {e}");
+    }
+    let mut dev = Device::builtin(Arch::WormholeB0).unwrap();
+    let core = CoreCoord::new(0, 0);
+    let (words, copy) = (0x40000u32, 0x41000u32);
+    let mut p = Program::new();
+    let writer = DataMovementConfig {
+        processor: DataMovementProcessor::RISCV_1,
+        noc: NocId::Noc1,
+        defines: vec![("WRITER".into(), "1".into())],
+        ..Default::default()
+    };
+    let reader = DataMovementConfig { processor: DataMovementProcessor::RISCV_0, ..Default::default() };
+    let w = cpp::create_kernel(&mut p, &mut dev, data("pointer_handshake.cpp"), core, writer).unwrap();
+    let r = cpp::create_kernel(&mut p, &mut dev, data("pointer_handshake.cpp"), core, reader).unwrap();
+    p.set_runtime_args(w, core, &[words, copy]).unwrap();
+    p.set_runtime_args(r, core, &[words, copy]).unwrap();
+    let report = dev.enqueue_program(&p).unwrap();
+    let got = dev.read_from_device_l1::<u32>(core, copy, 100).unwrap();
+    assert_eq!(got, (0..100).map(|i| 3 * i + 1).collect::<Vec<u32>>());
+    // 101 stores of 5 cycles before the flag, then 100 loads (6) and 100 stores (5) after it.
+    assert!(report.cycles.0 >= 101 * 5 + 100 * 11, "pointer accesses are timed: {} cycles", report.cycles.0);
+    assert!(report.cycles.0 < 101 * 5 + 100 * 11 + 200, "{} cycles", report.cycles.0);
+}

@@ -43,6 +43,19 @@ impl<'y> KernelCtx<'y> {
         self.host.borrow().core(self.k.core).l1.window_base()
     }
 
+    pub(crate) fn l1_size_bytes(&self) -> u32 {
+        self.host.borrow().core(self.k.core).l1.size()
+    }
+
+    /// A RISC-V load or store of `bytes` through an L1 pointer (foreign kernel code): its time, as the L1
+    /// API's word accesses cost, then the other kernels catch up to now (a kernel polling L1 through a
+    /// pointer lets them run).
+    pub(crate) fn pointer_access(&mut self, bytes: u32, store: bool) {
+        let per_word = if store { self.costs.l1_store } else { self.costs.l1_load };
+        self.spend(Cycles(per_word.0 * bytes.div_ceil(4).max(1) as u64));
+        self.sync();
+    }
+
     pub(crate) fn new(
         host: Rc<RefCell<dyn KernelHost>>,
         yielder: &'y Yielder,

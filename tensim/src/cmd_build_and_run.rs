@@ -122,7 +122,7 @@ pub fn run(a: &BuildAndRunArgs) -> CliResult<ExitCode> {
                 let maps = cpp::l1_window::pointer_mappings();
                 if maps != maps_seen.replace(maps) {
                     crate::note!(
-                        "note: not modelled: the time of kernels' loads and stores through L1 pointers (they read and write L1 at no cycle cost)"
+                        "note: kernels read or wrote L1 through pointers: each load and store is timed as the RISC-V's; not modelled: the time of library copies (memcpy, memset) on L1"
                     );
                 }
                 say!(

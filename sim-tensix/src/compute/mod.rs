@@ -194,6 +194,22 @@ impl<'y> Compute<'y> {
         self.ctx.spend(Cycles(cycles));
     }
 
+    /// The size of this core's L1 in bytes.
+    pub fn l1_size_bytes(&self) -> u32 {
+        self.ctx.l1_size_bytes()
+    }
+
+    /// Foreign kernel code is about to load or store `bytes` at an L1 address through a pointer (see
+    /// `Dataflow::l1_pointer_access`).
+    pub fn l1_pointer_access(&mut self, bytes: u32, store: bool) {
+        self.ctx.pointer_access(bytes, store);
+    }
+
+    /// Stores through L1 pointers happened: kernels waiting on L1 words look again.
+    pub fn l1_pointer_stored(&mut self) {
+        self.ctx.notify();
+    }
+
     /// A debug line (`DPRINT_UNPACK/MATH/PACK`).
     pub fn dprint(&mut self, text: impl std::fmt::Display) {
         let text = text.to_string();

@@ -126,6 +126,22 @@ impl Dataflow<'_> {
         }
     }
 
+    /// The size of this core's L1 in bytes.
+    pub fn l1_size_bytes(&self) -> u32 {
+        self.ctx.l1_size_bytes()
+    }
+
+    /// Foreign kernel code is about to load (`store` false) or store `bytes` at an L1 address through a
+    /// pointer: take the access's time. After a store, call [`Dataflow::l1_pointer_stored`] once it happened.
+    pub fn l1_pointer_access(&mut self, bytes: u32, store: bool) {
+        self.ctx.pointer_access(bytes, store);
+    }
+
+    /// Stores through L1 pointers happened: kernels waiting on L1 words look again.
+    pub fn l1_pointer_stored(&mut self) {
+        self.ctx.notify();
+    }
+
     /// Read `len` bytes of this core's L1.
     pub fn l1_read_bytes(&mut self, addr: u32, len: u32) -> Vec<u8> {
         self.ctx.spend(Cycles(self.ctx.costs.l1_load.0 * len.div_ceil(4).max(1) as u64));

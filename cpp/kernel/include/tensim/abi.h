@@ -4,7 +4,7 @@
 #pragma once
 #include <cstdint>
 
-#define TENSIM_ABI_VERSION 3
+#define TENSIM_ABI_VERSION 4
 
 extern "C" {
 struct tensim_api {
@@ -63,6 +63,10 @@ struct tensim_api {
     // data to dst_reg[a] on the lanes of mask (a byte per lane, null = all), 5 dst_reg++, 6 close (b =
     // instructions counted). data and mask hold 64 lanes.
     uint32_t (*sfpi)(uint32_t op, int32_t a, uint32_t b, float* data, const uint8_t* mask);
+    // L1 pointers (tensim/l1_access.h): the core's L1 size; a load (store 0) or store of `bytes` through
+    // an L1 pointer, about to happen.
+    uint32_t (*l1_size)();
+    void (*l1_access)(uint32_t bytes, uint32_t store);
 };
 }
 

@@ -12,8 +12,10 @@ void kernel_main() {
     const InterleavedAddrGen<true> src0 = {.bank_base_address = src0_dram, .page_size = 4};
     const InterleavedAddrGen<true> src1 = {.bank_base_address = src1_dram, .page_size = 4};
     const InterleavedAddrGen<true> dst = {.bank_base_address = dst_dram, .page_size = 4};
-    noc_async_read(get_noc_addr(0, src0), src0_l1, 4);
-    noc_async_read(get_noc_addr(0, src1), src1_l1, 4);
+    uint64_t src0_noc = get_noc_addr(0, src0);
+    uint64_t src1_noc = get_noc_addr(0, src1);
+    noc_async_read(src0_noc, src0_l1, 4);
+    noc_async_read(src1_noc, src1_l1, 4);
     noc_async_read_barrier();
     volatile tt_l1_ptr uint32_t* a = (volatile tt_l1_ptr uint32_t*)src0_l1;
     volatile tt_l1_ptr uint32_t* b = (volatile tt_l1_ptr uint32_t*)src1_l1;

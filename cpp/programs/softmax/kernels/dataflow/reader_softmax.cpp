@@ -23,7 +23,7 @@ void kernel_main() {
     cb_push_back(cb_scaler, 1);
 
     const InterleavedAddrGenFast<true> in = {
-        .bank_base_address = src, .page_size = (uint32_t)get_tile_size(cb_in), .data_format = get_dataformat(cb_in)};
+        .bank_base_address = src, .page_size = (uint32_t)get_tile_size(cb_in), .data_format = DataFormat::Float16_b};
     for (uint32_t t = start; t < start + rows * wt; t++) {
         cb_reserve_back(cb_in, 1);
         noc_async_read_tile(t, in, get_write_ptr(cb_in));
