@@ -71,6 +71,7 @@ fn cpp_programs_pass_and_time_like_their_rust_ports() {
         ("vecadd_sharding", "eltwise_add_sharded"),
         ("softmax", "softmax"),
         ("matmul_multicore_reuse_mcast", "matmul_multicore_reuse_mcast"),
+        ("contributed/multicast", "multicast"),
     ];
     for arch in [Arch::WormholeB0, Arch::Blackhole] {
         for (dir, rust) in cases {
@@ -129,5 +130,36 @@ fn cpp_kernels_with_l1_pointers_run_on_several_host_threads_at_once() {
             assert_eq!(code, 0, "the adder's own check fails when it reads another core's L1");
             assert_eq!(runs.len(), 1);
         }
+    }
+}
+
+/// shard_data_rm (no Rust port) prints each core's sticks: the printed values are the check.
+#[test]
+fn shard_data_rm_prints_each_cores_sticks() {
+    need_compiler();
+    let dir = programs().join("shard_data_rm");
+    let lib = build::build(&dir).unwrap_or_else(|e| panic!("{e}"));
+    for arch in [Arch::WormholeB0, Arch::Blackhole] {
+        let lines = Rc::new(RefCell::new(Vec::new()));
+        let sink = lines.clone();
+        let cfg = HostConfig {
+            arch,
+            num_devices: 1,
+            open: Box::new(move |_| Device::builtin(arch).map_err(|e| e.to_string())),
+            on_run: Box::new(move |_, _, r| sink.borrow_mut().extend(r.dprints.iter().cloned())),
+            kernel_roots: vec![programs()],
+        };
+        let out = cpp::host::run(&lib, cfg, &[dir.display().to_string()]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out.exit_code, 0);
+        let mut got = lines.borrow().clone();
+        got.sort();
+        let mut want: Vec<String> = (0..8u32)
+            .map(|s| {
+                let core = s / 2;
+                format!("(0,{core}) BRISC: stick {s}: {}.000000 {}.000000", 2 * s + 1, 2 * s + 2)
+            })
+            .collect();
+        want.sort();
+        assert_eq!(got, want, "{arch}");
     }
 }

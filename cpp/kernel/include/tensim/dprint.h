@@ -1,6 +1,7 @@
 // DPRINT for tensim kernels: `DPRINT << "x = " << x << ENDL();` prints one line on the run's output,
 // tagged by tensim with the core and RISC. A statement's text is sent when the statement ends.
 #pragma once
+#include <cstring>
 #include <cstdio>
 #include <string>
 
@@ -12,6 +13,21 @@ struct Hex { uint32_t v; };
 struct Dec {};
 struct SetPrecision { int p; };
 struct Fixed {};
+}  // namespace tensim
+// Typed wrappers of the print stream: a bfloat16 given by its bits, a float, a 32-bit word.
+struct BF16 {
+    uint16_t bits;
+    explicit BF16(uint16_t b) : bits(b) {}
+};
+struct F32 {
+    float v;
+    explicit F32(float f) : v(f) {}
+};
+struct U32 {
+    uint32_t v;
+    explicit U32(uint32_t u) : v(u) {}
+};
+namespace tensim {
 class Printer {
   public:
     Printer() = default;
@@ -36,6 +52,14 @@ class Printer {
     Printer& operator<<(int64_t v) { return fmt("%lld", static_cast<long long>(v)); }
     Printer& operator<<(uint64_t v) { return fmt("%llu", static_cast<unsigned long long>(v)); }
     Printer& operator<<(float v) { return fmt("%.*f", precision_, static_cast<double>(v)); }
+    Printer& operator<<(BF16 v) {
+        uint32_t w = static_cast<uint32_t>(v.bits) << 16;
+        float f;
+        std::memcpy(&f, &w, sizeof f);
+        return *this << f;
+    }
+    Printer& operator<<(F32 v) { return *this << v.v; }
+    Printer& operator<<(U32 v) { return *this << v.v; }
     Printer& operator<<(double v) { return fmt("%.*f", precision_, v); }
     template <typename T>
     Printer& operator<<(const T* p) { return fmt("%p", static_cast<const void*>(p)); }
