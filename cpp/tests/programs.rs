@@ -22,19 +22,24 @@ fn need_compiler() {
 
 /// Build and run the program folder `dir` on `arch`: main's exit code and the cycles of each program run.
 fn run_cpp(dir: &Path, arch: Arch) -> (i32, Vec<u64>) {
+    run_cpp_on(dir, arch, 1).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// As `run_cpp`, on a system of `devices` chips; the host program's error if it stopped.
+fn run_cpp_on(dir: &Path, arch: Arch, devices: u32) -> Result<(i32, Vec<u64>), String> {
     let lib = build::build(dir).unwrap_or_else(|e| panic!("{e}"));
     let cycles = Rc::new(RefCell::new(Vec::new()));
     let sink = cycles.clone();
     let cfg = HostConfig {
         arch,
-        num_devices: 1,
+        num_devices: devices,
         open: Box::new(move |_| Device::builtin(arch).map_err(|e| e.to_string())),
         on_run: Box::new(move |_, _, r| sink.borrow_mut().push(r.cycles.0)),
         kernel_roots: vec![programs()],
     };
-    let out = cpp::host::run(&lib, cfg, &[dir.display().to_string()]).unwrap_or_else(|e| panic!("{e}"));
+    let out = cpp::host::run(&lib, cfg, &[dir.display().to_string()])?;
     let c = cycles.borrow().clone();
-    (out.exit_code, c)
+    Ok((out.exit_code, c))
 }
 
 /// The Rust port's cycles.
@@ -162,4 +167,20 @@ fn shard_data_rm_prints_each_cores_sticks() {
         want.sort();
         assert_eq!(got, want, "{arch}");
     }
+}
+
+/// A 2x4 mesh: sharded mesh buffers, one workload traced and replayed on all eight devices, an event, and a
+/// shard read alone; every device takes the same cycles. With too few devices the error says how many.
+#[test]
+fn a_mesh_program_runs_on_eight_devices() {
+    need_compiler();
+    let dir = programs().join("distributed_eltwise_add");
+    for arch in [Arch::WormholeB0, Arch::Blackhole] {
+        let (code, runs) = run_cpp_on(&dir, arch, 8).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(code, 0, "{arch}");
+        assert_eq!(runs.len(), 8, "the replayed workload runs once on each device");
+        assert!(runs.iter().all(|&c| c == runs[0] && c > 0), "{runs:?}");
+    }
+    let e = run_cpp_on(&dir, Arch::WormholeB0, 4).unwrap_err();
+    assert!(e.contains("needs 8 devices and this system has 4") && e.contains("--devices 8"), "{e}");
 }

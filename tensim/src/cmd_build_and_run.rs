@@ -48,6 +48,10 @@ pub struct BuildAndRunArgs {
     /// Write the allocator's memory reports after the last run (three CSV files) into this folder.
     #[arg(long, value_name = "DIR")]
     memory_report: Option<PathBuf>,
+    /// Devices the program may open (CreateDevice ids and MeshDevice meshes: a 2x4 mesh needs 8), each an
+    /// independent chip of the chosen arch (no Ethernet between them).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    devices: u32,
     /// Arguments for the program's main (after `--`).
     #[arg(last = true)]
     args: Vec<String>,
@@ -103,7 +107,7 @@ pub fn run(a: &BuildAndRunArgs) -> CliResult<ExitCode> {
     let maps_seen = std::cell::Cell::new(cpp::l1_window::pointer_mappings());
     let cfg = HostConfig {
         arch,
-        num_devices: 1,
+        num_devices: a.devices,
         open: Box::new(move |_id| {
             let mut d = open_setup.open().map_err(|e| e.to_string())?;
             d.set_tracing(tracing);

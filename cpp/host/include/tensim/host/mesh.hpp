@@ -1,6 +1,8 @@
-// tensim's TT-Metalium host headers: the `distributed` mesh API of the newer examples, for a unit mesh (one
-// device): MeshDevice, MeshCommandQueue, MeshBuffer, MeshWorkload and the Enqueue*/ReadShard/WriteShard
-// calls. Larger meshes say they are not modelled from C++. Written for tensim from the documented interface.
+// tensim's TT-Metalium host headers: the `distributed` mesh API of the newer examples: MeshDevice (a grid
+// of devices, ids 0.. in row-major mesh order), MeshCommandQueue, MeshBuffer (replicated, or sharded over
+// the mesh), MeshWorkload and the Enqueue*/ReadShard/WriteShard calls, mesh traces and events. Devices of a
+// mesh run their programs independently (no traffic between chips from C++ host programs). Written for
+// tensim from the documented interface.
 #pragma once
 #include "tensim/host/device.hpp"
 
@@ -45,59 +47,122 @@ struct MeshDeviceConfig {
 };
 
 class MeshDevice;
+class MeshWorkload;
 class MeshCommandQueue {
 public:
-    explicit MeshCommandQueue(MeshDevice* d) : device_(d) {}
+    MeshCommandQueue(MeshDevice* d, uint32_t id) : device_(d), id_(id) {}
     MeshDevice* device() const { return device_; }
-    uint32_t id() const { return 0; }
+    uint32_t id() const { return id_; }
 
 private:
     MeshDevice* device_;
+    uint32_t id_;
 };
 
+struct MeshTraceId {
+    uint32_t id = 0;
+    bool operator==(const MeshTraceId& o) const { return id == o.id; }
+};
+
+// A mesh: device (r, c) is device id r * cols + c. The MeshDevice object is device (0, 0) itself.
 class MeshDevice : public IDevice {
 public:
-    MeshDevice(uint32_t handle, int id, MeshShape shape) : IDevice(handle, id), shape_(shape), cq_(this) {}
+    MeshDevice(uint32_t handle, int id, MeshShape shape, std::size_t num_cqs) : IDevice(handle, id), shape_(shape) {
+        for (std::size_t q = 0; q < num_cqs; q++) cqs_.push_back(std::make_unique<MeshCommandQueue>(this, q));
+    }
     static std::shared_ptr<MeshDevice> create(const MeshDeviceConfig& config, std::size_t = DEFAULT_L1_SMALL_SIZE,
                                               std::size_t = DEFAULT_TRACE_REGION_SIZE, std::size_t num_cqs = 1,
                                               const DispatchCoreConfig& = DispatchCoreConfig{},
                                               tt::stl::Span<const std::uint32_t> = {},
                                               std::size_t = DEFAULT_WORKER_L1_SIZE) {
-        if (config.mesh_shape.mesh_size() != 1)
-            TT_THROW("MeshDevice::create({}): not modelled: C++ host programs run on a unit mesh (1x1); tensim "
-                     "simulates larger meshes through its Rust API and `tensim run` collectives",
-                     config.mesh_shape.str());
-        return create_unit_mesh(0, 0, 0, num_cqs);
+        const MeshShape shape = config.mesh_shape;
+        if (shape.mesh_size() == 0) TT_THROW("MeshDevice::create({}): a mesh needs at least one device", shape.str());
+        uint32_t available = 0;
+        tensim::check(tensim::api().num_devices(&available));
+        if (shape.mesh_size() > available)
+            TT_THROW("MeshDevice::create({}): the mesh needs {} devices and this system has {}; run with "
+                     "`tensim build-and-run --devices {}`",
+                     shape.str(), shape.mesh_size(), available, shape.mesh_size());
+        auto mesh = open(0, shape, num_cqs);
+        for (uint32_t id = 1; id < shape.mesh_size(); id++) {
+            uint32_t h = 0;
+            tensim::check(tensim::api().open_device(static_cast<int>(id), &h));
+            mesh->others_.push_back(std::make_unique<IDevice>(h, static_cast<int>(id)));
+        }
+        return mesh;
     }
     static std::shared_ptr<MeshDevice> create_unit_mesh(int device_id, std::size_t = DEFAULT_L1_SMALL_SIZE,
                                                         std::size_t = DEFAULT_TRACE_REGION_SIZE, std::size_t num_cqs = 1,
                                                         const DispatchCoreConfig& = DispatchCoreConfig{},
                                                         tt::stl::Span<const std::uint32_t> = {},
                                                         std::size_t = DEFAULT_WORKER_L1_SIZE) {
-        if (num_cqs != 1) TT_THROW("MeshDevice: {} command queues: tensim models one", num_cqs);
-        uint32_t h = 0;
-        tensim::check(tensim::api().open_device(device_id, &h));
-        return std::make_shared<MeshDevice>(h, device_id, MeshShape(1, 1));
+        return open(device_id, MeshShape(1, 1), num_cqs);
     }
     static std::map<int, std::shared_ptr<MeshDevice>> create_unit_meshes(const std::vector<int>& ids) {
         std::map<int, std::shared_ptr<MeshDevice>> m;
         for (int id : ids) m[id] = create_unit_mesh(id);
         return m;
     }
+    // Command queues run in order and to completion, so every event a second queue waits on has happened:
+    // two queues are accepted (their overlap in time is not modelled).
     MeshCommandQueue& mesh_command_queue(std::optional<uint8_t> cq_id = std::nullopt) {
-        if (cq_id.value_or(0) != 0) TT_THROW("mesh command queue {} does not exist: tensim models one", *cq_id);
-        return cq_;
+        std::size_t q = cq_id.value_or(0);
+        if (q >= cqs_.size()) TT_THROW("mesh command queue {} does not exist: the mesh was created with {}", q, cqs_.size());
+        return *cqs_[q];
     }
     const MeshShape& shape() const { return shape_; }
     std::size_t num_rows() const { return shape_[0]; }
     std::size_t num_cols() const { return shape_[1]; }
     std::size_t num_devices() const { return shape_.mesh_size(); }
-    std::vector<IDevice*> get_devices() { return {this}; }
-    IDevice* get_device(const MeshCoordinate&) { return this; }
+    std::vector<IDevice*> get_devices() {
+        std::vector<IDevice*> v{this};
+        for (auto& d : others_) v.push_back(d.get());
+        return v;
+    }
+    IDevice* get_device(const MeshCoordinate& c) {
+        if (c[0] >= shape_[0] || c[1] >= shape_[1]) TT_THROW("{} is outside the mesh {}", c.str(), shape_.str());
+        uint32_t i = c[0] * shape_[1] + c[1];
+        return i == 0 ? static_cast<IDevice*>(this) : others_[i - 1].get();
+    }
+    bool close() {
+        for (auto& d : others_) d->close();
+        return IDevice::close();
+    }
+    // Mesh traces: a capture records the workloads enqueued until its end (without running them); a replay
+    // runs them again, in order.
+    MeshTraceId begin_mesh_trace(uint8_t) {
+        if (capturing_) TT_THROW("BeginTraceCapture: trace {} is still being captured", capture_.id);
+        capturing_ = true;
+        capture_ = MeshTraceId{static_cast<uint32_t>(traces_.size())};
+        traces_.emplace_back();
+        return capture_;
+    }
+    void end_mesh_trace(uint8_t, const MeshTraceId& id) {
+        if (!capturing_ || !(id == capture_)) TT_THROW("EndTraceCapture: trace {} is not being captured", id.id);
+        capturing_ = false;
+    }
+    void replay_mesh_trace(uint8_t, const MeshTraceId& id, bool);
+    void release_mesh_trace(const MeshTraceId& id) { trace(id, "ReleaseTrace").clear(); }
+    bool capturing() const { return capturing_; }
+    void record(MeshWorkload* w) { traces_.back().push_back(w); }
 
 private:
+    static std::shared_ptr<MeshDevice> open(int device_id, MeshShape shape, std::size_t num_cqs) {
+        if (num_cqs == 0 || num_cqs > 2) TT_THROW("MeshDevice: {} command queues: tensim models 1 or 2", num_cqs);
+        uint32_t h = 0;
+        tensim::check(tensim::api().open_device(device_id, &h));
+        return std::make_shared<MeshDevice>(h, device_id, shape, num_cqs);
+    }
+    std::vector<MeshWorkload*>& trace(const MeshTraceId& id, const char* api) {
+        if (id.id >= traces_.size()) TT_THROW("{}: no trace {}", api, id.id);
+        return traces_[id.id];
+    }
     MeshShape shape_;
-    MeshCommandQueue cq_;
+    std::vector<std::unique_ptr<MeshCommandQueue>> cqs_;
+    std::vector<std::unique_ptr<IDevice>> others_;
+    std::vector<std::vector<MeshWorkload*>> traces_;
+    bool capturing_ = false;
+    MeshTraceId capture_;
 };
 
 struct DeviceLocalBufferConfig {
@@ -113,6 +178,8 @@ struct ReplicatedBufferConfig {
 struct Shape2D {
     uint32_t h, w;
     Shape2D(uint32_t h_, uint32_t w_) : h(h_), w(w_) {}
+    uint32_t height() const { return h; }
+    uint32_t width() const { return w; }
 };
 struct ShardedBufferConfig {
     DeviceAddr global_size;
@@ -122,35 +189,86 @@ struct ShardedBufferConfig {
 };
 using MeshBufferConfig = std::variant<ReplicatedBufferConfig, ShardedBufferConfig>;
 
+// One buffer per device of the mesh, at the same address on each. Sharded: the global (h × w elements)
+// buffer cut into shards of shard_shape, shard (i, j) on device (i, j) — the shard grid must be the mesh's.
 class MeshBuffer {
 public:
     static std::shared_ptr<MeshBuffer> create(const MeshBufferConfig& config, const DeviceLocalBufferConfig& local,
                                               MeshDevice* device, std::optional<DeviceAddr> address = std::nullopt) {
         if (address) TT_THROW("MeshBuffer::create at a given address is not modelled");
-        DeviceAddr size = std::holds_alternative<ReplicatedBufferConfig>(config)
-                              ? std::get<ReplicatedBufferConfig>(config).size
-                              : std::get<ShardedBufferConfig>(config).global_size;
         auto m = std::shared_ptr<MeshBuffer>(new MeshBuffer());
         m->device_ = device;
-        m->buffer_ = Buffer::create(device, size, local.page_size, local.buffer_type, local.sharding_args, local.bottom_up);
+        DeviceAddr size = 0;
+        if (const auto* r = std::get_if<ReplicatedBufferConfig>(&config)) {
+            size = r->size;
+        } else {
+            const auto& c = std::get<ShardedBufferConfig>(config);
+            const Shape2D g = c.global_buffer_shape, sh = c.shard_shape;
+            if (sh.h == 0 || sh.w == 0 || g.h % sh.h != 0 || g.w % sh.w != 0)
+                TT_THROW("ShardedBufferConfig: shard shape ({}, {}) does not tile the global shape ({}, {})", sh.h,
+                         sh.w, g.h, g.w);
+            if (g.h / sh.h != device->num_rows() || g.w / sh.w != device->num_cols())
+                TT_THROW("ShardedBufferConfig: a {}x{} grid of shards on the mesh {}: not modelled: shards must map "
+                         "one to one onto the mesh's devices (replication of shards is not modelled)",
+                         g.h / sh.h, g.w / sh.w, device->shape().str());
+            if (uint64_t(g.h) * g.w == 0 || c.global_size % (uint64_t(g.h) * g.w) != 0)
+                TT_THROW("ShardedBufferConfig: global size {} is not a whole number of bytes per element of ({}, {})",
+                         c.global_size, g.h, g.w);
+            m->sharded_ = true;
+            m->global_ = g;
+            m->shard_ = sh;
+            m->elem_bytes_ = c.global_size / (uint64_t(g.h) * g.w);
+            size = m->elem_bytes_ * sh.h * sh.w;
+        }
+        for (IDevice* d : device->get_devices()) {
+            auto b = Buffer::create(d, size, local.page_size, local.buffer_type, local.sharding_args, local.bottom_up);
+            if (!m->buffers_.empty() && b->address() != m->buffers_[0]->address())
+                TT_THROW("MeshBuffer::create: device {} placed the buffer at {} and device 0 at {}: allocate "
+                         "on every device of the mesh alike",
+                         d->id(), b->address(), m->buffers_[0]->address());
+            m->buffers_.push_back(std::move(b));
+        }
         return m;
     }
-    DeviceAddr address() const { return buffer_->address(); }
-    DeviceAddr size() const { return buffer_->size(); }
-    DeviceAddr device_local_size() const { return buffer_->size(); }
-    DeviceAddr page_size() const { return buffer_->page_size(); }
-    uint32_t num_pages() const { return buffer_->num_pages(); }
-    Buffer* get_device_buffer(const MeshCoordinate&) const { return buffer_.get(); }
-    Buffer* get_reference_buffer() const { return buffer_.get(); }
-    Buffer* get_backing_buffer() const { return buffer_.get(); }
+    DeviceAddr address() const { return buffers_[0]->address(); }
+    DeviceAddr size() const { return sharded_ ? buffers_[0]->size() * buffers_.size() : buffers_[0]->size(); }
+    DeviceAddr device_local_size() const { return buffers_[0]->size(); }
+    DeviceAddr page_size() const { return buffers_[0]->page_size(); }
+    uint32_t num_pages() const { return buffers_[0]->num_pages(); }
+    Buffer* get_device_buffer(const MeshCoordinate& c) const {
+        return buffers_.at(c[0] * device_->num_cols() + c[1]).get();
+    }
+    Buffer* get_reference_buffer() const { return buffers_[0].get(); }
+    Buffer* get_backing_buffer() const { return buffers_[0].get(); }
     MeshDevice* device() const { return device_; }
-    bool is_allocated() const { return buffer_->is_allocated(); }
-    void deallocate() { buffer_->deallocate(); }
+    bool is_allocated() const { return buffers_[0]->is_allocated(); }
+    void deallocate() {
+        for (auto& b : buffers_) b->deallocate();
+    }
+    bool sharded() const { return sharded_; }
+    // Copy between a global host vector and the shards: `to_device` scatters, else gathers.
+    void scatter_gather(uint8_t* global, bool to_device) const {
+        const uint64_t row = elem_bytes_ * shard_.w;
+        std::vector<uint8_t> shard(elem_bytes_ * shard_.h * shard_.w);
+        for (std::size_t i = 0; i < buffers_.size(); i++) {
+            const uint64_t r0 = (i / device_->num_cols()) * shard_.h, c0 = (i % device_->num_cols()) * shard_.w;
+            if (!to_device) tt::tt_metal::detail::read(buffers_[i].get(), shard.data(), shard.size());
+            for (uint32_t r = 0; r < shard_.h; r++) {
+                uint8_t* g = global + ((r0 + r) * global_.w + c0) * elem_bytes_;
+                if (to_device) std::memcpy(shard.data() + r * row, g, row);
+                else std::memcpy(g, shard.data() + r * row, row);
+            }
+            if (to_device) tt::tt_metal::detail::write(buffers_[i].get(), shard.data(), shard.size());
+        }
+    }
 
 private:
     MeshBuffer() = default;
     MeshDevice* device_ = nullptr;
-    std::shared_ptr<Buffer> buffer_;
+    std::vector<std::shared_ptr<Buffer>> buffers_;
+    bool sharded_ = false;
+    Shape2D global_{0, 0}, shard_{0, 0};
+    uint64_t elem_bytes_ = 0;
 };
 
 class MeshWorkload {
@@ -169,29 +287,93 @@ inline void AddProgramToMeshWorkload(MeshWorkload& w, Program&& p, const MeshCoo
     w.add_program(range, std::move(p));
 }
 
+namespace detail {
+// Run every program of `workload` on each device of its range (row-major).
+inline void run_workload(MeshDevice* mesh, MeshWorkload& workload) {
+    for (auto& [range, program] : workload.get_programs()) {
+        const auto s = range.start_coord(), e = range.end_coord();
+        if (e[0] >= mesh->num_rows() || e[1] >= mesh->num_cols() || s[0] > e[0] || s[1] > e[1])
+            TT_THROW("EnqueueMeshWorkload: the range {}..{} is not inside the mesh {}", s.str(), e.str(),
+                     mesh->shape().str());
+        for (uint32_t r = s[0]; r <= e[0]; r++)
+            for (uint32_t c = s[1]; c <= e[1]; c++) tt::tt_metal::detail::run(mesh->get_device({r, c}), program);
+    }
+}
+}  // namespace detail
+
+inline void MeshDevice::replay_mesh_trace(uint8_t, const MeshTraceId& id, bool) {
+    if (capturing_) TT_THROW("ReplayTrace: trace {} is still being captured", capture_.id);
+    for (MeshWorkload* w : trace(id, "ReplayTrace")) detail::run_workload(this, *w);
+}
+
 inline void EnqueueMeshWorkload(MeshCommandQueue& cq, MeshWorkload& workload, bool /*blocking*/) {
-    for (auto& [range, program] : workload.get_programs()) tt::tt_metal::detail::run(cq.device(), program);
+    if (cq.device()->capturing()) {
+        cq.device()->record(&workload);
+        return;
+    }
+    detail::run_workload(cq.device(), workload);
 }
 template <typename T>
 void EnqueueWriteMeshBuffer(MeshCommandQueue&, std::shared_ptr<MeshBuffer>& buffer, const std::vector<T>& src,
                             bool /*blocking*/ = false) {
-    tt::tt_metal::detail::write(buffer->get_reference_buffer(), src.data(), src.size() * sizeof(T));
+    if (buffer->sharded()) {
+        if (src.size() * sizeof(T) != buffer->size())
+            TT_THROW("EnqueueWriteMeshBuffer: {} bytes for a sharded buffer of {}", src.size() * sizeof(T), buffer->size());
+        std::vector<T> copy = src;
+        buffer->scatter_gather(reinterpret_cast<uint8_t*>(copy.data()), true);
+        return;
+    }
+    for (uint32_t r = 0; r < buffer->device()->num_rows(); r++)
+        for (uint32_t c = 0; c < buffer->device()->num_cols(); c++)
+            tt::tt_metal::detail::write(buffer->get_device_buffer({r, c}), src.data(), src.size() * sizeof(T));
 }
 template <typename T>
 void EnqueueReadMeshBuffer(MeshCommandQueue&, std::vector<T>& dst, std::shared_ptr<MeshBuffer>& buffer,
                            bool /*blocking*/ = true) {
+    if (buffer->sharded()) {
+        dst.resize(buffer->size() / sizeof(T));
+        buffer->scatter_gather(reinterpret_cast<uint8_t*>(dst.data()), false);
+        return;
+    }
     tt::tt_metal::detail::read_vec(buffer->get_reference_buffer(), dst);
 }
 template <typename T>
 void WriteShard(MeshCommandQueue&, const std::shared_ptr<MeshBuffer>& buffer, std::vector<T>& src,
-                const MeshCoordinate&, bool = false) {
-    tt::tt_metal::detail::write(buffer->get_reference_buffer(), src.data(), src.size() * sizeof(T));
+                const MeshCoordinate& coord, bool = false) {
+    tt::tt_metal::detail::write(buffer->get_device_buffer(coord), src.data(), src.size() * sizeof(T));
 }
 template <typename T>
 void ReadShard(MeshCommandQueue&, std::vector<T>& dst, const std::shared_ptr<MeshBuffer>& buffer,
-               const MeshCoordinate&, bool = true) {
-    tt::tt_metal::detail::read_vec(buffer->get_reference_buffer(), dst);
+               const MeshCoordinate& coord, bool = true) {
+    tt::tt_metal::detail::read_vec(buffer->get_device_buffer(coord), dst);
 }
+
+// Traces (free-function spelling).
+inline MeshTraceId BeginTraceCapture(MeshDevice* mesh, uint8_t cq_id) { return mesh->begin_mesh_trace(cq_id); }
+inline void EndTraceCapture(MeshDevice* mesh, uint8_t cq_id, const MeshTraceId& id) { mesh->end_mesh_trace(cq_id, id); }
+inline void ReplayTrace(MeshDevice* mesh, uint8_t cq_id, const MeshTraceId& id, bool blocking) {
+    mesh->replay_mesh_trace(cq_id, id, blocking);
+}
+inline void ReleaseTrace(MeshDevice* mesh, const MeshTraceId& id) { mesh->release_mesh_trace(id); }
+
+// Events: queues run in order and to completion, so recording and waiting only order what is already
+// ordered.
+struct MeshEvent {
+    uint32_t id = 0;
+    MeshDevice* device = nullptr;
+};
+inline MeshEvent EnqueueRecordEvent(MeshCommandQueue& cq, tt::stl::Span<const SubDeviceId> = {},
+                                    const std::optional<MeshCoordinateRange>& = std::nullopt) {
+    static uint32_t next = 0;
+    return MeshEvent{next++, cq.device()};
+}
+inline MeshEvent EnqueueRecordEventToHost(MeshCommandQueue& cq, tt::stl::Span<const SubDeviceId> = {},
+                                          const std::optional<MeshCoordinateRange>& range = std::nullopt) {
+    return EnqueueRecordEvent(cq, {}, range);
+}
+inline void EnqueueWaitForEvent(MeshCommandQueue&, const MeshEvent&) {}
+inline void EventSynchronize(const MeshEvent&) {}
+
 inline void Finish(MeshCommandQueue&, tt::stl::Span<const SubDeviceId> = {}) {}
 inline void Synchronize(MeshDevice*, std::optional<uint8_t> = std::nullopt, tt::stl::Span<const SubDeviceId> = {}) {}
 
