@@ -96,6 +96,13 @@ pub fn header_root(cache: &Path) -> Result<PathBuf, String> {
     write_tree(cache, "include", HEADERS)
 }
 
+/// A name part unique to this call in this process and among processes (the process id and a counter), for
+/// temporary files that threads and processes building the same thing at once must not share.
+pub(crate) fn unique_suffix() -> String {
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    format!("{}-{}", std::process::id(), CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+}
+
 /// Write a header tree into the cache as `<name>-<content hash>` (once per content) and return its root.
 pub(crate) fn write_tree(cache: &Path, name: &str, headers: &[(&str, &str)]) -> Result<PathBuf, String> {
     let mut h = Hash::new();
@@ -106,7 +113,7 @@ pub(crate) fn write_tree(cache: &Path, name: &str, headers: &[(&str, &str)]) -> 
     if root.join(".complete").exists() {
         return Ok(root);
     }
-    let tmp = cache.join(format!("{name}-tmp-{}", std::process::id()));
+    let tmp = cache.join(format!("{name}-tmp-{}", unique_suffix()));
     let _ = std::fs::remove_dir_all(&tmp);
     for (p, t) in headers {
         let f = tmp.join(p);
@@ -265,7 +272,9 @@ pub fn build(spec: &Spec) -> Result<PathBuf, String> {
     if so.exists() && deps_unchanged(&deps) {
         return Ok(so);
     }
-    let pid = std::process::id();
+    // Other processes and other threads of this one may be building the same kernel at the same time (the
+    // last rename wins; the objects are identical).
+    let pid = unique_suffix();
     let cpp = dir.join(format!("{key}-{pid}.cpp"));
     let tmp = dir.join(format!("{key}-{pid}.so.tmp"));
     let dfile = dir.join(format!("{key}-{pid}.d"));

@@ -207,7 +207,8 @@ pub fn build(dir: &Path) -> Result<PathBuf, String> {
     if so.exists() && deps_unchanged(&deps) {
         return Ok(so);
     }
-    let pid = std::process::id();
+    // Temporary names unique to this build (other processes and threads may build the same program).
+    let pid = crate::compile::unique_suffix();
     let entry = out_dir.join(format!("{key}-{pid}-entry.cpp"));
     let tmp = out_dir.join(format!("{key}-{pid}.so.tmp"));
     std::fs::write(&entry, ENTRY).map_err(|e| format!("cannot write {}: {e}", entry.display()))?;
