@@ -1,5 +1,5 @@
 // Host helpers tensim's C++ matmul programs share (the role of an example-local bmm_op.hpp): the Pearson
-// correlation of two bf16 vectors and a row-major reference matmul.
+// correlation of two bf16 vectors, a row-major reference matmul, the blocked plan and its kernel args.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -76,4 +76,27 @@ inline BlockPlan plan_blocked_matmul(uint32_t Mt, uint32_t Nt, uint32_t Kt, uint
     p.cores_y = Mt / p.per_core_M;
     p.num_blocks = Kt / p.in0_block_w;
     return p;
+}
+
+// The compile-time args of bmm_large_block_zm for `p`: in0_block_w, in0 sub-blocks, in0 block tiles, in0
+// sub-block tiles, in1 sub-blocks, in1 block tiles, in1 per-core width, K blocks, sub-block h, w and tiles.
+inline std::vector<uint32_t> bmm_compute_args(const BlockPlan& p) {
+    return {p.in0_block_w,
+            p.per_core_M / p.out_subblock_h,
+            p.per_core_M * p.in0_block_w,
+            p.out_subblock_h * p.in0_block_w,
+            p.per_core_N / p.out_subblock_w,
+            p.per_core_N * p.in0_block_w,
+            p.per_core_N,
+            p.num_blocks,
+            p.out_subblock_h,
+            p.out_subblock_w,
+            p.out_subblock_h * p.out_subblock_w};
+}
+
+// The runtime args of writer_bmm_tile_layout for the core of output block (bx, by) of `p`.
+inline std::vector<uint32_t> bmm_writer_args(const BlockPlan& p, uint32_t dst_addr, uint32_t Nt, uint32_t bx,
+                                             uint32_t by) {
+    return {dst_addr, by * p.per_core_M * Nt + bx * p.per_core_N, Nt, p.out_subblock_w, p.out_subblock_h * Nt,
+            p.out_subblock_w, p.out_subblock_h, p.per_core_N / p.out_subblock_w, p.per_core_M / p.out_subblock_h};
 }

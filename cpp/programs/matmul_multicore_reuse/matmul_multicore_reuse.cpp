@@ -62,21 +62,8 @@ int main() {
                                cores, ReaderDataMovementConfig{});
     auto writer = CreateKernel(program, OVERRIDE_KERNEL_PREFIX "matmul_multicore_reuse/kernels/dataflow/writer_bmm_tile_layout.cpp",
                                cores, WriterDataMovementConfig{});
-    const uint32_t in0_num_subblocks = plan.per_core_M / plan.out_subblock_h;
-    const uint32_t in1_num_subblocks = plan.per_core_N / plan.out_subblock_w;
-    std::vector<uint32_t> compute_args = {plan.in0_block_w,
-                                          in0_num_subblocks,
-                                          in0_block_tiles,
-                                          plan.out_subblock_h * plan.in0_block_w,
-                                          in1_num_subblocks,
-                                          in1_block_tiles,
-                                          plan.per_core_N,
-                                          plan.num_blocks,
-                                          plan.out_subblock_h,
-                                          plan.out_subblock_w,
-                                          plan.out_subblock_h * plan.out_subblock_w};
     CreateKernel(program, OVERRIDE_KERNEL_PREFIX "matmul_multicore_reuse/kernels/compute/bmm_large_block_zm.cpp", cores,
-                 ComputeConfig{.math_fidelity = MathFidelity::HiFi4, .compile_args = compute_args});
+                 ComputeConfig{.math_fidelity = MathFidelity::HiFi4, .compile_args = bmm_compute_args(plan)});
     for (uint32_t by = 0; by < plan.cores_y; by++) {
         for (uint32_t bx = 0; bx < plan.cores_x; bx++) {
             CoreCoord core = {bx, by};
@@ -84,10 +71,7 @@ int main() {
                            {static_cast<uint32_t>(src0->address()), by * plan.per_core_M * Kt, Kt, plan.in0_block_w,
                             plan.in0_block_w, plan.per_core_M, static_cast<uint32_t>(src1->address()),
                             bx * plan.per_core_N, Nt, plan.in0_block_w * Nt, plan.per_core_N, plan.num_blocks});
-            SetRuntimeArgs(program, writer, core,
-                           {static_cast<uint32_t>(dst->address()), by * plan.per_core_M * Nt + bx * plan.per_core_N, Nt,
-                            plan.out_subblock_w, plan.out_subblock_h * Nt, plan.out_subblock_w, plan.out_subblock_h,
-                            in1_num_subblocks, in0_num_subblocks});
+            SetRuntimeArgs(program, writer, core, bmm_writer_args(plan, static_cast<uint32_t>(dst->address()), Nt, bx, by));
         }
     }
 

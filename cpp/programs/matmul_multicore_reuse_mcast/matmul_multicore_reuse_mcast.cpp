@@ -79,21 +79,8 @@ int main() {
     if (gx > 1 && gy > 1) add_reader(CoreRange({1, 1}, {gx - 1, gy - 1}), "in0_receiver_in1_receiver");
     auto writer = CreateKernel(program, OVERRIDE_KERNEL_PREFIX "matmul_multicore_reuse/kernels/dataflow/writer_bmm_tile_layout.cpp",
                                cores, writer_cfg);
-    const uint32_t in0_num_subblocks = plan.per_core_M / plan.out_subblock_h;
-    const uint32_t in1_num_subblocks = plan.per_core_N / plan.out_subblock_w;
-    std::vector<uint32_t> compute_args = {plan.in0_block_w,
-                                          in0_num_subblocks,
-                                          in0_block_tiles,
-                                          plan.out_subblock_h * plan.in0_block_w,
-                                          in1_num_subblocks,
-                                          in1_block_tiles,
-                                          plan.per_core_N,
-                                          plan.num_blocks,
-                                          plan.out_subblock_h,
-                                          plan.out_subblock_w,
-                                          plan.out_subblock_h * plan.out_subblock_w};
     CreateKernel(program, OVERRIDE_KERNEL_PREFIX "matmul_multicore_reuse/kernels/compute/bmm_large_block_zm.cpp", cores,
-                 ComputeConfig{.math_fidelity = MathFidelity::HiFi4, .compile_args = compute_args});
+                 ComputeConfig{.math_fidelity = MathFidelity::HiFi4, .compile_args = bmm_compute_args(plan)});
     auto noc_xy = [&](uint32_t x, uint32_t y) { return mesh_device->worker_core_from_logical_core(CoreCoord{x, y}); };
     for (const auto& [range, kernel] : readers) {
         for (const auto& core : corerange_to_cores(CoreRangeSet(range), std::nullopt, true)) {
@@ -122,10 +109,7 @@ int main() {
             args.insert(args.end(), {static_cast<uint32_t>(s1.x), static_cast<uint32_t>(s1.y)});
             args.insert(args.end(), std::begin(sems), std::end(sems));
             SetRuntimeArgs(program, kernel, core, args);
-            SetRuntimeArgs(program, writer, core,
-                           {static_cast<uint32_t>(dst->address()), by * plan.per_core_M * Nt + bx * plan.per_core_N, Nt,
-                            plan.out_subblock_w, plan.out_subblock_h * Nt, plan.out_subblock_w, plan.out_subblock_h,
-                            in1_num_subblocks, in0_num_subblocks});
+            SetRuntimeArgs(program, writer, core, bmm_writer_args(plan, static_cast<uint32_t>(dst->address()), Nt, bx, by));
         }
     }
 

@@ -60,7 +60,7 @@ int main() {
     }
     auto reader = CreateKernel(program, OVERRIDE_KERNEL_PREFIX "softmax/kernels/dataflow/reader_softmax.cpp", all_cores,
                                ReaderDataMovementConfig{});
-    auto writer = CreateKernel(program, OVERRIDE_KERNEL_PREFIX "softmax/kernels/dataflow/writer_unary.cpp", all_cores,
+    auto writer = CreateKernel(program, OVERRIDE_KERNEL_PREFIX "eltwise_sfpu/kernels/dataflow/write_tile.cpp", all_cores,
                                WriterDataMovementConfig{});
     auto compute =
         CreateKernel(program, OVERRIDE_KERNEL_PREFIX "softmax/kernels/compute/softmax.cpp", all_cores, ComputeConfig{});
