@@ -196,6 +196,14 @@ extern "C-unwind" fn cb(op: u32, cb: u32, n: u32) {
 }
 
 extern "C-unwind" fn query(what: u32, a: u32, b: u32) -> u32 {
+    if let 15 | 16 = what {
+        let common = what == 16;
+        return either(
+            "get_arg_addr",
+            |c| if common { c.get_common_arg_addr(a as usize) } else { c.get_arg_addr(a as usize) },
+            |d| if common { d.get_common_arg_addr(a as usize) } else { d.get_arg_addr(a as usize) },
+        );
+    }
     ffi::dataflow("a data-movement query", |d| match what {
         0 => d.get_write_ptr(a),
         1 => d.get_read_ptr(a),
@@ -210,11 +218,6 @@ extern "C-unwind" fn query(what: u32, a: u32, b: u32) -> u32 {
         10 => d.get_absolute_logical_x(),
         11 => d.get_absolute_logical_y(),
         12 => d.get_semaphore(a),
-        15 | 16 => abort(
-            "not modelled: get_arg_addr / get_common_arg_addr (runtime args are not in the simulated L1); \
-             read them with get_arg_val"
-                .into(),
-        ),
         _ => abort(format!("unknown tensim query {what}: the kernel was built against other tensim headers")),
     })
 }

@@ -84,3 +84,39 @@ fn l1_pointer_accesses_are_timed_and_wake_pointer_polls() {
     assert!(report.cycles.0 >= 101 * 5 + 100 * 11, "pointer accesses are timed: {} cycles", report.cycles.0);
     assert!(report.cycles.0 < 101 * 5 + 100 * 11 + 200, "{} cycles", report.cycles.0);
 }
+
+/// `get_arg_addr` / `get_common_arg_addr` point at the args in the core's L1, one slot per data-movement
+/// RISC, so both kernels of a core read their own args through pointers.
+#[test]
+fn runtime_args_are_read_through_l1_pointers() {
+    if let Err(e) = cpp::compile::compiler() {
+        panic!("this test compiles C++ kernels and needs the host C++ compiler: {e}");
+    }
+    let mut dev = Device::builtin(Arch::WormholeB0).unwrap();
+    let core = CoreCoord::new(1, 2);
+    let mut p = Program::new();
+    let riscs = [
+        (DataMovementProcessor::RISCV_0, NocId::Noc0, 0x40000u32),
+        (DataMovementProcessor::RISCV_1, NocId::Noc1, 0x40100),
+    ];
+    let mut addrs = Vec::new();
+    for (i, &(processor, noc, out)) in riscs.iter().enumerate() {
+        let cfg = DataMovementConfig { processor, noc, ..Default::default() };
+        let k = cpp::create_kernel(&mut p, &mut dev, data("arg_pointers.cpp"), core, cfg).unwrap();
+        let base = 10 * i as u32;
+        p.set_runtime_args(k, core, &[out, base + 1, base + 2, base + 3]).unwrap();
+        p.set_common_runtime_args(k, &[100 * (i as u32 + 1), 7]).unwrap();
+        addrs.push(out);
+    }
+    dev.enqueue_program(&p).unwrap();
+    let mut slots = Vec::new();
+    for (i, &out) in addrs.iter().enumerate() {
+        let got = dev.read_from_device_l1::<u32>(core, out, 3).unwrap();
+        let base = 10 * i as u32;
+        assert_eq!(got[0], 3 * base + 6 + 100 * (i as u32 + 1) + 7, "RISC {i}");
+        assert_eq!(got[2], 1, "get_arg_val agrees with the pointer");
+        slots.push(got[1]);
+    }
+    assert_ne!(slots[0], slots[1], "each RISC has its own args");
+    assert!(slots.iter().all(|&a| a < 102400 && a >= 65536), "the args sit in the reserved L1 region: {slots:x?}");
+}

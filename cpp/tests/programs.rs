@@ -182,5 +182,5 @@ fn a_mesh_program_runs_on_eight_devices() {
         assert!(runs.iter().all(|&c| c == runs[0] && c > 0), "{runs:?}");
     }
     let e = run_cpp_on(&dir, Arch::WormholeB0, 4).unwrap_err();
-    assert!(e.contains("needs 8 devices and this system has 4") && e.contains("--devices 8"), "{e}");
+    assert!(e.contains("needs 8 devices and this run has 4") && e.contains("--devices 8"), "{e}");
 }

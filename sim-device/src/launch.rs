@@ -9,7 +9,7 @@ use crate::device::{Device, DispatchMode};
 use crate::engine::{ChipState, Engine, EthPort, EthTiming, FiberMeta, Recorder, Router, RunOutcome, Runner, run};
 use crate::error::DeviceError;
 use crate::fabric::{FabricLayout, RouterSpec};
-use crate::params::SEMAPHORE_BYTES;
+use crate::params::{RUNTIME_ARG_SLOT_BYTES, SEMAPHORE_BYTES};
 use crate::program::{EthernetConfig, KernelBody, KernelConfig, Program, check_arg_count};
 use crate::report::RunReport;
 use allocator::report::ProgramL1Usage;
@@ -408,6 +408,14 @@ impl Launch {
                 logical,
                 noc_xy: (t.x, t.y),
                 sem_base: params.mem.semaphore_base,
+                args_l1: match i.risc {
+                    Risc::Brisc => Some(params.mem.runtime_args_base),
+                    Risc::Ncrisc => Some(params.mem.runtime_args_base + RUNTIME_ARG_SLOT_BYTES),
+                    Risc::Trisc0 | Risc::Trisc1 | Risc::Trisc2 => {
+                        Some(params.mem.runtime_args_base + 2 * RUNTIME_ARG_SLOT_BYTES)
+                    }
+                    Risc::Erisc0 | Risc::Erisc1 => None,
+                },
                 args: KernelArgs {
                     runtime: k.runtime_args.get(&logical).cloned().unwrap_or_default(),
                     common: k.common_args.clone(),

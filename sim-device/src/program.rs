@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// `max_runtime_args`: unique plus common runtime args per core and kernel.
-pub const MAX_RUNTIME_ARGS: usize = 341;
+pub const MAX_RUNTIME_ARGS: usize = sim_tensix::RUNTIME_ARGS_SLOT_WORDS as usize;
 /// Semaphores per core (`NUM_SEMAPHORES`).
 pub const NUM_SEMAPHORES: u32 = 16;
 /// The largest CB index any chip supports (Blackhole: 64); the device checks its own limit at launch.

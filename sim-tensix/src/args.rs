@@ -44,6 +44,9 @@ pub struct KernelInstance {
     pub noc_xy: (u32, u32),
     /// L1 address of semaphore 0.
     pub sem_base: u32,
+    /// L1 address of this kernel's runtime-arg slot (its unique args, then its common args
+    /// [`RUNTIME_ARGS_SLOT_WORDS`] words on), where `get_arg_addr` points; `None` on Ethernet cores.
+    pub args_l1: Option<u32>,
     /// Arguments.
     pub args: KernelArgs,
     /// Interleaved bank tables (and the chip's NoC address encoding).
@@ -80,6 +83,10 @@ pub struct EthInfo {
 
 /// Concurrent transaction channels of `erisc_info_t` (`MAX_NUM_CONCURRENT_TRANSACTIONS`).
 pub const ETH_SYNC_CHANNELS: u32 = 8;
+
+/// Words between a kernel's unique and its common runtime args in L1: tt-metal's limit of 341 runtime
+/// args per kernel (tt-metal-api.md §1.7).
+pub const RUNTIME_ARGS_SLOT_WORDS: u32 = 341;
 
 impl EthInfo {
     /// L1 address of sync channel `ch`'s `bytes_sent` word (`receiver_ack` follows it).

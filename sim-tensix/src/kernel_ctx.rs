@@ -3,7 +3,7 @@
 //! waits and updates, runtime and compile-time arguments, and issuing NoC commands through the RISC's
 //! command buffers.
 
-use crate::args::{ArgValue, KernelInstance};
+use crate::args::{ArgValue, KernelInstance, RUNTIME_ARGS_SLOT_WORDS};
 use crate::core::{TensixCore, Wait, Waiter};
 use crate::host::{KernelHost, NocError};
 use crate::params::ApiCosts;
@@ -27,6 +27,8 @@ pub struct KernelCtx<'y> {
     cmd_ready: [[Cycle; 3]; 2],
     /// Pages of each CB of this core (0: not configured); CBs do not change during a run.
     cb_pages: Vec<u32>,
+    /// The runtime args have been written to this kernel's L1 slot.
+    args_placed: bool,
 }
 
 /// The NoC command buffers a RISC programs.
@@ -83,6 +85,7 @@ impl<'y> KernelCtx<'y> {
             calls: std::cell::Cell::new(0),
             cmd_ready: [[Cycle::ZERO; 3]; 2],
             cb_pages,
+            args_placed: false,
         }
     }
 
@@ -219,6 +222,34 @@ impl<'y> KernelCtx<'y> {
         self.spend(self.costs.arg_read);
         let api = if common { "get_common_arg_val" } else { "get_arg_val" };
         T::from_arg_bits(self.arg(api, common, i))
+    }
+
+    /// `get_arg_addr(i)` / `get_common_arg_addr(i)`: the L1 address of runtime arg `i`. The args are
+    /// placed in the core's L1 (its kernel's slot, see [`KernelInstance::args_l1`]) the first time the kernel
+    /// asks, as dispatch would have placed them before launch, so reads through the pointer see them (and
+    /// are timed as L1 loads).
+    pub(crate) fn runtime_arg_addr(&mut self, common: bool, i: usize) -> u32 {
+        self.spend(self.costs.arg_read);
+        let api = if common { "get_common_arg_addr" } else { "get_arg_addr" };
+        let Some(base) = self.k.args_l1 else {
+            self.fail(format!("{api}({i}): not modelled: runtime args in the L1 of an Ethernet core (use get_arg_val)"))
+        };
+        if i >= RUNTIME_ARGS_SLOT_WORDS as usize {
+            self.fail(format!("{api}({i}): a kernel has at most {RUNTIME_ARGS_SLOT_WORDS} runtime args"));
+        }
+        if !self.args_placed {
+            self.args_placed = true;
+            let words = |v: &[u32]| v.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>();
+            let (unique, common_args) = (words(&self.k.args.runtime), words(&self.k.args.common));
+            let common_at = base + RUNTIME_ARGS_SLOT_WORDS * 4;
+            let placed = self.with_core(|c| {
+                c.l1.write(base as u64, &unique).and_then(|_| c.l1.write(common_at as u64, &common_args))
+            });
+            if let Err(e) = placed {
+                self.fail(format!("{api}({i}): placing the runtime args at L1 {base:#x}: {e}"));
+            }
+        }
+        base + if common { RUNTIME_ARGS_SLOT_WORDS * 4 } else { 0 } + i as u32 * 4
     }
 
     /// `get_compile_time_arg_val(i)`.

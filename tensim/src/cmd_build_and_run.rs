@@ -13,8 +13,12 @@ use crate::outputs::{self, OutputId, OutputPlan};
 use crate::say;
 use clap::Args;
 use cpp::host::{HostConfig, build};
+use sim_device::mesh::{MeshCoordinate, MeshDevice, MeshShape};
+use sim_device::params::Params;
 use sim_device::report::stats::stats_document;
+use sim_device::{Device, DeviceSetup};
 use soc_descriptors::Arch;
+use soc_descriptors::cluster::{ClusterDescriptor, MeshEmbedding};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -49,9 +53,16 @@ pub struct BuildAndRunArgs {
     #[arg(long, value_name = "DIR")]
     memory_report: Option<PathBuf>,
     /// Devices the program may open (CreateDevice ids and MeshDevice meshes: a 2x4 mesh needs 8), each an
-    /// independent chip of the chosen arch (no Ethernet between them).
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
-    devices: u32,
+    /// independent chip of the chosen arch (no Ethernet between them). Default 1, or every chip of --system.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
+    devices: Option<u32>,
+    /// Run on the chips of a system (a built-in name, see `tensim system --list`): device i is the chip at
+    /// mesh position (i / cols, i % cols), with that chip's arch and harvesting.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["arch", "soc", "core_desc", "harvest", "cluster"])]
+    system: Option<String>,
+    /// Run on the chips of a cluster descriptor file instead of a built-in system.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["arch", "soc", "core_desc", "harvest"])]
+    cluster: Option<PathBuf>,
     /// Arguments for the program's main (after `--`).
     #[arg(last = true)]
     args: Vec<String>,
@@ -80,12 +91,79 @@ fn kernel_roots(dir: &Path) -> Vec<PathBuf> {
     roots
 }
 
+/// The devices a program may open: copies of one chip, or the chips of a system.
+struct Devices {
+    arch: Arch,
+    count: u32,
+    from: Source,
+}
+
+enum Source {
+    Chip(DeviceSetup),
+    System { cluster: ClusterDescriptor, mesh: MeshEmbedding, params: Box<Params> },
+}
+
+impl Devices {
+    fn new(a: &BuildAndRunArgs) -> CliResult<Devices> {
+        if a.system.is_none() && a.cluster.is_none() {
+            let setup = setup(&a.chip, &a.params, Some(Arch::WormholeB0))?;
+            let arch = setup.open()?.arch();
+            return Ok(Devices { arch, count: a.devices.unwrap_or(1), from: Source::Chip(setup) });
+        }
+        let (cluster, mesh) = crate::cmd_system::load_system(a.system.as_deref(), a.cluster.as_deref())?;
+        let arch = cluster
+            .chips
+            .first()
+            .map(|c| c.arch)
+            .ok_or_else(|| CliError::User(format!("{}: the system has no chips", cluster.source)))?;
+        if let Some(c) = cluster.chips.iter().find(|c| c.arch != arch) {
+            return Err(CliError::User(format!(
+                "{}: chip {} is {} but chip {} is {}: not modelled: systems mixing architectures",
+                cluster.source, c.id, c.arch, cluster.chips[0].id, arch
+            )));
+        }
+        let chips = mesh.rows * mesh.cols;
+        let count = match a.devices {
+            Some(n) if n > chips => {
+                return Err(CliError::User(format!(
+                    "--devices {n}: {} has {chips} chips in its {}x{} mesh (give at most {chips})",
+                    cluster.source, mesh.rows, mesh.cols
+                )));
+            }
+            Some(n) => n,
+            None => chips,
+        };
+        let params = Box::new(a.params.resolve(arch)?);
+        crate::note!(
+            "note: {}: {count} {arch} chip(s) of a {}x{} mesh; each runs its programs on its own. Not modelled from C++: Ethernet and fabric traffic between the chips",
+            cluster.source,
+            mesh.rows,
+            mesh.cols
+        );
+        Ok(Devices { arch, count, from: Source::System { cluster, mesh, params } })
+    }
+
+    /// Open device `id`.
+    fn open(&self, id: u32) -> Result<Device, String> {
+        match &self.from {
+            Source::Chip(setup) => setup.open().map_err(|e| e.to_string()),
+            Source::System { cluster, mesh, params } => {
+                let at = MeshCoordinate::new(id / mesh.cols, id % mesh.cols);
+                let m = MeshDevice::open(cluster, mesh, MeshShape::new(1, 1), Some(at), params)
+                    .and_then(MeshDevice::into_devices)
+                    .map_err(|e| e.to_string())?;
+                m.into_iter().next().ok_or_else(|| format!("{}: no chip at mesh position {at}", cluster.source))
+            }
+        }
+    }
+}
+
 /// Run `tensim build-and-run`.
 pub fn run(a: &BuildAndRunArgs) -> CliResult<ExitCode> {
     if !a.dir.is_dir() {
         return Err(CliError::User(format!("{}: not a folder (give the program's folder)", a.dir.display())));
     }
-    let setup = setup(&a.chip, &a.params, Some(Arch::WormholeB0))?;
+    let devices = Devices::new(a)?;
     let mut plan = OutputPlan::new();
     let trace = a.trace.as_deref().map(|p| plan.add(p, outputs::TRACE)).transpose()?;
     let noc = NocOutputs::plan(&mut plan, &a.noc_heatmap, &a.npe_timeline)?;
@@ -95,21 +173,18 @@ pub fn run(a: &BuildAndRunArgs) -> CliResult<ExitCode> {
     let started = std::time::Instant::now();
     let lib = if a.cmake { build::build_with_cmake(&a.dir) } else { build::build(&a.dir) }.map_err(CliError::User)?;
     let built = started.elapsed();
-    let probe = setup.open()?;
-    let arch = probe.arch();
-    drop(probe);
+    let arch = devices.arch;
 
     let collected = Rc::new(RefCell::new(Collected::default()));
     let sink = collected.clone();
     let tracing = trace.is_some();
     let records = noc.needs_records();
-    let open_setup = setup.clone();
     let maps_seen = std::cell::Cell::new(cpp::l1_window::pointer_mappings());
     let cfg = HostConfig {
         arch,
-        num_devices: a.devices,
-        open: Box::new(move |_id| {
-            let mut d = open_setup.open().map_err(|e| e.to_string())?;
+        num_devices: devices.count,
+        open: Box::new(move |id| {
+            let mut d = devices.open(id)?;
             d.set_tracing(tracing);
             d.set_record_transfers(records);
             Ok(d)

@@ -99,3 +99,32 @@ fn cmake_builds_an_unchanged_cmakelists_against_tensims_package() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("Test Passed: 4 tiles copied"), "{out}");
 }
+
+/// `--system NAME` gives the program the chips of a system (device i at mesh position (i / cols, i % cols),
+/// each with its own arch and harvesting); too few chips, too many `--devices` and an unknown system are
+/// errors that say what to give instead.
+#[test]
+fn a_mesh_program_runs_on_the_chips_of_a_system() {
+    need_compiler();
+    let dir = root().join("cpp/programs/distributed_eltwise_add");
+    let dir = dir.to_str().unwrap();
+    let (code, out, err) = tensim(&["build-and-run", dir, "--system", "t3000"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Test Passed") && out.contains("8 program run(s)"), "{out}");
+    assert!(err.contains("8 wormhole_b0 chip(s) of a 2x4 mesh") && err.contains("Not modelled from C++"), "{err}");
+    for d in 0..8 {
+        assert!(out.contains(&format!("on device {d}: 21354 cycles")), "the same cycles as --devices 8: {out}");
+    }
+    let (code, _, err) = tensim(&["build-and-run", dir, "--system", "p150x4"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("needs 8 devices and this run has 4") && err.contains("--system"), "{err}");
+    let (code, _, err) = tensim(&["build-and-run", dir, "--system", "t3000", "--devices", "9"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--devices 9: built-in t3000 has 8 chips"), "{err}");
+    let (code, _, err) = tensim(&["build-and-run", dir, "--system", "nosuch"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("unknown system `nosuch`"), "{err}");
+    let (code, _, err) = tensim(&["build-and-run", dir, "--system", "t3000", "--arch", "blackhole"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("cannot be used with"), "{err}");
+}

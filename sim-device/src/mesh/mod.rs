@@ -149,6 +149,20 @@ impl MeshDevice {
         }
     }
 
+    /// The devices of the mesh, row-major, as independent devices (each keeps its chip, harvesting and
+    /// Ethernet cores; the links between them are gone). An error while a submesh still shares them.
+    pub fn into_devices(self) -> Result<Vec<Device>, DeviceError> {
+        let system = self.system;
+        self.devices
+            .into_iter()
+            .map(|d| {
+                Arc::try_unwrap(d).map(Mutex::into_inner).map_err(|_| {
+                    DeviceError::Api(format!("a device of the mesh on {system} is still shared with a submesh"))
+                })
+            })
+            .collect()
+    }
+
     /// Simulate chips on `n` host threads (0: as many as the host has). Results do not depend on it.
     pub fn set_workers(&mut self, n: usize) {
         self.workers = n;

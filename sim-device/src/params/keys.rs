@@ -146,6 +146,7 @@ keys! {
     "mem.write_alignment_bytes" => mem.write_alignment, [1, 4096], pow2, "bytes";
     "mem.l1_unreserved_base" => mem.l1_unreserved_base, [0, u32::MAX as u64], "L1 address";
     "mem.semaphore_base" => mem.semaphore_base, [0, u32::MAX as u64], "L1 address";
+    "mem.runtime_args_base" => mem.runtime_args_base, [0, u32::MAX as u64], "L1 address";
     "mem.dram_unreserved_base" => mem.dram_unreserved_base, [0, 1 << 40], "DRAM bank address";
     "mem.num_circular_buffers" => mem.num_circular_buffers, [1, 64], "CBs per core";
 

@@ -35,11 +35,18 @@ pub struct MemLayout {
     pub l1_unreserved_base: u32,
     /// L1 address of semaphore 0.
     pub semaphore_base: u32,
+    /// L1 address of the runtime-arg slots ([`RUNTIME_ARG_SLOTS`] of [`RUNTIME_ARG_SLOT_BYTES`]).
+    pub runtime_args_base: u32,
     /// First allocatable DRAM address in every bank, bytes.
     pub dram_unreserved_base: u64,
     /// Number of CB indices per core.
     pub num_circular_buffers: u32,
 }
+
+/// Runtime-arg slots per core: RISCV_0, RISCV_1 and the compute kernel (its three TRISCs share one).
+pub const RUNTIME_ARG_SLOTS: u32 = 3;
+/// Bytes of one slot: up to 341 unique then 341 common words, rounded up to 16 bytes.
+pub const RUNTIME_ARG_SLOT_BYTES: u32 = (2 * sim_tensix::RUNTIME_ARGS_SLOT_WORDS * 4).next_multiple_of(16);
 
 /// Semaphores per core and the bytes each takes (tt-metal-api.md §1.4).
 pub const SEMAPHORES: u32 = 16;
@@ -572,6 +579,30 @@ impl Params {
                 m.semaphore_base as u64,
                 format!(
                     "the {SEMAPHORES} semaphores end at {sem_end:#x}, above mem.l1_unreserved_base = {:#x}",
+                    m.l1_unreserved_base
+                ),
+            ));
+        }
+        let rta_end = m.runtime_args_base as u64 + (RUNTIME_ARG_SLOTS * RUNTIME_ARG_SLOT_BYTES) as u64;
+        if !m.runtime_args_base.is_multiple_of(16) {
+            return Err(bad("mem.runtime_args_base", m.runtime_args_base as u64, "must be 16-byte aligned".into()));
+        }
+        if rta_end > m.semaphore_base as u64 && (m.runtime_args_base as u64) < sem_end {
+            return Err(bad(
+                "mem.runtime_args_base",
+                m.runtime_args_base as u64,
+                format!(
+                    "the runtime-arg slots ({:#x}..{rta_end:#x}) overlap the semaphores at mem.semaphore_base = {:#x}",
+                    m.runtime_args_base, m.semaphore_base
+                ),
+            ));
+        }
+        if rta_end > m.l1_unreserved_base as u64 {
+            return Err(bad(
+                "mem.runtime_args_base",
+                m.runtime_args_base as u64,
+                format!(
+                    "the runtime-arg slots end at {rta_end:#x}, above mem.l1_unreserved_base = {:#x}",
                     m.l1_unreserved_base
                 ),
             ));

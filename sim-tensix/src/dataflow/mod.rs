@@ -61,6 +61,16 @@ impl<'y> Dataflow<'y> {
         self.ctx.runtime_arg(true, i)
     }
 
+    /// `get_arg_addr(i)`: the L1 address of unique runtime arg `i` (the args sit in the core's L1).
+    pub fn get_arg_addr(&mut self, i: usize) -> u32 {
+        self.ctx.runtime_arg_addr(false, i)
+    }
+
+    /// `get_common_arg_addr(i)`: the L1 address of common runtime arg `i`.
+    pub fn get_common_arg_addr(&mut self, i: usize) -> u32 {
+        self.ctx.runtime_arg_addr(true, i)
+    }
+
     /// `get_compile_time_arg_val(i)`.
     pub fn get_compile_time_arg_val(&self, i: usize) -> u32 {
         self.ctx.compile_time_arg(i)

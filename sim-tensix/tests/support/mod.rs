@@ -197,6 +197,7 @@ pub fn run(
             logical: (0, 0),
             noc_xy: XY,
             sem_base: 0x1000,
+            args_l1: Some(0x2000),
             args: KernelArgs { runtime: args.to_vec(), ..Default::default() },
             tables: tables.clone(),
             costs: costs.clone(),

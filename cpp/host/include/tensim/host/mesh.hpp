@@ -80,8 +80,8 @@ public:
         uint32_t available = 0;
         tensim::check(tensim::api().num_devices(&available));
         if (shape.mesh_size() > available)
-            TT_THROW("MeshDevice::create({}): the mesh needs {} devices and this system has {}; run with "
-                     "`tensim build-and-run --devices {}`",
+            TT_THROW("MeshDevice::create({}): the mesh needs {} devices and this run has {}; give "
+                     "`tensim build-and-run --devices {}` (independent chips) or a `--system` with that many chips",
                      shape.str(), shape.mesh_size(), available, shape.mesh_size());
         auto mesh = open(0, shape, num_cqs);
         for (uint32_t id = 1; id < shape.mesh_size(); id++) {
