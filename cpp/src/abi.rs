@@ -7,14 +7,14 @@ use sim_core::fiber::abort;
 use sim_device::NocId;
 use sim_tensix::{
     BroadcastType, DataCopyType, DataFormat, EltwiseBinaryReuseDestType, EltwiseOp, InterleavedAddrGen,
-    InterleavedAddrGenFast, PoolType, ReduceDim, SfpuUnary, TensorAccessor,
+    InterleavedAddrGenFast, PoolType, ReduceDim, SfpuUnary, SlicePtr, SliceRange, SliceStyle, TensorAccessor,
 };
 use std::collections::HashSet;
 use std::ffi::c_char;
 use std::sync::{LazyLock, Mutex};
 
 /// The ABI version `tensim/abi.h` declares.
-pub const ABI_VERSION: u32 = 4;
+pub const ABI_VERSION: u32 = 5;
 
 /// The table (`struct tensim_api` of `tensim/abi.h`).
 #[repr(C)]
@@ -49,6 +49,7 @@ pub struct TensimApi {
     sfpi: extern "C-unwind" fn(u32, i32, u32, *mut f32, *const u8) -> u32,
     l1_size: extern "C-unwind" fn() -> u32,
     l1_access: extern "C-unwind" fn(u32, u32),
+    tile_slice: extern "C-unwind" fn(u32, u32, u64, u32, *mut u8, u32) -> u32,
 }
 
 /// The one table every kernel gets.
@@ -83,6 +84,7 @@ pub static TABLE: TensimApi = TensimApi {
     sfpi,
     l1_size,
     l1_access,
+    tile_slice,
 };
 
 fn noc(n: u32) -> NocId {
@@ -700,4 +702,17 @@ extern "C-unwind" fn l1_access(bytes: u32, store: u32) {
     if store {
         ffi::mark_store();
     }
+}
+
+extern "C-unwind" fn tile_slice(cb: u32, tile: u32, range: u64, flags: u32, out: *mut u8, cap: u32) -> u32 {
+    let b = |i: u32| (range >> (8 * i)) as u8;
+    let range = SliceRange { h0: b(0), h1: b(1), hs: b(2), w0: b(3), w1: b(4), ws: b(5) };
+    let ptr = if flags & 1 != 0 { SlicePtr::Write } else { SlicePtr::Read };
+    let style = SliceStyle { endl_rows: flags & 2 != 0, untilized: flags & 4 != 0, precision: (flags >> 8) as usize };
+    let text =
+        either("TSLICE", |c| c.tile_slice(cb, tile, range, ptr, style), |d| d.tile_slice(cb, tile, range, ptr, style));
+    if !out.is_null() {
+        ffi::write_slice(out, &text.as_bytes()[..text.len().min(cap as usize)]);
+    }
+    text.len() as u32
 }

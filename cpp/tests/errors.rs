@@ -118,5 +118,5 @@ fn runtime_args_are_read_through_l1_pointers() {
         slots.push(got[1]);
     }
     assert_ne!(slots[0], slots[1], "each RISC has its own args");
-    assert!(slots.iter().all(|&a| a < 102400 && a >= 65536), "the args sit in the reserved L1 region: {slots:x?}");
+    assert!(slots.iter().all(|a| (65536..102400).contains(a)), "the args sit in the reserved L1 region: {slots:x?}");
 }

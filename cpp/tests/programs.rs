@@ -184,3 +184,77 @@ fn a_mesh_program_runs_on_eight_devices() {
     let e = run_cpp_on(&dir, Arch::WormholeB0, 4).unwrap_err();
     assert!(e.contains("needs 8 devices and this run has 4") && e.contains("--devices 8"), "{e}");
 }
+
+/// tensim's {fmt} subset prints numbers as {fmt} does (shortest round-trip digits, fixed or exponential by
+/// the same thresholds, widths, fills and precisions).
+#[test]
+fn the_shipped_fmt_prints_like_fmt() {
+    need_compiler();
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/fmt_check");
+    let (code, runs) = run_cpp(&dir, Arch::WormholeB0);
+    assert_eq!(code, 0, "{code} format(s) differ from {{fmt}}'s (printed above)");
+    assert!(runs.is_empty());
+}
+
+/// Build and run `dir` on `arch`; the exit code, each run's cycles and every DPRINT line.
+fn run_cpp_printing(dir: &Path, arch: Arch) -> (i32, Vec<u64>, Vec<String>) {
+    let lib = build::build(dir).unwrap_or_else(|e| panic!("{e}"));
+    let seen = Rc::new(RefCell::new((Vec::new(), Vec::new())));
+    let sink = seen.clone();
+    let cfg = HostConfig {
+        arch,
+        num_devices: 1,
+        open: Box::new(move |_| Device::builtin(arch).map_err(|e| e.to_string())),
+        on_run: Box::new(move |_, _, r| {
+            let mut s = sink.borrow_mut();
+            s.0.push(r.cycles.0);
+            s.1.extend(r.dprints.iter().cloned());
+        }),
+        kernel_roots: vec![programs()],
+    };
+    let out = cpp::host::run(&lib, cfg, &[dir.display().to_string()]).unwrap_or_else(|e| panic!("{e}"));
+    let (cycles, prints) = seen.borrow().clone();
+    (out.exit_code, cycles, prints)
+}
+
+/// The §10 examples with no Rust port (reduce_max single, multi-core and multicast; pad_multi_core;
+/// contributed/vecadd) pass
+/// their own exact checks on both chips; the reduction's TSLICE print shows column 0 of its first output
+/// tile, every eighth row.
+#[test]
+fn examples_without_rust_ports_pass_their_checks() {
+    need_compiler();
+    for arch in [Arch::WormholeB0, Arch::Blackhole] {
+        for dir in [
+            "reduce_max/reduce_max_single_core",
+            "reduce_max/reduce_max_multi_core",
+            "reduce_max/reduce_max_mcast",
+            "pad_multi_core",
+            "contributed/vecadd",
+        ] {
+            let (code, cycles, prints) = run_cpp_printing(&programs().join(dir), arch);
+            assert_eq!(code, 0, "{dir} on {arch}");
+            assert_eq!(cycles.len(), 1, "{dir}");
+            if dir.ends_with("single_core") {
+                let slice = prints.iter().find(|p| p.contains("max of rows 0, 8, 16, 24")).expect("the TSLICE print");
+                let values: Vec<f32> = slice.lines().skip(1).filter_map(|l| l.trim().parse().ok()).collect();
+                assert_eq!(values.len(), 4, "four rows of one column: {slice}");
+                assert!(values.iter().all(|v| (9.0..=10.0).contains(v)), "maxima of 512 values in [-10, 10): {slice}");
+            }
+        }
+    }
+}
+
+/// hello_world_datatypes_kernel reads DRAM at the NoC coordinates (1, 0) it hard-codes: DRAM bank 0 on
+/// Grayskull, where it prints the host's float; on Wormhole the coordinate is no tile, and the error says
+/// where coordinates should come from.
+#[test]
+fn hard_coded_coordinates_work_where_they_are_dram_and_fail_clearly_elsewhere() {
+    need_compiler();
+    let dir = programs().join("hello_world_datatypes_kernel");
+    let (code, _, prints) = run_cpp_printing(&dir, Arch::Grayskull);
+    assert_eq!(code, 0);
+    assert_eq!(prints, vec!["(0,0) BRISC: Received float: 1.230000".to_string()]);
+    let e = run_cpp_on(&dir, Arch::WormholeB0, 1).unwrap_err();
+    assert!(e.contains("NoC coordinate (1,0) is not a tile") && e.contains("worker_core_from_logical_core"), "{e}");
+}

@@ -250,11 +250,16 @@ pub enum NocError {
 impl fmt::Display for NocError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            NocError::NotATile { x, y, arch } => write!(f, "NoC coordinate ({x},{y}) is not a tile of this {arch}"),
+            NocError::NotATile { x, y, arch } => write!(
+                f,
+                "NoC coordinate ({x},{y}) is not a tile of this {arch} (hard-coded coordinates differ between \
+                 chips: take them from the host's worker_core_from_logical_core or an address generator)"
+            ),
             NocError::Harvested { x, y } => write!(f, "NoC coordinate ({x},{y}) is a harvested Tensix core"),
             NocError::Unmodelled { x, y, kind, noc0 } => write!(
                 f,
-                "NoC coordinate ({x},{y}) is a {kind} tile (NoC0 {noc0}); tensim models Tensix L1 and DRAM endpoints"
+                "NoC coordinate ({x},{y}) is a {kind} tile (NoC0 {noc0}); tensim models Tensix L1 and DRAM endpoints \
+                 (hard-coded coordinates differ between chips)"
             ),
             NocError::RemoteL1 { err, core, xy } => {
                 write!(f, "{err} of core ({},{}) [NoC ({},{})]", core.0, core.1, xy.0, xy.1)

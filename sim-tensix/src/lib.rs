@@ -15,6 +15,7 @@ pub mod kernel_ctx;
 pub mod l1;
 pub mod params;
 pub mod risc;
+pub mod tile_slice;
 
 pub use addrgen::{
     AddrGen, BankTables, InterleavedAddrGen, InterleavedAddrGenFast, InterleavedPow2AddrGenFast, TensorAccessor,
@@ -33,3 +34,4 @@ pub use host::{AtomicOp, AtomicReq, CoreIdx, EthError, EthSend, KernelHost, Mcas
 pub use l1::{HostWindow, L1, L1OutOfRange};
 pub use params::{ApiCosts, ComputeParams};
 pub use risc::{DataMovementProcessor, Risc};
+pub use tile_slice::{SlicePtr, SliceRange, SliceStyle};

@@ -99,7 +99,7 @@ struct Devices {
 }
 
 enum Source {
-    Chip(DeviceSetup),
+    Chip(Box<DeviceSetup>),
     System { cluster: ClusterDescriptor, mesh: MeshEmbedding, params: Box<Params> },
 }
 
@@ -108,7 +108,7 @@ impl Devices {
         if a.system.is_none() && a.cluster.is_none() {
             let setup = setup(&a.chip, &a.params, Some(Arch::WormholeB0))?;
             let arch = setup.open()?.arch();
-            return Ok(Devices { arch, count: a.devices.unwrap_or(1), from: Source::Chip(setup) });
+            return Ok(Devices { arch, count: a.devices.unwrap_or(1), from: Source::Chip(Box::new(setup)) });
         }
         let (cluster, mesh) = crate::cmd_system::load_system(a.system.as_deref(), a.cluster.as_deref())?;
         let arch = cluster

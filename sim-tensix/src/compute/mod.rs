@@ -228,6 +228,19 @@ impl<'y> Compute<'y> {
         self.ctx.host.borrow_mut().dprint(self.ctx.k.fiber, now, text);
     }
 
+    /// `TSLICE(cb, tile, range, …, ptr)`: the text DPRINT shows for a slice of tile `tile` of `cb`, read
+    /// at this RISC's `ptr` pointer (print it with [`Self::dprint`]).
+    pub fn tile_slice(
+        &mut self,
+        cb: impl CbId,
+        tile: u32,
+        range: crate::SliceRange,
+        ptr: crate::SlicePtr,
+        style: crate::SliceStyle,
+    ) -> String {
+        self.ctx.tile_slice(cb.cb_index(), tile, range, ptr, style)
+    }
+
     // ---------------------------------------------------------------------------------------------
     // Circular buffers (UNPACK waits and pops, PACK reserves and pushes)
     // ---------------------------------------------------------------------------------------------

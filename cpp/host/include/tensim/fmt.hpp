@@ -4,9 +4,11 @@
 // Written for tensim so that the examples' printing needs nothing beyond the compiler.
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstdio>
+#include <cstring>
 #include <iterator>
 #include <ostream>
 #include <sstream>
@@ -130,10 +132,22 @@ inline void format_float(std::string& out, double v, const Spec& s, bool single 
     if (s.alt) f += '#';
     char buf[512];
     if (!s.type && s.precision < 0) {
-        // Shortest representation that round-trips, as {fmt} prints by default.
-        for (int p = 1; p <= 17; p++) {
-            std::snprintf(buf, sizeof buf, (f + ".*g").c_str(), p, v);
+        // The fewest significant digits that round-trip, as {fmt} prints by default: fixed notation for
+        // decimal exponents in [-4, 16) (floats: [-4, 7)), else exponential (70 → "70", 1e-05 → "1e-05").
+        int p = 1;
+        for (; p < 17; p++) {
+            std::snprintf(buf, sizeof buf, "%.*e", p - 1, v);
             if (single ? static_cast<float>(std::strtod(buf, nullptr)) == static_cast<float>(v) : std::strtod(buf, nullptr) == v) break;
+        }
+        std::snprintf(buf, sizeof buf, "%.*e", p - 1, v);
+        const char* e = std::strchr(buf, 'e');
+        int exp10 = e && std::isfinite(v) ? std::atoi(e + 1) : 0;
+        if (!std::isfinite(v)) {
+            std::snprintf(buf, sizeof buf, (f + "g").c_str(), v);
+        } else if (exp10 >= -4 && exp10 < (single ? 7 : 16)) {
+            std::snprintf(buf, sizeof buf, (f + ".*f").c_str(), std::max(0, p - 1 - exp10), v);
+        } else {
+            std::snprintf(buf, sizeof buf, (f + ".*e").c_str(), p - 1, v);
         }
     } else {
         if (conv != 'f' && conv != 'F' && conv != 'e' && conv != 'E' && conv != 'g' && conv != 'G' && conv != 'a')

@@ -4,7 +4,7 @@
 #pragma once
 #include <cstdint>
 
-#define TENSIM_ABI_VERSION 4
+#define TENSIM_ABI_VERSION 5
 
 extern "C" {
 struct tensim_api {
@@ -67,6 +67,10 @@ struct tensim_api {
     // an L1 pointer, about to happen.
     uint32_t (*l1_size)();
     void (*l1_access)(uint32_t bytes, uint32_t store);
+    // DPRINT tile slices (tensim/dprint.h): the text of TSLICE(cb, tile, range) into `out` (at most `cap`
+    // bytes); returns its full length. `range` packs h0, h1, hs, w0, w1, ws a byte each from the lowest;
+    // `flags`: bit 0 write pointer, bit 1 endl_rows, bit 2 untilized, bits 8.. the precision.
+    uint32_t (*tile_slice)(uint32_t cb, uint32_t tile, uint64_t range, uint32_t flags, char* out, uint32_t cap);
 };
 }
 
