@@ -258,3 +258,37 @@ fn hard_coded_coordinates_work_where_they_are_dram_and_fail_clearly_elsewhere() 
     let e = run_cpp_on(&dir, Arch::WormholeB0, 1).unwrap_err();
     assert!(e.contains("NoC coordinate (1,0) is not a tile") && e.contains("worker_core_from_logical_core"), "{e}");
 }
+
+/// profiler/test_custom_cycle_count: DeviceZoneScopedN zones are recorded on data-movement RISCs and on
+/// every TRISC, and DeviceTimestampedData values with their core, RISC and cycle.
+#[test]
+fn profiler_zones_and_timestamped_data_are_recorded() {
+    need_compiler();
+    let dir = programs().join("profiler/test_custom_cycle_count");
+    let lib = build::build(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let reports = Rc::new(RefCell::new(Vec::new()));
+    let sink = reports.clone();
+    let cfg = HostConfig {
+        arch: Arch::WormholeB0,
+        num_devices: 1,
+        open: Box::new(|_| Device::builtin(Arch::WormholeB0).map_err(|e| e.to_string())),
+        on_run: Box::new(move |_, _, r| sink.borrow_mut().push(r.clone())),
+        kernel_roots: vec![programs()],
+    };
+    let out = cpp::host::run(&lib, cfg, &[dir.display().to_string()]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.exit_code, 0);
+    let reports = reports.borrow();
+    let r = &reports[0];
+    for (name, risc) in [("TEST-FULL", "BRISC"), ("TEST-COMPUTE", "TRISC0"), ("TEST-COMPUTE", "TRISC2")] {
+        let zones: Vec<_> = r.zones.iter().filter(|z| z.name == name && z.risc.name() == risc).collect();
+        assert_eq!(zones.len(), 4, "{name} on {risc}: one per core");
+        assert!(zones.iter().all(|z| z.end > z.start && z.end.0 <= r.cycles.0), "{zones:?}");
+    }
+    let loops: Vec<_> = r.timestamped_data.iter().filter(|d| d.name == "Number of loops").collect();
+    assert_eq!(loops.len(), 4);
+    assert!(loops.iter().all(|d| d.data == 16 && d.risc.name() == "BRISC"));
+    let bytes = r.timestamped_data.iter().find(|d| d.name == "Bytes read" && d.core == (0, 0)).unwrap();
+    let zone = r.zones.iter().find(|z| z.name == "TEST-FULL" && z.core == (0, 0)).unwrap();
+    assert_eq!(bytes.data, 16 * 2048);
+    assert!(bytes.at >= zone.end, "logged after the zone closed");
+}

@@ -34,7 +34,8 @@ pub use program::{
     KernelConfig, KernelHandle, MAX_RUNTIME_ARGS, MathFidelity, NocMode, Program,
 };
 pub use report::{
-    DramUse, EthLinkUse, KernelRun, LinkUse, NocReport, PortUse, RunReport, TransferKind, TransferRecord, ZoneRecord,
+    DataRecord, DramUse, EthLinkUse, KernelRun, LinkUse, NocReport, PortUse, RunReport, TransferKind, TransferRecord,
+    ZoneRecord,
 };
 pub use sim_core::{Cycle, Cycles};
 pub use sim_tensix::{

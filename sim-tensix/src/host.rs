@@ -363,4 +363,6 @@ pub trait KernelHost {
     fn warn(&mut self, fiber: FiberId, text: String);
     /// A named zone `[start, end)` of a kernel (profiler zones).
     fn zone(&mut self, fiber: FiberId, name: &str, start: Cycle, end: Cycle);
+    /// A timestamped value a kernel logged (`DeviceTimestampedData(name, data)`, `DeviceRecordEvent`).
+    fn timestamped_data(&mut self, fiber: FiberId, name: &str, data: u64, at: Cycle);
 }

@@ -29,6 +29,10 @@ pub struct KernelCtx<'y> {
     cb_pages: Vec<u32>,
     /// The runtime args have been written to this kernel's L1 slot.
     args_placed: bool,
+    /// What `*_set_state` calls stored in each command buffer (per NoC: read, write).
+    pub(crate) cmd_state: [[Option<crate::dataflow::CmdState>; 2]; 2],
+    /// The issue cost of the next NoC commands when not a full command's (`*_with_state`).
+    pub(crate) cmd_cost_override: Option<Cycles>,
 }
 
 /// The NoC command buffers a RISC programs.
@@ -86,6 +90,8 @@ impl<'y> KernelCtx<'y> {
             cmd_ready: [[Cycle::ZERO; 3]; 2],
             cb_pages,
             args_placed: false,
+            cmd_state: [[None; 2]; 2],
+            cmd_cost_override: None,
         }
     }
 
@@ -285,7 +291,8 @@ impl<'y> KernelCtx<'y> {
         issue: impl FnOnce(&mut dyn KernelHost, Cycle) -> Result<Cycle, NocError>,
     ) -> Result<(), NocError> {
         self.clock.catch_up(self.cmd_ready[noc.index()][buf as usize]);
-        self.spend(if buf == CmdBuf::Read { self.costs.noc_read_cmd } else { self.costs.noc_cmd });
+        let full = if buf == CmdBuf::Read { self.costs.noc_read_cmd } else { self.costs.noc_cmd };
+        self.spend(self.cmd_cost_override.unwrap_or(full));
         self.sync();
         let now = self.now();
         let ready = issue(&mut *self.host.borrow_mut(), now)?;
@@ -296,6 +303,13 @@ impl<'y> KernelCtx<'y> {
     pub(crate) fn zone_begin(&mut self, name: &'static str) {
         self.spend(self.costs.zone);
         self.zones.push((name, self.now()));
+    }
+
+    /// `DeviceTimestampedData(name, data)`: log `data` under `name` at the current cycle.
+    pub(crate) fn timestamped_data(&mut self, name: &str, data: u64) {
+        self.spend(self.costs.zone);
+        let now = self.now();
+        self.host.borrow_mut().timestamped_data(self.k.fiber, name, data, now);
     }
 
     pub(crate) fn zone_end(&mut self) {

@@ -127,6 +127,8 @@ pub struct ApiCosts {
     pub noc_cmd: Cycles,
     /// Programming one NoC read command (per packet issued).
     pub noc_read_cmd: Cycles,
+    /// Issuing a `*_with_state` command: the remote coordinates and size are already programmed.
+    pub noc_with_state_cmd: Cycles,
     /// One poll of a NoC barrier or flush.
     pub barrier_poll: Cycles,
     /// A RISC load from L1.
@@ -161,6 +163,7 @@ impl ApiCosts {
             addr_gen: z,
             noc_cmd: z,
             noc_read_cmd: z,
+            noc_with_state_cmd: z,
             barrier_poll: z,
             l1_load: z,
             l1_store: z,

@@ -191,3 +191,41 @@ fn zones_and_prints_are_reported() {
     assert!(*e - *s >= Cycles(40) && *s >= Cycle(1));
     assert_eq!(out.host.dprints, vec!["hello 7".to_string()]);
 }
+
+#[test]
+fn with_state_calls_reuse_the_stored_core_and_size_and_cost_less() {
+    let costs =
+        ApiCosts { noc_read_cmd: Cycles(11), noc_cmd: Cycles(20), noc_with_state_cmd: Cycles(3), ..unit_costs() };
+    let out = run(
+        &[],
+        &[],
+        costs,
+        vec![dm(Risc::Brisc, |k| {
+            for i in 0..4 {
+                k.l1_write_u32(0x30000 + 64 * i, 100 + i);
+            }
+            k.noc_async_write_one_packet_set_state(k.get_noc_addr(XY.0, XY.1, 0x40000), 4, false);
+            let before = k.cycle();
+            for i in 0..4 {
+                k.noc_async_write_one_packet_with_state(0x30000 + 64 * i, 0x40000 + 64 * i);
+            }
+            assert_eq!(k.cycle() - before, 4 * 3, "each with_state write issues for 3 cycles");
+            k.noc_async_write_barrier();
+            k.noc_async_read_set_state(k.get_noc_addr(XY.0, XY.1, 0));
+            k.noc_async_read_with_state(0x40000 + 64 * 3, 0x50000, 4);
+            k.noc_async_read_barrier();
+            assert_eq!(k.l1_read_u32(0x50000), 103);
+        })],
+    )
+    .unwrap();
+    assert_eq!(out.host.core.l1.read_u32(0x40000 + 64 * 2).unwrap(), 102);
+    let e = run(
+        &[],
+        &[],
+        unit_costs(),
+        vec![dm(Risc::Brisc, |k| k.noc_async_read_one_packet_with_state(0x40000, 0x50000))],
+    )
+    .err()
+    .expect("with_state without set_state fails");
+    assert!(e.contains("no stored state; call noc_async_read_one_packet_set_state first"), "{e}");
+}

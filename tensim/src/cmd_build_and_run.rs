@@ -91,6 +91,51 @@ fn kernel_roots(dir: &Path) -> Vec<PathBuf> {
     roots
 }
 
+/// What the device profiler would have collected, in a few lines: each zone name's count and its shortest,
+/// median and longest duration per RISC, and the values kernels logged (each when there are few; else
+/// their count and range per name). The full records are in `--stats` and `--trace`.
+fn profiler_summary(r: &sim_device::RunReport) -> Vec<String> {
+    use std::collections::BTreeMap;
+    let mut out = Vec::new();
+    let mut zones: BTreeMap<(&str, &str), Vec<u64>> = BTreeMap::new();
+    for z in &r.zones {
+        zones.entry((z.name.as_str(), z.risc.name())).or_default().push((z.end - z.start).0);
+    }
+    for ((name, risc), mut d) in zones {
+        d.sort_unstable();
+        out.push(format!(
+            "profiler: zone {name} on {risc}: {} time(s), {} / {} / {} cycles (min / median / max)",
+            d.len(),
+            d[0],
+            d[d.len() / 2],
+            d[d.len() - 1]
+        ));
+    }
+    if r.timestamped_data.len() <= 16 {
+        for d in &r.timestamped_data {
+            out.push(format!(
+                "profiler: ({},{}) {} at cycle {}: {} = {}",
+                d.core.0,
+                d.core.1,
+                d.risc.name(),
+                d.at.0,
+                d.name,
+                d.data
+            ));
+        }
+    } else {
+        let mut by_name: BTreeMap<&str, (usize, u64, u64)> = BTreeMap::new();
+        for d in &r.timestamped_data {
+            let e = by_name.entry(d.name.as_str()).or_insert((0, u64::MAX, 0));
+            *e = (e.0 + 1, e.1.min(d.data), e.2.max(d.data));
+        }
+        for (name, (n, lo, hi)) in by_name {
+            out.push(format!("profiler: {name}: {n} value(s) from {lo} to {hi}"));
+        }
+    }
+    out
+}
+
 /// The devices a program may open: copies of one chip, or the chips of a system.
 struct Devices {
     arch: Arch,
@@ -203,6 +248,9 @@ pub fn run(a: &BuildAndRunArgs) -> CliResult<ExitCode> {
                     crate::note!(
                         "note: kernels read or wrote L1 through pointers: each load and store is timed as the RISC-V's; not modelled: the time of library copies (memcpy, memset) on L1"
                     );
+                }
+                for line in profiler_summary(r) {
+                    say!("{line}");
                 }
                 say!(
                     "tensim: program {} on device {dev_id}: {} cycles ({:.2} us at {} MHz), {} kernels",

@@ -204,6 +204,68 @@ FORCE_INLINE void noc_async_posted_writes_flushed(uint8_t noc = noc_index) { ten
 FORCE_INLINE void noc_async_atomic_barrier(uint8_t noc = noc_index) { tensim::api->barrier(4, noc); }
 FORCE_INLINE void noc_async_full_barrier(uint8_t noc = noc_index) { tensim::api->barrier(5, noc); }
 
+// Command-buffer state (`*_set_state` once, then cheaper `*_with_state` calls giving local addresses only).
+template <bool use_vc = false>
+FORCE_INLINE void noc_async_read_one_packet_set_state(uint64_t src_noc_addr, uint32_t size, const uint32_t vc = 0,
+                                                      uint8_t noc = noc_index) {
+    tensim::api->noc_state(0, src_noc_addr, size, 0, 0);
+}
+template <bool inc_num_issued = true, bool use_vc = false>
+FORCE_INLINE void noc_async_read_one_packet_with_state(uint32_t src_local_l1_addr, uint32_t dst_local_l1_addr,
+                                                       const uint32_t vc = 0, uint8_t noc = noc_index) {
+    tensim::api->noc_state(1, 0, src_local_l1_addr, dst_local_l1_addr, 0);
+}
+FORCE_INLINE void noc_async_read_set_state(uint64_t src_noc_addr, uint8_t noc = noc_index) {
+    tensim::api->noc_state(2, src_noc_addr, 0, 0, 0);
+}
+template <bool inc_num_issued = true>
+FORCE_INLINE void noc_async_read_with_state(uint32_t src_local_l1_addr, uint32_t dst_local_l1_addr, uint32_t size,
+                                            uint8_t noc = noc_index) {
+    tensim::api->noc_state(3, 0, src_local_l1_addr, dst_local_l1_addr, size);
+}
+template <bool posted = false>
+FORCE_INLINE void noc_async_write_one_packet_set_state(uint64_t dst_noc_addr, uint32_t size, uint8_t noc = noc_index,
+                                                       uint8_t vc = NOC_UNICAST_WRITE_VC) {
+    tensim::api->noc_state(4, dst_noc_addr, size, posted ? 1 : 0, 0);
+}
+template <bool posted = false>
+FORCE_INLINE void noc_async_write_one_packet_with_state(uint32_t src_local_l1_addr, uint32_t dst_local_l1_addr,
+                                                        uint8_t noc = noc_index) {
+    tensim::api->noc_state(5, 0, src_local_l1_addr, dst_local_l1_addr, 0);
+}
+
+// Transaction ids (0..15). tensim tags nothing: a barrier with an id waits for every transaction of its kind,
+// and the run says so.
+FORCE_INLINE void noc_async_read_set_trid(uint32_t trid = 0, uint8_t noc = noc_index) {
+    tensim::api->noc_state(6, 0, trid, 0, 0);
+}
+FORCE_INLINE void noc_async_write_set_trid(uint32_t trid = 0, uint8_t noc = noc_index) {
+    tensim::api->noc_state(6, 0, trid, 0, 0);
+}
+FORCE_INLINE void noc_async_read_barrier_with_trid(uint32_t trid, uint8_t noc = noc_index) {
+    tensim::api->noc_state(7, 0, trid, 0, 0);
+}
+FORCE_INLINE void noc_async_write_barrier_with_trid(uint32_t trid, uint8_t noc = noc_index) {
+    tensim::api->noc_state(8, 0, trid, 0, 0);
+}
+FORCE_INLINE void noc_async_write_flushed_with_trid(uint32_t trid, uint8_t noc = noc_index) {
+    tensim::api->noc_state(9, 0, trid, 0, 0);
+}
+template <bool skip_ptr_update = false, bool skip_cmdbuf_chk = false>
+FORCE_INLINE void noc_async_read_one_packet_with_state_with_trid(uint32_t src_base_addr, uint32_t src_addr,
+                                                                 uint32_t dest_addr, uint32_t trid = 0,
+                                                                 uint8_t noc = noc_index) {
+    noc_async_read_set_trid(trid, noc);
+    tensim::api->noc_state(1, 0, src_base_addr + src_addr, dest_addr, 0);
+}
+template <bool update_counter = true, bool posted = false>
+FORCE_INLINE void noc_async_write_one_packet_with_trid(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint32_t size,
+                                                       uint32_t trid, uint8_t cmd_buf = 0, uint8_t noc = noc_index,
+                                                       uint8_t vc = NOC_UNICAST_WRITE_VC) {
+    noc_async_write_set_trid(trid, noc);
+    noc_async_write_one_packet(src_local_l1_addr, dst_noc_addr, size, noc);
+}
+
 // Semaphores.
 template <typename P>
 FORCE_INLINE void noc_semaphore_set(P sem_addr, uint32_t val) { tensim::api->sem_set(tensim::ptr(sem_addr), val); }

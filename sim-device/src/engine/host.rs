@@ -1,7 +1,7 @@
 //! The engine as the kernels' [`KernelHost`]: synchronisation, core state, wake-ups, NoC issue, reporting.
 
 use super::Engine;
-use crate::report::ZoneRecord;
+use crate::report::{DataRecord, ZoneRecord};
 use sim_core::{Cycle, Cycles, FiberId, TraceArg, Track};
 use sim_tensix::{AtomicReq, CoreIdx, KernelHost, NocError, ReadReq, TensixCore, Waiter, WriteReq};
 
@@ -111,6 +111,23 @@ impl KernelHost for Engine {
         });
         if let Some(t) = &mut self.rec.trace {
             t.slice(Track { pid: m.core.0 + 1, tid: m.risc.index() as u32 }, name, "zone", start, end, Vec::new());
+        }
+    }
+
+    fn timestamped_data(&mut self, fiber: FiberId, name: &str, data: u64, at: Cycle) {
+        let m = &self.sched.fibers[fiber.0 as usize];
+        let core = self.chip.logical(m.core);
+        self.rec.timestamped_data.push(DataRecord {
+            kernel: m.kernel.to_string(),
+            core,
+            risc: m.risc,
+            name: name.to_string(),
+            data,
+            at,
+        });
+        if let Some(t) = &mut self.rec.trace {
+            let track = Track { pid: m.core.0 + 1, tid: m.risc.index() as u32 };
+            t.instant(track, name, "data", at, vec![("data".to_string(), TraceArg::U(data))]);
         }
     }
 }

@@ -16,7 +16,7 @@ pub(crate) use fabric::Router;
 pub(crate) use run::{Pause, RunOutcome, Runner, run};
 
 use crate::params::MemLayout;
-use crate::report::{TransferRecord, ZoneRecord};
+use crate::report::{DataRecord, TransferRecord, ZoneRecord};
 use noc::Xfer;
 use sim_core::{Cycle, Cycles, EventQueue, FiberId, TraceBuilder};
 use sim_noc::{Dram, DramTiming, NocAddrMap, NocModel, NocParams};
@@ -132,6 +132,8 @@ pub(crate) struct Recorder {
     pub warnings: Vec<String>,
     warned: BTreeSet<(u32, String)>,
     pub zones: Vec<ZoneRecord>,
+    /// `DeviceTimestampedData` values.
+    pub timestamped_data: Vec<DataRecord>,
     /// Per-packet records, when asked for (bounded by [`MAX_TRANSFER_RECORDS`]).
     pub records: Option<Vec<TransferRecord>>,
     /// Packets whose records were not kept because the bound was reached.
@@ -148,6 +150,7 @@ impl Recorder {
             warnings: Vec::new(),
             warned: BTreeSet::new(),
             zones: Vec::new(),
+            timestamped_data: Vec::new(),
             records: records.then(Vec::new),
             records_dropped: 0,
             last_arrival: Cycle::ZERO,

@@ -157,6 +157,7 @@ keys! {
     "api.addr_gen_cycles" => api.addr_gen, [0, CYC], "cycles";
     "api.noc_cmd_cycles" => api.noc_cmd, [0, CYC], "cycles";
     "api.noc_read_cmd_cycles" => api.noc_read_cmd, [0, CYC], "cycles";
+    "api.noc_with_state_cmd_cycles" => api.noc_with_state_cmd, [0, CYC], "cycles";
     "api.barrier_poll_cycles" => api.barrier_poll, [0, CYC], "cycles";
     "api.l1_load_cycles" => api.l1_load, [0, CYC], "cycles";
     "api.l1_store_cycles" => api.l1_store, [0, CYC], "cycles";

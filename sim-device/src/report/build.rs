@@ -128,6 +128,7 @@ pub(crate) fn report(e: &Engine, program_id: u32, clock_mhz: u32) -> RunReport {
         clock_mhz,
         kernels,
         zones: e.rec.zones.clone(),
+        timestamped_data: e.rec.timestamped_data.clone(),
         dprints,
         warnings,
         noc: noc_report(e),

@@ -195,6 +195,23 @@ pub struct ZoneRecord {
     pub end: Cycle,
 }
 
+/// A value a kernel logged with `DeviceTimestampedData` (or an event id of `DeviceRecordEvent`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DataRecord {
+    /// Kernel name.
+    pub kernel: String,
+    /// Logical core.
+    pub core: (u32, u32),
+    /// RISC.
+    pub risc: Risc,
+    /// The name it was logged under.
+    pub name: String,
+    /// The value.
+    pub data: u64,
+    /// When.
+    pub at: Cycle,
+}
+
 /// The result of one program run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunReport {
@@ -208,6 +225,8 @@ pub struct RunReport {
     pub kernels: Vec<KernelRun>,
     /// Profiler zones, in the order they closed.
     pub zones: Vec<ZoneRecord>,
+    /// Timestamped values kernels logged, in simulated-time order of logging.
+    pub timestamped_data: Vec<DataRecord>,
     /// Debug prints, in simulated-time order.
     pub dprints: Vec<String>,
     /// API-use warnings (once per kernel and kind).

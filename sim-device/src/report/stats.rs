@@ -15,6 +15,11 @@
 //!   "ports": [ { "noc": str, "tile": [x, y], "inject": bool, "busy": u64, "bytes": u64 } ],
 //!   "dram": [ { "channel": u32, "sub": u32, "read_bytes": u64, "write_bytes": u64, "busy": u64,
 //!               "bytes_per_cycle": f64 } ],
+//!   "eth": [ { "channel": u32, "noc0": [x, y], "tx_bytes": u64, "tx_packets": u64, "tx_busy": u64,
+//!              "rx_bytes": u64, "tx_util": f64 } ],
+//!   "zones": [ { "kernel": str, "core": [x, y], "risc": str, "name": str, "start": u64, "end": u64 } ],
+//!   "timestamped_data": [ { "kernel": str, "core": [x, y], "risc": str, "name": str, "data": u64,
+//!                           "at": u64 } ],          // DeviceTimestampedData / DeviceRecordEvent
 //!   "warnings": [ str ] }
 //! ```
 //!
@@ -99,9 +104,30 @@ impl RunReport {
                 })
             })
             .collect();
+        let zones: Vec<Value> = self
+            .zones
+            .iter()
+            .map(|z| {
+                json!({
+                    "kernel": z.kernel, "core": [z.core.0, z.core.1], "risc": z.risc.name(), "name": z.name,
+                    "start": z.start.0, "end": z.end.0,
+                })
+            })
+            .collect();
+        let data: Vec<Value> = self
+            .timestamped_data
+            .iter()
+            .map(|d| {
+                json!({
+                    "kernel": d.kernel, "core": [d.core.0, d.core.1], "risc": d.risc.name(), "name": d.name,
+                    "data": d.data, "at": d.at.0,
+                })
+            })
+            .collect();
         json!({
             "cycles": self.cycles.0, "clock_mhz": self.clock_mhz, "micros": self.micros(), "kernels": kernels,
-            "nocs": nocs, "links": links, "ports": ports, "dram": dram, "eth": eth, "warnings": self.warnings,
+            "nocs": nocs, "links": links, "ports": ports, "dram": dram, "eth": eth, "zones": zones,
+            "timestamped_data": data, "warnings": self.warnings,
         })
     }
 }

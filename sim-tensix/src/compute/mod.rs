@@ -228,6 +228,21 @@ impl<'y> Compute<'y> {
         self.ctx.host.borrow_mut().dprint(self.ctx.k.fiber, now, text);
     }
 
+    /// `DeviceTimestampedData(name, data)`: log `data` under `name` at this cycle (reports, stats, trace).
+    pub fn timestamped_data(&mut self, name: &str, data: u64) {
+        self.ctx.timestamped_data(name, data);
+    }
+
+    /// Open a profiler zone (`DeviceZoneScopedN`) on this TRISC; zones nest.
+    pub fn zone_begin(&mut self, name: &'static str) {
+        self.ctx.zone_begin(name);
+    }
+
+    /// Close the innermost open zone.
+    pub fn zone_end(&mut self) {
+        self.ctx.zone_end();
+    }
+
     /// `TSLICE(cb, tile, range, …, ptr)`: the text DPRINT shows for a slice of tile `tile` of `cb`, read
     /// at this RISC's `ptr` pointer (print it with [`Self::dprint`]).
     pub fn tile_slice(

@@ -13,6 +13,8 @@ pub mod fabric;
 pub mod fabric_mesh;
 mod noc;
 mod sem;
+mod state;
+pub(crate) use state::CmdState;
 
 use crate::args::{ArgValue, KernelInstance};
 use crate::cb::CbId;
@@ -148,6 +150,11 @@ impl<'y> Dataflow<'y> {
         self.ctx.spend(Cycles(self.ctx.costs.l1_store.0 * (text.len() as u64 / 4 + 1)));
         let now = self.ctx.now();
         self.ctx.host.borrow_mut().dprint(self.ctx.k.fiber, now, text);
+    }
+
+    /// `DeviceTimestampedData(name, data)`: log `data` under `name` at this cycle (reports, stats, trace).
+    pub fn timestamped_data(&mut self, name: &str, data: u64) {
+        self.ctx.timestamped_data(name, data);
     }
 
     /// `TSLICE(cb, tile, range, …, ptr)`: the text DPRINT shows for a slice of tile `tile` of `cb`, read

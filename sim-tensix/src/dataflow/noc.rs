@@ -37,7 +37,7 @@ impl Dataflow<'_> {
         }
     }
 
-    fn read_on(&mut self, api: &'static str, src: u64, dst: u32, size: u32, noc: NocId, one_packet: bool) {
+    pub(super) fn read_on(&mut self, api: &'static str, src: u64, dst: u32, size: u32, noc: NocId, one_packet: bool) {
         if size == 0 {
             self.ctx.spend(self.ctx.costs.noc_read_cmd);
             return;

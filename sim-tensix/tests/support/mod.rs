@@ -119,6 +119,9 @@ impl KernelHost for FakeHost {
     fn zone(&mut self, _: FiberId, name: &str, start: Cycle, end: Cycle) {
         self.zones.push((name.to_string(), start, end));
     }
+    fn timestamped_data(&mut self, _: FiberId, name: &str, data: u64, at: Cycle) {
+        self.zones.push((format!("{name}={data}"), at, at));
+    }
 }
 
 /// A kernel body for [`run`].

@@ -71,6 +71,11 @@ struct tensim_api {
     // bytes); returns its full length. `range` packs h0, h1, hs, w0, w1, ws a byte each from the lowest;
     // `flags`: bit 0 write pointer, bit 1 endl_rows, bit 2 untilized, bits 8.. the precision.
     uint32_t (*tile_slice)(uint32_t cb, uint32_t tile, uint64_t range, uint32_t flags, char* out, uint32_t cap);
+    // DeviceTimestampedData(name, data) / DeviceRecordEvent(id).
+    void (*timestamped_data)(const char* name, uint64_t data);
+    // Command-buffer state and transaction ids (dataflow_api.h): op 0-5 the read/write set_state and
+    // with_state calls, 6 set a trid, 7-9 the read barrier, write barrier and write flush with a trid.
+    void (*noc_state)(uint32_t op, uint64_t addr, uint32_t a, uint32_t b, uint32_t c);
 };
 }
 

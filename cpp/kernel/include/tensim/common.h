@@ -139,4 +139,14 @@ struct Zone {
 #define DeviceZoneScopedN(name) tensim::Zone TENSIM_CAT(tensim_zone_, __LINE__)(name)
 #define DeviceZoneScopedMainN(name) DeviceZoneScopedN(name)
 #define DeviceZoneScopedMainChildN(name) DeviceZoneScopedN(name)
-#define DeviceTimestampedData(name, data)
+#define DeviceZoneScopedSumN1(name) DeviceZoneScopedN(name)
+#define DeviceZoneScopedSumN2(name) DeviceZoneScopedN(name)
+// Timestamped values: recorded with the cycle, the core and the RISC (the run's report, --stats, --trace).
+#define DeviceTimestampedData(name, data) tensim::api->timestamped_data(name, static_cast<uint64_t>(data))
+#define DeviceRecordEvent(event_id) tensim::api->timestamped_data("event", static_cast<uint64_t>(event_id))
+// Profiler bookkeeping with nothing to do in a simulator (the buffers never fill).
+#define DeviceValidateProfiler(condition)
+#define DeviceZoneSetCounter(counter)
+#define DeviceProfilerInit()
+#define DeviceTraceOnlyProfilerInit()
+#define DeviceIncrementTraceCount()

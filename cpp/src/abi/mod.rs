@@ -1,0 +1,264 @@
+//! The kernel ABI table: one `extern "C-unwind"` function per call of `tensim/abi.h`, in the same
+//! order, each forwarding to the Rust kernel API — so a C++ kernel and its Rust port make the very same
+//! calls and get the very same timing.
+
+mod compute;
+mod dataflow;
+
+use crate::ffi::{self, c_str, text};
+use compute::{compute, sfpi};
+use dataflow::{
+    barrier, inline_write, noc_addr_bank, noc_addr_mcast, noc_addr_page, noc_addr_xy, noc_state, read, read_page,
+    sem_inc, sem_set, sem_set_mcast, sem_set_remote, sem_wait, ta_noc_addr, ta_read, ta_write, write, write_mcast,
+    write_page,
+};
+use sim_core::fiber::abort;
+use sim_device::NocId;
+use sim_tensix::{DataFormat, SlicePtr, SliceRange, SliceStyle};
+use std::collections::HashSet;
+use std::ffi::c_char;
+use std::sync::{LazyLock, Mutex};
+
+/// The ABI version `tensim/abi.h` declares.
+pub const ABI_VERSION: u32 = 5;
+
+/// The table (`struct tensim_api` of `tensim/abi.h`).
+#[repr(C)]
+pub struct TensimApi {
+    version: u32,
+    arg: extern "C-unwind" fn(u32) -> u32,
+    common_arg: extern "C-unwind" fn(u32) -> u32,
+    dprint: extern "C-unwind" fn(*const u8, u32),
+    zone: extern "C-unwind" fn(*const c_char, u32),
+    cb: extern "C-unwind" fn(u32, u32, u32),
+    query: extern "C-unwind" fn(u32, u32, u32) -> u32,
+    noc_addr_xy: extern "C-unwind" fn(u32, u32, u32, u32) -> u64,
+    noc_addr_bank: extern "C-unwind" fn(u32, u32, u32, u32) -> u64,
+    noc_addr_page: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32, u32) -> u64,
+    noc_addr_mcast: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32) -> u64,
+    read: extern "C-unwind" fn(u64, u32, u32, u32),
+    write: extern "C-unwind" fn(u32, u64, u32, u32, u32),
+    read_page: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32, u32, u32),
+    write_page: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32, u32, u32),
+    write_mcast: extern "C-unwind" fn(u32, u64, u32, u32, u32, u32, u32),
+    barrier: extern "C-unwind" fn(u32, u32),
+    sem_wait: extern "C-unwind" fn(u32, u32, u32),
+    sem_set: extern "C-unwind" fn(u32, u32),
+    sem_inc: extern "C-unwind" fn(u64, u32, u32),
+    sem_set_remote: extern "C-unwind" fn(u32, u64, u32),
+    sem_set_mcast: extern "C-unwind" fn(u32, u64, u32, u32, u32, u32),
+    inline_write: extern "C-unwind" fn(u64, u32, u32),
+    compute: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32),
+    ta_noc_addr: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32) -> u64,
+    ta_read: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32),
+    ta_write: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32),
+    sfpi: extern "C-unwind" fn(u32, i32, u32, *mut f32, *const u8) -> u32,
+    l1_size: extern "C-unwind" fn() -> u32,
+    l1_access: extern "C-unwind" fn(u32, u32),
+    tile_slice: extern "C-unwind" fn(u32, u32, u64, u32, *mut u8, u32) -> u32,
+    timestamped_data: extern "C-unwind" fn(*const c_char, u64),
+    noc_state: extern "C-unwind" fn(u32, u64, u32, u32, u32),
+}
+
+/// The one table every kernel gets.
+pub static TABLE: TensimApi = TensimApi {
+    version: ABI_VERSION,
+    arg,
+    common_arg,
+    dprint,
+    zone,
+    cb,
+    query,
+    noc_addr_xy,
+    noc_addr_bank,
+    noc_addr_page,
+    noc_addr_mcast,
+    read,
+    write,
+    read_page,
+    write_page,
+    write_mcast,
+    barrier,
+    sem_wait,
+    sem_set,
+    sem_inc,
+    sem_set_remote,
+    sem_set_mcast,
+    inline_write,
+    compute,
+    ta_noc_addr,
+    ta_read,
+    ta_write,
+    sfpi,
+    l1_size,
+    l1_access,
+    tile_slice,
+    timestamped_data,
+    noc_state,
+};
+
+fn noc(n: u32) -> NocId {
+    if n == 0 { NocId::Noc0 } else { NocId::Noc1 }
+}
+
+/// The data format of tt-metal's numeric code, if tensim models it.
+pub(crate) fn format_from_code(code: u32) -> Option<DataFormat> {
+    Some(match code {
+        0 => DataFormat::Float32,
+        1 => DataFormat::Float16,
+        5 => DataFormat::Float16_b,
+        6 => DataFormat::Bfp8_b,
+        7 => DataFormat::Bfp4_b,
+        8 => DataFormat::Int32,
+        9 => DataFormat::UInt16,
+        15 => DataFormat::Bfp2_b,
+        24 => DataFormat::UInt32,
+        30 => DataFormat::UInt8,
+        _ => return None,
+    })
+}
+
+fn format(code: u32) -> DataFormat {
+    format_from_code(code).unwrap_or_else(|| {
+        abort(format!(
+            "not modelled: DataFormat code {code} (tensim models Float32, Float16, Float16_b, Bfp8_b, Bfp4_b, Bfp2_b, Int32, UInt32, UInt16, UInt8)"
+        ))
+    })
+}
+
+/// tt-metal's numeric code of a data format (`DataFormat` in `tensim/common.h`).
+pub fn format_code(f: DataFormat) -> u32 {
+    match f {
+        DataFormat::Float32 => 0,
+        DataFormat::Float16 => 1,
+        DataFormat::Float16_b => 5,
+        DataFormat::Bfp8_b => 6,
+        DataFormat::Bfp4_b => 7,
+        DataFormat::Bfp2_b => 15,
+        DataFormat::Int32 => 8,
+        DataFormat::UInt32 => 24,
+        DataFormat::UInt16 => 9,
+        DataFormat::UInt8 => 30,
+    }
+}
+
+/// A call both kinds of kernel make: `on_compute` or `on_dataflow` on the running kernel's context.
+fn either<R>(
+    api: &str,
+    on_compute: impl FnOnce(&mut sim_tensix::Compute<'_>) -> R,
+    on_dataflow: impl FnOnce(&mut sim_tensix::Dataflow<'_>) -> R,
+) -> R {
+    if ffi::is_compute() { ffi::compute(api, on_compute) } else { ffi::dataflow(api, on_dataflow) }
+}
+
+extern "C-unwind" fn arg(i: u32) -> u32 {
+    either("get_arg_val", |c| c.get_arg_val(i as usize), |d| d.get_arg_val(i as usize))
+}
+
+extern "C-unwind" fn common_arg(i: u32) -> u32 {
+    either("get_common_arg_val", |c| c.get_common_arg_val(i as usize), |d| d.get_common_arg_val(i as usize))
+}
+
+extern "C-unwind" fn dprint(ptr: *const u8, len: u32) {
+    let t = text(ptr, len);
+    let t = t.strip_suffix('\n').unwrap_or(&t).to_string();
+    either("DPRINT", |c| c.dprint(&t), |d| d.dprint(&t))
+}
+
+/// Zone names live as long as the process (a kernel names few).
+fn intern(name: String) -> &'static str {
+    static NAMES: LazyLock<Mutex<HashSet<&'static str>>> = LazyLock::new(Default::default);
+    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(n) = names.get(name.as_str()) {
+        return n;
+    }
+    let leaked: &'static str = Box::leak(name.into_boxed_str());
+    names.insert(leaked);
+    leaked
+}
+
+extern "C-unwind" fn zone(name: *const c_char, begin: u32) {
+    if begin != 0 {
+        let n = intern(c_str(name));
+        either("DeviceZoneScopedN", |c| c.zone_begin(n), |d| d.zone_begin(n));
+    } else {
+        either("DeviceZoneScopedN", |c| c.zone_end(), |d| d.zone_end());
+    }
+}
+
+extern "C-unwind" fn timestamped_data(name: *const c_char, data: u64) {
+    let n = c_str(name);
+    either("DeviceTimestampedData", |c| c.timestamped_data(&n, data), |d| d.timestamped_data(&n, data));
+}
+
+extern "C-unwind" fn cb(op: u32, cb: u32, n: u32) {
+    either(
+        "a circular-buffer call",
+        |c| match op {
+            0 => c.cb_reserve_back(cb, n),
+            1 => c.cb_push_back(cb, n),
+            2 => c.cb_wait_front(cb, n),
+            _ => c.cb_pop_front(cb, n),
+        },
+        |d| match op {
+            0 => d.cb_reserve_back(cb, n),
+            1 => d.cb_push_back(cb, n),
+            2 => d.cb_wait_front(cb, n),
+            _ => d.cb_pop_front(cb, n),
+        },
+    )
+}
+
+extern "C-unwind" fn query(what: u32, a: u32, b: u32) -> u32 {
+    if let 15 | 16 = what {
+        let common = what == 16;
+        return either(
+            "get_arg_addr",
+            |c| if common { c.get_common_arg_addr(a as usize) } else { c.get_arg_addr(a as usize) },
+            |d| if common { d.get_common_arg_addr(a as usize) } else { d.get_arg_addr(a as usize) },
+        );
+    }
+    ffi::dataflow("a data-movement query", |d| match what {
+        0 => d.get_write_ptr(a),
+        1 => d.get_read_ptr(a),
+        2 => d.get_tile_size(a),
+        3 => format_code(d.get_dataformat(a)),
+        4 => d.get_tile_hw(a),
+        5 => d.get_tile_num_faces(a),
+        6 => d.cb_pages_reservable_at_back(a, b) as u32,
+        7 => d.cb_pages_available_at_front(a, b) as u32,
+        8 => d.my_x(noc(a)),
+        9 => d.my_y(noc(a)),
+        10 => d.get_absolute_logical_x(),
+        11 => d.get_absolute_logical_y(),
+        12 => d.get_semaphore(a),
+        _ => abort(format!("unknown tensim query {what}: the kernel was built against other tensim headers")),
+    })
+}
+
+/// The size of the running kernel's core's L1 in bytes (the headers' bound for pointer accesses).
+extern "C-unwind" fn l1_size() -> u32 {
+    either("l1_size", |c| c.l1_size_bytes(), |d| d.l1_size_bytes())
+}
+
+/// The kernel is about to load (`store` 0) or store `bytes` through an L1 pointer (`tensim/l1_access.h`).
+extern "C-unwind" fn l1_access(bytes: u32, store: u32) {
+    let store = store != 0;
+    either("an L1 pointer access", |c| c.l1_pointer_access(bytes, store), |d| d.l1_pointer_access(bytes, store));
+    if store {
+        ffi::mark_store();
+    }
+}
+
+extern "C-unwind" fn tile_slice(cb: u32, tile: u32, range: u64, flags: u32, out: *mut u8, cap: u32) -> u32 {
+    let b = |i: u32| (range >> (8 * i)) as u8;
+    let range = SliceRange { h0: b(0), h1: b(1), hs: b(2), w0: b(3), w1: b(4), ws: b(5) };
+    let ptr = if flags & 1 != 0 { SlicePtr::Write } else { SlicePtr::Read };
+    let style = SliceStyle { endl_rows: flags & 2 != 0, untilized: flags & 4 != 0, precision: (flags >> 8) as usize };
+    let text =
+        either("TSLICE", |c| c.tile_slice(cb, tile, range, ptr, style), |d| d.tile_slice(cb, tile, range, ptr, style));
+    if !out.is_null() {
+        ffi::write_slice(out, &text.as_bytes()[..text.len().min(cap as usize)]);
+    }
+    text.len() as u32
+}

@@ -1,0 +1,139 @@
+//! The `*_set_state` / `*_with_state` NoC calls: `set_state` programs a command buffer's remote coordinates
+//! (and for the one-packet forms the size) once; each `with_state` call then gives only the local addresses,
+//! so it issues for `api.noc_with_state_cmd_cycles` instead of a full command's cost.
+
+use super::Dataflow;
+use super::noc::WriteOpts;
+use crate::kernel_ctx::CmdBuf;
+use sim_core::Cycles;
+
+/// What a `set_state` call left in a command buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct CmdState {
+    /// The remote NoC address given to `set_state` (its coordinates are kept; `with_state` replaces the
+    /// low 32 bits of its local address).
+    pub remote: u64,
+    /// The size of the one-packet forms (`None`: the call gives it).
+    pub size: Option<u32>,
+    /// Writes: posted.
+    pub posted: bool,
+}
+
+impl Dataflow<'_> {
+    fn set_state(&mut self, buf: CmdBuf, state: CmdState) {
+        let cost = if buf == CmdBuf::Read { self.ctx.costs.noc_read_cmd } else { self.ctx.costs.noc_cmd };
+        self.ctx.spend(cost);
+        self.ctx.cmd_state[self.ctx.k.noc.index()][buf as usize] = Some(state);
+    }
+
+    /// The stored state of `buf`, or a failure naming the `set_state` call the kernel forgot.
+    fn state(&self, api: &str, buf: CmdBuf, set: &str) -> CmdState {
+        match self.ctx.cmd_state[self.ctx.k.noc.index()][buf as usize] {
+            Some(s) => s,
+            None => self.ctx.fail(format!("{api}: the command buffer has no stored state; call {set} first")),
+        }
+    }
+
+    /// The stored remote address with its local address's low 32 bits replaced by `local`.
+    fn remote(&self, state: CmdState, local: u32) -> u64 {
+        let map = self.ctx.k.tables.addr_map;
+        let (x, y, addr) = map.decode(state.remote);
+        map.xy(x, y, (addr & !0xffff_ffff) | local as u64)
+    }
+
+    fn cheap<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        let cost: Cycles = self.ctx.costs.noc_with_state_cmd;
+        self.ctx.cmd_cost_override = Some(cost);
+        let r = f(self);
+        self.ctx.cmd_cost_override = None;
+        r
+    }
+
+    /// `noc_async_read_one_packet_set_state(src_noc_addr, size)`: store the remote core and the size.
+    pub fn noc_async_read_one_packet_set_state(&mut self, src_noc_addr: u64, size: u32) {
+        self.set_state(CmdBuf::Read, CmdState { remote: src_noc_addr, size: Some(size), posted: false });
+    }
+
+    /// `noc_async_read_one_packet_with_state(src_local_l1_addr, dst_local_l1_addr)`: read the stored size
+    /// from the stored core's `src_local_l1_addr`.
+    pub fn noc_async_read_one_packet_with_state(&mut self, src_local_l1_addr: u32, dst_local_l1_addr: u32) {
+        let api = "noc_async_read_one_packet_with_state";
+        let s = self.state(api, CmdBuf::Read, "noc_async_read_one_packet_set_state");
+        let Some(size) = s.size else {
+            self.ctx.fail(format!("{api}: the stored state has no size; call noc_async_read_one_packet_set_state"))
+        };
+        let (src, noc) = (self.remote(s, src_local_l1_addr), self.ctx.k.noc);
+        self.cheap(|d| d.read_on(api, src, dst_local_l1_addr, size, noc, true));
+    }
+
+    /// `noc_async_read_set_state(src_noc_addr)`: store the remote core only.
+    pub fn noc_async_read_set_state(&mut self, src_noc_addr: u64) {
+        self.set_state(CmdBuf::Read, CmdState { remote: src_noc_addr, size: None, posted: false });
+    }
+
+    /// `noc_async_read_with_state(src_local_l1_addr, dst_local_l1_addr, size)`: any size, in bursts.
+    pub fn noc_async_read_with_state(&mut self, src_local_l1_addr: u32, dst_local_l1_addr: u32, size: u32) {
+        let api = "noc_async_read_with_state";
+        let s = self.state(api, CmdBuf::Read, "noc_async_read_set_state");
+        let (src, noc) = (self.remote(s, src_local_l1_addr), self.ctx.k.noc);
+        self.cheap(|d| d.read_on(api, src, dst_local_l1_addr, size, noc, false));
+    }
+
+    /// `noc_async_write_one_packet_set_state<posted>(dst_noc_addr, size)`: store the remote core and size.
+    pub fn noc_async_write_one_packet_set_state(&mut self, dst_noc_addr: u64, size: u32, posted: bool) {
+        self.set_state(CmdBuf::Write, CmdState { remote: dst_noc_addr, size: Some(size), posted });
+    }
+
+    /// `noc_async_write_one_packet_with_state<posted>(src_local_l1_addr, dst_local_l1_addr)`: write the
+    /// stored size to the stored core's `dst_local_l1_addr`.
+    pub fn noc_async_write_one_packet_with_state(&mut self, src_local_l1_addr: u32, dst_local_l1_addr: u32) {
+        let api = "noc_async_write_one_packet_with_state";
+        let s = self.state(api, CmdBuf::Write, "noc_async_write_one_packet_set_state");
+        let Some(size) = s.size else {
+            self.ctx.fail(format!("{api}: the stored state has no size; call noc_async_write_one_packet_set_state"))
+        };
+        let dst = self.remote(s, dst_local_l1_addr);
+        let opts = WriteOpts { noc: self.ctx.k.noc, posted: s.posted, mcast: None, one_packet: true };
+        self.cheap(|d| d.write_on(api, src_local_l1_addr, dst, size, opts));
+    }
+}
+
+impl Dataflow<'_> {
+    fn trid_not_modelled(&mut self, api: &str) {
+        let text = format!(
+            "not modelled: transaction ids; {api} waits for every transaction of its kind, not only those with its id \
+             (timing is pessimistic where other transactions are still in flight)"
+        );
+        self.ctx.host.borrow_mut().warn(self.ctx.k.fiber, text);
+    }
+
+    /// `noc_async_read_set_trid(trid)` / `noc_async_write_set_trid(trid)`: tag the next transactions (trids
+    /// are 4-bit). tensim keeps no per-id counters: the id's barriers wait for everything.
+    pub fn noc_async_set_trid(&mut self, trid: u32) {
+        if trid > 15 {
+            self.ctx.fail(format!("noc_async_*_set_trid({trid}): transaction ids are 0..=15"));
+        }
+        self.ctx.spend(self.ctx.costs.local_lookup);
+    }
+
+    /// `noc_async_read_barrier_with_trid(trid)`: wait for the reads (all of them; see the warning).
+    pub fn noc_async_read_barrier_with_trid(&mut self, trid: u32) {
+        self.noc_async_set_trid(trid);
+        self.trid_not_modelled("noc_async_read_barrier_with_trid");
+        self.noc_async_read_barrier();
+    }
+
+    /// `noc_async_write_barrier_with_trid(trid)`: wait for the writes (all of them; see the warning).
+    pub fn noc_async_write_barrier_with_trid(&mut self, trid: u32) {
+        self.noc_async_set_trid(trid);
+        self.trid_not_modelled("noc_async_write_barrier_with_trid");
+        self.noc_async_write_barrier();
+    }
+
+    /// `noc_async_write_flushed_with_trid(trid)`: wait until the writes have left (all of them).
+    pub fn noc_async_write_flushed_with_trid(&mut self, trid: u32) {
+        self.noc_async_set_trid(trid);
+        self.trid_not_modelled("noc_async_write_flushed_with_trid");
+        self.noc_async_writes_flushed();
+    }
+}
