@@ -358,7 +358,8 @@ fn out_of_bounds_l1_and_dram_accesses() {
     );
     assert_eq!(
         api_error(&e),
-        "noc_async_read: NoC coordinate (0,3) is a pcie tile (NoC0 (0, 3)); tensim models Tensix L1 and DRAM endpoints"
+        "noc_async_read: NoC coordinate (0,3) is a pcie tile (NoC0 (0, 3)); tensim models Tensix L1 and DRAM endpoints \
+         (hard-coded coordinates differ between chips)"
     );
 }
 
