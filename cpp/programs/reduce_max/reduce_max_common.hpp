@@ -7,7 +7,9 @@
 #include <vector>
 
 #include <tt-metalium/bfloat16.hpp>
+#include <tt-metalium/distributed.hpp>
 #include <tt-metalium/host_api.hpp>
+#include <tt-metalium/tilize_utils.hpp>
 
 namespace reduce_max {
 using namespace tt;
@@ -24,6 +26,35 @@ inline std::vector<bfloat16> input(uint32_t H, uint32_t W, uint32_t seed) {
     std::vector<bfloat16> x(H * W);
     for (auto& v : x) v = bfloat16(dist(rng));
     return x;
+}
+
+/// The H × W input (tilized, written) and the Ht-tile output, interleaved in DRAM.
+struct Buffers {
+    std::shared_ptr<distributed::MeshBuffer> src, dst;
+};
+inline Buffers buffers(distributed::MeshDevice& dev, const std::vector<bfloat16>& x, uint32_t H, uint32_t W) {
+    const uint32_t Ht = H / constants::TILE_HEIGHT, Wt = W / constants::TILE_WIDTH;
+    distributed::DeviceLocalBufferConfig dram{.page_size = tile_bytes, .buffer_type = BufferType::DRAM};
+    Buffers b{distributed::MeshBuffer::create(distributed::ReplicatedBufferConfig{.size = Ht * Wt * tile_bytes}, dram, &dev),
+              distributed::MeshBuffer::create(distributed::ReplicatedBufferConfig{.size = Ht * tile_bytes}, dram, &dev)};
+    distributed::EnqueueWriteMeshBuffer(dev.mesh_command_queue(), b.src, tilize_nfaces(x, H, W), false);
+    return b;
+}
+
+inline int check(const std::vector<bfloat16>& x, const std::vector<bfloat16>& result, uint32_t H, uint32_t W);
+
+/// Run `program` on the unit mesh, read the output, close the device and check the row maxima: main's exit code.
+inline int run_and_check(std::shared_ptr<distributed::MeshDevice> dev, Program program, const Buffers& b,
+                         const std::vector<bfloat16>& x, uint32_t H, uint32_t W) {
+    auto& cq = dev->mesh_command_queue();
+    distributed::MeshWorkload workload;
+    workload.add_program(distributed::MeshCoordinateRange(dev->shape()), std::move(program));
+    distributed::EnqueueMeshWorkload(cq, workload, false);
+    std::vector<bfloat16> result;
+    auto dst = b.dst;  // EnqueueReadMeshBuffer takes the shared_ptr by non-const reference, as tt-metal's does
+    distributed::EnqueueReadMeshBuffer(cq, result, dst, true);
+    dev->close();
+    return check(x, untilize_nfaces(result, H, constants::TILE_WIDTH), H, W);
 }
 
 /// c_0 (input, 2 tiles), c_2 (scaler, 1 tile), c_16 (output, 2 tiles) on `cores`, all bf16.

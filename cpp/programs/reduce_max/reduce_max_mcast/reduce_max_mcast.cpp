@@ -23,16 +23,9 @@ int main() {
     constexpr uint32_t Ht = H / constants::TILE_HEIGHT, Wt = W / constants::TILE_WIDTH;
     constexpr uint32_t rows = Ht / (GX * GY);
     auto mesh_device = distributed::MeshDevice::create_unit_mesh(0);
-    auto& cq = mesh_device->mesh_command_queue();
     std::vector<bfloat16> x = reduce_max::input(H, W, 7);
 
-    constexpr uint32_t tile_bytes = reduce_max::tile_bytes;
-    distributed::DeviceLocalBufferConfig dram{.page_size = tile_bytes, .buffer_type = BufferType::DRAM};
-    auto src = distributed::MeshBuffer::create(distributed::ReplicatedBufferConfig{.size = Ht * Wt * tile_bytes},
-                                               dram, mesh_device.get());
-    auto dst = distributed::MeshBuffer::create(distributed::ReplicatedBufferConfig{.size = Ht * tile_bytes}, dram,
-                                               mesh_device.get());
-    distributed::EnqueueWriteMeshBuffer(cq, src, tilize_nfaces(x, H, W), false);
+    auto [src, dst] = reduce_max::buffers(*mesh_device, x, H, W);
 
     Program program = CreateProgram();
     const CoreCoord first{0, 0}, last{GX - 1, GY - 1};
@@ -78,11 +71,5 @@ int main() {
         }
     }
 
-    distributed::MeshWorkload workload;
-    workload.add_program(distributed::MeshCoordinateRange(mesh_device->shape()), std::move(program));
-    distributed::EnqueueMeshWorkload(cq, workload, false);
-    std::vector<bfloat16> result;
-    distributed::EnqueueReadMeshBuffer(cq, result, dst, true);
-    mesh_device->close();
-    return reduce_max::check(x, untilize_nfaces(result, H, constants::TILE_WIDTH), H, W);
+    return reduce_max::run_and_check(mesh_device, std::move(program), {src, dst}, x, H, W);
 }

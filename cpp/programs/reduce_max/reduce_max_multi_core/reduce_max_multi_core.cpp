@@ -22,16 +22,9 @@ int main() {
     constexpr uint32_t H = 2048, W = 1024;
     constexpr uint32_t Ht = H / constants::TILE_HEIGHT, Wt = W / constants::TILE_WIDTH;
     auto mesh_device = distributed::MeshDevice::create_unit_mesh(0);
-    auto& cq = mesh_device->mesh_command_queue();
     std::vector<bfloat16> x = reduce_max::input(H, W, 6);
 
-    constexpr uint32_t tile_bytes = reduce_max::tile_bytes;
-    distributed::DeviceLocalBufferConfig dram{.page_size = tile_bytes, .buffer_type = BufferType::DRAM};
-    auto src = distributed::MeshBuffer::create(distributed::ReplicatedBufferConfig{.size = Ht * Wt * tile_bytes},
-                                               dram, mesh_device.get());
-    auto dst = distributed::MeshBuffer::create(distributed::ReplicatedBufferConfig{.size = Ht * tile_bytes}, dram,
-                                               mesh_device.get());
-    distributed::EnqueueWriteMeshBuffer(cq, src, tilize_nfaces(x, H, W), false);
+    auto [src, dst] = reduce_max::buffers(*mesh_device, x, H, W);
 
     Program program = CreateProgram();
     auto [num_cores, all_cores, group_1, group_2, rows_1, rows_2] =
@@ -57,11 +50,5 @@ int main() {
     }
     fmt::print("{} tile-rows on {} cores\n", Ht, num_cores);
 
-    distributed::MeshWorkload workload;
-    workload.add_program(distributed::MeshCoordinateRange(mesh_device->shape()), std::move(program));
-    distributed::EnqueueMeshWorkload(cq, workload, false);
-    std::vector<bfloat16> result;
-    distributed::EnqueueReadMeshBuffer(cq, result, dst, true);
-    mesh_device->close();
-    return reduce_max::check(x, untilize_nfaces(result, H, constants::TILE_WIDTH), H, W);
+    return reduce_max::run_and_check(mesh_device, std::move(program), {src, dst}, x, H, W);
 }

@@ -21,16 +21,9 @@ int main() {
     constexpr uint32_t H = 256, W = 512;
     constexpr uint32_t Ht = H / constants::TILE_HEIGHT, Wt = W / constants::TILE_WIDTH;
     auto mesh_device = distributed::MeshDevice::create_unit_mesh(0);
-    auto& cq = mesh_device->mesh_command_queue();
     std::vector<bfloat16> x = reduce_max::input(H, W, 5);
 
-    constexpr uint32_t tile_bytes = reduce_max::tile_bytes;
-    distributed::DeviceLocalBufferConfig dram{.page_size = tile_bytes, .buffer_type = BufferType::DRAM};
-    auto src = distributed::MeshBuffer::create(distributed::ReplicatedBufferConfig{.size = Ht * Wt * tile_bytes},
-                                               dram, mesh_device.get());
-    auto dst = distributed::MeshBuffer::create(distributed::ReplicatedBufferConfig{.size = Ht * tile_bytes}, dram,
-                                               mesh_device.get());
-    distributed::EnqueueWriteMeshBuffer(cq, src, tilize_nfaces(x, H, W), false);
+    auto [src, dst] = reduce_max::buffers(*mesh_device, x, H, W);
 
     Program program = CreateProgram();
     constexpr CoreCoord core = {0, 0};
@@ -48,11 +41,5 @@ int main() {
     SetRuntimeArgs(program, writer, core, {static_cast<uint32_t>(dst->address()), Ht, 0u});
     SetRuntimeArgs(program, compute, core, {Ht, Wt});
 
-    distributed::MeshWorkload workload;
-    workload.add_program(distributed::MeshCoordinateRange(mesh_device->shape()), std::move(program));
-    distributed::EnqueueMeshWorkload(cq, workload, false);
-    std::vector<bfloat16> result;
-    distributed::EnqueueReadMeshBuffer(cq, result, dst, true);
-    mesh_device->close();
-    return reduce_max::check(x, untilize_nfaces(result, H, constants::TILE_WIDTH), H, W);
+    return reduce_max::run_and_check(mesh_device, std::move(program), {src, dst}, x, H, W);
 }
