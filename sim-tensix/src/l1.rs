@@ -32,7 +32,8 @@ pub const L1_CHUNK_BYTES: usize = 1 << 10;
 
 /// Host memory an L1 can live in: one contiguous window of at least the L1's size, which foreign code
 /// (a C++ kernel dereferencing `get_write_ptr`) may read and write between API calls. Its owner
-/// guarantees the window stays mapped while the L1 exists.
+/// guarantees the window stays mapped while the L1 exists, and hands it over reading as zeros (so moving an
+/// L1 in copies only the pages ever written, and untouched host pages stay unallocated).
 pub trait HostWindow: Send + Sync {
     /// The window's bytes.
     fn bytes(&self) -> &[u8];
@@ -90,7 +91,14 @@ impl L1 {
     pub fn move_to_window(&mut self, mut window: Box<dyn HostWindow>) {
         let n = self.size as usize;
         assert!(window.bytes().len() >= n, "a host window smaller than L1");
-        self.copy_out(0, &mut window.bytes_mut()[..n]);
+        let bytes = window.bytes_mut();
+        for (i, page) in self.pages.iter().enumerate() {
+            if let Some(p) = page {
+                let at = i * L1_PAGE_BYTES;
+                let len = p.len().min(n - at);
+                bytes[at..at + len].copy_from_slice(&p[..len]);
+            }
+        }
         self.pages = Vec::new();
         self.window = Some(window);
     }
@@ -249,6 +257,31 @@ impl L1 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    struct VecWindow(Vec<u8>);
+    impl HostWindow for VecWindow {
+        fn bytes(&self) -> &[u8] {
+            &self.0
+        }
+        fn bytes_mut(&mut self) -> &mut [u8] {
+            &mut self.0
+        }
+    }
+
+    #[test]
+    fn moving_into_a_window_keeps_every_written_byte_and_reads_zeros_elsewhere() {
+        let size = 5 * L1_PAGE_BYTES as u32 + 100;
+        let mut l1 = L1::new(size);
+        l1.write_u32(8, 0xdead_beef).unwrap();
+        l1.write(size as u64 - 4, &[1, 2, 3, 4]).unwrap();
+        l1.write(2 * L1_PAGE_BYTES as u64 - 2, &[9; 4]).unwrap();
+        let expect: Vec<u8> = l1.read(0, size as u64).unwrap().to_vec();
+        l1.move_to_window(Box::new(VecWindow(vec![0; size as usize + 64])));
+        assert!(l1.in_window());
+        assert_eq!(&l1.read(0, size as u64).unwrap()[..], &expect[..]);
+        assert_eq!(l1.read_u32(8).unwrap(), 0xdead_beef);
+        assert_eq!(&l1.read(3 * L1_PAGE_BYTES as u64, 16).unwrap()[..], &[0u8; 16][..]);
+    }
 
     #[test]
     fn bounds_are_checked() {
