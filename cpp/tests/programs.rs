@@ -36,6 +36,7 @@ fn run_cpp_on(dir: &Path, arch: Arch, devices: u32) -> Result<(i32, Vec<u64>), S
         open: Box::new(move |_| Device::builtin(arch).map_err(|e| e.to_string())),
         on_run: Box::new(move |_, _, r| sink.borrow_mut().push(r.cycles.0)),
         kernel_roots: vec![programs()],
+        system: None,
     };
     let out = cpp::host::run(&lib, cfg, &[dir.display().to_string()])?;
     let c = cycles.borrow().clone();
@@ -110,6 +111,7 @@ fn a_kernel_error_in_a_host_program_is_an_exception_with_its_text() {
         open: Box::new(|_| Device::builtin(Arch::WormholeB0).map_err(|e| e.to_string())),
         on_run: Box::new(|_, _, _| {}),
         kernel_roots: vec![dir.clone()],
+        system: None,
     };
     let e = cpp::host::run(&lib, cfg, &["x".into()]).unwrap_err();
     assert!(e.contains("kernel file `kernels/no_such_kernel.cpp` not found"), "{e}");
@@ -153,6 +155,7 @@ fn shard_data_rm_prints_each_cores_sticks() {
             open: Box::new(move |_| Device::builtin(arch).map_err(|e| e.to_string())),
             on_run: Box::new(move |_, _, r| sink.borrow_mut().extend(r.dprints.iter().cloned())),
             kernel_roots: vec![programs()],
+            system: None,
         };
         let out = cpp::host::run(&lib, cfg, &[dir.display().to_string()]).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(out.exit_code, 0);
@@ -211,6 +214,7 @@ fn run_cpp_printing(dir: &Path, arch: Arch) -> (i32, Vec<u64>, Vec<String>) {
             s.1.extend(r.dprints.iter().cloned());
         }),
         kernel_roots: vec![programs()],
+        system: None,
     };
     let out = cpp::host::run(&lib, cfg, &[dir.display().to_string()]).unwrap_or_else(|e| panic!("{e}"));
     let (cycles, prints) = seen.borrow().clone();
@@ -281,6 +285,7 @@ fn profiler_zones_and_timestamped_data_are_recorded() {
         open: Box::new(|_| Device::builtin(Arch::WormholeB0).map_err(|e| e.to_string())),
         on_run: Box::new(move |_, _, r| sink.borrow_mut().push(r.clone())),
         kernel_roots: vec![programs()],
+        system: None,
     };
     let out = cpp::host::run(&lib, cfg, &[dir.display().to_string()]).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(out.exit_code, 0);

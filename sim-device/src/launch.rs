@@ -9,7 +9,7 @@ use crate::device::{Device, DispatchMode};
 use crate::engine::{ChipState, Engine, EthPort, EthTiming, FiberMeta, Recorder, Router, RunOutcome, Runner, run};
 use crate::error::DeviceError;
 use crate::fabric::{FabricLayout, RouterSpec};
-use crate::params::{RUNTIME_ARG_SLOT_BYTES, SEMAPHORE_BYTES};
+use crate::params::{PACKET_HEADER_POOL_SLOT_BYTES, RUNTIME_ARG_SLOT_BYTES, SEMAPHORE_BYTES};
 use crate::program::{EthernetConfig, KernelBody, KernelConfig, Program, check_arg_count};
 use crate::report::RunReport;
 use allocator::report::ProgramL1Usage;
@@ -415,6 +415,11 @@ impl Launch {
                         Some(params.mem.runtime_args_base + 2 * RUNTIME_ARG_SLOT_BYTES)
                     }
                     Risc::Erisc0 | Risc::Erisc1 => None,
+                },
+                header_pool_l1: match i.risc {
+                    Risc::Brisc => Some(params.mem.packet_header_pool_base),
+                    Risc::Ncrisc => Some(params.mem.packet_header_pool_base + PACKET_HEADER_POOL_SLOT_BYTES),
+                    _ => None,
                 },
                 args: KernelArgs {
                     runtime: k.runtime_args.get(&logical).cloned().unwrap_or_default(),

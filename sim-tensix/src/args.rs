@@ -47,6 +47,9 @@ pub struct KernelInstance {
     /// L1 address of this kernel's runtime-arg slot (its unique args, then its common args
     /// [`RUNTIME_ARGS_SLOT_WORDS`] words on), where `get_arg_addr` points; `None` on Ethernet cores.
     pub args_l1: Option<u32>,
+    /// L1 address of this kernel's fabric packet-header pool ([`PACKET_HEADERS_PER_RISC`] slots of
+    /// [`PACKET_HEADER_SLOT_BYTES`]); `None` where a RISC has none (compute, Ethernet cores).
+    pub header_pool_l1: Option<u32>,
     /// Arguments.
     pub args: KernelArgs,
     /// Interleaved bank tables (and the chip's NoC address encoding).
@@ -87,6 +90,12 @@ pub const ETH_SYNC_CHANNELS: u32 = 8;
 /// Words between a kernel's unique and its common runtime args in L1: tt-metal's limit of 341 runtime
 /// args per kernel (tt-metal-api.md §1.7).
 pub const RUNTIME_ARGS_SLOT_WORDS: u32 = 341;
+
+/// Bytes of one fabric packet header slot of a RISC's header pool: the largest header a fabric may be
+/// configured with (the 2-D header with 67 route bytes, multichip.md §4.4).
+pub const PACKET_HEADER_SLOT_BYTES: u32 = 128;
+/// Headers `PacketHeaderPool::allocate_header` gives one data-movement RISC.
+pub const PACKET_HEADERS_PER_RISC: u32 = 12;
 
 impl EthInfo {
     /// L1 address of sync channel `ch`'s `bytes_sent` word (`receiver_ack` follows it).

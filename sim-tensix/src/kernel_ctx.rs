@@ -29,6 +29,8 @@ pub struct KernelCtx<'y> {
     cb_pages: Vec<u32>,
     /// The runtime args have been written to this kernel's L1 slot.
     args_placed: bool,
+    /// Packet headers this kernel took from its RISC's pool.
+    pub(crate) headers_allocated: u32,
     /// What `*_set_state` calls stored in each command buffer (per NoC: read, write).
     pub(crate) cmd_state: [[Option<crate::dataflow::CmdState>; 2]; 2],
     /// The issue cost of the next NoC commands when not a full command's (`*_with_state`).
@@ -90,6 +92,7 @@ impl<'y> KernelCtx<'y> {
             cmd_ready: [[Cycle::ZERO; 3]; 2],
             cb_pages,
             args_placed: false,
+            headers_allocated: 0,
             cmd_state: [[None; 2]; 2],
             cmd_cost_override: None,
         }

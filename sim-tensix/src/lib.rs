@@ -21,7 +21,10 @@ pub use addrgen::{
     AddrGen, BankTables, InterleavedAddrGen, InterleavedAddrGenFast, InterleavedPow2AddrGenFast, TensorAccessor,
     TensorAccessorArgs,
 };
-pub use args::{ArgValue, ETH_SYNC_CHANNELS, EthInfo, KernelArgs, KernelInstance, RUNTIME_ARGS_SLOT_WORDS};
+pub use args::{
+    ArgValue, ETH_SYNC_CHANNELS, EthInfo, KernelArgs, KernelInstance, PACKET_HEADER_SLOT_BYTES,
+    PACKET_HEADERS_PER_RISC, RUNTIME_ARGS_SLOT_WORDS,
+};
 pub use cb::{CBIndex, CbCounters, CbId, CircularBuffer};
 pub use compute::math::{BroadcastType, EltwiseOp, PoolType, ReduceDim, SfpuUnary};
 pub use compute::sfpi::{Sfpi, VCond, VFloat, VInt, VUInt, VectorMode};

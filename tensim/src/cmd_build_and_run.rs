@@ -12,8 +12,8 @@ use crate::error::{CliError, CliResult};
 use crate::outputs::{self, OutputId, OutputPlan};
 use crate::say;
 use clap::Args;
-use cpp::host::{HostConfig, build};
-use sim_device::mesh::{MeshCoordinate, MeshDevice, MeshShape};
+use cpp::host::{HostConfig, SystemLinks, build};
+use sim_device::mesh::{MeshCoordinate, MeshDevice, MeshShape, eth_peers_of};
 use sim_device::params::Params;
 use sim_device::report::stats::stats_document;
 use sim_device::{Device, DeviceSetup};
@@ -180,12 +180,24 @@ impl Devices {
         };
         let params = Box::new(a.params.resolve(arch)?);
         crate::note!(
-            "note: {}: {count} {arch} chip(s) of a {}x{} mesh; each runs its programs on its own. Not modelled from C++: Ethernet and fabric traffic between the chips",
+            "note: {}: {count} {arch} chip(s) of a {}x{} mesh; a mesh the program creates (MeshDevice::create) runs its chips together over their Ethernet links, other devices run on their own",
             cluster.source,
             mesh.rows,
             mesh.cols
         );
         Ok(Devices { arch, count, from: Source::System { cluster, mesh, params } })
+    }
+
+    /// The links between the devices, when they are a system's chips.
+    fn links(&self) -> CliResult<Option<SystemLinks>> {
+        let Source::System { cluster, mesh, .. } = &self.from else { return Ok(None) };
+        let eth_peers = (0..mesh.rows * mesh.cols)
+            .map(|i| {
+                let chip = mesh.chip_at(i / mesh.cols, i % mesh.cols).unwrap_or(u32::MAX);
+                eth_peers_of(cluster, chip).map_err(|e| CliError::User(e.to_string()))
+            })
+            .collect::<CliResult<_>>()?;
+        Ok(Some(SystemLinks { name: cluster.source.clone(), mesh: mesh.clone(), eth_peers }))
     }
 
     /// Open device `id`.
@@ -225,7 +237,9 @@ pub fn run(a: &BuildAndRunArgs) -> CliResult<ExitCode> {
     let tracing = trace.is_some();
     let records = noc.needs_records();
     let maps_seen = std::cell::Cell::new(cpp::l1_window::pointer_mappings());
+    let system = devices.links()?;
     let cfg = HostConfig {
+        system,
         arch,
         num_devices: devices.count,
         open: Box::new(move |id| {

@@ -111,7 +111,7 @@ fn a_mesh_program_runs_on_the_chips_of_a_system() {
     let (code, out, err) = tensim(&["build-and-run", dir, "--system", "t3000"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("Test Passed") && out.contains("8 program run(s)"), "{out}");
-    assert!(err.contains("8 wormhole_b0 chip(s) of a 2x4 mesh") && err.contains("Not modelled from C++"), "{err}");
+    assert!(err.contains("8 wormhole_b0 chip(s) of a 2x4 mesh") && err.contains("runs its chips together"), "{err}");
     for d in 0..8 {
         assert!(out.contains(&format!("on device {d}: 21354 cycles")), "the same cycles as --devices 8: {out}");
     }
@@ -127,4 +127,62 @@ fn a_mesh_program_runs_on_the_chips_of_a_system() {
     let (code, _, err) = tensim(&["build-and-run", dir, "--system", "t3000", "--arch", "blackhole"]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("cannot be used with"), "{err}");
+}
+
+/// The cycles `build-and-run` printed for device `d`.
+fn cycles_of(out: &str, d: u32) -> u64 {
+    let key = format!("on device {d}: ");
+    let at = out.find(&key).unwrap_or_else(|| panic!("no run on device {d}: {out}")) + key.len();
+    out[at..].split(' ').next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn a_cpp_worker_writes_through_the_fabric_to_another_chip() {
+    need_compiler();
+    let dir = root().join("cpp/programs/distributed/5_distributed_fabric_write");
+    let dir = dir.to_str().unwrap();
+    let mut first = None;
+    for system in ["t3000", "p150x4", "t3000"] {
+        let (code, out, err) = tensim(&["build-and-run", dir, "--system", system]);
+        assert_eq!(code, 0, "{system}: {err}{out}");
+        assert!(out.contains("Test Passed: 32 pages of 2048 bytes crossed the fabric"), "{out}");
+        assert!(out.contains("DPRINT (1,1) BRISC: receiver: the pages have arrived"), "{out}");
+        let (tx, rx) = (cycles_of(&out, 0), cycles_of(&out, 1));
+        // 64 KiB over one link at 12.5 B/cycle (WH) or more: the receiver cannot finish before the wire
+        // time of the payload, and the sender finishes after its last packet left.
+        assert!(rx >= 65536 * 1000 / 25_000 && tx > 0, "{system}: {tx} / {rx} cycles");
+        if system == "t3000" {
+            // Deterministic: the same cycles on a second run.
+            match first {
+                None => first = Some((tx, rx)),
+                Some(f) => assert_eq!(f, (tx, rx), "two runs of the same program differ"),
+            }
+        }
+    }
+    // The fabric needs a system's links.
+    let (code, _, err) = tensim(&["build-and-run", dir, "--devices", "2"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("SetFabricConfig") && err.contains("--system"), "{err}");
+}
+
+#[test]
+fn cpp_erisc_kernels_send_over_an_ethernet_link() {
+    need_compiler();
+    let dir = root().join("cpp/programs/distributed/ethernet_send_receive");
+    let dir = dir.to_str().unwrap();
+    // (system, link bytes per cycle at 1 GHz: eth.link_bytes_per_sec of the arch's data file)
+    for (system, bytes_per_cycle) in [("n300", 12.5), ("p300", 25.0)] {
+        let (code, out, err) = tensim(&["build-and-run", dir, "--system", system]);
+        assert_eq!(code, 0, "{system}: {err}{out}");
+        assert!(out.contains("Test Passed: 16384 bytes crossed Ethernet channel"), "{out}");
+        // At least the wire time of 16 KiB at the link's rate, plus the handshake's round trip and the
+        // payload's one-way latency (eth.latency_ns = 500).
+        let floor = (16384.0 / bytes_per_cycle) as u64 + 3 * 500;
+        let rx = cycles_of(&out, 1);
+        assert!(rx >= floor, "{system}: receiver done at {rx} cycles, below the wire time {floor}");
+    }
+    // Independent chips have no links: the program's own check names it.
+    let (code, _, err) = tensim(&["build-and-run", dir, "--devices", "2"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("not linked by Ethernet"), "{err}");
 }

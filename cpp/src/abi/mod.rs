@@ -4,6 +4,7 @@
 
 mod compute;
 mod dataflow;
+mod multichip;
 
 use crate::ffi::{self, c_str, text};
 use compute::{compute, sfpi};
@@ -20,7 +21,7 @@ use std::ffi::c_char;
 use std::sync::{LazyLock, Mutex};
 
 /// The ABI version `tensim/abi.h` declares.
-pub const ABI_VERSION: u32 = 5;
+pub const ABI_VERSION: u32 = 6;
 
 /// The table (`struct tensim_api` of `tensim/abi.h`).
 #[repr(C)]
@@ -58,6 +59,8 @@ pub struct TensimApi {
     tile_slice: extern "C-unwind" fn(u32, u32, u64, u32, *mut u8, u32) -> u32,
     timestamped_data: extern "C-unwind" fn(*const c_char, u64),
     noc_state: extern "C-unwind" fn(u32, u64, u32, u32, u32),
+    eth: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32) -> u32,
+    fabric: extern "C-unwind" fn(u32, *mut u32, *const u64) -> u32,
 }
 
 /// The one table every kernel gets.
@@ -95,6 +98,8 @@ pub static TABLE: TensimApi = TensimApi {
     tile_slice,
     timestamped_data,
     noc_state,
+    eth: multichip::eth,
+    fabric: multichip::fabric,
 };
 
 fn noc(n: u32) -> NocId {

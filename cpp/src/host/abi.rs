@@ -16,7 +16,7 @@ use std::cell::RefCell;
 use std::ffi::{CString, c_char, c_void};
 
 /// The ABI version `tensim/host_abi.h` declares.
-pub const HOST_ABI_VERSION: u32 = 1;
+pub const HOST_ABI_VERSION: u32 = 2;
 
 /// `struct tensim_kernel_config`.
 #[repr(C)]
@@ -65,6 +65,10 @@ pub struct HostApi {
     set_args: extern "C" fn(u32, u32, u32, u32, u32, *const u32, u32) -> i32,
     run_program: extern "C" fn(u32, u32) -> i32,
     accessor_args: extern "C" fn(u32, *mut u32, u32, *mut u32) -> i32,
+    open_mesh: extern "C" fn(u32, u32, *mut u32) -> i32,
+    set_fabric: extern "C" fn(u32) -> i32,
+    run_mesh: extern "C" fn(*const i64, u32) -> i32,
+    fabric_args: extern "C" fn(u32, u32, u32, u32, u32, u32, *mut u32, u32, *mut u32) -> i32,
 }
 
 /// The one table host programs get.
@@ -90,6 +94,10 @@ pub static HOST_TABLE: HostApi = HostApi {
     set_args,
     run_program,
     accessor_args,
+    open_mesh: super::mesh::open_mesh,
+    set_fabric: super::mesh::set_fabric,
+    run_mesh: super::mesh::run_mesh,
+    fabric_args: super::mesh::fabric_args,
 };
 
 thread_local! {
@@ -121,7 +129,7 @@ fn call(f: impl FnOnce() -> Result<(), String>) -> i32 {
     }
 }
 
-fn on_session(f: impl FnOnce(&mut Session) -> Result<(), String>) -> i32 {
+pub(super) fn on_session(f: impl FnOnce(&mut Session) -> Result<(), String>) -> i32 {
     call(|| session(f))
 }
 
@@ -154,12 +162,18 @@ extern "C" fn open_device(id: i32, out: *mut u32) -> i32 {
         if s.devices.contains_key(&id) {
             return Err(format!("CreateDevice({id}): device {id} is already open"));
         }
-        let mut dev = (s.cfg.open)(id)?;
-        crate::l1_window::map_device(&mut dev)?;
-        s.devices.insert(id, dev);
+        open_one(s, id)?;
         set_out(out, id);
         Ok(())
     })
+}
+
+/// Open device `id` (not open yet) with its L1 ready for C++ kernels' pointers.
+pub(super) fn open_one(s: &mut Session, id: u32) -> Result<(), String> {
+    let mut dev = (s.cfg.open)(id)?;
+    crate::l1_window::map_device(&mut dev)?;
+    s.devices.insert(id, dev);
+    Ok(())
 }
 
 extern "C" fn close_device(dev: u32) -> i32 {
@@ -176,6 +190,12 @@ extern "C" fn close_device(dev: u32) -> i32 {
 
 extern "C" fn device_query(dev: u32, what: u32, a: u32, b: u32, out: *mut u64) -> i32 {
     on_session(|s| {
+        // The far end of channel `a` of this device: (device id, channel), when the system links it.
+        let peer = s.cfg.system.as_ref().and_then(|sys| {
+            let (chip, ch) = (*sys.eth_peers.get(dev as usize)?.get(a as usize)?)?;
+            Some((sys.device_of(chip)?, ch))
+        });
+        let peer = peer.filter(|p| p.0 < s.cfg.num_devices);
         let d = s.device(dev)?;
         let v = match what {
             0 => match d.arch() {
@@ -209,6 +229,8 @@ extern "C" fn device_query(dev: u32, what: u32, a: u32, b: u32, out: *mut u64) -
                 let t = d.eth_core_noc_xy(a).map_err(|e| e.to_string())?;
                 pack(t.x, t.y)
             }
+            12 => d.num_eth_channels() as u64,
+            13 => peer.map_or(u64::MAX, |(dev, ch)| pack(dev, ch)),
             _ => {
                 return Err(format!("unknown device query {what}: the program was built against other tensim headers"));
             }

@@ -5,9 +5,10 @@
 
 pub(crate) mod abi;
 pub mod build;
+mod mesh;
 pub(crate) mod session;
 
-pub use session::{HostConfig, OnRun, OpenDevice};
+pub use session::{HostConfig, OnRun, OpenDevice, SystemLinks};
 use std::path::Path;
 
 /// How a host program ended.

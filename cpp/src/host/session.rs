@@ -3,8 +3,11 @@
 //! what to do with each finished run). One session per host thread; the ABI calls (`abi.rs`) reach it.
 
 use crate::compile::cache_dir;
+use sim_device::fabric::FabricConfig;
+use sim_device::mesh::MeshShape;
 use sim_device::program::{CbHandle, KernelHandle, Program};
 use sim_device::{Arch, Buffer, Device, RunReport};
+use soc_descriptors::cluster::MeshEmbedding;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -13,6 +16,36 @@ use std::path::{Path, PathBuf};
 pub type OpenDevice = Box<dyn FnMut(u32) -> Result<Device, String>>;
 /// Called after every program run with the device id, the device and the report.
 pub type OnRun = Box<dyn FnMut(u32, &Device, &RunReport)>;
+
+/// The chips of a system the devices are (`--system`): device id `i` is the chip at mesh position
+/// `(i / cols, i % cols)`, and meshes the program opens run their chips together over these links.
+pub struct SystemLinks {
+    /// The system's name (its cluster descriptor).
+    pub name: String,
+    /// The system's mesh of chips.
+    pub mesh: MeshEmbedding,
+    /// Per device id: the far end `(chip id, channel)` of each of its Ethernet channels, where linked.
+    pub eth_peers: Vec<Vec<Option<(u32, u32)>>>,
+}
+
+impl SystemLinks {
+    /// The chip id of device `dev`.
+    pub fn chip_of(&self, dev: u32) -> Option<u32> {
+        self.mesh.chip_at(dev / self.mesh.cols, dev % self.mesh.cols)
+    }
+
+    /// The device id of chip `chip`.
+    pub fn device_of(&self, chip: u32) -> Option<u32> {
+        self.mesh.chips.iter().position(|&c| c == chip).map(|i| i as u32)
+    }
+}
+
+/// A mesh the host program opened (`MeshDevice::create`): its shape and its device ids, row-major.
+#[derive(Debug, Clone)]
+pub(crate) struct OpenMesh {
+    pub shape: MeshShape,
+    pub devices: Vec<u32>,
+}
 
 /// What a command gives a host program.
 pub struct HostConfig {
@@ -27,6 +60,9 @@ pub struct HostConfig {
     /// Folders kernel paths are looked up in after the current folder (the program's folder and its
     /// ancestors, `$TT_METAL_KERNEL_PATH`, `$TT_METAL_HOME`).
     pub kernel_roots: Vec<PathBuf>,
+    /// The system the devices are chips of, when the command named one: meshes then run their chips
+    /// together over its Ethernet links (else every device runs on its own).
+    pub system: Option<SystemLinks>,
 }
 
 pub(crate) struct Session {
@@ -40,6 +76,10 @@ pub(crate) struct Session {
     pub kernels: Vec<Vec<KernelHandle>>,
     /// Programs run so far.
     pub runs: u32,
+    /// The mesh opened last (fabric connections and mesh workloads refer to it).
+    pub mesh: Option<OpenMesh>,
+    /// `SetFabricConfig`: routers run on the Ethernet cores of the mesh's chips.
+    pub fabric: FabricConfig,
 }
 
 thread_local! {
@@ -57,6 +97,8 @@ pub(crate) fn with_session<R>(cfg: HostConfig, f: impl FnOnce() -> R) -> (R, Ses
             cbs: Vec::new(),
             kernels: Vec::new(),
             runs: 0,
+            mesh: None,
+            fabric: FabricConfig::Disabled,
         })
     });
     let r = f();

@@ -57,7 +57,12 @@ impl std::fmt::Debug for MeshDevice {
 /// The chips of `sys` forming a `shape` mesh at `offset`: a sub-rectangle of the system's mesh, or for a
 /// line (1×N or N×1) that does not fit one, a snake through the system's rows (so consecutive chips are
 /// linked wherever the system's rows are).
-fn place(sys: &MeshEmbedding, shape: MeshShape, offset: MeshCoordinate, name: &str) -> Result<Vec<u32>, DeviceError> {
+pub fn place(
+    sys: &MeshEmbedding,
+    shape: MeshShape,
+    offset: MeshCoordinate,
+    name: &str,
+) -> Result<Vec<u32>, DeviceError> {
     if shape.rows == 0 || shape.cols == 0 {
         return Err(DeviceError::Api(format!("mesh shape {shape}: every dimension must be at least 1")));
     }
@@ -86,7 +91,46 @@ fn place(sys: &MeshEmbedding, shape: MeshShape, offset: MeshCoordinate, name: &s
     )))
 }
 
+/// The far end `(chip id, channel)` of each Ethernet channel of chip `id` of `cluster`, where linked.
+pub fn eth_peers_of(cluster: &ClusterDescriptor, id: u32) -> Result<Vec<Option<(u32, u32)>>, DeviceError> {
+    let c = cluster.chip(id).ok_or_else(|| DeviceError::Config(format!("{}: no chip {id}", cluster.source)))?;
+    Ok((0..cluster.num_channels(c))
+        .map(|ch| cluster.peer(EthEnd { chip: id, channel: ch }).map(|p| (p.chip, p.channel)))
+        .collect())
+}
+
 impl MeshDevice {
+    /// A `shape` mesh of devices already open (row-major), on chips `chip_ids` of `system` whose Ethernet
+    /// channels reach `eth_peers` (see [`eth_peers_of`]; empty where the chips are not linked). Give them
+    /// back with [`MeshDevice::into_devices`].
+    pub fn from_devices(
+        shape: MeshShape,
+        devices: Vec<Device>,
+        chip_ids: Vec<u32>,
+        eth_peers: Vec<Vec<Option<(u32, u32)>>>,
+        system: &str,
+    ) -> Result<MeshDevice, DeviceError> {
+        let n = shape.mesh_size();
+        if devices.len() != n || chip_ids.len() != n || eth_peers.len() != n {
+            return Err(DeviceError::Api(format!(
+                "a {shape} mesh needs {n} devices, chip ids and link lists; got {}, {} and {}",
+                devices.len(),
+                chip_ids.len(),
+                eth_peers.len()
+            )));
+        }
+        Ok(MeshDevice {
+            shape,
+            chip_ids,
+            devices: devices.into_iter().map(|d| Arc::new(Mutex::new(d))).collect(),
+            eth_peers,
+            system: system.to_string(),
+            workers: 0,
+            lookahead: true,
+            fabric: FabricConfig::Disabled,
+        })
+    }
+
     /// Open a `shape` mesh (at `offset` in the system's mesh; default the origin) on a system, with
     /// `params` for every chip (they must be for the system's arch).
     pub fn open(
@@ -111,15 +155,9 @@ impl MeshDevice {
                 Chip::builtin(c.arch, ChipOptions { harvest_mask: c.harvesting.tensix_mask, ..Default::default() })
                     .map_err(|e| DeviceError::Config(format!("{}: chip {id}: {e}", cluster.source)))?;
             let mut dev = Device::with_chip(chip, format!("{} chip {id}", cluster.source), params.clone())?;
-            let channels: Vec<u32> = (0..cluster.num_channels(c)).collect();
-            let tiles = channels.iter().filter_map(|&ch| cluster.eth_core(c, ch)).collect();
+            let tiles = (0..cluster.num_channels(c)).filter_map(|ch| cluster.eth_core(c, ch)).collect();
             dev.set_eth_channels(tiles);
-            eth_peers.push(
-                channels
-                    .iter()
-                    .map(|&ch| cluster.peer(EthEnd { chip: id, channel: ch }).map(|p| (p.chip, p.channel)))
-                    .collect(),
-            );
+            eth_peers.push(eth_peers_of(cluster, id)?);
             devices.push(Arc::new(Mutex::new(dev)));
         }
         Ok(MeshDevice {

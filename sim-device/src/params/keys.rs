@@ -147,6 +147,7 @@ keys! {
     "mem.l1_unreserved_base" => mem.l1_unreserved_base, [0, u32::MAX as u64], "L1 address";
     "mem.semaphore_base" => mem.semaphore_base, [0, u32::MAX as u64], "L1 address";
     "mem.runtime_args_base" => mem.runtime_args_base, [0, u32::MAX as u64], "L1 address";
+    "mem.packet_header_pool_base" => mem.packet_header_pool_base, [0, u32::MAX as u64], "L1 address";
     "mem.dram_unreserved_base" => mem.dram_unreserved_base, [0, 1 << 40], "DRAM bank address";
     "mem.num_circular_buffers" => mem.num_circular_buffers, [1, 64], "CBs per core";
 

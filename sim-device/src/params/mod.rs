@@ -37,6 +37,9 @@ pub struct MemLayout {
     pub semaphore_base: u32,
     /// L1 address of the runtime-arg slots ([`RUNTIME_ARG_SLOTS`] of [`RUNTIME_ARG_SLOT_BYTES`]).
     pub runtime_args_base: u32,
+    /// L1 address of the fabric packet-header pools ([`PACKET_HEADER_POOL_SLOTS`] of
+    /// [`PACKET_HEADER_POOL_SLOT_BYTES`]).
+    pub packet_header_pool_base: u32,
     /// First allocatable DRAM address in every bank, bytes.
     pub dram_unreserved_base: u64,
     /// Number of CB indices per core.
@@ -47,6 +50,11 @@ pub struct MemLayout {
 pub const RUNTIME_ARG_SLOTS: u32 = 3;
 /// Bytes of one slot: up to 341 unique then 341 common words, rounded up to 16 bytes.
 pub const RUNTIME_ARG_SLOT_BYTES: u32 = (2 * sim_tensix::RUNTIME_ARGS_SLOT_WORDS * 4).next_multiple_of(16);
+/// Packet-header pools per core: one per data-movement RISC.
+pub const PACKET_HEADER_POOL_SLOTS: u32 = 2;
+/// Bytes of one RISC's packet-header pool.
+pub const PACKET_HEADER_POOL_SLOT_BYTES: u32 =
+    sim_tensix::PACKET_HEADERS_PER_RISC * sim_tensix::PACKET_HEADER_SLOT_BYTES;
 
 /// Semaphores per core and the bytes each takes (tt-metal-api.md §1.4).
 pub const SEMAPHORES: u32 = 16;
@@ -594,6 +602,34 @@ impl Params {
                 format!(
                     "the runtime-arg slots ({:#x}..{rta_end:#x}) overlap the semaphores at mem.semaphore_base = {:#x}",
                     m.runtime_args_base, m.semaphore_base
+                ),
+            ));
+        }
+        let pool = m.packet_header_pool_base as u64;
+        let pool_end = pool + (PACKET_HEADER_POOL_SLOTS * PACKET_HEADER_POOL_SLOT_BYTES) as u64;
+        let key = "mem.packet_header_pool_base";
+        if !pool.is_multiple_of(16) {
+            return Err(bad(key, pool, "must be 16-byte aligned".into()));
+        }
+        for (what, start, end) in [
+            ("the runtime-arg slots at mem.runtime_args_base", m.runtime_args_base as u64, rta_end),
+            ("the semaphores at mem.semaphore_base", m.semaphore_base as u64, sem_end),
+        ] {
+            if pool < end && start < pool_end {
+                return Err(bad(
+                    key,
+                    pool,
+                    format!("the header pools ({pool:#x}..{pool_end:#x}) overlap {what} ({start:#x}..{end:#x})"),
+                ));
+            }
+        }
+        if pool_end > m.l1_unreserved_base as u64 {
+            return Err(bad(
+                key,
+                pool,
+                format!(
+                    "the header pools end at {pool_end:#x}, above mem.l1_unreserved_base = {:#x}",
+                    m.l1_unreserved_base
                 ),
             ));
         }

@@ -168,6 +168,36 @@ pub struct FabricConnection {
 }
 
 impl FabricConnection {
+    /// A connection from its [`FABRIC_CONNECTION_ARGS`] words (as [`FabricConnection::words`] gives them)
+    /// with `wr` packets written so far: C++ kernels keep these in their connection object.
+    pub fn from_words(d: &Dataflow<'_>, a: [u32; FABRIC_CONNECTION_ARGS], wr: u32) -> FabricConnection {
+        FabricConnection {
+            eth_xy: (a[0], a[1]),
+            base: a[2],
+            slots: a[3],
+            slot_bytes: a[4],
+            header_bytes: a[5],
+            max_payload: a[6],
+            credit_sem: a[7],
+            wr,
+            credit_addr: d.get_semaphore(a[7]),
+        }
+    }
+
+    /// The connection's argument words.
+    pub fn words(&self) -> [u32; FABRIC_CONNECTION_ARGS] {
+        [
+            self.eth_xy.0,
+            self.eth_xy.1,
+            self.base,
+            self.slots,
+            self.slot_bytes,
+            self.header_bytes,
+            self.max_payload,
+            self.credit_sem,
+        ]
+    }
+
     /// `build_from_args`: read [`FABRIC_CONNECTION_ARGS`] runtime args from `*idx` on.
     pub fn from_args(d: &mut Dataflow<'_>, idx: &mut usize) -> FabricConnection {
         let mut a = [0u32; FABRIC_CONNECTION_ARGS];
@@ -237,8 +267,29 @@ impl Dataflow<'_> {
         }
     }
 
-    /// One packet: wait for a slot, write payload and header into it, ring the doorbell.
-    fn fabric_packet(&mut self, api: &str, c: &mut FabricConnection, hdr_addr: u32, src: u32, h: FabricHeader) {
+    /// `PacketHeaderPool::allocate_header()`: the L1 address of a fresh header slot of this RISC's pool
+    /// (an error once the pool's [`crate::PACKET_HEADERS_PER_RISC`] headers are taken).
+    pub fn packet_header_pool_allocate(&mut self) -> u32 {
+        let api = "PacketHeaderPool::allocate_header";
+        self.ctx.spend(self.ctx.costs.local_lookup);
+        let Some(base) = self.ctx.k.header_pool_l1 else {
+            self.ctx.fail(format!("{api}: not modelled: a header pool on an Ethernet core (take headers from a CB)"))
+        };
+        let n = self.ctx.headers_allocated;
+        if n >= crate::PACKET_HEADERS_PER_RISC {
+            self.ctx.fail(format!(
+                "{api}: this RISC's pool has {} headers and all are taken; reuse headers or take more from a CB",
+                crate::PACKET_HEADERS_PER_RISC
+            ));
+        }
+        self.ctx.headers_allocated = n + 1;
+        base + n * crate::PACKET_HEADER_SLOT_BYTES
+    }
+
+    /// One packet (`send_payload_without_header_non_blocking_from_address` then
+    /// `send_payload_flush_blocking_from_address`): wait for a slot, write payload and header into it,
+    /// ring the doorbell. The payload must fit one packet.
+    pub fn fabric_packet(&mut self, api: &str, c: &mut FabricConnection, hdr_addr: u32, src: u32, h: FabricHeader) {
         if h.payload_bytes > c.max_payload {
             self.ctx.fail(format!(
                 "{api}: a single packet of {} bytes exceeds the fabric's {}-byte payload",

@@ -201,6 +201,7 @@ pub fn run(
             noc_xy: XY,
             sem_base: 0x1000,
             args_l1: Some(0x2000),
+            header_pool_l1: Some(0x3000),
             args: KernelArgs { runtime: args.to_vec(), ..Default::default() },
             tables: tables.clone(),
             costs: costs.clone(),

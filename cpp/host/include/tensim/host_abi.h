@@ -5,7 +5,7 @@
 #pragma once
 #include <cstdint>
 
-#define TENSIM_HOST_ABI_VERSION 1
+#define TENSIM_HOST_ABI_VERSION 2
 
 extern "C" {
 // A kernel's configuration (DataMovementConfig, ComputeConfig or EthernetConfig flattened).
@@ -64,6 +64,15 @@ struct tensim_host_api {
     int32_t (*run_program)(uint32_t dev, uint32_t prog);
     // A buffer's TensorAccessorArgs compile-time words: up to cap into out, the count into n.
     int32_t (*accessor_args)(uint32_t buf, uint32_t* out, uint32_t cap, uint32_t* n);
+    // Meshes: open a rows x cols mesh (its device ids, row-major, into out); SetFabricConfig (0 disabled,
+    // 1 FABRIC_1D, 2 FABRIC_1D_RING, 3 FABRIC_2D); run the open mesh's devices together, progs[i] the
+    // program of its device i or -1; a worker's fabric connection args from device src towards device dst
+    // (a credit semaphore is created on core (x, y) of prog; up to cap words into out, the count into n).
+    int32_t (*open_mesh)(uint32_t rows, uint32_t cols, uint32_t* out);
+    int32_t (*set_fabric)(uint32_t config);
+    int32_t (*run_mesh)(const int64_t* progs, uint32_t n);
+    int32_t (*fabric_args)(uint32_t prog, uint32_t src, uint32_t dst, uint32_t link, uint32_t x, uint32_t y,
+                           uint32_t* out, uint32_t cap, uint32_t* n);
 };
 }
 
@@ -79,6 +88,8 @@ struct tensim_host_api {
 #define TENSIM_DEV_ID 9
 #define TENSIM_DEV_DRAM_GRID 10
 #define TENSIM_DEV_ETH_XY 11        // of channel a
+#define TENSIM_DEV_ETH_CHANNELS 12
+#define TENSIM_DEV_ETH_PEER 13      // of channel a: (device id, channel), all ones when not linked
 
 #define TENSIM_BUF_ADDRESS 0
 #define TENSIM_BUF_SIZE 1

@@ -4,7 +4,7 @@
 #pragma once
 #include <cstdint>
 
-#define TENSIM_ABI_VERSION 5
+#define TENSIM_ABI_VERSION 6
 
 extern "C" {
 struct tensim_api {
@@ -76,6 +76,11 @@ struct tensim_api {
     // Command-buffer state and transaction ids (dataflow_api.h): op 0-5 the read/write set_state and
     // with_state calls, 6 set a trid, 7-9 the read barrier, write barrier and write flush with a trid.
     void (*noc_state)(uint32_t op, uint64_t addr, uint32_t a, uint32_t b, uint32_t c);
+    // Ethernet dataflow API of ERISC kernels (tensim/eth.h lists the ops).
+    uint32_t (*eth)(uint32_t op, uint32_t a, uint32_t b, uint32_t c, uint32_t d, uint32_t e);
+    // Fabric API of worker kernels (tensim/fabric.h lists the ops): conn is the connection's argument words
+    // and packets written, updated by the call; p the op's operands.
+    uint32_t (*fabric)(uint32_t op, uint32_t* conn, const uint64_t* p);
 };
 }
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -179,3 +180,8 @@ using ::CoreRangeSet;
 using ::corerange_to_cores;
 using ::grid_to_cores;
 }  // namespace tt::tt_metal
+
+template <>
+struct std::hash<CoreCoord> {
+    std::size_t operator()(const CoreCoord& c) const noexcept { return std::hash<std::size_t>()(c.x * 1000003u + c.y); }
+};

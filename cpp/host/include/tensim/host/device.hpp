@@ -9,6 +9,8 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <tuple>
+#include <unordered_set>
 #include <variant>
 
 #include "tensim/host/coords.hpp"
@@ -45,6 +47,40 @@ public:
     }
     CoreCoord ethernet_core_from_logical_core(const CoreCoord& c) const {
         return xy(TENSIM_DEV_ETH_XY, static_cast<uint32_t>(c.y), 0);
+    }
+    // Ethernet cores (logical (0, channel)): active ones are linked to another device of the run.
+    std::unordered_set<CoreCoord> get_active_ethernet_cores(bool = false) const {
+        std::unordered_set<CoreCoord> s;
+        for (uint32_t ch = 0; ch < query(TENSIM_DEV_ETH_CHANNELS); ch++)
+            if (query(TENSIM_DEV_ETH_PEER, ch) != UINT64_MAX) s.insert(CoreCoord(0, ch));
+        return s;
+    }
+    std::unordered_set<CoreCoord> get_inactive_ethernet_cores() const {
+        std::unordered_set<CoreCoord> s;
+        for (uint32_t ch = 0; ch < query(TENSIM_DEV_ETH_CHANNELS); ch++)
+            if (query(TENSIM_DEV_ETH_PEER, ch) == UINT64_MAX) s.insert(CoreCoord(0, ch));
+        return s;
+    }
+    bool is_active_ethernet_core(CoreCoord c, bool = false) const {
+        return c.y < query(TENSIM_DEV_ETH_CHANNELS) && query(TENSIM_DEV_ETH_PEER, static_cast<uint32_t>(c.y)) != UINT64_MAX;
+    }
+    // The device and logical Ethernet core at the other end of `c`'s link.
+    std::tuple<chip_id_t, CoreCoord> get_connected_ethernet_core(CoreCoord c) const {
+        const uint64_t p = query(TENSIM_DEV_ETH_PEER, static_cast<uint32_t>(c.y));
+        if (p == UINT64_MAX)
+            TT_THROW("get_connected_ethernet_core: Ethernet core {} of device {} is not linked to a device of this run "
+                     "(run on a `--system` and pick a core from get_active_ethernet_cores)",
+                     c.str(), id_);
+        return {static_cast<chip_id_t>(p & 0xffffffffu), CoreCoord(0, p >> 32)};
+    }
+    // The Ethernet cores of this device linked to device `other`, by channel.
+    std::vector<CoreCoord> get_ethernet_sockets(chip_id_t other) const {
+        std::vector<CoreCoord> v;
+        for (uint32_t ch = 0; ch < query(TENSIM_DEV_ETH_CHANNELS); ch++) {
+            const uint64_t p = query(TENSIM_DEV_ETH_PEER, ch);
+            if (p != UINT64_MAX && static_cast<chip_id_t>(p & 0xffffffffu) == other) v.push_back(CoreCoord(0, ch));
+        }
+        return v;
     }
     tt::ARCH arch() const {
         switch (query(TENSIM_DEV_ARCH)) {

@@ -1,10 +1,11 @@
 // tensim's TT-Metalium host headers: the `distributed` mesh API of the newer examples: MeshDevice (a grid
 // of devices, ids 0.. in row-major mesh order), MeshCommandQueue, MeshBuffer (replicated, or sharded over
 // the mesh), MeshWorkload and the Enqueue*/ReadShard/WriteShard calls, mesh traces and events. Devices of a
-// mesh run their programs independently (no traffic between chips from C++ host programs). Written for
-// tensim from the documented interface.
+// mesh created with MeshDevice::create run their programs together, over the system's Ethernet links and
+// fabric when the run is on a `--system`. Written for tensim from the documented interface.
 #pragma once
 #include "tensim/host/device.hpp"
+#include "tensim/host/fabric.hpp"
 
 namespace tt::tt_metal::distributed {
 
@@ -77,18 +78,14 @@ public:
                                               std::size_t = DEFAULT_WORKER_L1_SIZE) {
         const MeshShape shape = config.mesh_shape;
         if (shape.mesh_size() == 0) TT_THROW("MeshDevice::create({}): a mesh needs at least one device", shape.str());
-        uint32_t available = 0;
-        tensim::check(tensim::api().num_devices(&available));
-        if (shape.mesh_size() > available)
-            TT_THROW("MeshDevice::create({}): the mesh needs {} devices and this run has {}; give "
-                     "`tensim build-and-run --devices {}` (independent chips) or a `--system` with that many chips",
-                     shape.str(), shape.mesh_size(), available, shape.mesh_size());
-        auto mesh = open(0, shape, num_cqs);
-        for (uint32_t id = 1; id < shape.mesh_size(); id++) {
-            uint32_t h = 0;
-            tensim::check(tensim::api().open_device(static_cast<int>(id), &h));
-            mesh->others_.push_back(std::make_unique<IDevice>(h, static_cast<int>(id)));
-        }
+        if (num_cqs == 0 || num_cqs > 2) TT_THROW("MeshDevice: {} command queues: tensim models 1 or 2", num_cqs);
+        // tensim places the mesh on the system's chips (or on independent chips) and opens its devices.
+        std::vector<uint32_t> ids(shape.mesh_size());
+        tensim::check(tensim::api().open_mesh(shape[0], shape[1], ids.data()));
+        auto mesh = std::make_shared<MeshDevice>(ids[0], static_cast<int>(ids[0]), shape, num_cqs);
+        mesh->joint_ = true;
+        for (std::size_t i = 1; i < ids.size(); i++)
+            mesh->others_.push_back(std::make_unique<IDevice>(ids[i], static_cast<int>(ids[i])));
         return mesh;
     }
     static std::shared_ptr<MeshDevice> create_unit_mesh(int device_id, std::size_t = DEFAULT_L1_SMALL_SIZE,
@@ -145,6 +142,13 @@ public:
     void release_mesh_trace(const MeshTraceId& id) { trace(id, "ReleaseTrace").clear(); }
     bool capturing() const { return capturing_; }
     void record(MeshWorkload* w) { traces_.back().push_back(w); }
+    // Created with MeshDevice::create: its devices run their workloads together (over the system's
+    // Ethernet links and fabric); a unit mesh runs on its own.
+    bool joint() const { return joint_; }
+    // The FabricNodeId of the device at `c` (mesh 0; the chip id is the device id).
+    tt::tt_fabric::FabricNodeId get_fabric_node_id(const MeshCoordinate& c) {
+        return tt::tt_fabric::FabricNodeId(tt::tt_fabric::MeshId{0}, static_cast<uint32_t>(get_device(c)->id()));
+    }
 
 private:
     static std::shared_ptr<MeshDevice> open(int device_id, MeshShape shape, std::size_t num_cqs) {
@@ -162,6 +166,7 @@ private:
     std::vector<std::unique_ptr<IDevice>> others_;
     std::vector<std::vector<MeshWorkload*>> traces_;
     bool capturing_ = false;
+    bool joint_ = false;
     MeshTraceId capture_;
 };
 
@@ -288,16 +293,33 @@ inline void AddProgramToMeshWorkload(MeshWorkload& w, Program&& p, const MeshCoo
 }
 
 namespace detail {
-// Run every program of `workload` on each device of its range (row-major).
+// Run every program of `workload` on each device of its range: a created mesh's devices together (one
+// program each), a unit mesh's one device on its own.
 inline void run_workload(MeshDevice* mesh, MeshWorkload& workload) {
+    std::vector<int64_t> progs(mesh->num_devices(), -1);
     for (auto& [range, program] : workload.get_programs()) {
         const auto s = range.start_coord(), e = range.end_coord();
         if (e[0] >= mesh->num_rows() || e[1] >= mesh->num_cols() || s[0] > e[0] || s[1] > e[1])
             TT_THROW("EnqueueMeshWorkload: the range {}..{} is not inside the mesh {}", s.str(), e.str(),
                      mesh->shape().str());
         for (uint32_t r = s[0]; r <= e[0]; r++)
-            for (uint32_t c = s[1]; c <= e[1]; c++) tt::tt_metal::detail::run(mesh->get_device({r, c}), program);
+            for (uint32_t c = s[1]; c <= e[1]; c++) {
+                if (!mesh->joint()) {
+                    tt::tt_metal::detail::run(mesh->get_device({r, c}), program);
+                    continue;
+                }
+                int64_t& p = progs[r * mesh->num_cols() + c];
+                if (p >= 0)
+                    TT_THROW("EnqueueMeshWorkload: device ({}, {}) is in the ranges of two programs; a device runs one "
+                             "program",
+                             r, c);
+                program.push_args();
+                p = program.handle_;
+            }
     }
+    if (!mesh->joint()) return;
+    std::fflush(stdout);
+    tensim::check(tensim::api().run_mesh(progs.data(), static_cast<uint32_t>(progs.size())));
 }
 }  // namespace detail
 

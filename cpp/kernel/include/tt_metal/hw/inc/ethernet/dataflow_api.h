@@ -1,0 +1,3 @@
+// tensim: the Ethernet dataflow API of ERISC kernels (tensim/eth.h).
+#pragma once
+#include "tensim/eth.h"
