@@ -31,6 +31,13 @@ pub struct NocCounters {
     pub atomics_acked: u32,
     /// Acks expected for non-posted writes (multicast counts each destination).
     pub nonposted_acks_expected: u32,
+    /// Per transaction id: read packets not yet landed, write acks not yet received, and write packets
+    /// (posted or not) not yet sent (what the NIU's per-id counters count).
+    pub trid_reads: [u32; 16],
+    /// See [`NocCounters::trid_reads`].
+    pub trid_acks: [u32; 16],
+    /// See [`NocCounters::trid_reads`].
+    pub trid_unsent: [u32; 16],
 }
 
 /// Which NoC barrier a kernel waits on.
@@ -48,6 +55,12 @@ pub enum Barrier {
     Atomics,
     /// `noc_async_full_barrier`.
     Full,
+    /// `noc_async_read_barrier_with_trid`.
+    ReadsWithTrid(u8),
+    /// `noc_async_write_barrier_with_trid`.
+    WritesWithTrid(u8),
+    /// `noc_async_write_flushed_with_trid`.
+    WritesFlushedWithTrid(u8),
 }
 
 impl Barrier {
@@ -60,6 +73,9 @@ impl Barrier {
             Barrier::PostedWritesFlushed => "noc_async_posted_writes_flushed",
             Barrier::Atomics => "noc_async_atomic_barrier",
             Barrier::Full => "noc_async_full_barrier",
+            Barrier::ReadsWithTrid(_) => "noc_async_read_barrier_with_trid",
+            Barrier::WritesWithTrid(_) => "noc_async_write_barrier_with_trid",
+            Barrier::WritesFlushedWithTrid(_) => "noc_async_write_flushed_with_trid",
         }
     }
 }
@@ -79,6 +95,9 @@ impl NocCounters {
             Barrier::PostedWritesFlushed => posted,
             Barrier::Atomics => atomics,
             Barrier::Full => reads && writes && flushed && posted && atomics,
+            Barrier::ReadsWithTrid(t) => self.trid_reads[t as usize] == 0,
+            Barrier::WritesWithTrid(t) => self.trid_acks[t as usize] == 0,
+            Barrier::WritesFlushedWithTrid(t) => self.trid_unsent[t as usize] == 0,
         }
     }
 
@@ -103,6 +122,13 @@ impl NocCounters {
             Barrier::Full => format!(
                 "{r} reads, {w} write acks, {f} unsent writes, {p} unsent posted writes, {a} atomics outstanding"
             ),
+            Barrier::ReadsWithTrid(t) => {
+                format!("{} read packets with id {t} outstanding", self.trid_reads[t as usize])
+            }
+            Barrier::WritesWithTrid(t) => format!("{} write acks with id {t} outstanding", self.trid_acks[t as usize]),
+            Barrier::WritesFlushedWithTrid(t) => {
+                format!("{} write packets with id {t} not yet sent", self.trid_unsent[t as usize])
+            }
         }
     }
 }

@@ -28,6 +28,8 @@ pub struct ReadReq {
     pub dst_l1: u32,
     /// Bytes (≤ NOC_MAX_BURST_SIZE).
     pub size: u32,
+    /// Transaction id (0..=15) the read command buffer tags it with.
+    pub trid: u8,
 }
 
 /// Multicast parameters of a write.
@@ -60,6 +62,8 @@ pub struct WriteReq {
     pub posted: bool,
     /// Multicast parameters.
     pub mcast: Option<McastReq>,
+    /// Transaction id (0..=15) the write command buffer tags it with.
+    pub trid: u8,
 }
 
 /// What an atomic NoC operation does at its destination word.

@@ -31,6 +31,8 @@ pub struct KernelCtx<'y> {
     args_placed: bool,
     /// Packet headers this kernel took from its RISC's pool.
     pub(crate) headers_allocated: u32,
+    /// The transaction id the read and the write command buffers tag transactions with.
+    pub(crate) trid: [u8; 2],
     /// What `*_set_state` calls stored in each command buffer (per NoC: read, write).
     pub(crate) cmd_state: [[Option<crate::dataflow::CmdState>; 2]; 2],
     /// The issue cost of the next NoC commands when not a full command's (`*_with_state`).
@@ -93,6 +95,7 @@ impl<'y> KernelCtx<'y> {
             cb_pages,
             args_placed: false,
             headers_allocated: 0,
+            trid: [0; 2],
             cmd_state: [[None; 2]; 2],
             cmd_cost_override: None,
         }

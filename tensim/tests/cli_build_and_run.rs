@@ -186,3 +186,17 @@ fn cpp_erisc_kernels_send_over_an_ethernet_link() {
     assert_eq!(code, 1);
     assert!(err.contains("not linked by Ethernet"), "{err}");
 }
+
+#[test]
+fn a_matmul_split_over_two_chips_is_gathered_through_the_fabric() {
+    need_compiler();
+    let dir = root().join("cpp/programs/distributed/6_distributed_fabric_matmul");
+    let dir = dir.to_str().unwrap();
+    let (code, out, err) = tensim(&["build-and-run", dir, "--system", "t3000"]);
+    assert_eq!(code, 0, "{err}{out}");
+    assert!(out.contains("Test Passed") && out.contains("2 program run(s)"), "{out}");
+    // Device 0's receiver waits for device 1's last tile, which device 1 sends after its own half: the two
+    // chips end within the last tile's trip of each other.
+    let (home, away) = (cycles_of(&out, 0), cycles_of(&out, 1));
+    assert!(home + 2000 > away && away + 2000 > home, "{home} / {away} cycles");
+}

@@ -234,13 +234,13 @@ FORCE_INLINE void noc_async_write_one_packet_with_state(uint32_t src_local_l1_ad
     tensim::api->noc_state(5, 0, src_local_l1_addr, dst_local_l1_addr, 0);
 }
 
-// Transaction ids (0..15). tensim tags nothing: a barrier with an id waits for every transaction of its kind,
-// and the run says so.
+// Transaction ids (0..15): reads and writes carry the id last set on their command buffer (0 until set),
+// and the *_with_trid barriers wait only for the transactions with their id.
 FORCE_INLINE void noc_async_read_set_trid(uint32_t trid = 0, uint8_t noc = noc_index) {
     tensim::api->noc_state(6, 0, trid, 0, 0);
 }
 FORCE_INLINE void noc_async_write_set_trid(uint32_t trid = 0, uint8_t noc = noc_index) {
-    tensim::api->noc_state(6, 0, trid, 0, 0);
+    tensim::api->noc_state(6, 0, trid, 1, 0);
 }
 FORCE_INLINE void noc_async_read_barrier_with_trid(uint32_t trid, uint8_t noc = noc_index) {
     tensim::api->noc_state(7, 0, trid, 0, 0);
@@ -264,6 +264,17 @@ FORCE_INLINE void noc_async_write_one_packet_with_trid(uint32_t src_local_l1_add
                                                        uint8_t vc = NOC_UNICAST_WRITE_VC) {
     noc_async_write_set_trid(trid, noc);
     noc_async_write_one_packet(src_local_l1_addr, dst_noc_addr, size, noc);
+}
+template <bool posted = false>
+FORCE_INLINE void noc_async_write_one_packet_with_trid_set_state(uint64_t dst_noc_addr, uint8_t cmd_buf = 0,
+                                                                 uint8_t noc = noc_index,
+                                                                 uint8_t vc = NOC_UNICAST_WRITE_VC) {
+    tensim::api->noc_state(10, dst_noc_addr, posted ? 1 : 0, 0, 0);
+}
+FORCE_INLINE void noc_async_write_one_packet_with_trid_with_state(uint32_t src_local_l1_addr, uint32_t dst_local_addr,
+                                                                  uint32_t size, uint32_t trid, uint8_t cmd_buf = 0,
+                                                                  uint8_t noc = noc_index) {
+    tensim::api->noc_state(11, (uint64_t(trid) << 32) | size, src_local_l1_addr, dst_local_addr, 0);
 }
 
 // Semaphores.

@@ -246,10 +246,14 @@ pub(super) extern "C-unwind" fn noc_state(op: u32, addr: u64, a: u32, b: u32, c:
         3 => d.noc_async_read_with_state(a, b, c),
         4 => d.noc_async_write_one_packet_set_state(addr, a, b != 0),
         5 => d.noc_async_write_one_packet_with_state(a, b),
-        6 => d.noc_async_set_trid(a),
+        6 if b == 0 => d.noc_async_read_set_trid(a),
+        6 => d.noc_async_write_set_trid(a),
         7 => d.noc_async_read_barrier_with_trid(a),
         8 => d.noc_async_write_barrier_with_trid(a),
         9 => d.noc_async_write_flushed_with_trid(a),
+        10 => d.noc_async_write_one_packet_with_trid_set_state(addr, a != 0),
+        // addr: the size in the low word, the id in the high word.
+        11 => d.noc_async_write_one_packet_with_trid_with_state(a, b, addr as u32, (addr >> 32) as u32),
         _ => abort(format!("unknown tensim NoC state call {op}: the kernel was built against other tensim headers")),
     })
 }

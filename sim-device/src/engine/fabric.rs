@@ -184,6 +184,7 @@ impl Engine {
                         size: h.payload_bytes,
                         posted: false,
                         mcast: None,
+                        trid: 0,
                     };
                     match self.issue_write(w, now) {
                         Ok(_) => {
@@ -231,6 +232,7 @@ impl Engine {
                 size,
                 posted: false,
                 mcast: None,
+                trid: 0,
             };
             let bell = AtomicReq {
                 core: me,

@@ -45,6 +45,8 @@ pub(crate) struct Xfer {
     pub pending: u32,
     /// Index of this packet's [`TransferRecord`], when records are kept.
     pub record: Option<u32>,
+    /// Transaction id of a read or write (its per-id counters).
+    pub trid: u8,
 }
 
 impl ChipState {
@@ -209,8 +211,11 @@ impl Engine {
             op: None,
             pending: 1,
             record,
+            trid: r.trid,
         });
-        c.cores[r.core.0 as usize].counters(r.risc, r.noc).reads_issued += 1;
+        let cnt = c.cores[r.core.0 as usize].counters(r.risc, r.noc);
+        cnt.reads_issued += 1;
+        cnt.trid_reads[r.trid as usize] += 1;
         self.sched.queue.push(ready, Ev::ReadRespond(id));
         // The read command buffer takes the next command once this request has been injected.
         Ok(req.inject_start)
@@ -236,11 +241,13 @@ impl Engine {
     pub(crate) fn read_land(&mut self, id: u32, at: Cycle) {
         let c = &mut self.chip;
         let x = &c.xfers[id as usize];
-        let (core, risc, noc, addr) = (x.core, x.risc, x.noc, x.l1_addr);
+        let (core, risc, noc, addr, trid) = (x.core, x.risc, x.noc, x.l1_addr, x.trid);
         if !x.data.is_empty() {
             c.cores[core.0 as usize].l1.write(addr as u64, &x.data).expect("checked at issue");
         }
-        c.cores[core.0 as usize].counters(risc, noc).reads_done += 1;
+        let cnt = c.cores[core.0 as usize].counters(risc, noc);
+        cnt.reads_done += 1;
+        cnt.trid_reads[trid as usize] -= 1;
         c.done_with(id);
         self.notify_core(core, at);
     }
@@ -381,13 +388,17 @@ impl Engine {
             op: None,
             pending,
             record,
+            trid: w.trid,
         });
         let cnt = c.cores[w.core.0 as usize].counters(w.risc, w.noc);
+        cnt.trid_unsent[w.trid as usize] += 1;
         if w.posted {
             cnt.posted_issued += 1;
         } else {
+            let acks = w.mcast.map(|m| m.num_dests).unwrap_or(1);
             cnt.nonposted_issued += 1;
-            cnt.nonposted_acks_expected += w.mcast.map(|m| m.num_dests).unwrap_or(1);
+            cnt.nonposted_acks_expected += acks;
+            cnt.trid_acks[w.trid as usize] += acks;
         }
         self.sched.queue.push(inject_end, Ev::WriteDepart(id));
         for (i, &(first, land)) in self.chip.lands.iter().enumerate() {
@@ -400,14 +411,15 @@ impl Engine {
 
     pub(crate) fn write_depart(&mut self, id: u32, at: Cycle) {
         let c = &mut self.chip;
-        let (core, risc, noc, addr, size, posted) = {
+        let (core, risc, noc, addr, size, posted, trid) = {
             let x = &c.xfers[id as usize];
-            (x.core, x.risc, x.noc, x.l1_addr, x.size, x.posted)
+            (x.core, x.risc, x.noc, x.l1_addr, x.size, x.posted, x.trid)
         };
         let mut data = std::mem::take(&mut c.xfers[id as usize].data);
         c.read_mem(Mem::L1 { core, addr: addr as u64 }, &mut data, size);
         c.xfers[id as usize].data = data;
         let cnt = c.cores[core.0 as usize].counters(risc, noc);
+        cnt.trid_unsent[trid as usize] -= 1;
         if posted {
             cnt.posted_departed += 1;
         } else {
@@ -456,11 +468,13 @@ impl Engine {
 
     pub(crate) fn write_ack(&mut self, id: u32, at: Cycle) {
         let c = &mut self.chip;
-        let (core, risc, noc) = {
+        let (core, risc, noc, trid) = {
             let x = &c.xfers[id as usize];
-            (x.core, x.risc, x.noc)
+            (x.core, x.risc, x.noc, x.trid)
         };
-        c.cores[core.0 as usize].counters(risc, noc).nonposted_acked += 1;
+        let cnt = c.cores[core.0 as usize].counters(risc, noc);
+        cnt.nonposted_acked += 1;
+        cnt.trid_acks[trid as usize] -= 1;
         c.done_with(id);
         self.notify_core(core, at);
     }
@@ -498,6 +512,7 @@ impl Engine {
             op: Some(a.op),
             pending: if a.posted { 1 } else { 2 },
             record,
+            trid: 0,
         });
         let cnt = c.cores[a.core.0 as usize].counters(a.risc, a.noc);
         match a.op {

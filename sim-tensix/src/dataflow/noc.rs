@@ -58,6 +58,7 @@ impl Dataflow<'_> {
                 src: src + off as u64,
                 dst_l1: dst + off,
                 size: len,
+                trid: self.ctx.trid[0],
             };
             if let Err(e) = self.ctx.noc_command(noc, CmdBuf::Read, |h, now| h.noc_read(req, now)) {
                 self.ctx.fail(format!("{api}: {e}"));
@@ -96,6 +97,7 @@ impl Dataflow<'_> {
                 size: len,
                 posted,
                 mcast,
+                trid: self.ctx.trid[1],
             };
             if let Err(e) = self.ctx.noc_command(noc, CmdBuf::Write, |h, now| h.noc_write(req, now)) {
                 self.ctx.fail(format!("{api}: {e}"));
@@ -280,7 +282,7 @@ impl Dataflow<'_> {
         );
     }
 
-    fn barrier_on(&mut self, b: Barrier, noc: NocId) {
+    pub(super) fn barrier_on(&mut self, b: Barrier, noc: NocId) {
         self.ctx.spend(self.ctx.costs.barrier_poll);
         let risc = self.ctx.k.risc;
         let lat = self.ctx.costs.barrier_wake;

@@ -1,9 +1,12 @@
 //! The `*_set_state` / `*_with_state` NoC calls: `set_state` programs a command buffer's remote coordinates
 //! (and for the one-packet forms the size) once; each `with_state` call then gives only the local addresses,
-//! so it issues for `api.noc_with_state_cmd_cycles` instead of a full command's cost.
+//! so it issues for `api.noc_with_state_cmd_cycles` instead of a full command's cost. Transaction ids: the
+//! read and write command buffers tag what they issue with the id last set (0 until then), the NIU counts
+//! outstanding reads, write acks and unsent writes per id, and the `*_with_trid` barriers wait on one id.
 
 use super::Dataflow;
 use super::noc::WriteOpts;
+use crate::core::Barrier;
 use crate::kernel_ctx::CmdBuf;
 use sim_core::Cycles;
 
@@ -96,44 +99,71 @@ impl Dataflow<'_> {
         let opts = WriteOpts { noc: self.ctx.k.noc, posted: s.posted, mcast: None, one_packet: true };
         self.cheap(|d| d.write_on(api, src_local_l1_addr, dst, size, opts));
     }
+
+    /// `noc_async_write_one_packet_with_trid_set_state<posted>(dst_noc_addr)`: store the remote core (each
+    /// `with_state` call gives the size and id).
+    pub fn noc_async_write_one_packet_with_trid_set_state(&mut self, dst_noc_addr: u64, posted: bool) {
+        self.set_state(CmdBuf::Write, CmdState { remote: dst_noc_addr, size: None, posted });
+    }
+
+    /// `noc_async_write_one_packet_with_trid_with_state(src_local_l1_addr, dst_local_addr, size, trid)`:
+    /// one packet of `size` bytes to the stored core's `dst_local_addr`, tagged `trid`.
+    pub fn noc_async_write_one_packet_with_trid_with_state(
+        &mut self,
+        src_local_l1_addr: u32,
+        dst_local_addr: u32,
+        size: u32,
+        trid: u32,
+    ) {
+        let api = "noc_async_write_one_packet_with_trid_with_state";
+        let s = self.state(api, CmdBuf::Write, "noc_async_write_one_packet_with_trid_set_state");
+        self.set_trid(api, 1, trid);
+        let dst = self.remote(s, dst_local_addr);
+        let opts = WriteOpts { noc: self.ctx.k.noc, posted: s.posted, mcast: None, one_packet: true };
+        self.cheap(|d| d.write_on(api, src_local_l1_addr, dst, size, opts));
+    }
 }
 
 impl Dataflow<'_> {
-    fn trid_not_modelled(&mut self, api: &str) {
-        let text = format!(
-            "not modelled: transaction ids; {api} waits for every transaction of its kind, not only those with its id \
-             (timing is pessimistic where other transactions are still in flight)"
-        );
-        self.ctx.host.borrow_mut().warn(self.ctx.k.fiber, text);
-    }
-
-    /// `noc_async_read_set_trid(trid)` / `noc_async_write_set_trid(trid)`: tag the next transactions (trids
-    /// are 4-bit). tensim keeps no per-id counters: the id's barriers wait for everything.
-    pub fn noc_async_set_trid(&mut self, trid: u32) {
+    fn set_trid(&mut self, api: &str, which: usize, trid: u32) {
         if trid > 15 {
-            self.ctx.fail(format!("noc_async_*_set_trid({trid}): transaction ids are 0..=15"));
+            self.ctx.fail(format!("{api}({trid}): transaction ids are 0..=15"));
         }
         self.ctx.spend(self.ctx.costs.local_lookup);
+        self.ctx.trid[which] = trid as u8;
     }
 
-    /// `noc_async_read_barrier_with_trid(trid)`: wait for the reads (all of them; see the warning).
+    /// `noc_async_read_set_trid(trid)`: the reads issued from now on carry id `trid` (4 bits; 0 until set),
+    /// counted by the NIU per id for [`Dataflow::noc_async_read_barrier_with_trid`].
+    pub fn noc_async_read_set_trid(&mut self, trid: u32) {
+        self.set_trid("noc_async_read_set_trid", 0, trid);
+    }
+
+    /// `noc_async_write_set_trid(trid)`: the writes issued from now on carry id `trid`.
+    pub fn noc_async_write_set_trid(&mut self, trid: u32) {
+        self.set_trid("noc_async_write_set_trid", 1, trid);
+    }
+
+    fn trid_barrier(&mut self, api: &str, trid: u32, b: Barrier) {
+        if trid > 15 {
+            self.ctx.fail(format!("{api}({trid}): transaction ids are 0..=15"));
+        }
+        self.barrier_on(b, self.ctx.k.noc);
+    }
+
+    /// `noc_async_read_barrier_with_trid(trid)`: every read with id `trid` has landed (other reads may
+    /// still be in flight).
     pub fn noc_async_read_barrier_with_trid(&mut self, trid: u32) {
-        self.noc_async_set_trid(trid);
-        self.trid_not_modelled("noc_async_read_barrier_with_trid");
-        self.noc_async_read_barrier();
+        self.trid_barrier("noc_async_read_barrier_with_trid", trid, Barrier::ReadsWithTrid(trid as u8));
     }
 
-    /// `noc_async_write_barrier_with_trid(trid)`: wait for the writes (all of them; see the warning).
+    /// `noc_async_write_barrier_with_trid(trid)`: every non-posted write with id `trid` has been acknowledged.
     pub fn noc_async_write_barrier_with_trid(&mut self, trid: u32) {
-        self.noc_async_set_trid(trid);
-        self.trid_not_modelled("noc_async_write_barrier_with_trid");
-        self.noc_async_write_barrier();
+        self.trid_barrier("noc_async_write_barrier_with_trid", trid, Barrier::WritesWithTrid(trid as u8));
     }
 
-    /// `noc_async_write_flushed_with_trid(trid)`: wait until the writes have left (all of them).
+    /// `noc_async_write_flushed_with_trid(trid)`: every write with id `trid` has left the core.
     pub fn noc_async_write_flushed_with_trid(&mut self, trid: u32) {
-        self.noc_async_set_trid(trid);
-        self.trid_not_modelled("noc_async_write_flushed_with_trid");
-        self.noc_async_writes_flushed();
+        self.trid_barrier("noc_async_write_flushed_with_trid", trid, Barrier::WritesFlushedWithTrid(trid as u8));
     }
 }

@@ -74,7 +74,8 @@ struct tensim_api {
     // DeviceTimestampedData(name, data) / DeviceRecordEvent(id).
     void (*timestamped_data)(const char* name, uint64_t data);
     // Command-buffer state and transaction ids (dataflow_api.h): op 0-5 the read/write set_state and
-    // with_state calls, 6 set a trid, 7-9 the read barrier, write barrier and write flush with a trid.
+    // with_state calls, 6 set a trid (b: 0 read, 1 write), 7-9 the read barrier, write barrier and write flush with a trid, 10-11
+    // the one-packet write with_trid_set_state / with_trid_with_state (addr: size | trid << 32).
     void (*noc_state)(uint32_t op, uint64_t addr, uint32_t a, uint32_t b, uint32_t c);
     // Ethernet dataflow API of ERISC kernels (tensim/eth.h lists the ops).
     uint32_t (*eth)(uint32_t op, uint32_t a, uint32_t b, uint32_t c, uint32_t d, uint32_t e);
