@@ -183,7 +183,7 @@ fn a_trid_barrier_waits_only_for_its_own_transactions() {
     dev.enqueue_write_buffer(&big, &words).unwrap();
     let mut p = Program::new();
     let k = cpp::create_kernel(&mut p, &mut dev, data("trids.cpp"), core, DataMovementConfig::default()).unwrap();
-    p.set_runtime_args(k, core, &[xy.x, xy.y, 0x40000, 0x30000, big.address() as u32]).unwrap();
+    p.set_runtime_args(k, core, &[xy.x, xy.y, 0x40000, 0x30000, big.address()]).unwrap();
     let r = dev.enqueue_program(&p).unwrap();
     assert_eq!(dev.read_from_device_l1::<u32>(core, 0x30000 + 65536, 16).unwrap(), small);
     assert_eq!(dev.read_from_device_l1::<u32>(core, 0x30000, 16384).unwrap(), words);
