@@ -200,3 +200,28 @@ fn a_matmul_split_over_two_chips_is_gathered_through_the_fabric() {
     let (home, away) = (cycles_of(&out, 0), cycles_of(&out, 1));
     assert!(home + 2000 > away && away + 2000 > home, "{home} / {away} cycles");
 }
+
+#[test]
+fn misuses_of_the_mesh_and_fabric_host_api_are_named() {
+    need_compiler();
+    let dir = root().join("cpp/tests/data/fabric_misuse");
+    let dir = dir.to_str().unwrap();
+    let (code, out, err) = tensim(&["build-and-run", dir, "--system", "t3000", "--", "ok"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("8 connection words"), "{out}");
+    for (what, says) in [
+        ("torus", "SetFabricConfig: configuration 5 is not modelled"),
+        (
+            "no_fabric",
+            "the fabric is disabled; call set_fabric_config(FabricConfig::Fabric1D) first (C++: tt_fabric::SetFabricConfig",
+        ),
+        ("too_big", "the mesh needs 16 devices and this run has 8"),
+        ("not_neighbour", "(0, 2) is not a neighbour of (0, 0) in the 1x4 mesh"),
+        ("link", "link 1: tensim's fabric runs one routing plane (link 0)"),
+        ("payload", "carries a payload of 64 bytes and none was given before it"),
+    ] {
+        let (code, _, err) = tensim(&["build-and-run", dir, "--system", "t3000", "--", what]);
+        assert_eq!(code, 1, "{what}: {err}");
+        assert!(err.contains(says) && !err.contains("panicked"), "{what}: {err}");
+    }
+}

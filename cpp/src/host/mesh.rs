@@ -87,15 +87,22 @@ fn with_mesh<R>(s: &mut Session, api: &str, f: impl FnOnce(&mut MeshDevice) -> R
         return Err(format!("{api}: device {id} of the mesh was closed"));
     }
     let devices = mesh.devices.iter().map(|id| s.devices.remove(id).expect("checked open")).collect();
-    let (chips, peers, name) = match &s.cfg.system {
+    // The mesh's chips go by their device ids (what the host program knows them as, and what errors name);
+    // the links are renamed to match.
+    let (peers, name) = match &s.cfg.system {
         Some(sys) => (
-            mesh.devices.iter().map(|&d| sys.chip_of(d).unwrap_or(d)).collect(),
-            mesh.devices.iter().map(|&d| sys.eth_peers.get(d as usize).cloned().unwrap_or_default()).collect(),
+            mesh.devices
+                .iter()
+                .map(|&d| {
+                    let ends = sys.eth_peers.get(d as usize).cloned().unwrap_or_default();
+                    ends.into_iter().map(|e| e.and_then(|(chip, ch)| Some((sys.device_of(chip)?, ch)))).collect()
+                })
+                .collect(),
             sys.name.clone(),
         ),
-        None => (mesh.devices.clone(), vec![Vec::new(); mesh.devices.len()], "independent chips".to_string()),
+        None => (vec![Vec::new(); mesh.devices.len()], "independent chips".to_string()),
     };
-    let mut m = MeshDevice::from_devices(mesh.shape, devices, chips, peers, &name)
+    let mut m = MeshDevice::from_devices(mesh.shape, devices, mesh.devices.clone(), peers, &name)
         .map_err(|e| format!("internal error in tensim: {e}; please report it"))?;
     let r = m.set_fabric_config(s.fabric).map_err(|e| format!("{api}: {e}")).and_then(|()| f(&mut m));
     let back = m.into_devices().map_err(|e| format!("internal error in tensim: {e}; please report it"))?;

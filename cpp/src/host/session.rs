@@ -29,11 +29,6 @@ pub struct SystemLinks {
 }
 
 impl SystemLinks {
-    /// The chip id of device `dev`.
-    pub fn chip_of(&self, dev: u32) -> Option<u32> {
-        self.mesh.chip_at(dev / self.mesh.cols, dev % self.mesh.cols)
-    }
-
     /// The device id of chip `chip`.
     pub fn device_of(&self, chip: u32) -> Option<u32> {
         self.mesh.chips.iter().position(|&c| c == chip).map(|i| i as u32)

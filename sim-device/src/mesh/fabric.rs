@@ -101,7 +101,7 @@ impl MeshDevice {
     ) -> Result<(), DeviceError> {
         if !self.fabric.enabled() {
             return Err(DeviceError::api(
-                "append_fabric_connection_rt_args: the fabric is disabled; call set_fabric_config(FabricConfig::Fabric1D) first",
+                "append_fabric_connection_rt_args: the fabric is disabled; call set_fabric_config(FabricConfig::Fabric1D) first (C++: tt_fabric::SetFabricConfig(FabricConfig::FABRIC_1D) before MeshDevice::create)",
             ));
         }
         let i = self.index(src)?;
