@@ -95,7 +95,121 @@ mod avx2 {
         m: usize,
         k: usize,
     ) {
+        if N == 32 {
+            // SAFETY: the caller guarantees AVX2 and FMA, which is all `matmul32` needs.
+            return unsafe { matmul32::<FRESH, ROUND>(c, ldc, a, lda, b, ldb, m, k) };
+        }
         super::matmul_body::<N, FRESH, ROUND>(c, ldc, a, lda, b, ldb, m, k)
+    }
+
+    /// Rows per pass of [`matmul32`]: 3 × 4 accumulators, a B vector and the broadcasts fit the 16 registers.
+    const ROWS: usize = 3;
+
+    /// [`super::matmul_body`] for 32 columns, written out for AVX2 as the AVX-512 path is: [`ROWS`] rows per
+    /// pass keep their 32 sums each in four registers and load each row of B once per pass (the compiler's
+    /// version of the body reloads B for every row). Each output sees the same fused multiply-adds in
+    /// order of k, so the result is bit-identical to the generic body.
+    #[allow(clippy::too_many_arguments)]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn matmul32<const FRESH: bool, const ROUND: bool>(
+        c: &mut [f32],
+        ldc: usize,
+        a: &[f32],
+        lda: usize,
+        b: &[f32],
+        ldb: usize,
+        m: usize,
+        k: usize,
+    ) {
+        use std::arch::x86_64::*;
+        if m == 0 {
+            return;
+        }
+        // Every access below stays inside these bounds.
+        assert!(c.len() >= (m - 1) * ldc + 32, "matmul: C is too short");
+        assert!(k == 0 || a.len() >= (m - 1) * lda + k, "matmul: A is too short");
+        assert!(k == 0 || b.len() >= (k - 1) * ldb + 32, "matmul: B is too short");
+        let (cp, ap, bp) = (c.as_mut_ptr(), a.as_ptr(), b.as_ptr());
+        /// Store one accumulator to `dst` (8 writable floats), adding and rounding as the body does.
+        #[inline]
+        #[target_feature(enable = "avx2")]
+        unsafe fn finish<const FRESH: bool, const ROUND: bool>(dst: *mut f32, acc: __m256) {
+            // SAFETY: the caller passes 8 valid floats at `dst`; AVX2 is enabled by the caller.
+            unsafe {
+                if FRESH {
+                    let v = _mm256_add_ps(_mm256_loadu_ps(dst), acc);
+                    let v = if ROUND { round_bf16_x8(v) } else { v };
+                    _mm256_storeu_ps(dst, v);
+                } else {
+                    _mm256_storeu_ps(dst, acc);
+                }
+            }
+        }
+        // SAFETY (every pointer below): rows i..i+ROWS ≤ m or row i < m, columns < 32 and kk < k, all within
+        // the lengths asserted above; loads and stores are unaligned.
+        unsafe {
+            let mut i = 0;
+            while i + ROWS <= m {
+                let mut acc = [[_mm256_setzero_ps(); 4]; ROWS];
+                if !FRESH {
+                    for (r, acc_r) in acc.iter_mut().enumerate() {
+                        let row = cp.add((i + r) * ldc);
+                        for (j, v) in acc_r.iter_mut().enumerate() {
+                            *v = _mm256_loadu_ps(row.add(8 * j));
+                        }
+                    }
+                }
+                for kk in 0..k {
+                    let x: [__m256; ROWS] = std::array::from_fn(|r| _mm256_set1_ps(*ap.add((i + r) * lda + kk)));
+                    for j in 0..4 {
+                        let bj = _mm256_loadu_ps(bp.add(kk * ldb + 8 * j));
+                        for r in 0..ROWS {
+                            acc[r][j] = _mm256_fmadd_ps(x[r], bj, acc[r][j]);
+                        }
+                    }
+                }
+                for (r, acc_r) in acc.iter().enumerate() {
+                    let row = cp.add((i + r) * ldc);
+                    for (j, v) in acc_r.iter().enumerate() {
+                        finish::<FRESH, ROUND>(row.add(8 * j), *v);
+                    }
+                }
+                i += ROWS;
+            }
+            while i < m {
+                let row = cp.add(i * ldc);
+                let mut acc = [_mm256_setzero_ps(); 4];
+                if !FRESH {
+                    for (j, v) in acc.iter_mut().enumerate() {
+                        *v = _mm256_loadu_ps(row.add(8 * j));
+                    }
+                }
+                for kk in 0..k {
+                    let x = _mm256_set1_ps(*ap.add(i * lda + kk));
+                    for (j, v) in acc.iter_mut().enumerate() {
+                        *v = _mm256_fmadd_ps(x, _mm256_loadu_ps(bp.add(kk * ldb + 8 * j)), *v);
+                    }
+                }
+                for (j, v) in acc.iter().enumerate() {
+                    finish::<FRESH, ROUND>(row.add(8 * j), *v);
+                }
+                i += 1;
+            }
+        }
+    }
+
+    /// [`super::round_bf16`] on eight lanes.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn round_bf16_x8(v: std::arch::x86_64::__m256) -> std::arch::x86_64::__m256 {
+        use std::arch::x86_64::*;
+        let b = _mm256_castps_si256(v);
+        let lsb = _mm256_and_si256(_mm256_srli_epi32::<16>(b), _mm256_set1_epi32(1));
+        let bias = _mm256_add_epi32(_mm256_set1_epi32(0x7fff), lsb);
+        let rounded = _mm256_and_si256(_mm256_add_epi32(b, bias), _mm256_set1_epi32(0xffff_0000u32 as i32));
+        let exp = _mm256_and_si256(b, _mm256_set1_epi32(0x7f80_0000));
+        let special = _mm256_cmpeq_epi32(exp, _mm256_set1_epi32(0x7f80_0000));
+        _mm256_castsi256_ps(_mm256_blendv_epi8(rounded, b, special))
     }
 }
 
@@ -367,6 +481,13 @@ mod tests {
         matmul_acc::<32, false>(&mut r2, 32, &a, 32, &b[..], 32, 32, 16);
         r2.iter_mut().for_each(|x| *x = round_bf16(*x));
         assert_eq!(r1, r2);
+        // Infinities and NaNs pass the rounding unchanged on every path (compared as bits).
+        let mut s1: Vec<f32> = (0..1024).map(|i| [f32::INFINITY, f32::NAN, -f32::INFINITY, 1.0][i % 4]).collect();
+        let mut s2 = s1.clone();
+        matmul_acc::<32, true>(&mut s1, 32, &a, 32, &b[..], 32, 32, 16);
+        matmul_body::<32, true, true>(&mut s2, 32, &a, 32, &b[..], 32, 32, 16);
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&s1), bits(&s2), "special values");
         // With bfloat16 operands every product is exact, so the fused sums equal multiply-then-add ones.
         let a16: Vec<f32> = a.iter().map(|&x| round_bf16(x)).collect();
         let b16: Vec<f32> = b.iter().map(|&x| round_bf16(x)).collect();
