@@ -161,10 +161,11 @@ mod avx2 {
                 }
                 for kk in 0..k {
                     let x: [__m256; ROWS] = std::array::from_fn(|r| _mm256_set1_ps(*ap.add((i + r) * lda + kk)));
+                    #[allow(clippy::needless_range_loop)] // j picks B's vector and each row's accumulator
                     for j in 0..4 {
                         let bj = _mm256_loadu_ps(bp.add(kk * ldb + 8 * j));
-                        for r in 0..ROWS {
-                            acc[r][j] = _mm256_fmadd_ps(x[r], bj, acc[r][j]);
+                        for (acc_r, &xr) in acc.iter_mut().zip(&x) {
+                            acc_r[j] = _mm256_fmadd_ps(xr, bj, acc_r[j]);
                         }
                     }
                 }
