@@ -2,8 +2,8 @@
 // from the documented signatures: sends from this Ethernet core's L1 to the core at the other end of its
 // link, and the erisc_info sync words of each channel. Every call forwards through the ABI table (op
 // codes in cpp/src/abi/multichip.rs); sends are non-blocking, as on the device. ERISC_L1_UNRESERVED_BASE
-// is read at run time (it follows the arch's eth.l1_unreserved_base parameter), so it is not a constant
-// expression.
+// (also eth_l1_mem::address_map::ERISC_L1_UNRESERVED_BASE) is read at run time (it follows the arch's
+// eth.l1_unreserved_base parameter), so it is not a constant expression.
 #pragma once
 #include "dataflow_api.h"
 
@@ -13,8 +13,16 @@ inline uint32_t eth_call(uint32_t op, uint32_t a = 0, uint32_t b = 0, uint32_t c
 }
 }  // namespace tensim
 
-#define ERISC_L1_UNRESERVED_BASE (tensim::eth_call(20))
-#define eth_l1_mem_unreserved_base ERISC_L1_UNRESERVED_BASE
+namespace tensim {
+// ERISC_L1_UNRESERVED_BASE: converts to the arch's value wherever a uint32_t is wanted.
+struct EthUnreservedBase {
+    operator uint32_t() const { return eth_call(20); }
+};
+}  // namespace tensim
+inline constexpr tensim::EthUnreservedBase ERISC_L1_UNRESERVED_BASE{};
+namespace eth_l1_mem::address_map {
+inline constexpr tensim::EthUnreservedBase ERISC_L1_UNRESERVED_BASE{};
+}  // namespace eth_l1_mem::address_map
 
 // The ERISC gives way to its base firmware while it waits; tensim models no base firmware.
 inline void risc_context_switch() {}
