@@ -37,6 +37,7 @@ fn run_cpp_on(dir: &Path, arch: Arch, devices: u32) -> Result<(i32, Vec<u64>), S
         on_run: Box::new(move |_, _, r| sink.borrow_mut().push(r.cycles.0)),
         kernel_roots: vec![programs()],
         system: None,
+        workers: 0,
     };
     let out = cpp::host::run(&lib, cfg, &[dir.display().to_string()])?;
     let c = cycles.borrow().clone();
@@ -112,6 +113,7 @@ fn a_kernel_error_in_a_host_program_is_an_exception_with_its_text() {
         on_run: Box::new(|_, _, _| {}),
         kernel_roots: vec![dir.clone()],
         system: None,
+        workers: 0,
     };
     let e = cpp::host::run(&lib, cfg, &["x".into()]).unwrap_err();
     assert!(e.contains("kernel file `kernels/no_such_kernel.cpp` not found"), "{e}");
@@ -156,6 +158,7 @@ fn shard_data_rm_prints_each_cores_sticks() {
             on_run: Box::new(move |_, _, r| sink.borrow_mut().extend(r.dprints.iter().cloned())),
             kernel_roots: vec![programs()],
             system: None,
+            workers: 0,
         };
         let out = cpp::host::run(&lib, cfg, &[dir.display().to_string()]).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(out.exit_code, 0);
@@ -215,6 +218,7 @@ fn run_cpp_printing(dir: &Path, arch: Arch) -> (i32, Vec<u64>, Vec<String>) {
         }),
         kernel_roots: vec![programs()],
         system: None,
+        workers: 0,
     };
     let out = cpp::host::run(&lib, cfg, &[dir.display().to_string()]).unwrap_or_else(|e| panic!("{e}"));
     let (cycles, prints) = seen.borrow().clone();
@@ -286,6 +290,7 @@ fn profiler_zones_and_timestamped_data_are_recorded() {
         on_run: Box::new(move |_, _, r| sink.borrow_mut().push(r.clone())),
         kernel_roots: vec![programs()],
         system: None,
+        workers: 0,
     };
     let out = cpp::host::run(&lib, cfg, &[dir.display().to_string()]).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(out.exit_code, 0);

@@ -63,6 +63,10 @@ pub struct BuildAndRunArgs {
     /// Run on the chips of a cluster descriptor file instead of a built-in system.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["arch", "soc", "core_desc", "harvest"])]
     cluster: Option<PathBuf>,
+    /// Host threads simulating the chips of a mesh run together (1..=256; default: all the host has;
+    /// results do not depend on it).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    workers: Option<u32>,
     /// Arguments for the program's main (after `--`).
     #[arg(last = true)]
     args: Vec<String>,
@@ -240,6 +244,7 @@ pub fn run(a: &BuildAndRunArgs) -> CliResult<ExitCode> {
     let system = devices.links()?;
     let cfg = HostConfig {
         system,
+        workers: a.workers.unwrap_or(0) as usize,
         arch,
         num_devices: devices.count,
         open: Box::new(move |id| {

@@ -199,6 +199,13 @@ fn a_matmul_split_over_two_chips_is_gathered_through_the_fabric() {
     // chips end within the last tile's trip of each other.
     let (home, away) = (cycles_of(&out, 0), cycles_of(&out, 1));
     assert!(home + 2000 > away && away + 2000 > home, "{home} / {away} cycles");
+    // One host thread per chip or one for both: the same cycles.
+    let (code, one, err) = tensim(&["build-and-run", dir, "--system", "t3000", "--workers", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!((cycles_of(&one, 0), cycles_of(&one, 1)), (home, away), "--workers 1 changes the result");
+    let (code, _, err) = tensim(&["build-and-run", dir, "--system", "t3000", "--workers", "0"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--workers") && err.contains("0"), "{err}");
 }
 
 #[test]

@@ -104,6 +104,7 @@ fn with_mesh<R>(s: &mut Session, api: &str, f: impl FnOnce(&mut MeshDevice) -> R
     };
     let mut m = MeshDevice::from_devices(mesh.shape, devices, mesh.devices.clone(), peers, &name)
         .map_err(|e| format!("internal error in tensim: {e}; please report it"))?;
+    m.set_workers(s.cfg.workers);
     let r = m.set_fabric_config(s.fabric).map_err(|e| format!("{api}: {e}")).and_then(|()| f(&mut m));
     let back = m.into_devices().map_err(|e| format!("internal error in tensim: {e}; please report it"))?;
     for (id, d) in mesh.devices.iter().zip(back) {

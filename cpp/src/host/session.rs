@@ -58,6 +58,8 @@ pub struct HostConfig {
     /// The system the devices are chips of, when the command named one: meshes then run their chips
     /// together over its Ethernet links (else every device runs on its own).
     pub system: Option<SystemLinks>,
+    /// Host threads simulating a mesh's chips side by side (0: as many as the host has).
+    pub workers: usize,
 }
 
 pub(crate) struct Session {
