@@ -59,7 +59,7 @@ pub(super) extern "C" fn open_mesh(rows: u32, cols: u32, out: *mut u32) -> i32 {
 /// `tt::tt_fabric::SetFabricConfig`: 0 disabled, 1 FABRIC_1D, 2 FABRIC_1D_RING, 3 FABRIC_2D.
 pub(super) extern "C" fn set_fabric(config: u32) -> i32 {
     on_session(|s| {
-        s.fabric = match config {
+        let fabric = match config {
             0 => FabricConfig::Disabled,
             1 => FabricConfig::Fabric1D,
             2 => FabricConfig::Fabric1DRing,
@@ -70,12 +70,13 @@ pub(super) extern "C" fn set_fabric(config: u32) -> i32 {
                 ));
             }
         };
-        if s.fabric.enabled() && s.cfg.system.is_none() {
+        if fabric.enabled() && s.cfg.system.is_none() {
             return Err(
                 "SetFabricConfig: the fabric runs over the Ethernet links of a system; run the program with `--system NAME` (e.g. t3000) or `--cluster FILE`"
                     .into(),
             );
         }
+        s.fabric = fabric;
         Ok(())
     })
 }
