@@ -301,6 +301,11 @@ pub fn run(a: &BuildAndRunArgs) -> CliResult<ExitCode> {
     let outcome = cpp::host::run(&lib, cfg, &argv);
     let wall = ran.elapsed();
     let outcome = outcome.map_err(|m| CliError::User(format!("the host program stopped: {m}")))?;
+    if a.workers.is_some() && outcome.mesh_runs == 0 {
+        crate::note!(
+            "note: --workers had no effect: the program ran no mesh workload with its chips together (MeshDevice::create and EnqueueMeshWorkload)"
+        );
+    }
     let c = Rc::try_unwrap(collected).map(RefCell::into_inner).unwrap_or_default();
     if c.closed {
         return Err(CliError::Closed);

@@ -213,9 +213,10 @@ fn misuses_of_the_mesh_and_fabric_host_api_are_named() {
     need_compiler();
     let dir = root().join("cpp/tests/data/fabric_misuse");
     let dir = dir.to_str().unwrap();
-    let (code, out, err) = tensim(&["build-and-run", dir, "--system", "t3000", "--", "ok"]);
+    let (code, out, err) = tensim(&["build-and-run", dir, "--system", "t3000", "--workers", "2", "--", "ok"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("8 connection words"), "{out}");
+    assert!(err.contains("--workers had no effect"), "a program without a mesh run says --workers did nothing: {err}");
     for (what, says) in [
         ("torus", "SetFabricConfig: configuration 5 is not modelled"),
         (

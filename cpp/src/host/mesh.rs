@@ -141,6 +141,7 @@ pub(super) extern "C" fn run_mesh(progs: *const i64, n: u32) -> i32 {
             w.add_program(MeshCoordinateRange::single(mesh.shape.coord(i)), program);
         }
         let report = with_mesh(s, "EnqueueMeshWorkload", |m| m.enqueue_mesh_workload(&w).map_err(|e| e.to_string()))?;
+        s.mesh_runs += 1;
         for (coord, _, r) in &report.devices {
             let i = coord.to_linear_index(mesh.shape);
             if progs[i] < 0 {

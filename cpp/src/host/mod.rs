@@ -18,6 +18,8 @@ pub struct HostOutcome {
     pub exit_code: i32,
     /// Programs run on devices.
     pub programs_run: u32,
+    /// Mesh workloads whose chips ran together.
+    pub mesh_runs: u32,
 }
 
 /// Run a built host program (`build::build`) with `args` (argv[0] first) on a session configured by
@@ -27,5 +29,5 @@ pub fn run(lib: &Path, cfg: HostConfig, args: &[String]) -> Result<HostOutcome, 
     let lib = crate::ffi::HostLib::load(lib)?;
     let (r, s) = session::with_session(cfg, || lib.run_main(args));
     let exit_code = r?;
-    Ok(HostOutcome { exit_code, programs_run: s.runs })
+    Ok(HostOutcome { exit_code, programs_run: s.runs, mesh_runs: s.mesh_runs })
 }

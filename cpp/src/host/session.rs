@@ -73,6 +73,8 @@ pub(crate) struct Session {
     pub kernels: Vec<Vec<KernelHandle>>,
     /// Programs run so far.
     pub runs: u32,
+    /// Mesh workloads run with their chips together.
+    pub mesh_runs: u32,
     /// The mesh opened last (fabric connections and mesh workloads refer to it).
     pub mesh: Option<OpenMesh>,
     /// `SetFabricConfig`: routers run on the Ethernet cores of the mesh's chips.
@@ -94,6 +96,7 @@ pub(crate) fn with_session<R>(cfg: HostConfig, f: impl FnOnce() -> R) -> (R, Ses
             cbs: Vec::new(),
             kernels: Vec::new(),
             runs: 0,
+            mesh_runs: 0,
             mesh: None,
             fabric: FabricConfig::Disabled,
         })
