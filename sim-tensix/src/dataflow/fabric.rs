@@ -180,7 +180,9 @@ impl FabricConnection {
             max_payload: a[6],
             credit_sem: a[7],
             wr,
-            credit_addr: d.get_semaphore(a[7]),
+            // Computed as `from_args` found it (no second `get_semaphore` charge); the id is masked to the
+            // 16 semaphores, which `from_args` checked.
+            credit_addr: d.ctx.k.sem_base + (a[7] % 16) * 16,
         }
     }
 

@@ -189,10 +189,12 @@ public:
     void send_payload_blocking_from_address(uint32_t hdr, std::size_t bytes) {
         send_payload_flush_blocking_from_address(hdr, bytes);
     }
-    // Used by the linear and mesh calls: `size` bytes from `src` split into packets.
-    void send_split(const volatile PacketHeader* h, uint32_t src, uint32_t size) {
+    // Used by the linear and mesh calls: `size` bytes from `src` split into packets, described by `h` (built
+    // on the stack, so it costs no L1 stores: tensim writes the header at `hdr` as each packet goes, as the
+    // Rust calls do).
+    void send_split(const PacketHeader& h, uint32_t hdr, uint32_t src, uint32_t size) {
         uint64_t p[10];
-        tensim::fabric_describe(p, h, tensim::ptr(h), src, size);
+        tensim::fabric_describe(p, &h, hdr, src, size);
         tensim::fabric_call(5, words_, p);
     }
 
@@ -260,39 +262,45 @@ namespace linear::experimental {
 // 1-D: `num_hops` (unicast) or chips start_distance .. start_distance + range - 1 hops away (multicast).
 inline void fabric_unicast_noc_unicast_write(WorkerToFabricEdmSender* c, volatile PacketHeader* h, uint32_t src,
                                              uint32_t size, NocUnicastCommandHeader cmd, uint8_t num_hops) {
-    h->to_chip_unicast(num_hops)->to_noc_unicast_write(cmd, size);
-    c->send_split(h, src, size);
+    PacketHeader l{};
+    l.to_chip_unicast(num_hops)->to_noc_unicast_write(cmd, size);
+    c->send_split(l, tensim::ptr(h), src, size);
 }
 inline void fabric_multicast_noc_unicast_write(WorkerToFabricEdmSender* c, volatile PacketHeader* h, uint32_t src,
                                                uint32_t size, NocUnicastCommandHeader cmd, uint8_t start_distance,
                                                uint8_t range) {
-    h->to_chip_multicast({start_distance, range})->to_noc_unicast_write(cmd, size);
-    c->send_split(h, src, size);
+    PacketHeader l{};
+    l.to_chip_multicast({start_distance, range})->to_noc_unicast_write(cmd, size);
+    c->send_split(l, tensim::ptr(h), src, size);
 }
 inline void fabric_unicast_noc_unicast_atomic_inc(WorkerToFabricEdmSender* c, volatile PacketHeader* h,
                                                   NocUnicastAtomicIncCommandHeader cmd, uint8_t num_hops) {
-    h->to_chip_unicast(num_hops)->to_noc_unicast_atomic_inc(cmd);
-    c->send_split(h, 0, 0);
+    PacketHeader l{};
+    l.to_chip_unicast(num_hops)->to_noc_unicast_atomic_inc(cmd);
+    c->send_split(l, tensim::ptr(h), 0, 0);
 }
 inline void fabric_multicast_noc_unicast_atomic_inc(WorkerToFabricEdmSender* c, volatile PacketHeader* h,
                                                     NocUnicastAtomicIncCommandHeader cmd, uint8_t start_distance,
                                                     uint8_t range) {
-    h->to_chip_multicast({start_distance, range})->to_noc_unicast_atomic_inc(cmd);
-    c->send_split(h, 0, 0);
+    PacketHeader l{};
+    l.to_chip_multicast({start_distance, range})->to_noc_unicast_atomic_inc(cmd);
+    c->send_split(l, tensim::ptr(h), 0, 0);
 }
 inline void fabric_unicast_noc_fused_unicast_with_atomic_inc(WorkerToFabricEdmSender* c, volatile PacketHeader* h,
                                                              uint32_t src, uint32_t size,
                                                              NocUnicastAtomicIncFusedCommandHeader cmd,
                                                              uint8_t num_hops) {
-    h->to_chip_unicast(num_hops)->to_noc_fused_unicast_write_atomic_inc(cmd, size);
-    c->send_split(h, src, size);
+    PacketHeader l{};
+    l.to_chip_unicast(num_hops)->to_noc_fused_unicast_write_atomic_inc(cmd, size);
+    c->send_split(l, tensim::ptr(h), src, size);
 }
 inline void fabric_multicast_noc_fused_unicast_with_atomic_inc(WorkerToFabricEdmSender* c, volatile PacketHeader* h,
                                                                uint32_t src, uint32_t size,
                                                                NocUnicastAtomicIncFusedCommandHeader cmd,
                                                                uint8_t start_distance, uint8_t range) {
-    h->to_chip_multicast({start_distance, range})->to_noc_fused_unicast_write_atomic_inc(cmd, size);
-    c->send_split(h, src, size);
+    PacketHeader l{};
+    l.to_chip_multicast({start_distance, range})->to_noc_fused_unicast_write_atomic_inc(cmd, size);
+    c->send_split(l, tensim::ptr(h), src, size);
 }
 }  // namespace linear::experimental
 
@@ -301,23 +309,26 @@ namespace mesh::experimental {
 inline void fabric_unicast_noc_unicast_write(WorkerToFabricEdmSender* c, volatile PacketHeader* h, uint8_t dst_dev_id,
                                              uint16_t dst_mesh_id, uint32_t src, uint32_t size,
                                              NocUnicastCommandHeader cmd) {
-    fabric_set_unicast_route(h, dst_dev_id, dst_mesh_id);
-    h->to_noc_unicast_write(cmd, size);
-    c->send_split(h, src, size);
+    PacketHeader l{};
+    fabric_set_unicast_route(&l, dst_dev_id, dst_mesh_id);
+    l.to_noc_unicast_write(cmd, size);
+    c->send_split(l, tensim::ptr(h), src, size);
 }
 inline void fabric_unicast_noc_unicast_atomic_inc(WorkerToFabricEdmSender* c, volatile PacketHeader* h,
                                                   uint8_t dst_dev_id, uint16_t dst_mesh_id,
                                                   NocUnicastAtomicIncCommandHeader cmd) {
-    fabric_set_unicast_route(h, dst_dev_id, dst_mesh_id);
-    h->to_noc_unicast_atomic_inc(cmd);
-    c->send_split(h, 0, 0);
+    PacketHeader l{};
+    fabric_set_unicast_route(&l, dst_dev_id, dst_mesh_id);
+    l.to_noc_unicast_atomic_inc(cmd);
+    c->send_split(l, tensim::ptr(h), 0, 0);
 }
 inline void fabric_unicast_noc_fused_unicast_with_atomic_inc(WorkerToFabricEdmSender* c, volatile PacketHeader* h,
                                                              uint8_t dst_dev_id, uint16_t dst_mesh_id, uint32_t src,
                                                              uint32_t size, NocUnicastAtomicIncFusedCommandHeader cmd) {
-    fabric_set_unicast_route(h, dst_dev_id, dst_mesh_id);
-    h->to_noc_fused_unicast_write_atomic_inc(cmd, size);
-    c->send_split(h, src, size);
+    PacketHeader l{};
+    fabric_set_unicast_route(&l, dst_dev_id, dst_mesh_id);
+    l.to_noc_fused_unicast_write_atomic_inc(cmd, size);
+    c->send_split(l, tensim::ptr(h), src, size);
 }
 }  // namespace mesh::experimental
 
