@@ -76,6 +76,111 @@ fn matmul_body<const N: usize, const FRESH: bool, const ROUND: bool>(
     }
 }
 
+/// `matmul32`, [`matmul_body`] for 32 columns written out for one vector ISA: `$rows` rows per pass keep
+/// their 32 sums each in `32 / $lanes` registers, and each row of B is loaded once per pass (the compiler's
+/// version of the body reloads B for every row, and loads, not multiply-adds, then bound the loop). Each
+/// output still sees the same fused multiply-adds in order of k, so the result is bit-identical to the
+/// generic body. `$feat` enables the ISA and FMA, `$base` the ISA alone (for the write-back helper).
+#[cfg(target_arch = "x86_64")]
+macro_rules! matmul32_kernel {
+    ($feat:literal, $base:literal, $vt:ident, $lanes:literal, $rows:literal, $zero:ident, $load:ident, $store:ident,
+     $set1:ident, $fma:ident, $add:ident, $round:ident) => {
+        #[allow(clippy::too_many_arguments)]
+        #[target_feature(enable = $feat)]
+        unsafe fn matmul32<const FRESH: bool, const ROUND: bool>(
+            c: &mut [f32],
+            ldc: usize,
+            a: &[f32],
+            lda: usize,
+            b: &[f32],
+            ldb: usize,
+            m: usize,
+            k: usize,
+        ) {
+            use std::arch::x86_64::*;
+            const V: usize = 32 / $lanes;
+            if m == 0 {
+                return;
+            }
+            // Every access below stays inside these bounds.
+            assert!(c.len() >= (m - 1) * ldc + 32, "matmul: C is too short");
+            assert!(k == 0 || a.len() >= (m - 1) * lda + k, "matmul: A is too short");
+            assert!(k == 0 || b.len() >= (k - 1) * ldb + 32, "matmul: B is too short");
+            let (cp, ap, bp) = (c.as_mut_ptr(), a.as_ptr(), b.as_ptr());
+            /// Store one accumulator to `dst` (`$lanes` writable floats), adding and rounding as the body does.
+            #[inline]
+            #[target_feature(enable = $base)]
+            unsafe fn finish<const FRESH: bool, const ROUND: bool>(dst: *mut f32, acc: $vt) {
+                // SAFETY: the caller passes `$lanes` valid floats at `dst`; the ISA is enabled by the caller.
+                unsafe {
+                    if FRESH {
+                        let v = $add($load(dst), acc);
+                        let v = if ROUND { $round(v) } else { v };
+                        $store(dst, v);
+                    } else {
+                        $store(dst, acc);
+                    }
+                }
+            }
+            // SAFETY (every pointer below): rows i..i+$rows ≤ m or row i < m, columns < 32 and kk < k, all
+            // within the lengths asserted above; loads and stores are unaligned.
+            unsafe {
+                let mut i = 0;
+                while i + $rows <= m {
+                    let mut acc = [[$zero(); V]; $rows];
+                    if !FRESH {
+                        for (r, acc_r) in acc.iter_mut().enumerate() {
+                            let row = cp.add((i + r) * ldc);
+                            for (j, v) in acc_r.iter_mut().enumerate() {
+                                *v = $load(row.add($lanes * j));
+                            }
+                        }
+                    }
+                    for kk in 0..k {
+                        // The rows' broadcasts first, then one B vector at a time: $rows + $rows·V + 1 registers.
+                        let x: [$vt; $rows] = std::array::from_fn(|r| $set1(*ap.add((i + r) * lda + kk)));
+                        #[allow(clippy::needless_range_loop)] // j picks B's vector and each row's accumulator
+                        for j in 0..V {
+                            let bj = $load(bp.add(kk * ldb + $lanes * j));
+                            for (acc_r, &xr) in acc.iter_mut().zip(&x) {
+                                acc_r[j] = $fma(xr, bj, acc_r[j]);
+                            }
+                        }
+                    }
+                    for (r, acc_r) in acc.iter().enumerate() {
+                        let row = cp.add((i + r) * ldc);
+                        for (j, v) in acc_r.iter().enumerate() {
+                            finish::<FRESH, ROUND>(row.add($lanes * j), *v);
+                        }
+                    }
+                    i += $rows;
+                }
+                while i < m {
+                    let row = cp.add(i * ldc);
+                    let mut acc = [$zero(); V];
+                    if !FRESH {
+                        for (j, v) in acc.iter_mut().enumerate() {
+                            *v = $load(row.add($lanes * j));
+                        }
+                    }
+                    for kk in 0..k {
+                        let x = $set1(*ap.add(i * lda + kk));
+                        for (j, v) in acc.iter_mut().enumerate() {
+                            *v = $fma(x, $load(bp.add(kk * ldb + $lanes * j)), *v);
+                        }
+                    }
+                    for (j, v) in acc.iter().enumerate() {
+                        finish::<FRESH, ROUND>(row.add($lanes * j), *v);
+                    }
+                    i += 1;
+                }
+            }
+        }
+    };
+}
+#[cfg(target_arch = "x86_64")]
+use matmul32_kernel;
+
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     #[target_feature(enable = "avx2")]
@@ -102,102 +207,22 @@ mod avx2 {
         super::matmul_body::<N, FRESH, ROUND>(c, ldc, a, lda, b, ldb, m, k)
     }
 
-    /// Rows per pass of [`matmul32`]: 3 × 4 accumulators, a B vector and the broadcasts fit the 16 registers.
-    const ROWS: usize = 3;
-
-    /// [`super::matmul_body`] for 32 columns, written out for AVX2 as the AVX-512 path is: [`ROWS`] rows per
-    /// pass keep their 32 sums each in four registers and load each row of B once per pass (the compiler's
-    /// version of the body reloads B for every row). Each output sees the same fused multiply-adds in
-    /// order of k, so the result is bit-identical to the generic body.
-    #[allow(clippy::too_many_arguments)]
-    #[target_feature(enable = "avx2,fma")]
-    unsafe fn matmul32<const FRESH: bool, const ROUND: bool>(
-        c: &mut [f32],
-        ldc: usize,
-        a: &[f32],
-        lda: usize,
-        b: &[f32],
-        ldb: usize,
-        m: usize,
-        k: usize,
-    ) {
-        use std::arch::x86_64::*;
-        if m == 0 {
-            return;
-        }
-        // Every access below stays inside these bounds.
-        assert!(c.len() >= (m - 1) * ldc + 32, "matmul: C is too short");
-        assert!(k == 0 || a.len() >= (m - 1) * lda + k, "matmul: A is too short");
-        assert!(k == 0 || b.len() >= (k - 1) * ldb + 32, "matmul: B is too short");
-        let (cp, ap, bp) = (c.as_mut_ptr(), a.as_ptr(), b.as_ptr());
-        /// Store one accumulator to `dst` (8 writable floats), adding and rounding as the body does.
-        #[inline]
-        #[target_feature(enable = "avx2")]
-        unsafe fn finish<const FRESH: bool, const ROUND: bool>(dst: *mut f32, acc: __m256) {
-            // SAFETY: the caller passes 8 valid floats at `dst`; AVX2 is enabled by the caller.
-            unsafe {
-                if FRESH {
-                    let v = _mm256_add_ps(_mm256_loadu_ps(dst), acc);
-                    let v = if ROUND { round_bf16_x8(v) } else { v };
-                    _mm256_storeu_ps(dst, v);
-                } else {
-                    _mm256_storeu_ps(dst, acc);
-                }
-            }
-        }
-        // SAFETY (every pointer below): rows i..i+ROWS ≤ m or row i < m, columns < 32 and kk < k, all within
-        // the lengths asserted above; loads and stores are unaligned.
-        unsafe {
-            let mut i = 0;
-            while i + ROWS <= m {
-                let mut acc = [[_mm256_setzero_ps(); 4]; ROWS];
-                if !FRESH {
-                    for (r, acc_r) in acc.iter_mut().enumerate() {
-                        let row = cp.add((i + r) * ldc);
-                        for (j, v) in acc_r.iter_mut().enumerate() {
-                            *v = _mm256_loadu_ps(row.add(8 * j));
-                        }
-                    }
-                }
-                for kk in 0..k {
-                    let x: [__m256; ROWS] = std::array::from_fn(|r| _mm256_set1_ps(*ap.add((i + r) * lda + kk)));
-                    #[allow(clippy::needless_range_loop)] // j picks B's vector and each row's accumulator
-                    for j in 0..4 {
-                        let bj = _mm256_loadu_ps(bp.add(kk * ldb + 8 * j));
-                        for (acc_r, &xr) in acc.iter_mut().zip(&x) {
-                            acc_r[j] = _mm256_fmadd_ps(xr, bj, acc_r[j]);
-                        }
-                    }
-                }
-                for (r, acc_r) in acc.iter().enumerate() {
-                    let row = cp.add((i + r) * ldc);
-                    for (j, v) in acc_r.iter().enumerate() {
-                        finish::<FRESH, ROUND>(row.add(8 * j), *v);
-                    }
-                }
-                i += ROWS;
-            }
-            while i < m {
-                let row = cp.add(i * ldc);
-                let mut acc = [_mm256_setzero_ps(); 4];
-                if !FRESH {
-                    for (j, v) in acc.iter_mut().enumerate() {
-                        *v = _mm256_loadu_ps(row.add(8 * j));
-                    }
-                }
-                for kk in 0..k {
-                    let x = _mm256_set1_ps(*ap.add(i * lda + kk));
-                    for (j, v) in acc.iter_mut().enumerate() {
-                        *v = _mm256_fmadd_ps(x, _mm256_loadu_ps(bp.add(kk * ldb + 8 * j)), *v);
-                    }
-                }
-                for (j, v) in acc.iter().enumerate() {
-                    finish::<FRESH, ROUND>(row.add(8 * j), *v);
-                }
-                i += 1;
-            }
-        }
-    }
+    // [`super::matmul_body`] for 32 columns in four 8-lane registers per row, three rows per pass (12
+    // accumulators, a B vector and the broadcasts fit the 16 registers).
+    super::matmul32_kernel!(
+        "avx2,fma",
+        "avx2",
+        __m256,
+        8,
+        3,
+        _mm256_setzero_ps,
+        _mm256_loadu_ps,
+        _mm256_storeu_ps,
+        _mm256_set1_ps,
+        _mm256_fmadd_ps,
+        _mm256_add_ps,
+        round_bf16_x8
+    );
 
     /// [`super::round_bf16`] on eight lanes.
     #[inline]
@@ -235,89 +260,22 @@ mod avx512 {
         super::matmul_body::<N, FRESH, ROUND>(c, ldc, a, lda, b, ldb, m, k)
     }
 
-    /// [`super::matmul_body`] for 32 columns, written out: eight rows per pass keep sixteen accumulators in
-    /// registers and load each row of B once per pass (the compiler's version reloads B for every row, and
-    /// loads, not multiply-adds, then bound the loop). Each output still sees the same fused multiply-adds in
-    /// order of k, so the result is bit-identical to the generic body.
-    #[allow(clippy::too_many_arguments)]
-    #[target_feature(enable = "avx512f,fma")]
-    unsafe fn matmul32<const FRESH: bool, const ROUND: bool>(
-        c: &mut [f32],
-        ldc: usize,
-        a: &[f32],
-        lda: usize,
-        b: &[f32],
-        ldb: usize,
-        m: usize,
-        k: usize,
-    ) {
-        use std::arch::x86_64::*;
-        if m == 0 {
-            return;
-        }
-        // Every access below stays inside these bounds.
-        assert!(c.len() >= (m - 1) * ldc + 32, "matmul: C is too short");
-        assert!(k == 0 || a.len() >= (m - 1) * lda + k, "matmul: A is too short");
-        assert!(k == 0 || b.len() >= (k - 1) * ldb + 32, "matmul: B is too short");
-        let (cp, ap, bp) = (c.as_mut_ptr(), a.as_ptr(), b.as_ptr());
-        /// Store one accumulator to `dst` (16 writable floats), adding and rounding as the body does.
-        #[inline]
-        #[target_feature(enable = "avx512f")]
-        unsafe fn finish<const FRESH: bool, const ROUND: bool>(dst: *mut f32, acc: __m512) {
-            // SAFETY: the caller passes 16 valid floats at `dst`; AVX-512F is enabled by the caller.
-            unsafe {
-                if FRESH {
-                    let v = _mm512_add_ps(_mm512_loadu_ps(dst), acc);
-                    let v = if ROUND { round_bf16_x16(v) } else { v };
-                    _mm512_storeu_ps(dst, v);
-                } else {
-                    _mm512_storeu_ps(dst, acc);
-                }
-            }
-        }
-        // SAFETY (every pointer below): rows i..i+8 ≤ m or row i < m, columns < 32 and kk < k, all within
-        // the lengths asserted above; loads and stores are unaligned.
-        unsafe {
-            let mut i = 0;
-            while i + 8 <= m {
-                let mut acc = [[_mm512_setzero_ps(); 2]; 8];
-                if !FRESH {
-                    for (r, acc_r) in acc.iter_mut().enumerate() {
-                        let row = cp.add((i + r) * ldc);
-                        *acc_r = [_mm512_loadu_ps(row), _mm512_loadu_ps(row.add(16))];
-                    }
-                }
-                for kk in 0..k {
-                    let b0 = _mm512_loadu_ps(bp.add(kk * ldb));
-                    let b1 = _mm512_loadu_ps(bp.add(kk * ldb + 16));
-                    for (r, acc_r) in acc.iter_mut().enumerate() {
-                        let x = _mm512_set1_ps(*ap.add((i + r) * lda + kk));
-                        acc_r[0] = _mm512_fmadd_ps(x, b0, acc_r[0]);
-                        acc_r[1] = _mm512_fmadd_ps(x, b1, acc_r[1]);
-                    }
-                }
-                for (r, acc_r) in acc.iter().enumerate() {
-                    let row = cp.add((i + r) * ldc);
-                    finish::<FRESH, ROUND>(row, acc_r[0]);
-                    finish::<FRESH, ROUND>(row.add(16), acc_r[1]);
-                }
-                i += 8;
-            }
-            while i < m {
-                let row = cp.add(i * ldc);
-                let mut acc =
-                    if FRESH { [_mm512_setzero_ps(); 2] } else { [_mm512_loadu_ps(row), _mm512_loadu_ps(row.add(16))] };
-                for kk in 0..k {
-                    let x = _mm512_set1_ps(*ap.add(i * lda + kk));
-                    acc[0] = _mm512_fmadd_ps(x, _mm512_loadu_ps(bp.add(kk * ldb)), acc[0]);
-                    acc[1] = _mm512_fmadd_ps(x, _mm512_loadu_ps(bp.add(kk * ldb + 16)), acc[1]);
-                }
-                finish::<FRESH, ROUND>(row, acc[0]);
-                finish::<FRESH, ROUND>(row.add(16), acc[1]);
-                i += 1;
-            }
-        }
-    }
+    // [`super::matmul_body`] for 32 columns in two 16-lane registers per row, eight rows per pass (sixteen
+    // accumulators).
+    super::matmul32_kernel!(
+        "avx512f,fma",
+        "avx512f",
+        __m512,
+        16,
+        8,
+        _mm512_setzero_ps,
+        _mm512_loadu_ps,
+        _mm512_storeu_ps,
+        _mm512_set1_ps,
+        _mm512_fmadd_ps,
+        _mm512_add_ps,
+        round_bf16_x16
+    );
 
     /// [`super::round_bf16`] on sixteen lanes.
     #[inline]
