@@ -239,8 +239,13 @@ mod tests {
     use super::*;
     use sim_device::{Arch, CoreCoord};
 
+    /// The tests below drive the process-wide L1 range (`OWNER`, `RUNNING`, `MAPPED`): they take turns, or one
+    /// would see the other's kernel holding it.
+    static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
     #[test]
     fn l1_moves_into_windows_and_faults_are_classified() {
+        let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
         let mut dev = Device::builtin(Arch::WormholeB0).unwrap();
         dev.write_to_device_l1(CoreCoord::new(1, 0), 0x20000, &[7u32, 8]).unwrap();
         map_device(&mut dev).unwrap();
@@ -269,6 +274,7 @@ mod tests {
     #[test]
     fn threads_take_turns_at_the_l1_range() {
         use std::sync::atomic::AtomicBool;
+        let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
         enter_kernel(Some(12345));
         let entered = Arc::new(AtomicBool::new(false));
         let flag = entered.clone();
