@@ -1,11 +1,13 @@
 // Host helpers tensim's C++ matmul programs share (the role of an example-local bmm_op.hpp): the Pearson
-// correlation of two bf16 vectors, a row-major reference matmul, the blocked plan and its kernel args.
+// correlation of two bf16 vectors and the programs' verdict on it, a row-major reference matmul, the blocked
+// plan and its kernel args.
 #pragma once
 #include <cmath>
 #include <cstdint>
 #include <vector>
 
 #include <tt-metalium/bfloat16.hpp>
+#include <tt-metalium/host_api.hpp>
 
 // Pearson correlation coefficient of two equally long vectors (1 for identical shapes of data).
 inline float check_bfloat16_vector_pcc(const std::vector<tt::tt_metal::bfloat16>& a,
@@ -26,6 +28,19 @@ inline float check_bfloat16_vector_pcc(const std::vector<tt::tt_metal::bfloat16>
         vb += y * y;
     }
     return (va == 0 || vb == 0) ? 0.0f : static_cast<float>(cov / std::sqrt(va * vb));
+}
+
+// Print the PCC of `result` against `golden` and the verdict; main's return value (0 when PCC ≥ min_pcc).
+inline int report_pcc(const std::vector<tt::tt_metal::bfloat16>& golden,
+                      const std::vector<tt::tt_metal::bfloat16>& result, float min_pcc) {
+    float pcc = check_bfloat16_vector_pcc(golden, result);
+    fmt::print("Metalium vs golden -- PCC = {}\n", pcc);
+    if (pcc < min_pcc) {
+        fmt::print("Test Failed\n");
+        return 1;
+    }
+    fmt::print("Test Passed\n");
+    return 0;
 }
 
 // C = A·B for row-major bf16 A (M×K) and B (K×N), accumulated in float.

@@ -72,12 +72,5 @@ int main() {
     result = untilize_nfaces(result, M, N);
     mesh_device->close();
 
-    float pcc = check_bfloat16_vector_pcc(golden, result);
-    fmt::print("Metalium vs golden -- PCC = {}\n", pcc);
-    if (pcc < 0.97f) {
-        fmt::print("Test Failed\n");
-        return 1;
-    }
-    fmt::print("Test Passed\n");
-    return 0;
+    return report_pcc(golden, result, 0.97f);
 }
