@@ -73,8 +73,7 @@ impl Calendar {
         // Where the search may start: after the range the last search found too full for this length.
         let (hd, hf, ht) = self.hint;
         let from = if hd != 0 && dur >= hd && earliest >= hf && earliest < ht { ht } else { earliest };
-        // First interval that ends after `from`.
-        let mut i = self.iv.partition_point(|&(_, e)| e <= from);
+        let mut i = self.first_ending_after(from);
         let mut t = from;
         for &(s, e) in self.iv.range(i..) {
             if t + dur <= s {
@@ -98,6 +97,33 @@ impl Calendar {
             (false, false) => self.iv.insert(i, (t, end)),
         }
         t
+    }
+
+    /// Index of the first interval that ends after `t`. Searches mostly start near the newest bookings,
+    /// so the search gallops from the back (1, 2, 4, … intervals) and then bisects the last step.
+    fn first_ending_after(&self, t: u64) -> usize {
+        let mut hi = self.iv.len(); // every interval from `hi` on ends after `t`
+        let mut step = 1;
+        let mut lo = loop {
+            if hi == 0 {
+                return 0;
+            }
+            let j = hi - step.min(hi);
+            if self.iv[j].1 <= t {
+                break j + 1; // the answer is in [j + 1, hi]
+            }
+            hi = j;
+            step *= 2;
+        };
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.iv[mid].1 <= t {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
     }
 
     /// Forget intervals that ended at or before `now` (nothing can be reserved before `now` any more).
