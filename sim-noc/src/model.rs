@@ -224,6 +224,36 @@ impl NocModel {
         Delivery { inject_start: Cycle(start), inject_end: Cycle(start + dur), first_byte: first.min(arrive), arrive }
     }
 
+    /// A read request (one header flit, no payload) from `src` to `dst`, ready at `ready`: it arrives after
+    /// the zero-load latency of its route. Requests travel on their own virtual channels, whose flits the
+    /// routers and NIUs interleave with data flits (hardware.md §3.2: 16 VCs multiplexed onto each
+    /// physical channel, request and response classes apart), so a request is not queued behind the
+    /// response data or multicast leaving a busy NIU, nor behind the data entering its destination; but
+    /// its flit takes one cycle of the source port, every link and the destination port,
+    /// which the data booked after it pays for. (calibration/noc_traces: cores that serve reads issue
+    /// their own next read about 150 cycles after the previous one, not after their queue of 4 KiB
+    /// responses has left.)
+    pub fn request(&mut self, noc: NocId, src: Noc0Coord, dst: Noc0Coord, ready: Cycle) -> Delivery {
+        self.count(noc, 0);
+        let p = &self.params;
+        let (hop, to_router, to_niu) = (p.hop.0, p.niu_to_router.0, p.router_to_niu.0);
+        let i = self.niu(src, noc);
+        self.inject[i].reserve_after(self.now, ready.0, 1, 0);
+        let mut head = ready.0 + to_router;
+        let mut route = std::mem::take(&mut self.route);
+        route.clear();
+        self.topo.unicast_route(noc, src, dst, &mut route);
+        for &l in &route {
+            self.links[l.0 as usize].reserve_after(self.now, head, 1, 0);
+            head += hop;
+        }
+        self.route = route;
+        let e = self.niu(dst, noc);
+        self.eject[e].reserve_after(self.now, head, 1, 0);
+        let arrive = Cycle(head + to_niu + 1);
+        Delivery { inject_start: ready, inject_end: Cycle(ready.0 + 1), first_byte: arrive, arrive }
+    }
+
     /// A write acknowledgement (one header flit) from `src` back to `dst`, ready at `ready`: it arrives
     /// after the zero-load latency of its route and takes one cycle of the destination NIU's ejection
     /// port. Acknowledgements travel on a response virtual channel, whose flits interleave with the data

@@ -190,7 +190,7 @@ impl Engine {
             return Err(NocError::MisalignedRead { kind, src: local, dst: r.dst_l1, align: a });
         }
         let me = c.core_tile[r.core.0 as usize];
-        let req = c.noc.unicast(r.noc, me, src_tile, 0, now, VcClass::Unicast);
+        let req = c.noc.request(r.noc, me, src_tile, now);
         let ready = match src {
             Mem::L1 { .. } => req.arrive + c.noc_params.l1_read_latency,
             Mem::Dram { channel, addr } => c.dram_timing.read(channel as usize, addr, r.size, req.arrive),
