@@ -1,6 +1,6 @@
 //! The calibration summary: tensim against every measured table of ../shared/calibration — each
 //! data-movement table of both chips (all-to-all and all-from-all on their rows without overlapping cores,
-//! see below), and the GEMM csv's trace rows up to 2048 — printed in one place (`cargo test --test
+//! see below), the GEMM csv's trace rows up to 2048 and the six NoC traces — printed in one place (`cargo test --test
 //! calibration_summary -- --nocapture`). A file whose median or worst error grows past its recorded bound
 //! fails: a fidelity regression. The bounds are today's errors plus a small margin; lower them when the
 //! model improves.
@@ -58,6 +58,9 @@ const MANY_TO_MANY: &[(&str, &str, &str, &str, f64, f64)] = &[
 
 /// The GEMM csv's trace rows with every dimension at most 2048: median and worst bound %.
 const GEMM_BOUND: (f64, f64) = (5.5, 12.0);
+
+/// The six NoC traces replayed in kernels mode: median and worst bound % (today 3.3% and 10.7%).
+const TRACE_BOUND: (f64, f64) = (4.0, 11.5);
 
 fn tensim(args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_tensim")).args(args).output().expect("run tensim");
@@ -148,5 +151,8 @@ fn every_measured_table_stays_within_its_recorded_error() {
     let csv = cal.join("gemm_wh_bf16.csv");
     let out = tensim(&["gemm-bench", "--compare", &csv.to_string_lossy(), "--max-dim", "2048"]);
     check("gemm_wh_bf16.csv trace rows up to 2048", summary(&out), GEMM_BOUND, &mut failures);
+    let out = tensim(&["replay", &cal.join("noc_traces").to_string_lossy(), "--mode", "kernels"]);
+    let line = out.lines().rev().find(|l| l.starts_with("traces ")).unwrap_or_else(|| panic!("no summary in:\n{out}"));
+    check("noc_traces (kernels mode)", summary(&line.replacen("traces", "rows", 1)), TRACE_BOUND, &mut failures);
     assert!(failures.is_empty(), "calibration regressed:\n{}", failures.join("\n"));
 }
