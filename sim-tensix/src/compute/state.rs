@@ -8,8 +8,7 @@
 
 use super::math::{BroadcastType, EltwiseOp, PoolType, ReduceDim, Tile, rows_to_faces};
 use crate::format::{DataFormat, encode_tile};
-use std::collections::{HashMap, VecDeque};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::VecDeque;
 use std::rc::Rc;
 
 /// Sync slot: DST sections committed by MATH.
@@ -120,39 +119,15 @@ pub struct SrcEntry {
 /// A CB tile already decoded into source-register form, valid while its L1 bytes keep `version`.
 #[derive(Debug)]
 struct Decoded {
+    addr: u32,
     version: u64,
     format: DataFormat,
+    transposed: bool,
     tile: Rc<Tile>,
 }
 
-/// A multiplicative hasher for the decoded-tile index (its keys are L1 addresses, not user input).
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-    fn write_u64(&mut self, k: u64) {
-        self.0 = k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
-/// The decoded-tile cache's key: the L1 address shifted up one bit, bit 0 marking the transposed form.
-fn decoded_key(addr: u32, transposed: bool) -> u64 {
-    ((addr as u64) << 1) | transposed as u64
-}
-
-/// Decoded tiles a core keeps (operands are reused across the products of a matmul block). One slot
-/// per L1 address: a newer version of an address replaces its slot in place, so only distinct
-/// addresses compete. 128 covers a double-buffered matmul's two operand CBs plus its partials
-/// (at most 512 KiB of decoded tiles per compute core).
-const DECODED_TILES: usize = 128;
+/// Decoded tiles a core keeps (operands are reused across the products of a matmul block).
+const DECODED_TILES: usize = 32;
 
 /// The compute state of one core.
 #[derive(Debug)]
@@ -167,10 +142,6 @@ pub struct ComputeState {
     pub src: VecDeque<SrcEntry>,
     pool: Vec<Rc<Tile>>,
     decoded: Vec<Decoded>,
-    /// `decoded_key` of each `decoded` entry.
-    decoded_keys: Vec<u64>,
-    /// `decoded_key` → slot in `decoded`.
-    decoded_index: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
     next_decoded: usize,
     pack_faces: Box<Tile>,
     pack_bytes: Vec<u8>,
@@ -188,8 +159,6 @@ impl ComputeState {
             src: VecDeque::new(),
             pool: Vec::new(),
             decoded: Vec::with_capacity(DECODED_TILES),
-            decoded_keys: Vec::with_capacity(DECODED_TILES),
-            decoded_index: HashMap::with_capacity_and_hasher(DECODED_TILES, Default::default()),
             next_decoded: 0,
             pack_faces: Box::new([0f32; 1024]),
             pack_bytes: Vec::new(),
@@ -233,41 +202,23 @@ impl ComputeState {
 
     /// The decoded tile at L1 `addr` in `format` (transposed or not), if its bytes still have `version`.
     pub fn cached_tile(&self, addr: u32, version: u64, format: DataFormat, transposed: bool) -> Option<Rc<Tile>> {
-        let d = &self.decoded[self.decoded_slot(addr, transposed)?];
-        (d.version == version && d.format == format).then(|| d.tile.clone())
-    }
-
-    /// The slot holding L1 `addr` (transposed or not), if any.
-    fn decoded_slot(&self, addr: u32, transposed: bool) -> Option<usize> {
-        self.decoded_index.get(&decoded_key(addr, transposed)).map(|&s| s as usize)
+        self.decoded
+            .iter()
+            .find(|d| d.addr == addr && d.version == version && d.format == format && d.transposed == transposed)
+            .map(|d| d.tile.clone())
     }
 
     /// Remember `tile` as the decoded form of L1 `addr` at `version`.
     pub fn remember_tile(&mut self, addr: u32, version: u64, format: DataFormat, transposed: bool, tile: Rc<Tile>) {
-        let d = Decoded { version, format, tile };
-        let slot = match self.decoded_slot(addr, transposed) {
-            Some(slot) => slot,
-            None if self.decoded.len() < DECODED_TILES => {
-                let key = decoded_key(addr, transposed);
-                self.decoded_index.insert(key, self.decoded.len() as u32);
-                self.decoded.push(d);
-                self.decoded_keys.push(key);
-                return;
+        let d = Decoded { addr, version, format, transposed, tile };
+        if self.decoded.len() < DECODED_TILES {
+            self.decoded.push(d);
+        } else {
+            let old = std::mem::replace(&mut self.decoded[self.next_decoded], d);
+            self.next_decoded = (self.next_decoded + 1) % DECODED_TILES;
+            if Rc::strong_count(&old.tile) == 1 {
+                self.pool.push(old.tile);
             }
-            None => {
-                // Full: the address that arrived first gives up its slot.
-                let slot = self.next_decoded;
-                self.next_decoded = (self.next_decoded + 1) % DECODED_TILES;
-                let key = decoded_key(addr, transposed);
-                self.decoded_index.remove(&self.decoded_keys[slot]);
-                self.decoded_index.insert(key, slot as u32);
-                self.decoded_keys[slot] = key;
-                slot
-            }
-        };
-        let old = std::mem::replace(&mut self.decoded[slot], d);
-        if Rc::strong_count(&old.tile) == 1 {
-            self.pool.push(old.tile);
         }
     }
 
