@@ -235,11 +235,20 @@ impl NocModel {
     /// responses has left.)
     pub fn request(&mut self, noc: NocId, src: Noc0Coord, dst: Noc0Coord, ready: Cycle) -> Delivery {
         self.count(noc, 0);
-        let p = &self.params;
-        let (hop, to_router, to_niu) = (p.hop.0, p.niu_to_router.0, p.router_to_niu.0);
         let i = self.niu(src, noc);
         self.inject[i].reserve_after(self.now, ready.0, 1, 0);
-        let mut head = ready.0 + to_router;
+        let head = self.header_flit_route(noc, src, dst, ready.0 + self.params.niu_to_router.0);
+        let e = self.niu(dst, noc);
+        self.eject[e].reserve_after(self.now, head, 1, 0);
+        let arrive = Cycle(head + self.params.router_to_niu.0 + 1);
+        Delivery { inject_start: ready, inject_end: Cycle(ready.0 + 1), first_byte: arrive, arrive }
+    }
+
+    /// A header flit on a virtual channel of its own crossing the links from `src` to `dst`, its head at
+    /// the first router at `head`: it takes one cycle of every link but waits for none. Returns when its
+    /// head reaches the last router.
+    fn header_flit_route(&mut self, noc: NocId, src: Noc0Coord, dst: Noc0Coord, mut head: u64) -> u64 {
+        let hop = self.params.hop.0;
         let mut route = std::mem::take(&mut self.route);
         route.clear();
         self.topo.unicast_route(noc, src, dst, &mut route);
@@ -248,10 +257,7 @@ impl NocModel {
             head += hop;
         }
         self.route = route;
-        let e = self.niu(dst, noc);
-        self.eject[e].reserve_after(self.now, head, 1, 0);
-        let arrive = Cycle(head + to_niu + 1);
-        Delivery { inject_start: ready, inject_end: Cycle(ready.0 + 1), first_byte: arrive, arrive }
+        head
     }
 
     /// A write acknowledgement (one header flit) from `src` back to `dst`, ready at `ready`: it arrives
@@ -263,17 +269,7 @@ impl NocModel {
     /// back: calibration/dm multicast Linked 5x5 tables move 8 KiB packets ~20 cycles slower than 2x2.)
     pub fn ack(&mut self, noc: NocId, src: Noc0Coord, dst: Noc0Coord, ready: Cycle) -> Cycle {
         self.count(noc, 0);
-        let p = &self.params;
-        let mut head = ready.0 + p.niu_to_router.0;
-        let hop = p.hop.0;
-        let mut route = std::mem::take(&mut self.route);
-        route.clear();
-        self.topo.unicast_route(noc, src, dst, &mut route);
-        for &l in &route {
-            self.links[l.0 as usize].reserve_after(self.now, head, 1, 0);
-            head += hop;
-        }
-        self.route = route;
+        let head = self.header_flit_route(noc, src, dst, ready.0 + self.params.niu_to_router.0);
         let (_, arrive) = self.eject_at(noc, dst, head, 1, 0);
         arrive
     }
