@@ -116,15 +116,16 @@ pub fn write_bf16_matrix(
     rows: usize,
     cols: usize,
 ) -> Result<(), DeviceError> {
-    let tiled: Vec<bfloat16> = tilize_nfaces(data, rows, cols).into_iter().map(bfloat16::from_f32).collect();
-    dev.enqueue_write_buffer(buf, &tiled)
+    // Rounded to bfloat16 first, so the tilize moves 2-byte values (the same tiles either way).
+    let values: Vec<bfloat16> = data.iter().map(|&v| bfloat16::from_f32(v)).collect();
+    dev.enqueue_write_buffer(buf, &tilize_nfaces(&values, rows, cols))
 }
 
 /// Read a tilized bfloat16 buffer back as a row-major `rows × cols` f32 matrix.
 pub fn read_bf16_matrix(dev: &mut Device, buf: &Buffer, rows: usize, cols: usize) -> Result<Vec<f32>, DeviceError> {
-    let got: Vec<bfloat16> = dev.enqueue_read_buffer(buf)?;
-    let vals: Vec<f32> = got.iter().take(rows * cols).map(|b| b.to_f32()).collect();
-    Ok(untilize_nfaces(&vals, rows, cols))
+    let mut got: Vec<bfloat16> = dev.enqueue_read_buffer(buf)?;
+    got.truncate(rows * cols);
+    Ok(untilize_nfaces(&got, rows, cols).into_iter().map(|b| b.to_f32()).collect())
 }
 
 /// CPU reference matmul of row-major `a` (m × k) and `b` (k × n), n a multiple of 32: every output is an
