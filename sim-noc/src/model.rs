@@ -397,6 +397,25 @@ mod tests {
     }
 
     #[test]
+    fn a_read_request_is_not_queued_behind_data_but_takes_a_cycle_of_each_link() {
+        let mut n = wh();
+        let (me, peer) = (Noc0Coord::new(1, 1), Noc0Coord::new(3, 1));
+        // `me` is busy sending 8 KiB (257 flits) to `peer` on the same NoC.
+        let data = n.unicast(NocId::Noc0, me, peer, 8192, Cycle(0), U);
+        assert_eq!(data.inject_end, Cycle(257));
+        // Its read request to `peer` goes out at once and arrives after the zero-load latency of a
+        // header-only packet (two hops), not after the data.
+        let req = n.request(NocId::Noc0, me, peer, Cycle(10));
+        assert_eq!(req.inject_start, Cycle(10));
+        assert_eq!(req.arrive, Cycle(10 + 5 + 2 * 9 + 5 + 1));
+        // Its flit still took one cycle of each link it crossed, and of both NIU ports.
+        let busy: u64 = n.links().map(|(_, c)| c.busy).sum();
+        assert_eq!(busy, 2 * 257 + 2, "two links carry the data, and each one cycle of the request");
+        assert_eq!(n.port(me, NocId::Noc0, true).busy, 257 + 1);
+        assert_eq!(n.port(peer, NocId::Noc0, false).busy, 257 + 1);
+    }
+
+    #[test]
     fn one_niu_injects_packets_back_to_back_in_order() {
         let mut n = wh();
         let a = n.unicast(NocId::Noc0, Noc0Coord::new(1, 1), Noc0Coord::new(3, 1), 8192, Cycle(0), U);
