@@ -130,9 +130,9 @@ pub fn read_bf16_matrix(dev: &mut Device, buf: &Buffer, rows: usize, cols: usize
 
 /// CPU reference matmul of row-major `a` (m × k) and `b` (k × n), n a multiple of 32: every output is an
 /// f32 sum in order of k. The loops are blocked over k and over 32-column strips so a block of B stays in
-/// cache, and the rows are split over two host threads; neither changes any sum's order, so the result is
-/// the same on every run.
-/// The matmul examples compute it on a host thread of its own while the simulation runs.
+/// cache, which does not change any sum's order, so the result is the same on every run. It runs on one
+/// thread: the matmul examples compute it on a host thread of their own while the simulation runs on the
+/// other core.
 pub fn matmul_reference(a: &[f32], b: &[f32], m: usize, n: usize, k: usize) -> Vec<f32> {
     const KB: usize = 128;
     assert!(n.is_multiple_of(32), "matmul_reference: n = {n} is not a multiple of 32");
