@@ -129,19 +129,11 @@ pub fn rows_to_faces(src: &[f32; TILE_HW], dst: &mut [f32]) {
 
 /// A bfloat16 32×32 tile in storage (face) order, as little-endian bytes → row-major f32 values.
 pub fn bf16_faces_to_rows(bytes: &[u8], dst: &mut [f32; TILE_HW]) {
-    for f in 0..4 {
-        let (r0, c0) = ((f / 2) * FACE_HEIGHT, (f % 2) * FACE_WIDTH);
-        for r in 0..FACE_HEIGHT {
-            let s = (f * FACE_HW + r * FACE_WIDTH) * 2;
-            let d = (r0 + r) * TILE_WIDTH + c0;
-            // Fixed-size rows let the compiler turn this into a few vector shifts.
-            let src: &[u8; 32] = bytes[s..s + 32].try_into().expect("a face row is 32 bytes");
-            let out: &mut [f32; 16] = (&mut dst[d..d + 16]).try_into().expect("16 values");
-            for j in 0..16 {
-                out[j] = f32::from_bits(((src[2 * j] as u32) << 16) | ((src[2 * j + 1] as u32) << 24));
-            }
-        }
-    }
+    // Face row `r` (16 values) is row `r % 16` of face `r / 16`.
+    sim_core::simd::widen_bf16_rows(&bytes[..TILE_HW * 2], dst, |r| {
+        let (f, fr) = (r / FACE_HEIGHT, r % FACE_HEIGHT);
+        ((f / 2) * FACE_HEIGHT + fr) * TILE_WIDTH + (f % 2) * FACE_WIDTH
+    });
 }
 
 /// Row-major `rows × cols` matrix → tiles (row-major of tiles), each tile as four faces.
@@ -154,11 +146,12 @@ pub fn tilize_nfaces<T: Copy + Default>(data: &[T], rows: usize, cols: usize) ->
     assert_eq!(data.len(), rows * cols, "tilize: data length does not match {rows}x{cols}");
     let mut out = vec![T::default(); data.len()];
     let tiles_c = cols / TILE_WIDTH;
+    // Each face row (16 values) is contiguous on both sides.
     for r in 0..rows {
         let (tr, i) = (r / TILE_HEIGHT, r % TILE_HEIGHT);
-        for c in 0..cols {
-            let (tc, j) = (c / TILE_WIDTH, c % TILE_WIDTH);
-            out[(tr * tiles_c + tc) * TILE_HW + tile_offset(i, j)] = data[r * cols + c];
+        for c in (0..cols).step_by(FACE_WIDTH) {
+            let o = (tr * tiles_c + c / TILE_WIDTH) * TILE_HW + tile_offset(i, c % TILE_WIDTH);
+            out[o..o + FACE_WIDTH].copy_from_slice(&data[r * cols + c..r * cols + c + FACE_WIDTH]);
         }
     }
     out
@@ -175,9 +168,9 @@ pub fn untilize_nfaces<T: Copy + Default>(data: &[T], rows: usize, cols: usize) 
     let tiles_c = cols / TILE_WIDTH;
     for r in 0..rows {
         let (tr, i) = (r / TILE_HEIGHT, r % TILE_HEIGHT);
-        for c in 0..cols {
-            let (tc, j) = (c / TILE_WIDTH, c % TILE_WIDTH);
-            out[r * cols + c] = data[(tr * tiles_c + tc) * TILE_HW + tile_offset(i, j)];
+        for c in (0..cols).step_by(FACE_WIDTH) {
+            let o = (tr * tiles_c + c / TILE_WIDTH) * TILE_HW + tile_offset(i, c % TILE_WIDTH);
+            out[r * cols + c..r * cols + c + FACE_WIDTH].copy_from_slice(&data[o..o + FACE_WIDTH]);
         }
     }
     out

@@ -15,6 +15,31 @@ fn axpy_body(y: &mut [f32], a: f32, x: &[f32]) {
     }
 }
 
+/// The loop of [`widen_bf16_rows`]: row `r` of 16 little-endian bfloat16 values lands at `dst[map(r)..]`.
+#[inline(always)]
+fn widen_bf16_body<F: Fn(usize) -> usize>(src: &[u8], dst: &mut [f32], map: &F) {
+    for (r, row) in src.chunks_exact(32).enumerate() {
+        let row: &[u8; 32] = row.try_into().expect("32-byte rows");
+        let d = map(r);
+        let out: &mut [f32; 16] = (&mut dst[d..d + 16]).try_into().expect("16 values");
+        for j in 0..16 {
+            out[j] = f32::from_bits(((row[2 * j] as u32) << 16) | ((row[2 * j + 1] as u32) << 24));
+        }
+    }
+}
+
+/// The loop of [`narrow_bf16`].
+#[inline(always)]
+fn narrow_bf16_body(src: &[f32], dst: &mut [u8]) {
+    for (v, out) in src.iter().zip(dst.chunks_exact_mut(2)) {
+        let b = v.to_bits();
+        let rounded = b.wrapping_add(0x7fff + ((b >> 16) & 1)) >> 16;
+        let nan = b & 0x7fff_ffff > 0x7f80_0000;
+        let h = if nan { (b >> 16) | 0x40 } else { rounded } as u16;
+        out.copy_from_slice(&h.to_le_bytes());
+    }
+}
+
 /// The shared loop of [`matmul_acc`] (`FRESH`: sums start at zero and are added to C at the end) and
 /// [`matmul_into`] (sums start from C). Rows are taken four at a time so that the accumulators of four rows
 /// form independent add chains (each output's products are still summed in order of k).
@@ -188,6 +213,16 @@ mod avx2 {
         super::axpy_body(y, a, x)
     }
 
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn widen_bf16<F: Fn(usize) -> usize>(src: &[u8], dst: &mut [f32], map: &F) {
+        super::widen_bf16_body(src, dst, map)
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn narrow_bf16(src: &[f32], dst: &mut [u8]) {
+        super::narrow_bf16_body(src, dst)
+    }
+
     #[allow(clippy::too_many_arguments)]
     #[target_feature(enable = "avx2,fma")]
     pub(super) unsafe fn matmul<const N: usize, const FRESH: bool, const ROUND: bool>(
@@ -241,6 +276,16 @@ mod avx2 {
 
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) unsafe fn widen_bf16<F: Fn(usize) -> usize>(src: &[u8], dst: &mut [f32], map: &F) {
+        super::widen_bf16_body(src, dst, map)
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) unsafe fn narrow_bf16(src: &[f32], dst: &mut [u8]) {
+        super::narrow_bf16_body(src, dst)
+    }
+
     #[allow(clippy::too_many_arguments)]
     #[target_feature(enable = "avx512f,fma")]
     pub(super) unsafe fn matmul<const N: usize, const FRESH: bool, const ROUND: bool>(
@@ -338,6 +383,53 @@ pub fn axpy(y: &mut [f32], a: f32, x: &[f32]) {
         return unsafe { avx2::axpy(y, a, x) };
     }
     axpy_body(y, a, x)
+}
+
+/// Widen rows of 16 little-endian bfloat16 values (32 bytes each) from `src` to f32: row `r` lands at
+/// `dst[map(r) .. map(r) + 16]` (a tile's faces to its rows, say). Exact, so every path gives the same bits.
+pub fn widen_bf16_rows<F: Fn(usize) -> usize>(src: &[u8], dst: &mut [f32], map: F) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if has_avx512bw() {
+            // SAFETY: the host supports AVX-512F and AVX-512BW (checked above); the function is otherwise safe.
+            return unsafe { avx512::widen_bf16(src, dst, &map) };
+        }
+        if has_avx2() {
+            // SAFETY: the host supports AVX2 (checked above); the function is otherwise safe.
+            return unsafe { avx2::widen_bf16(src, dst, &map) };
+        }
+    }
+    widen_bf16_body(src, dst, &map)
+}
+
+/// `src` rounded to bfloat16 (nearest, ties to even; NaNs stay NaN with the quiet bit set) as little-endian
+/// bytes, two per value, into `dst`. Integer operations only, so every path gives the same bytes.
+pub fn narrow_bf16(src: &[f32], dst: &mut [u8]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if has_avx512bw() {
+            // SAFETY: the host supports AVX-512F and AVX-512BW (checked above); the function is otherwise safe.
+            return unsafe { avx512::narrow_bf16(src, dst) };
+        }
+        if has_avx2() {
+            // SAFETY: the host supports AVX2 (checked above); the function is otherwise safe.
+            return unsafe { avx2::narrow_bf16(src, dst) };
+        }
+    }
+    narrow_bf16_body(src, dst)
+}
+
+/// Whether the host has AVX-512F and AVX-512BW.
+#[inline]
+fn has_avx512bw() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
 }
 
 /// `x` rounded to bfloat16 precision (nearest, ties to even; infinities and NaNs kept), as an f32:
@@ -470,5 +562,32 @@ mod tests {
         axpy(&mut y1, 0.3, &a[..100]);
         axpy_body(&mut y2, 0.3, &a[..100]);
         assert_eq!(y1, y2);
+    }
+
+    #[test]
+    fn bfloat16_widening_and_narrowing_agree_on_every_path() {
+        let vals: Vec<f32> = (0..4096u32)
+            .map(|i| f32::from_bits(i.wrapping_mul(2_654_435_761)))
+            .chain([f32::INFINITY, -f32::INFINITY, f32::NAN, 0.0, -0.0, 1.0 + f32::EPSILON * 64.0])
+            .collect();
+        let n = vals.len() / 16 * 16;
+        let mut fast = vec![0u8; n * 2];
+        let mut slow = vec![0u8; n * 2];
+        narrow_bf16(&vals[..n], &mut fast);
+        narrow_bf16_body(&vals[..n], &mut slow);
+        assert_eq!(fast, slow);
+        // Ties go to even: 1 + 2^-8 (exactly halfway) rounds down to 1, 1 + 3·2^-8 up.
+        let mut two = [0u8; 4];
+        narrow_bf16(&[1.0 + 2f32.powi(-8), 1.0 + 3.0 * 2f32.powi(-8)], &mut two);
+        assert_eq!(two, [0x80, 0x3f, 0x82, 0x3f]);
+        // Rows land where the map says; widening is exact.
+        let rows = n / 16;
+        let mut w1 = vec![0f32; n];
+        let mut w2 = vec![0f32; n];
+        widen_bf16_rows(&fast, &mut w1, |r| (rows - 1 - r) * 16);
+        widen_bf16_body(&fast, &mut w2, &|r| (rows - 1 - r) * 16);
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&w1), bits(&w2));
+        assert_eq!(w1[(rows - 1) * 16 + 1].to_bits() >> 16, u16::from_le_bytes([fast[2], fast[3]]) as u32);
     }
 }

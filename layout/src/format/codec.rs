@@ -2,7 +2,7 @@
 //! (face) order — IEEE formats, integers (rounded and saturated) and the block floats (a shared exponent per
 //! 16-value face row, exponents first, then sign|magnitude codes).
 
-use super::{DataFormat, bfloat16, f16_bits_to_f32, f32_to_f16_bits};
+use super::{DataFormat, f16_bits_to_f32, f32_to_f16_bits};
 
 /// Magnitude bits (including the leading one) of a block-float datum, or `None` for other formats.
 pub fn bfp_mantissa_bits(format: DataFormat) -> Option<u32> {
@@ -125,11 +125,7 @@ pub fn encode_tile(format: DataFormat, vals: &[f32], out: &mut [u8]) {
                 out[4 * i..4 * i + 4].copy_from_slice(&v.to_le_bytes());
             }
         }
-        DataFormat::Float16_b => {
-            for (i, v) in vals.iter().enumerate() {
-                out[2 * i..2 * i + 2].copy_from_slice(&bfloat16::from_f32(*v).0.to_le_bytes());
-            }
-        }
+        DataFormat::Float16_b => sim_core::simd::narrow_bf16(vals, &mut out[..TILE_VALUES * 2]),
         DataFormat::Float16 => {
             for (i, v) in vals.iter().enumerate() {
                 out[2 * i..2 * i + 2].copy_from_slice(&f32_to_f16_bits(*v).to_le_bytes());
