@@ -3,6 +3,7 @@
 //! nothing of Tensix cores.
 
 pub mod addr;
+pub mod backpressure;
 pub mod calendar;
 pub mod dram;
 pub mod model;
@@ -10,6 +11,7 @@ pub mod params;
 pub mod topology;
 
 pub use addr::NocAddrMap;
+pub use backpressure::{Backpressure, WARN_STALLED_PER_TILE};
 pub use calendar::Calendar;
 pub use dram::{Dram, DramTiming, SparseMemory};
 pub use model::{Delivery, NocModel, NocTraffic, VcClass};

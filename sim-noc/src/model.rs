@@ -14,6 +14,7 @@
 //! the minor axis down its first column, then along the major axis across each row — occupying each tree
 //! link once and delivering to each destination as its head passes.
 
+use crate::backpressure::{Backpressure, BackpressureTracker};
 use crate::calendar::Calendar;
 use crate::params::NocParams;
 use crate::topology::{LinkId, Rect, Topology, TreeNode};
@@ -69,13 +70,19 @@ pub struct NocModel {
     route: Vec<LinkId>,
     /// The current time: no packet is ever injected before it (calendars forget what ended by then).
     now: u64,
+    /// Flits one virtual channel parks per router (`vc_buffer_bytes` in flits).
+    vc_buffer_flits: u64,
+    backpressure: BackpressureTracker,
 }
 
 impl NocModel {
     /// The NoCs of a `grid`-sized chip.
     pub fn new(grid: GridSize, params: NocParams) -> NocModel {
         let topo = Topology::new(grid);
+        let vc_buffer_flits = (params.vc_buffer_bytes / params.flit_bytes.max(1)) as u64;
         NocModel {
+            vc_buffer_flits,
+            backpressure: BackpressureTracker::new(topo.num_links()),
             params,
             links: vec![Calendar::new(); topo.num_links()],
             inject: vec![Calendar::new(); grid.count() * 2],
@@ -214,8 +221,15 @@ impl NocModel {
         let mut route = std::mem::take(&mut self.route);
         route.clear();
         self.topo.unicast_route(noc, src, dst, &mut route);
-        for &l in &route {
+        let dst_tile = self.tile_index(dst);
+        for (k, &l) in route.iter().enumerate() {
             let s = self.links[l.0 as usize].reserve_after(self.now, head, dur, payload as u64);
+            // Behind its head, the packet's body fills this router's and every earlier router's buffer
+            // (and the source NIU's) at one flit per cycle.
+            let buffered = self.vc_buffer_flits * (k as u64 + 1);
+            if s - head > buffered {
+                self.backpressure.queued(l, dst_tile, head, s, dur, s - head - buffered);
+            }
             head = s + self.params.hop.0;
         }
         self.route = route;
@@ -347,6 +361,11 @@ impl NocModel {
     /// Traffic injected on `noc` so far.
     pub fn traffic(&self, noc: NocId) -> NocTraffic {
         self.traffic[noc.index()]
+    }
+
+    /// Head-of-line blocking beyond router buffering seen so far (see [`crate::backpressure`]).
+    pub fn backpressure(&self) -> Backpressure {
+        self.backpressure.seen
     }
 
     /// Every link with its calendar (counters: busy cycles, bytes).

@@ -30,6 +30,9 @@ pub struct NocParams {
     pub mcast_reserve_base: Cycles,
     /// Path reservation cycles per router hop to the farthest router of the broadcast tree.
     pub mcast_reserve_per_hop: Cycles,
+    /// Bytes one virtual channel can hold in a router's inbound port (its guaranteed share plus the most
+    /// it may claim from the shared pool): what a stalled packet can park in each router behind its head.
+    pub vc_buffer_bytes: u32,
     /// Read packets or non-posted write packets one RISC may have in flight per NoC.
     pub max_outstanding: u32,
     /// Shortest time a NIU takes to land one read response from an L1 tile (its ejection port is busy for

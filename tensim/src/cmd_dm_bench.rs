@@ -185,7 +185,7 @@ fn rows_json(rows: &[Row]) -> serde_json::Value {
         .map(|r| {
             serde_json::json!({
                 "kernel": r.kernel, "run_host_id": r.run_host_id, "size": r.size, "count": r.count,
-                "latency": r.latency, "bandwidth": r.bandwidth,
+                "latency": r.latency, "bandwidth": r.bandwidth, "backpressure": r.backpressure,
             })
         })
         .collect()
@@ -336,6 +336,9 @@ fn compare_dir(
             c.median * 100.0,
             c.worst * 100.0
         );
+        if let Some(line) = c.backpressure_line() {
+            say!("  {line}");
+        }
         if let Some(n) = m.suite.not_modelled() {
             say!("  {n}");
         }

@@ -70,13 +70,14 @@ fn run_point(
     Ok(suite
         .run(&mut dev, s, n)?
         .into_iter()
-        .map(|(kernel, latency, bandwidth)| Row {
+        .map(|(kernel, latency, bandwidth, backpressure)| Row {
             kernel: kernel.to_string(),
             run_host_id: id,
             size: s * peers,
             count: n,
             latency,
             bandwidth,
+            backpressure,
         })
         .collect())
 }

@@ -129,6 +129,7 @@ keys! {
     "noc.mcast_reserve_base_cycles" => noc.mcast_reserve_base, [0, CYC], "cycles";
     "noc.mcast_reserve_hop_cycles" => noc.mcast_reserve_per_hop, [0, CYC], "cycles";
     "noc.max_outstanding" => noc.max_outstanding, [1, 65_535], "packets";
+    "noc.vc_buffer_bytes" => noc.vc_buffer_bytes, [1, 1 << 20], "bytes";
     "noc.router_to_niu_cycles" => noc.router_to_niu, [0, CYC], "cycles";
 
     "noc.read_response_cycles" => noc.read_response_min, [0, CYC], "cycles";

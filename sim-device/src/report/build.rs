@@ -51,6 +51,8 @@ fn noc_report(e: &Engine) -> NocReport {
         transfers_dropped: e.rec.records_dropped,
         last_arrival: e.rec.last_arrival,
         traffic: [noc.traffic(NocId::Noc0), noc.traffic(NocId::Noc1)],
+        backpressure: noc.backpressure(),
+        worker_tiles: e.chip.num_workers,
     }
 }
 
@@ -107,6 +109,25 @@ pub(crate) fn report(e: &Engine, program_id: u32, clock_mhz: u32) -> RunReport {
         t.to_json()
     });
     let mut warnings = e.rec.warnings.clone();
+    let bp = e.chip.noc.backpressure();
+    let tiles = e.chip.num_workers;
+    let stalled = bp.stalled_per_tile((end - Cycle::ZERO).0, tiles);
+    if let (Some((at, link)), true) = (bp.first, bp.significant((end - Cycle::ZERO).0, tiles)) {
+        let (from, dir) = e.chip.noc.topology().link_info(link);
+        warnings.push(format!(
+            "not modelled: wormhole back-pressure. {} packets waited behind another destination's backlog longer \
+             than the routers behind them buffer ({stalled:.1} per worker core at an average moment; the first at \
+             cycle {}, link {} from NoC0 tile ({},{}); up to {} cycles beyond the buffers). Silicon stalls the \
+             links behind such a backlog and many-to-many traffic collapses (tt-metal's all-to-all tables: about \
+             3.4 B/cycle per core); tensim lets the other traffic pass, so these cycles are optimistic",
+            bp.blocked_packets,
+            at.0,
+            dir.npe_name(),
+            from.x,
+            from.y,
+            bp.max_excess.0
+        ));
+    }
     if let Some(t) = e.rec.trace.as_ref().filter(|t| t.dropped() > 0) {
         warnings.push(format!(
             "not recorded: the trace keeps the first {} events; {} later ones are missing from it",

@@ -127,6 +127,11 @@ pub struct NocReport {
     pub last_arrival: Cycle,
     /// Traffic per NoC.
     pub traffic: [NocTraffic; 2],
+    /// Head-of-line blocking beyond router buffering, which tensim does not model (see
+    /// [`sim_noc::backpressure`]).
+    pub backpressure: sim_noc::Backpressure,
+    /// Worker (Tensix) cores of the chip.
+    pub worker_tiles: u32,
 }
 
 impl NocReport {

@@ -20,6 +20,8 @@
 //!   "zones": [ { "kernel": str, "core": [x, y], "risc": str, "name": str, "start": u64, "end": u64 } ],
 //!   "timestamped_data": [ { "kernel": str, "core": [x, y], "risc": str, "name": str, "data": u64,
 //!                           "at": u64 } ],          // DeviceTimestampedData / DeviceRecordEvent
+//!   "backpressure": { "blocked_packets": u64, "max_excess": u64, "stalled_per_tile": f64 },
+//!                                        // head-of-line blocking beyond router buffering (not modelled)
 //!   "warnings": [ str ] }
 //! ```
 //!
@@ -127,7 +129,13 @@ impl RunReport {
         json!({
             "cycles": self.cycles.0, "clock_mhz": self.clock_mhz, "micros": self.micros(), "kernels": kernels,
             "nocs": nocs, "links": links, "ports": ports, "dram": dram, "eth": eth, "zones": zones,
-            "timestamped_data": data, "warnings": self.warnings,
+            "timestamped_data": data,
+            "backpressure": {
+                "blocked_packets": self.noc.backpressure.blocked_packets,
+                "max_excess": self.noc.backpressure.max_excess.0,
+                "stalled_per_tile": self.noc.backpressure.stalled_per_tile(self.cycles.0, self.noc.worker_tiles),
+            },
+            "warnings": self.warnings,
         })
     }
 }
