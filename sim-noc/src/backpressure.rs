@@ -97,8 +97,11 @@ mod tests {
         )
     }
 
-    /// Eight 8 KiB packets from each source in `srcs` to its destination, all ready at cycle 0.
-    fn send(n: &mut NocModel, flows: &[((u32, u32), (u32, u32))]) {
+    /// A source tile and a destination tile, (x, y) in NoC0 coordinates.
+    type Flow = ((u32, u32), (u32, u32));
+
+    /// Eight 8 KiB packets from each flow's source to its destination, all ready at cycle 0.
+    fn send(n: &mut NocModel, flows: &[Flow]) {
         for _ in 0..8 {
             for &((sx, sy), (dx, dy)) in flows {
                 let (s, d) = (Noc0Coord::new(sx, sy), Noc0Coord::new(dx, dy));
