@@ -271,6 +271,18 @@ pub fn run(a: &DmBenchArgs) -> CliResult<ExitCode> {
     let (rows, packets, secs) = sweep(&setup, &suite, &sizes, &counts, a.allow_large)?;
     crate::out::text(&format_table(&format!("{} ({}, simulated)", suite.title(), dev.arch()), &rows))?;
     crate::note!("{} runs ({packets} NoC packets) in {secs:.3} s wall", rows.len());
+    let marked: Vec<String> =
+        rows.iter().filter(|r| r.backpressure).map(|r| format!("{} x {}", r.size, r.count)).collect();
+    if !marked.is_empty() {
+        say!(
+            "not modelled: wormhole back-pressure in {} of {} rows (Transaction Size x Number of Transactions: {}): \
+             their runs stalled packets behind other destinations' backlogs beyond router buffering, so their \
+             cycles are optimistic",
+            marked.len(),
+            rows.len(),
+            marked.join(", ")
+        );
+    }
     if let Some(n) = suite.not_modelled() {
         say!("{n}");
     }
