@@ -195,6 +195,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn bfloat16_tiles_encode_value_by_value_as_from_f32() {
+        // The vectorised tile encoder gives exactly `bfloat16::from_f32` of every value, NaNs and ties included.
+        let vals: Vec<f32> = (0..TILE_VALUES as u32)
+            .map(|i| match i % 7 {
+                0 => f32::NAN,
+                1 => f32::from_bits(0x3f80_8000), // a tie: 1 + 2^-8
+                2 => f32::from_bits(0x3f81_8000), // a tie rounding up
+                3 => -f32::INFINITY,
+                _ => f32::from_bits(i.wrapping_mul(2_654_435_761)),
+            })
+            .collect();
+        let mut out = vec![0u8; TILE_VALUES * 2];
+        encode_tile(DataFormat::Float16_b, &vals, &mut out);
+        for (i, v) in vals.iter().enumerate() {
+            assert_eq!(
+                u16::from_le_bytes([out[2 * i], out[2 * i + 1]]),
+                super::super::bfloat16::from_f32(*v).0,
+                "value {i}"
+            );
+        }
+    }
+
+    #[test]
     fn half_precision_round_trips_and_rounds() {
         for v in [0.0f32, 1.0, -2.5, 65504.0, 6.1035156e-5, 5.9604645e-8, 0.333333] {
             let h = f32_to_f16_bits(v);
