@@ -75,27 +75,9 @@ impl BackpressureTracker {
 
 #[cfg(test)]
 mod tests {
-    use crate::model::{NocModel, VcClass};
-    use crate::params::NocParams;
+    use crate::model::{NocModel, VcClass, test_model as wh};
     use sim_core::{Cycle, Cycles};
-    use soc_descriptors::{GridSize, Noc0Coord, NocId};
-
-    fn wh() -> NocModel {
-        NocModel::new(
-            GridSize::new(10, 12),
-            NocParams {
-                flit_bytes: 32,
-                max_burst_bytes: 8192,
-                header_flits: 1,
-                hop: Cycles(9),
-                niu_to_router: Cycles(5),
-                router_to_niu: Cycles(5),
-                inject_cycles_per_kflit: 1000,
-                vc_buffer_bytes: 512,
-                ..NocParams::default()
-            },
-        )
-    }
+    use soc_descriptors::{Noc0Coord, NocId};
 
     /// A source tile and a destination tile, (x, y) in NoC0 coordinates.
     type Flow = ((u32, u32), (u32, u32));

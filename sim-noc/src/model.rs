@@ -380,25 +380,32 @@ impl NocModel {
     }
 }
 
+/// A Wormhole-like 10×12 NoC with round numbers (9-cycle hops, one flit per cycle), for tests.
+#[cfg(test)]
+pub(crate) fn test_model() -> NocModel {
+    NocModel::new(
+        GridSize::new(10, 12),
+        NocParams {
+            flit_bytes: 32,
+            max_burst_bytes: 8192,
+            header_flits: 1,
+            hop: Cycles(9),
+            niu_to_router: Cycles(5),
+            router_to_niu: Cycles(5),
+            inject_cycles_per_kflit: 1000,
+            vc_buffer_bytes: 512,
+            ..NocParams::default()
+        },
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::topology::Dir;
 
     fn wh() -> NocModel {
-        NocModel::new(
-            GridSize::new(10, 12),
-            NocParams {
-                flit_bytes: 32,
-                max_burst_bytes: 8192,
-                header_flits: 1,
-                hop: Cycles(9),
-                niu_to_router: Cycles(5),
-                router_to_niu: Cycles(5),
-                inject_cycles_per_kflit: 1000,
-                ..NocParams::default()
-            },
-        )
+        test_model()
     }
 
     const U: VcClass = VcClass::Unicast;

@@ -109,10 +109,11 @@ pub(crate) fn report(e: &Engine, program_id: u32, clock_mhz: u32) -> RunReport {
         t.to_json()
     });
     let mut warnings = e.rec.warnings.clone();
-    let bp = e.chip.noc.backpressure();
-    let tiles = e.chip.num_workers;
-    let stalled = bp.stalled_per_tile((end - Cycle::ZERO).0, tiles);
-    if let (Some((at, link)), true) = (bp.first, bp.significant((end - Cycle::ZERO).0, tiles)) {
+    let (bp, cycles, tiles) = (e.chip.noc.backpressure(), (end - Cycle::ZERO).0, e.chip.num_workers);
+    if bp.significant(cycles, tiles)
+        && let Some((at, link)) = bp.first
+    {
+        let stalled = bp.stalled_per_tile(cycles, tiles);
         let (from, dir) = e.chip.noc.topology().link_info(link);
         warnings.push(format!(
             "not modelled: wormhole back-pressure. {} packets waited behind another destination's backlog longer \
