@@ -337,42 +337,43 @@ mod avx512 {
     }
 }
 
-/// Whether the host has AVX-512F and FMA (checked once; the answer is cached by the standard library).
+/// Whether the host has every one of the named x86 features (checked once each; the standard library caches
+/// the answers); always false on other architectures.
+macro_rules! host_has {
+    ($($feature:tt),+) => {{
+        #[cfg(target_arch = "x86_64")]
+        {
+            true $(&& std::is_x86_feature_detected!($feature))+
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    }};
+}
+
+/// AVX-512F and FMA: the matmuls' best path.
 #[inline]
 fn has_avx512() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("fma")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    host_has!("avx512f", "fma")
 }
 
+/// AVX-512F and AVX-512BW: the bfloat16 conversions' best path.
+#[inline]
+fn has_avx512bw() -> bool {
+    host_has!("avx512f", "avx512bw")
+}
+
+/// AVX2: axpy and the bfloat16 conversions.
 #[inline]
 fn has_avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    host_has!("avx2")
 }
 
-/// Whether the host has AVX2 and FMA (the matmuls' second-best path).
+/// AVX2 and FMA: the matmuls' second-best path.
 #[inline]
 fn has_avx2_fma() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    host_has!("avx2", "fma")
 }
 
 /// `y[j] += a · x[j]` over the common length.
@@ -417,19 +418,6 @@ pub fn narrow_bf16(src: &[f32], dst: &mut [u8]) {
         }
     }
     narrow_bf16_body(src, dst)
-}
-
-/// Whether the host has AVX-512F and AVX-512BW.
-#[inline]
-fn has_avx512bw() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
 }
 
 /// `x` rounded to bfloat16 precision (nearest, ties to even; infinities and NaNs kept), as an f32:
