@@ -15,7 +15,7 @@ fn device(extra: &[&str]) -> Device {
     p.set("noc.inject_cycles_per_kflit=1000").unwrap();
     p.set("noc.hop_cycles=9").unwrap();
     p.set("noc.ack_turnaround_cycles=0").unwrap();
-    p.set("noc.read_response_cycles=0").unwrap();
+    p.set("noc.read_serve_cycles=0").unwrap();
     for s in extra {
         p.set(s).unwrap();
     }
@@ -157,9 +157,10 @@ fn outstanding_limit_serialises_reads() {
 }
 
 #[test]
-fn read_responses_land_no_closer_than_the_response_time() {
-    // Four overlapped reads whose responses (2 flits each) arrive back to back: with a 20-cycle floor on
-    // landing a response, each lands 20 cycles after the one before.
+fn reads_in_a_row_to_one_tile_go_out_at_its_serving_rate() {
+    // Four reads to one tile whose NIU serves a request in 20 cycles: each request waits at the source
+    // until the NIU is free, so they arrive — and their responses land — 20 cycles apart. With a 2-cycle
+    // serving time the responses' own serialisation (2 flits) spaces them instead.
     let four = |extra: &[&str]| {
         let mut dev = device(extra);
         measure(&mut dev, |k, v| {
@@ -167,14 +168,36 @@ fn read_responses_land_no_closer_than_the_response_time() {
             let src = k.get_noc_addr(19, 18, l1);
             for i in 0..4 {
                 k.noc_async_read(src, l1 + 2048 + 32 * i, 32);
+                v.push(k.cycle());
             }
             k.noc_async_read_barrier();
             v.push(k.cycle());
-        })[0]
+        })
     };
     let round_trip = NIU + HOP + NIU + 1 + 8 + NIU + 9 * HOP + NIU + 2 + 4;
-    assert_eq!(four(&["noc.read_response_cycles=20"]), round_trip + 3 * 20);
-    assert_eq!(four(&["noc.read_response_cycles=2"]), round_trip + 3 * 2, "no floor below the serialisation");
+    let t = four(&["noc.read_serve_cycles=20"]);
+    assert_eq!(t[4], round_trip + 3 * 20);
+    // A waiting request holds the read command buffer: the second read's request leaves at 20, so the
+    // third read is handed over then, and the fourth at 40 (its request leaves at 60).
+    assert_eq!(&t[..4], &[0, 0, 20, 40]);
+    assert_eq!(four(&["noc.read_serve_cycles=2"])[4], round_trip + 3 * 2, "no floor below the serialisation");
+}
+
+#[test]
+fn reads_to_different_tiles_are_not_serialised_by_serving() {
+    // A read from (1,0) = NoC0 (2,1) and one from (0,1) = NoC0 (1,2), each tile taking 100 cycles to serve
+    // a request: the second request leaves at once, so the pair ends with the longer round trip (the
+    // second: 1 hop south, 11 back around the torus), not a serving time later.
+    let mut dev = device(&["noc.read_serve_cycles=100"]);
+    let t = measure(&mut dev, |k, v| {
+        let l1 = k.get_write_ptr(CBIndex::c_0);
+        k.noc_async_read(k.get_noc_addr(19, 18, l1), l1 + 2048, 32);
+        k.noc_async_read(k.get_noc_addr(18, 19, l1), l1 + 2048 + 32, 32);
+        k.noc_async_read_barrier();
+        v.push(k.cycle());
+    });
+    let second = NIU + HOP + NIU + 1 + 8 + NIU + 11 * HOP + NIU + 2 + 4;
+    assert_eq!(t, vec![second]);
 }
 
 #[test]

@@ -64,6 +64,8 @@ pub struct NocModel {
     links: Vec<Calendar>,
     inject: Vec<Calendar>,
     eject: Vec<Calendar>,
+    /// Per NIU: the read requests it is serving (see [`NocModel::served_request`]).
+    serve: Vec<Calendar>,
     traffic: [NocTraffic; 2],
     /// Arrival of the last packet of each ordered flow, indexed by [`NocModel::flow`].
     flows: Vec<Cycle>,
@@ -87,6 +89,7 @@ impl NocModel {
             links: vec![Calendar::new(); topo.num_links()],
             inject: vec![Calendar::new(); grid.count() * 2],
             eject: vec![Calendar::new(); grid.count() * 2],
+            serve: vec![Calendar::new(); grid.count() * 2],
             topo,
             traffic: Default::default(),
             flows: vec![Cycle::ZERO; grid.count() * grid.count() * 4],
@@ -145,21 +148,8 @@ impl NocModel {
 
     /// Eject at `tile` a packet whose head reaches its router at `head`.
     fn eject_at(&mut self, noc: NocId, tile: Noc0Coord, head: u64, dur: u64, payload: u32) -> (Cycle, Cycle) {
-        self.eject_held(noc, tile, head, dur, 0, payload)
-    }
-
-    /// [`NocModel::eject_at`], with the ejection port busy for at least `hold` cycles.
-    fn eject_held(
-        &mut self,
-        noc: NocId,
-        tile: Noc0Coord,
-        head: u64,
-        dur: u64,
-        hold: u64,
-        payload: u32,
-    ) -> (Cycle, Cycle) {
         let i = self.niu(tile, noc);
-        let e = self.eject[i].reserve_after(self.now, head, dur.max(hold), payload as u64);
+        let e = self.eject[i].reserve_after(self.now, head, dur, payload as u64);
         let first = e + self.params.router_to_niu.0;
         (Cycle(first), Cycle(first + dur))
     }
@@ -191,22 +181,6 @@ impl NocModel {
         ready: Cycle,
         vc: VcClass,
     ) -> Delivery {
-        self.unicast_held(noc, src, dst, payload, ready, vc, Cycles::ZERO)
-    }
-
-    /// [`NocModel::unicast`], where the destination NIU's ejection port stays busy for at least `hold`
-    /// cycles for this packet (a read response: the requesting NIU lands one response at a time).
-    #[allow(clippy::too_many_arguments)]
-    pub fn unicast_held(
-        &mut self,
-        noc: NocId,
-        src: Noc0Coord,
-        dst: Noc0Coord,
-        payload: u32,
-        ready: Cycle,
-        vc: VcClass,
-        hold: Cycles,
-    ) -> Delivery {
         // A packet to its own tile (loopback) moves through one NIU that reads and writes the same L1:
         // it streams slower and turns around later than a packet between two tiles.
         let looped = src == dst && payload > 0;
@@ -233,7 +207,7 @@ impl NocModel {
             head = s + self.params.hop.0;
         }
         self.route = route;
-        let (first, arrive) = self.eject_held(noc, dst, head, dur, hold.0, payload);
+        let (first, arrive) = self.eject_at(noc, dst, head, dur, payload);
         let arrive = self.in_order(noc, src, dst, vc, arrive);
         Delivery { inject_start: Cycle(start), inject_end: Cycle(start + dur), first_byte: first.min(arrive), arrive }
     }
@@ -256,6 +230,38 @@ impl NocModel {
         self.eject[e].reserve_after(self.now, head, 1, 0);
         let arrive = Cycle(head + self.params.router_to_niu.0 + 1);
         Delivery { inject_start: ready, inject_end: Cycle(ready.0 + 1), first_byte: arrive, arrive }
+    }
+
+    /// A read request from `src` to an L1 tile `dst`, ready at `ready`, that `dst`'s NIU serves for
+    /// `serve` cycles (reading the data and forming the response). A NIU serves one request at a time;
+    /// while it is busy, the request waits at its source — holding the requester's read command buffer —
+    /// and leaves so as to arrive when the NIU is free. Reads in a row to one tile therefore go out at
+    /// the tile's serving rate, while reads to different tiles overlap (calibration/dm One from All on
+    /// both chips: 16 single reads to 16 peers leave at the issuing RISC's pace, 256 reads in a row to
+    /// each peer at one per `serve` cycles).
+    pub fn served_request(
+        &mut self,
+        noc: NocId,
+        src: Noc0Coord,
+        dst: Noc0Coord,
+        ready: Cycle,
+        serve: Cycles,
+    ) -> Delivery {
+        if serve.0 == 0 {
+            return self.request(noc, src, dst, ready);
+        }
+        let mut route = std::mem::take(&mut self.route);
+        route.clear();
+        self.topo.unicast_route(noc, src, dst, &mut route);
+        let hops = route.len() as u64;
+        self.route = route;
+        let p = &self.params;
+        let latency = p.niu_to_router.0 + hops * p.hop.0 + p.router_to_niu.0 + 1;
+        let e = self.niu(dst, noc);
+        let start = self.serve[e].reserve_after(self.now, ready.0 + latency, serve.0, 0);
+        let d = self.request(noc, src, dst, Cycle(start - latency));
+        debug_assert_eq!(d.arrive.0, start);
+        d
     }
 
     /// A header flit on a virtual channel of its own crossing the links from `src` to `dst`, its head at

@@ -35,9 +35,9 @@ pub struct NocParams {
     pub vc_buffer_bytes: u32,
     /// Read packets or non-posted write packets one RISC may have in flight per NoC.
     pub max_outstanding: u32,
-    /// Shortest time a NIU takes to land one read response from an L1 tile (its ejection port is busy for
-    /// at least this long, or the response's serialisation if longer).
-    pub read_response_min: Cycles,
+    /// Time an L1 tile's NIU spends serving one read request (reading the data and forming the response);
+    /// it serves one at a time (see [`crate::NocModel::served_request`]).
+    pub read_serve: Cycles,
     /// NIU read of L1 for a read response.
     pub l1_read_latency: Cycles,
     /// NIU write of arriving data into L1.

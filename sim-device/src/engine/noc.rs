@@ -190,7 +190,12 @@ impl Engine {
             return Err(NocError::MisalignedRead { kind, src: local, dst: r.dst_l1, align: a });
         }
         let me = c.core_tile[r.core.0 as usize];
-        let req = c.noc.request(r.noc, me, src_tile, now);
+        // An L1 tile's NIU serves one read request at a time; a DRAM tile's rate is the DRAM model's.
+        let req = if src.is_dram() {
+            c.noc.request(r.noc, me, src_tile, now)
+        } else {
+            c.noc.served_request(r.noc, me, src_tile, now, c.noc_params.read_serve)
+        };
         let ready = match src {
             Mem::L1 { .. } => req.arrive + c.noc_params.l1_read_latency,
             Mem::Dram { channel, addr } => c.dram_timing.read(channel as usize, addr, r.size, req.arrive),
@@ -231,8 +236,7 @@ impl Engine {
         let mut data = std::mem::take(&mut c.xfers[id as usize].data);
         c.read_mem(src, &mut data, size);
         c.xfers[id as usize].data = data;
-        let hold = c.noc_params.read_response_min;
-        let resp = c.noc.unicast_held(noc, src_tile, me, size, at, VcClass::Response, hold);
+        let resp = c.noc.unicast(noc, src_tile, me, size, at, VcClass::Response);
         let land = resp.arrive + c.noc_params.l1_write_latency;
         self.rec.arrival(record, resp.first_byte, land);
         self.sched.queue.push(land, Ev::ReadLand(id));

@@ -132,7 +132,7 @@ keys! {
     "noc.vc_buffer_bytes" => noc.vc_buffer_bytes, [1, 1 << 20], "bytes";
     "noc.router_to_niu_cycles" => noc.router_to_niu, [0, CYC], "cycles";
 
-    "noc.read_response_cycles" => noc.read_response_min, [0, CYC], "cycles";
+    "noc.read_serve_cycles" => noc.read_serve, [0, CYC], "cycles";
     "l1.noc_read_latency_cycles" => noc.l1_read_latency, [0, CYC], "cycles";
     "l1.noc_write_latency_cycles" => noc.l1_write_latency, [0, CYC], "cycles";
     "dram.read_latency_cycles" => dram.read_latency, [0, CYC], "cycles";
