@@ -86,6 +86,10 @@ fn run_point(
 /// return the table rows. Each point runs on its own device from `open`, the points spread over the
 /// current rayon pool; the rows and every number are the same whatever the number of threads. `done` is
 /// called after each point (progress).
+///
+/// The points are handed out largest first (by their packet count), each to the next free thread: a sweep's
+/// points differ in size by orders of magnitude, and the largest, started last, would otherwise run alone
+/// while the other threads sit idle.
 pub fn run_sweep(
     open: &(dyn Fn() -> Result<Device, DeviceError> + Sync),
     suite: &Suite,
@@ -94,14 +98,28 @@ pub fn run_sweep(
     done: &(dyn Fn() + Sync),
 ) -> Result<Vec<Row>, DeviceError> {
     use rayon::prelude::*;
-    let per_point: Vec<Result<Vec<Row>, DeviceError>> = points(sizes, counts)
-        .into_par_iter()
-        .map(|p| {
-            let r = run_point(open, suite, p);
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let pts = points(sizes, counts);
+    let order = {
+        let dev = open()?;
+        let mut cost = Vec::with_capacity(pts.len());
+        for (i, &(_, s, n)) in pts.iter().enumerate() {
+            cost.push((suite.packets(&dev, s, n)?, i));
+        }
+        cost.sort_by_key(|&(packets, i)| (std::cmp::Reverse(packets), i));
+        cost.into_iter().map(|(_, i)| i).collect::<Vec<_>>()
+    };
+    let next = AtomicUsize::new(0);
+    type Slot = std::sync::Mutex<Option<Result<Vec<Row>, DeviceError>>>;
+    let results: Vec<Slot> = pts.iter().map(|_| Slot::new(None)).collect();
+    (0..rayon::current_num_threads().min(pts.len())).into_par_iter().for_each(|_| {
+        while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+            let r = run_point(open, suite, pts[i]);
+            *results[i].lock().expect("not poisoned") = Some(r);
             done();
-            r
-        })
-        .collect();
+        }
+    });
+    let per_point = results.into_iter().map(|m| m.into_inner().expect("not poisoned").expect("every point ran"));
     let mut rows = Vec::new();
     for r in per_point {
         rows.extend(r?);
