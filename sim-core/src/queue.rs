@@ -237,6 +237,46 @@ mod tests {
     }
 
     #[test]
+    fn events_far_apart_come_out_in_key_order() {
+        // A simulation's pattern: time only moves forward, events are scheduled from the current cycle to
+        // a million cycles ahead, fibers and hardware events mixed; every pop must be the smallest key
+        // pending, as a sorted map of the same keys says.
+        let mut q = EventQueue::new();
+        let mut want = std::collections::BTreeMap::new();
+        let mut x = 0x9E3779B97F4A7C15u64;
+        let mut now = 0u64;
+        for i in 0..20000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let ahead = match x % 4 {
+                0 => 0,
+                1 => (x >> 8) % 64,
+                2 => (x >> 8) % 4096,
+                _ => (x >> 8) % (1 << 20),
+            };
+            let at = Cycle(now + ahead);
+            if x & (1 << 40) != 0 {
+                q.push_fiber(at, i, i);
+                want.insert(EventKey::fiber(at, i), i);
+            } else {
+                q.push(at, i);
+                want.insert(EventKey { at, order: q.seq - 1 }, i);
+            }
+            if x.is_multiple_of(3) {
+                let (k, v) = q.pop().unwrap();
+                assert_eq!((k, v), want.pop_first().unwrap());
+                assert_eq!(q.head(), want.first_key_value().map(|(k, _)| *k));
+                now = k.at.0;
+            }
+        }
+        while let Some((k, v)) = q.pop() {
+            assert_eq!((k, v), want.pop_first().unwrap());
+        }
+        assert!(want.is_empty() && q.is_empty());
+    }
+
+    #[test]
     fn push_fiber_pop_equals_push_then_pop() {
         // A deterministic mix of events; every push_fiber_pop must return what push_fiber + pop would.
         let mut a = EventQueue::new();
