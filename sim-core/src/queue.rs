@@ -80,9 +80,76 @@ impl QueueHead {
     }
 }
 
+/// Pending events past the current block of cycles, once the queue is large (see [`EventQueue`]).
+struct Far<E> {
+    /// The earliest cycle of the heap's block when the far events were last sorted into buckets.
+    last: u64,
+    /// `buckets[i]`: entries whose cycle, in a later block than `last`, differs from `last` first in bit
+    /// `i` (`i >= NOW_BITS`).
+    buckets: Vec<Vec<Entry<E>>>,
+    /// Bit `i` set: `buckets[i]` is not empty.
+    full: u64,
+    /// Entries in the buckets.
+    count: usize,
+}
+
+/// The queue keeps far events in buckets from this many pending events on...
+const FAR_FROM: usize = 4096;
+/// ...and goes back to one heap below this many.
+const FAR_UNTIL: usize = 1024;
+/// A block of `2^NOW_BITS` cycles stays in the heap while far events wait in buckets.
+const NOW_BITS: u32 = 8;
+
+impl<E> Far<E> {
+    fn block(at: u64) -> u64 {
+        at >> NOW_BITS
+    }
+
+    /// Whether an entry at `at` belongs in the heap: in the current block or before it.
+    fn near(&self, at: u64) -> bool {
+        Self::block(at) <= Self::block(self.last)
+    }
+
+    fn put(&mut self, e: Entry<E>) {
+        let at = (e.key >> 64) as u64;
+        let i = 63 - (at ^ self.last).leading_zeros();
+        self.buckets[i as usize].push(e);
+        self.full |= 1 << i;
+        self.count += 1;
+    }
+
+    /// Move the lowest bucket's earliest block into `heap` (which is empty), the rest to lower buckets.
+    #[inline(never)]
+    fn refill(&mut self, heap: &mut BinaryHeap<Entry<E>>) {
+        if self.full == 0 {
+            return;
+        }
+        let i = self.full.trailing_zeros() as usize;
+        self.full &= !(1 << i);
+        let mut bucket = std::mem::take(&mut self.buckets[i]);
+        self.count -= bucket.len();
+        self.last = bucket.iter().map(|e| (e.key >> 64) as u64).min().expect("a full bucket");
+        for e in bucket.drain(..) {
+            if self.near((e.key >> 64) as u64) {
+                heap.push(e);
+            } else {
+                self.put(e);
+            }
+        }
+        self.buckets[i] = bucket; // keep the allocation
+    }
+}
+
 /// A deterministic priority queue of events.
+///
+/// A binary heap on the whole key. A busy chip keeps tens of thousands of events pending, most of them far
+/// ahead (packets landing, acknowledgements coming back); from [`FAR_FROM`] pending events on, the heap keeps
+/// only the current block of cycles and the rest wait in buckets by the highest bit in which their cycle
+/// differs from the block's (a radix queue), appended to and moved down a few times each, until their
+/// block comes. The heap's top is always the earliest entry, so the order is the heap's alone.
 pub struct EventQueue<E> {
     heap: BinaryHeap<Entry<E>>,
+    far: Option<Box<Far<E>>>,
     seq: u64,
     head: QueueHead,
     /// The published head never reads later than this (packed key; `u128::MAX` when unset): a run in
@@ -95,6 +162,7 @@ impl<E> Default for EventQueue<E> {
     fn default() -> Self {
         EventQueue {
             heap: BinaryHeap::new(),
+            far: None,
             seq: 0,
             head: QueueHead(Rc::new(Cell::new(u128::MAX))),
             horizon: u128::MAX,
@@ -135,16 +203,80 @@ impl<E> EventQueue<E> {
         self.insert(key.packed(), payload);
     }
 
+    #[inline]
     fn insert(&mut self, key: u128, payload: E) {
-        self.heap.push(Entry { key, payload });
+        let e = Entry { key, payload };
+        if let Some(far) = &mut self.far {
+            Self::insert_far(far, &mut self.heap, e);
+        } else {
+            self.heap.push(e);
+            if self.heap.len() >= FAR_FROM {
+                self.start_far();
+            }
+        }
         if key < self.head.0.get() {
             self.head.0.set(key);
         }
     }
 
+    #[inline(never)]
+    fn insert_far(far: &mut Far<E>, heap: &mut BinaryHeap<Entry<E>>, e: Entry<E>) {
+        if far.near((e.key >> 64) as u64) {
+            heap.push(e);
+        } else {
+            far.put(e);
+            if heap.is_empty() {
+                far.refill(heap);
+            }
+        }
+    }
+
+    /// Sort the events past the heap's first block into buckets.
+    #[cold]
+    #[inline(never)]
+    fn start_far(&mut self) {
+        let last = (self.heap.peek().expect("a full heap").key >> 64) as u64;
+        let mut far = Far { last, buckets: (0..64).map(|_| Vec::new()).collect(), full: 0, count: 0 };
+        let mut near = Vec::new();
+        for e in std::mem::take(&mut self.heap).into_vec() {
+            if far.near((e.key >> 64) as u64) {
+                near.push(e);
+            } else {
+                far.put(e);
+            }
+        }
+        self.heap = BinaryHeap::from(near);
+        self.far = Some(Box::new(far));
+    }
+
+    /// Take the earliest entry, keeping the heap's top the earliest of all.
+    #[inline]
+    fn take(&mut self) -> Option<Entry<E>> {
+        let e = self.heap.pop()?;
+        if self.far.is_some() {
+            self.after_take_far();
+        }
+        Some(e)
+    }
+
+    /// After an entry was taken in far mode: refill an empty heap, and go back to one heap when small.
+    #[inline(never)]
+    fn after_take_far(&mut self) {
+        let far = self.far.as_mut().expect("far mode");
+        if self.heap.is_empty() {
+            far.refill(&mut self.heap);
+        }
+        if self.heap.len() + far.count < FAR_UNTIL {
+            for b in &mut far.buckets {
+                self.heap.extend(b.drain(..));
+            }
+            self.far = None;
+        }
+    }
+
     /// Take the earliest event.
     pub fn pop(&mut self) -> Option<(EventKey, E)> {
-        let e = self.heap.pop()?;
+        let e = self.take()?;
         self.publish();
         Some((EventKey::unpacked(e.key), e.payload))
     }
@@ -154,6 +286,13 @@ impl<E> EventQueue<E> {
     /// often is).
     pub fn push_fiber_pop(&mut self, at: Cycle, id: u32, payload: E) -> (EventKey, E) {
         let key = EventKey::fiber(at, id).packed();
+        if self.far.as_ref().is_some_and(|f| !f.near(at.0)) {
+            // Later than every entry of the heap's block: it cannot be next.
+            let e = self.take().expect("entries in the heap's block");
+            self.insert(key, payload);
+            self.publish();
+            return (EventKey::unpacked(e.key), e.payload);
+        }
         let Some(mut top) = self.heap.peek_mut() else {
             return (EventKey::unpacked(key), payload);
         };
@@ -188,7 +327,7 @@ impl<E> EventQueue<E> {
 
     /// Number of pending events.
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.heap.len() + self.far.as_ref().map_or(0, |f| f.count)
     }
 
     /// Whether nothing is pending.
@@ -245,7 +384,9 @@ mod tests {
         let mut want = std::collections::BTreeMap::new();
         let mut x = 0x9E3779B97F4A7C15u64;
         let mut now = 0u64;
+        let mut far = false;
         for i in 0..20000u32 {
+            far |= q.far.is_some();
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
@@ -274,6 +415,8 @@ mod tests {
             assert_eq!((k, v), want.pop_first().unwrap());
         }
         assert!(want.is_empty() && q.is_empty());
+        assert!(far, "the queue grew past FAR_FROM and kept far events in buckets");
+        assert!(q.far.is_none(), "and went back to one heap as it emptied");
     }
 
     #[test]
