@@ -39,6 +39,13 @@ struct Entry<E> {
     payload: E,
 }
 
+impl<E> Entry<E> {
+    /// The entry's cycle.
+    fn cycle(&self) -> u64 {
+        (self.key >> 64) as u64
+    }
+}
+
 impl EventKey {
     fn packed(self) -> u128 {
         ((self.at.0 as u128) << 64) | self.order as u128
@@ -111,8 +118,7 @@ impl<E> Far<E> {
     }
 
     fn put(&mut self, e: Entry<E>) {
-        let at = (e.key >> 64) as u64;
-        let i = 63 - (at ^ self.last).leading_zeros();
+        let i = 63 - (e.cycle() ^ self.last).leading_zeros();
         self.buckets[i as usize].push(e);
         self.full |= 1 << i;
         self.count += 1;
@@ -128,9 +134,9 @@ impl<E> Far<E> {
         self.full &= !(1 << i);
         let mut bucket = std::mem::take(&mut self.buckets[i]);
         self.count -= bucket.len();
-        self.last = bucket.iter().map(|e| (e.key >> 64) as u64).min().expect("a full bucket");
+        self.last = bucket.iter().map(Entry::cycle).min().expect("a full bucket");
         for e in bucket.drain(..) {
-            if self.near((e.key >> 64) as u64) {
+            if self.near(e.cycle()) {
                 heap.push(e);
             } else {
                 self.put(e);
@@ -221,7 +227,7 @@ impl<E> EventQueue<E> {
 
     #[inline(never)]
     fn insert_far(far: &mut Far<E>, heap: &mut BinaryHeap<Entry<E>>, e: Entry<E>) {
-        if far.near((e.key >> 64) as u64) {
+        if far.near(e.cycle()) {
             heap.push(e);
         } else {
             far.put(e);
@@ -235,11 +241,11 @@ impl<E> EventQueue<E> {
     #[cold]
     #[inline(never)]
     fn start_far(&mut self) {
-        let last = (self.heap.peek().expect("a full heap").key >> 64) as u64;
+        let last = self.heap.peek().expect("a full heap").cycle();
         let mut far = Far { last, buckets: (0..64).map(|_| Vec::new()).collect(), full: 0, count: 0 };
         let mut near = Vec::new();
         for e in std::mem::take(&mut self.heap).into_vec() {
-            if far.near((e.key >> 64) as u64) {
+            if far.near(e.cycle()) {
                 near.push(e);
             } else {
                 far.put(e);

@@ -250,11 +250,7 @@ impl NocModel {
         if serve.0 == 0 {
             return self.request(noc, src, dst, ready);
         }
-        let mut route = std::mem::take(&mut self.route);
-        route.clear();
-        self.topo.unicast_route(noc, src, dst, &mut route);
-        let hops = route.len() as u64;
-        self.route = route;
+        let hops = self.topo.hops(noc, src, dst) as u64;
         let p = &self.params;
         let latency = p.niu_to_router.0 + hops * p.hop.0 + p.router_to_niu.0 + 1;
         let e = self.niu(dst, noc);
