@@ -371,10 +371,20 @@ impl Params {
         Ok(v)
     }
 
+    /// An unknown key: the error lists up to 12 keys of the same group, those sharing the most words with
+    /// what was written first (`noc.read_response_cycles` suggests `noc.read_serve_cycles` before the rest).
     fn unknown(origin: &str, key: &str, value: &RawValue) -> ParamError {
         let prefix = key.split('.').next().unwrap_or("");
-        let similar: Vec<&'static str> =
-            KEYS.iter().map(|k| k.name).filter(|k| k.starts_with(prefix) && !prefix.is_empty()).take(12).collect();
+        let words = |k: &str| k.split(['.', '_']).map(str::to_string).collect::<Vec<_>>();
+        let written = words(key);
+        let mut similar: Vec<(usize, &'static str)> = KEYS
+            .iter()
+            .map(|k| k.name)
+            .filter(|k| !prefix.is_empty() && k.split('.').next() == Some(prefix))
+            .map(|k| (words(k).iter().filter(|w| written.contains(w)).count(), k))
+            .collect();
+        similar.sort_by_key(|&(shared, _)| std::cmp::Reverse(shared));
+        let similar = similar.into_iter().map(|(_, k)| k).take(12).collect();
         Params::error(origin, key, value, ParamProblem::UnknownKey(similar))
     }
 

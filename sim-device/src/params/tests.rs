@@ -48,7 +48,10 @@ fn overrides_are_checked_and_echo_what_was_typed() {
     assert_eq!(p.noc.hop, Cycles(11));
     assert_eq!(p.source("noc.hop_cycles"), Some("--set noc.hop_cycles=11"));
     let cases = [
-        ("noc.hop_cylces=11", "--set: noc.hop_cylces = 11: unknown parameter; known keys include noc.flit_bytes"),
+        (
+            "noc.hop_cylces=11",
+            "--set: noc.hop_cylces = 11: unknown parameter; known keys include noc.hop_cycles, noc.mcast_reserve_hop_cycles",
+        ),
         ("noc.hop_cycles", "--set: noc.hop_cycles: expected KEY=VALUE"),
         ("noc.hop_cycles=fast", "--set: noc.hop_cycles = fast: not a number"),
         ("noc.hop_cycles=2.5", "--set: noc.hop_cycles = 2.5: must be a whole number"),
@@ -126,4 +129,18 @@ fn override_files_take_plain_values_or_value_and_source() {
     std::fs::remove_dir_all(&dir).unwrap();
     let e = p.apply_file(Path::new("/dev/zero")).unwrap_err().to_string();
     assert!(e.contains("not a regular file"), "{e}");
+}
+
+#[test]
+fn an_unknown_key_suggests_the_keys_sharing_most_words_first() {
+    let mut p = Params::builtin(Arch::Blackhole);
+    // The key's name before it became the serving time of a read request.
+    let e = p.set("noc.read_response_cycles=35").unwrap_err().to_string();
+    assert!(e.contains("known keys include noc.read_serve_cycles, "), "{e}");
+    // Only keys of the same group, at most 12.
+    let e = p.set("dram.bandwidth=1").unwrap_err().to_string();
+    assert!(e.contains("known keys include dram."), "{e}");
+    assert!(!e.contains("noc."), "{e}");
+    let listed = e.split("include ").nth(1).unwrap().split(" (").next().unwrap().split(", ").count();
+    assert!(listed <= 12, "{e}");
 }
