@@ -220,6 +220,33 @@ fn unlinked_multicast_holds_the_niu_for_its_path_reservation() {
 }
 
 #[test]
+fn a_multicast_is_one_outstanding_packet_however_many_acks_it_brings() {
+    // Multicasts of 32 B from (0,0) = NoC0 (1,1) to (2,1)-(3,1): two destinations, two acks each.
+    let run = |max: &str, barrier: bool| {
+        let mut dev = device(&[max]);
+        measure(&mut dev, move |k, v| {
+            let l1 = k.get_write_ptr(CBIndex::c_0);
+            let dst = k.get_noc_multicast_addr(19, 18, 20, 18, l1);
+            k.noc_async_write_multicast(l1, dst, 32, 2, false);
+            if barrier {
+                k.noc_async_write_barrier();
+            }
+            v.push(k.cycle());
+            k.noc_async_write_multicast(l1, dst, 32, 2, false);
+            v.push(k.cycle());
+        })
+    };
+    let acked = run("noc.max_outstanding=1", true)[0];
+    // One packet in flight at a time: the second multicast waits until both acks of the first are back.
+    assert_eq!(run("noc.max_outstanding=1", false)[1], acked);
+    // Two packets may be in flight: the second goes as if there were no limit, although the first
+    // still expects two acks.
+    let free = run("noc.max_outstanding=1000", false)[1];
+    assert!(free < acked);
+    assert_eq!(run("noc.max_outstanding=2", false)[1], free);
+}
+
+#[test]
 fn loopback_turn_and_rate_add_exactly() {
     let run = |extra: &[&str]| {
         let mut dev = device(extra);

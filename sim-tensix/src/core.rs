@@ -19,6 +19,9 @@ pub struct NocCounters {
     pub nonposted_issued: u32,
     /// Acks received for non-posted writes (one per destination).
     pub nonposted_acked: u32,
+    /// Non-posted write packets every acknowledgement of which has arrived (a multicast packet counts
+    /// once, when its last destination's ack is back).
+    pub nonposted_done: u32,
     /// Non-posted write packets that have left the core (source may be reused).
     pub nonposted_departed: u32,
     /// Posted write packets issued.
@@ -101,9 +104,11 @@ impl NocCounters {
         }
     }
 
-    /// Read packets (`reads`) or non-posted write acks still in flight.
+    /// Read packets (`reads`) or non-posted write packets still in flight: the requests the NIU's
+    /// outstanding counters count (dm-tests.md §15: incremented per packet on issue), a multicast once
+    /// however many destinations acknowledge it.
     pub fn in_flight(&self, reads: bool) -> u32 {
-        if reads { self.reads_issued - self.reads_done } else { self.nonposted_acks_expected - self.nonposted_acked }
+        if reads { self.reads_issued - self.reads_done } else { self.nonposted_issued - self.nonposted_done }
     }
 
     /// What is still outstanding for `b`, for diagnostics.

@@ -476,8 +476,11 @@ impl Engine {
             let x = &c.xfers[id as usize];
             (x.core, x.risc, x.noc, x.trid)
         };
+        // Acks come after their packet left and landed: the xfer's last pending event is its last ack.
+        let last = c.xfers[id as usize].pending == 1;
         let cnt = c.cores[core.0 as usize].counters(risc, noc);
         cnt.nonposted_acked += 1;
+        cnt.nonposted_done += last as u32;
         cnt.trid_acks[trid as usize] -= 1;
         c.done_with(id);
         self.notify_core(core, at);
@@ -570,7 +573,10 @@ impl Engine {
         let cnt = c.cores[core.0 as usize].counters(risc, noc);
         match op {
             AtomicOp::Inc(_) => cnt.atomics_acked += 1,
-            AtomicOp::Store(_) => cnt.nonposted_acked += 1,
+            AtomicOp::Store(_) => {
+                cnt.nonposted_acked += 1;
+                cnt.nonposted_done += 1;
+            }
         }
         c.done_with(id);
         self.notify_core(core, at);
