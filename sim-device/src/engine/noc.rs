@@ -529,6 +529,8 @@ impl Engine {
                 cnt.nonposted_issued += 1;
                 cnt.nonposted_departed += 1;
                 cnt.nonposted_acks_expected += if a.posted { 0 } else { 1 };
+                // A posted one expects no ack: it is done as soon as it is issued.
+                cnt.nonposted_done += a.posted as u32;
             }
         }
         self.rec.arrival(record, d.first_byte, land);
