@@ -230,11 +230,15 @@ pub fn run(a: &GemmBenchArgs) -> CliResult<ExitCode> {
             }
         );
     }
-    let mut notes: Vec<String> = timings.iter().flat_map(|t| t.notes.iter().cloned()).collect();
-    notes.sort();
-    notes.dedup();
-    for n in &notes {
-        say!("note: {n}");
+    // Each note once, with the rows it came from.
+    let mut notes: std::collections::BTreeMap<&str, Vec<String>> = std::collections::BTreeMap::new();
+    for t in &timings {
+        for n in &t.notes {
+            notes.entry(n.as_str()).or_default().push(t.id.to_string());
+        }
+    }
+    for (n, ids) in &notes {
+        say!("note ({}): {n}", ids.join(", "));
     }
     say!(
         "times are one op plus dispatch.program_launch_cycles ({} cycles) for the launch of the next, at {} MHz",
