@@ -70,14 +70,15 @@ fn run_point(
     Ok(suite
         .run(&mut dev, s, n)?
         .into_iter()
-        .map(|(kernel, latency, bandwidth, backpressure)| Row {
-            kernel: kernel.to_string(),
+        .map(|p| Row {
+            kernel: p.kernel.to_string(),
             run_host_id: id,
             size: s * peers,
             count: n,
-            latency,
-            bandwidth,
-            backpressure,
+            latency: p.latency,
+            bandwidth: p.bandwidth,
+            stalled_per_tile: p.stalled_per_tile,
+            backpressure: p.backpressure,
         })
         .collect())
 }

@@ -148,9 +148,21 @@ struct Measured {
     bytes: u64,
 }
 
-/// One row of a run: kernel label, latency (median over cores), bandwidth (median over cores), and whether
-/// the run stalled packets beyond router buffering (`Backpressure::significant` of its NoC report).
-pub type PointRow = (&'static str, f64, f64, bool);
+/// One row of a run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PointRow {
+    /// The kernel label ("Sender", "Receiver").
+    pub kernel: &'static str,
+    /// Zone length, cycles (median over the label's cores).
+    pub latency: f64,
+    /// Bytes per cycle (median over the label's cores).
+    pub bandwidth: f64,
+    /// Packets stalled beyond router buffering behind another destination's backlog, per worker core at
+    /// an average moment of the run (`Backpressure::stalled_per_tile`).
+    pub stalled_per_tile: f64,
+    /// Whether that is enough to warn (`Backpressure::significant`).
+    pub backpressure: bool,
+}
 
 impl Suite {
     /// What this test relies on that tensim does not model, when its runs depend on it.
@@ -423,7 +435,9 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 /// The table rows of a run: per label, the median over its cores of the zone length and of the bandwidth.
 fn rows(r: &RunReport, measured: &[Measured]) -> Vec<PointRow> {
-    let stalled = r.noc.backpressure.significant(r.cycles.0, r.noc.worker_tiles);
+    let bp = &r.noc.backpressure;
+    let (cycles, tiles) = (r.cycles.0, r.noc.worker_tiles);
+    let (stalled_per_tile, backpressure) = (bp.stalled_per_tile(cycles, tiles), bp.significant(cycles, tiles));
     let mut labels: Vec<&'static str> = Vec::new();
     for m in measured {
         if !labels.contains(&m.label) {
@@ -442,7 +456,7 @@ fn rows(r: &RunReport, measured: &[Measured]) -> Vec<PointRow> {
                     bw.push(m.bytes as f64 / d);
                 }
             }
-            (label, median(lat), median(bw), stalled)
+            PointRow { kernel: label, latency: median(lat), bandwidth: median(bw), stalled_per_tile, backpressure }
         })
         .collect()
 }

@@ -19,7 +19,10 @@ pub struct Row {
     pub latency: f64,
     /// Bytes moved per cycle.
     pub bandwidth: f64,
-    /// A simulated row whose run stalled packets beyond router buffering, which tensim does not model
+    /// Packets the run stalled beyond router buffering behind another destination's backlog, per worker
+    /// core at an average moment (`0` for a measured row).
+    pub stalled_per_tile: f64,
+    /// A simulated row whose run stalled enough such packets to warn, which tensim does not model
     /// (wormhole back-pressure: its cycles are optimistic). Always `false` for a measured row.
     pub backpressure: bool,
 }
@@ -151,6 +154,7 @@ pub fn parse_table(text: &str, file: &str) -> Result<Vec<Row>, String> {
             count: num("Number of Transactions")? as u32,
             latency: num("Latency (cycles)")?,
             bandwidth: num("Bandwidth (bytes/cycle)")?,
+            stalled_per_tile: 0.0,
             backpressure: false,
         });
     }
@@ -252,6 +256,7 @@ mod tests {
                 count: 1,
                 latency: 300.0,
                 bandwidth: 32.0 / 300.0,
+                stalled_per_tile: 0.0,
                 backpressure: false,
             },
             Row {
@@ -261,6 +266,7 @@ mod tests {
                 count: 1,
                 latency: 400.5,
                 bandwidth: 0.16,
+                stalled_per_tile: 0.0,
                 backpressure: false,
             },
         ];
