@@ -129,20 +129,9 @@ fn packing_into_a_cb_without_room_is_an_error() {
 #[test]
 fn an_operation_without_its_init_warns() {
     let (a, b) = inputs();
-    let body: ComputeBody = Arc::new(|c: &mut Compute| {
-        c.cb_wait_front(C0, 1);
-        c.cb_wait_front(C1, 1);
-        c.tile_regs_acquire();
+    let body = one_tile_body(|c: &mut Compute| {
         c.add_tiles(C0, C1, 0, 0, 0); // no binary_op_init_common / add_tiles_init
         c.exp_tile(0); // no exp_tile_init
-        c.tile_regs_commit();
-        c.cb_pop_front(C0, 1);
-        c.cb_pop_front(C1, 1);
-        c.cb_reserve_back(OUT, 1);
-        c.tile_regs_wait();
-        c.pack_tile(0, OUT);
-        c.tile_regs_release();
-        c.cb_push_back(OUT, 1);
     });
     let (out, report) = run_with(Arch::WormholeB0, &a, &b, 1, ComputeConfig::default(), body).unwrap();
     let w = report.warnings.join("\n");

@@ -70,9 +70,9 @@ pub fn run_with(
     Ok((rows, report))
 }
 
-/// One-tile operation: wait for both inputs, `op` into DST 0, pack to c_16.
-pub fn run_op(a: &[f32], b: &[f32], cfg: ComputeConfig, op: impl Fn(&mut Compute) + Send + Sync + 'static) -> Vec<f32> {
-    let body: ComputeBody = Arc::new(move |c: &mut Compute| {
+/// The compute body of a one-tile operation: wait for both inputs, `op` into DST 0, pack to c_16.
+pub fn one_tile_body(op: impl Fn(&mut Compute) + Send + Sync + 'static) -> ComputeBody {
+    Arc::new(move |c: &mut Compute| {
         c.cb_wait_front(C0, 1);
         c.cb_wait_front(C1, 1);
         c.tile_regs_acquire();
@@ -85,7 +85,12 @@ pub fn run_op(a: &[f32], b: &[f32], cfg: ComputeConfig, op: impl Fn(&mut Compute
         c.pack_tile(0, OUT);
         c.tile_regs_release();
         c.cb_push_back(OUT, 1);
-    });
+    })
+}
+
+/// One-tile operation ([`one_tile_body`]), run without warnings.
+pub fn run_op(a: &[f32], b: &[f32], cfg: ComputeConfig, op: impl Fn(&mut Compute) + Send + Sync + 'static) -> Vec<f32> {
+    let body = one_tile_body(op);
     let (out, report) = run_with(Arch::WormholeB0, a, b, 1, cfg, body).unwrap_or_else(|e| panic!("{e}"));
     assert!(report.warnings.is_empty(), "unexpected warnings: {:?}", report.warnings);
     out
