@@ -290,6 +290,7 @@ impl<E> EventQueue<E> {
     /// Schedule the resumption of fiber `id` at `at` and take the earliest event — one sift of the heap
     /// instead of two, and none when the fiber itself is next (what a kernel that yields at every call
     /// often is).
+    #[inline(always)]
     pub fn push_fiber_pop(&mut self, at: Cycle, id: u32, payload: E) -> (EventKey, E) {
         let key = EventKey::fiber(at, id).packed();
         if self.far.as_ref().is_some_and(|f| !f.near(at.0)) {
