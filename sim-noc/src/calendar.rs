@@ -15,10 +15,13 @@
 use std::collections::VecDeque;
 
 /// Busy intervals of one resource, plus its counters.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Calendar {
     /// Sorted, disjoint, non-adjacent `[start, end)` intervals (cycles).
     iv: VecDeque<(u64, u64)>,
+    /// The end of the first interval (`u64::MAX` when there is none): whether anything can be forgotten is
+    /// decided without reaching into the buffer, whose front is rarely near its back in memory.
+    front_end: u64,
     /// Total cycles reserved.
     pub busy: u64,
     /// Total payload bytes carried.
@@ -30,10 +33,32 @@ pub struct Calendar {
     hint: (u64, u64, u64),
 }
 
+impl Default for Calendar {
+    fn default() -> Calendar {
+        Calendar { iv: VecDeque::new(), front_end: u64::MAX, busy: 0, bytes: 0, uses: 0, hint: (0, 0, 0) }
+    }
+}
+
 impl Calendar {
     /// An idle resource.
     pub fn new() -> Calendar {
         Calendar::default()
+    }
+
+    /// Drop the intervals that ended at or before `t` (nothing will be reserved before `t` any more).
+    #[inline]
+    fn forget_until(&mut self, t: u64) {
+        if self.front_end <= t {
+            self.forget_slow(t);
+        }
+    }
+
+    #[inline(never)]
+    fn forget_slow(&mut self, t: u64) {
+        while self.iv.front().is_some_and(|&(_, e)| e <= t) {
+            self.iv.pop_front();
+        }
+        self.front_end = self.iv.front().map_or(u64::MAX, |f| f.1);
     }
 
     /// Reserve `dur` cycles starting at the earliest time ≥ `earliest` where the resource is free for
@@ -51,18 +76,21 @@ impl Calendar {
         if dur == 0 {
             return earliest;
         }
-        while self.iv.front().is_some_and(|&(_, e)| e <= floor) {
-            self.iv.pop_front();
-        }
+        self.forget_until(floor);
         // Most reservations fall after everything booked so far.
+        let len = self.iv.len();
         match self.iv.back_mut() {
             None => {
                 self.iv.push_back((earliest, earliest + dur));
+                self.front_end = earliest + dur;
                 return earliest;
             }
             Some(last) if earliest >= last.1 => {
                 if earliest == last.1 {
                     last.1 += dur;
+                    if len == 1 {
+                        self.front_end = last.1;
+                    }
                 } else {
                     self.iv.push_back((earliest, earliest + dur));
                 }
@@ -96,6 +124,11 @@ impl Calendar {
             (false, true) => self.iv[i].0 = t,
             (false, false) => self.iv.insert(i, (t, end)),
         }
+        if i <= 1 {
+            // The first interval may have changed.
+            self.front_end = self.iv[0].1;
+        }
+        debug_assert_eq!(self.front_end, self.iv.front().map_or(u64::MAX, |f| f.1));
         t
     }
 
@@ -128,9 +161,7 @@ impl Calendar {
 
     /// Forget intervals that ended at or before `now` (nothing can be reserved before `now` any more).
     pub fn prune(&mut self, now: u64) {
-        while self.iv.front().is_some_and(|&(_, e)| e <= now) {
-            self.iv.pop_front();
-        }
+        self.forget_until(now);
     }
 
     /// When the last reservation ends.

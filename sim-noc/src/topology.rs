@@ -161,22 +161,36 @@ impl Topology {
     /// Append the links of the unicast route from `src` to `dst` on `noc` to `out`, in path order:
     /// NoC0 east then south, NoC1 north then west.
     pub fn unicast_route(&self, noc: NocId, src: Noc0Coord, dst: Noc0Coord, out: &mut Vec<LinkId>) {
-        let (first, second) = match noc {
-            NocId::Noc0 => (Dir::East, Dir::South),
-            NocId::Noc1 => (Dir::North, Dir::West),
-        };
-        let mut at = src;
-        let done_first = |p: Noc0Coord| match first {
-            Dir::East | Dir::West => p.x == dst.x,
-            Dir::South | Dir::North => p.y == dst.y,
-        };
-        while !done_first(at) {
-            out.push(self.link(at, first));
-            at = self.step(at, first);
-        }
-        while at != dst {
-            out.push(self.link(at, second));
-            at = self.step(at, second);
+        let (w, h) = (self.grid.x, self.grid.y);
+        // Link ids without division: router (x, y) of NoC n owns links ((n·h + y)·w + x)·2 + local.
+        let link = |n: u32, x: u32, y: u32, local: u32| LinkId(((n * h + y) * w + x) * 2 + local);
+        match noc {
+            NocId::Noc0 => {
+                // East along row src.y, then south along column dst.x.
+                let mut x = src.x;
+                for _ in 0..(dst.x + w - src.x) % w {
+                    out.push(link(0, x, src.y, 0));
+                    x = if x + 1 == w { 0 } else { x + 1 };
+                }
+                let mut y = src.y;
+                for _ in 0..(dst.y + h - src.y) % h {
+                    out.push(link(0, dst.x, y, 1));
+                    y = if y + 1 == h { 0 } else { y + 1 };
+                }
+            }
+            NocId::Noc1 => {
+                // North along column src.x, then west along row dst.y.
+                let mut y = src.y;
+                for _ in 0..(src.y + h - dst.y) % h {
+                    out.push(link(1, src.x, y, 0));
+                    y = if y == 0 { h - 1 } else { y - 1 };
+                }
+                let mut x = src.x;
+                for _ in 0..(src.x + w - dst.x) % w {
+                    out.push(link(1, x, dst.y, 1));
+                    x = if x == 0 { w - 1 } else { x - 1 };
+                }
+            }
         }
     }
 }
@@ -290,6 +304,38 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|s| *s));
+    }
+
+    #[test]
+    fn every_route_is_the_walk_one_router_at_a_time() {
+        // The route's arithmetic against walking with `step` and `link`, for every pair on two grids.
+        for t in [wh(), Topology::new(GridSize::new(17, 12))] {
+            let (w, h) = (t.grid().x, t.grid().y);
+            for noc in [NocId::Noc0, NocId::Noc1] {
+                let (first, second) = match noc {
+                    NocId::Noc0 => (Dir::East, Dir::South),
+                    NocId::Noc1 => (Dir::North, Dir::West),
+                };
+                for s in (0..w * h).map(|i| Noc0Coord::new(i % w, i / w)) {
+                    for d in (0..w * h).map(|i| Noc0Coord::new(i % w, i / w)) {
+                        let mut want = Vec::new();
+                        let mut at = s;
+                        while if first == Dir::East { at.x != d.x } else { at.y != d.y } {
+                            want.push(t.link(at, first));
+                            at = t.step(at, first);
+                        }
+                        while at != d {
+                            want.push(t.link(at, second));
+                            at = t.step(at, second);
+                        }
+                        let mut got = Vec::new();
+                        t.unicast_route(noc, s, d, &mut got);
+                        assert_eq!(got, want, "{noc:?} {s:?} -> {d:?}");
+                        assert_eq!(got.len() as u32, t.hops(noc, s, d));
+                    }
+                }
+            }
+        }
     }
 
     #[test]
