@@ -186,7 +186,7 @@ fn rows_json(rows: &[Row]) -> serde_json::Value {
             serde_json::json!({
                 "kernel": r.kernel, "run_host_id": r.run_host_id, "size": r.size, "count": r.count,
                 "latency": r.latency, "bandwidth": r.bandwidth, "backpressure": r.backpressure,
-                "stalled_per_tile": r.stalled_per_tile,
+                "stalled_per_tile": r.stalled_per_tile, "run_cycles": r.run_cycles.0,
             })
         })
         .collect()
@@ -271,7 +271,18 @@ pub fn run(a: &DmBenchArgs) -> CliResult<ExitCode> {
     check_values("--counts", &counts, MAX_COUNT)?;
     let (rows, packets, secs) = sweep(&setup, &suite, &sizes, &counts, a.allow_large)?;
     crate::out::text(&format_table(&format!("{} ({}, simulated)", suite.title(), dev.arch()), &rows))?;
-    crate::note!("{} runs ({packets} NoC packets) in {secs:.3} s wall", rows.len());
+    // A point with two labels (Sender and Receiver) is one run: count its cycles once.
+    let mut run_cycles = 0u64;
+    for (i, r) in rows.iter().enumerate() {
+        if i == 0 || rows[i - 1].run_host_id != r.run_host_id {
+            run_cycles = run_cycles.saturating_add(r.run_cycles.0);
+        }
+    }
+    crate::note!(
+        "{} runs ({packets} NoC packets, {run_cycles} simulated cycles) in {secs:.3} s wall ({:.1} M simulated cycles/s)",
+        rows.iter().map(|r| r.run_host_id).collect::<std::collections::BTreeSet<_>>().len(),
+        run_cycles as f64 / secs.max(1e-9) / 1e6
+    );
     let marked: Vec<String> =
         rows.iter().filter(|r| r.backpressure).map(|r| format!("{} x {}", r.size, r.count)).collect();
     if !marked.is_empty() {

@@ -79,6 +79,7 @@ fn run_point(
             bandwidth: p.bandwidth,
             stalled_per_tile: p.stalled_per_tile,
             backpressure: p.backpressure,
+            run_cycles: p.run_cycles,
         })
         .collect())
 }

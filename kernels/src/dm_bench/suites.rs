@@ -10,6 +10,7 @@
 //! against every core, itself included; the DRAM test reads then writes DRAM bank 0 from (0,0).
 
 use super::kernels;
+use sim_device::Cycles;
 use sim_device::prelude::*;
 
 /// A grid size option.
@@ -162,6 +163,8 @@ pub struct PointRow {
     pub stalled_per_tile: f64,
     /// Whether that is enough to warn (`Backpressure::significant`).
     pub backpressure: bool,
+    /// The whole run's simulated cycles (launch of the first core to the end of the last).
+    pub run_cycles: Cycles,
 }
 
 impl Suite {
@@ -456,7 +459,14 @@ fn rows(r: &RunReport, measured: &[Measured]) -> Vec<PointRow> {
                     bw.push(m.bytes as f64 / d);
                 }
             }
-            PointRow { kernel: label, latency: median(lat), bandwidth: median(bw), stalled_per_tile, backpressure }
+            PointRow {
+                kernel: label,
+                latency: median(lat),
+                bandwidth: median(bw),
+                stalled_per_tile,
+                backpressure,
+                run_cycles: r.cycles,
+            }
         })
         .collect()
 }

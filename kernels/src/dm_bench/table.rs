@@ -2,6 +2,7 @@
 //! Number of Transactions, Latency (cycles), Bandwidth (bytes/cycle)): writing, reading, and comparing a
 //! simulated table with a measured one.
 
+use sim_device::Cycles;
 use std::fmt::Write;
 
 /// One row.
@@ -25,6 +26,8 @@ pub struct Row {
     /// A simulated row whose run stalled enough such packets to warn, which tensim does not model
     /// (wormhole back-pressure: its cycles are optimistic). Always `false` for a measured row.
     pub backpressure: bool,
+    /// The simulated run's cycles, first core's launch to the last core's end (zero for a measured row).
+    pub run_cycles: Cycles,
 }
 
 /// A table in tt-metal's layout.
@@ -156,6 +159,7 @@ pub fn parse_table(text: &str, file: &str) -> Result<Vec<Row>, String> {
             bandwidth: num("Bandwidth (bytes/cycle)")?,
             stalled_per_tile: 0.0,
             backpressure: false,
+            run_cycles: Cycles::ZERO,
         });
     }
     if rows.is_empty() {
@@ -258,6 +262,7 @@ mod tests {
                 bandwidth: 32.0 / 300.0,
                 stalled_per_tile: 0.0,
                 backpressure: false,
+                run_cycles: Cycles::ZERO,
             },
             Row {
                 kernel: "Sender".into(),
@@ -268,6 +273,7 @@ mod tests {
                 bandwidth: 0.16,
                 stalled_per_tile: 0.0,
                 backpressure: false,
+                run_cycles: Cycles::ZERO,
             },
         ];
         let t = format_table("One to One Packet Sizes", &rows);
