@@ -35,26 +35,16 @@ fn unpacking_a_format_the_unpacker_was_not_configured_for_warns() {
         let w = p
             .create_kernel(Kernel::dataflow("writer", writer_unary), core, DataMovementConfig::writer(vec![]))
             .unwrap();
-        let body = move |c: &mut Compute| {
+        let init = move |c: &mut Compute| {
             c.binary_op_init_common(C0, C0, OUT);
             if reconfigure {
                 c.reconfig_data_format(C0, C1);
             }
             c.add_tiles_init(C0, C1, false);
-            c.cb_wait_front(C0, 1);
-            c.cb_wait_front(C1, 1);
-            c.tile_regs_acquire();
-            c.add_tiles(C0, C1, 0, 0, 0);
-            c.tile_regs_commit();
-            c.cb_pop_front(C0, 1);
-            c.cb_pop_front(C1, 1);
-            c.cb_reserve_back(OUT, 1);
-            c.tile_regs_wait();
-            c.pack_tile(0, OUT);
-            c.tile_regs_release();
-            c.cb_push_back(OUT, 1);
         };
-        p.create_kernel(Kernel::compute("add", body), core, ComputeConfig::default()).unwrap();
+        let body = one_tile_body_after(init, |c: &mut Compute| c.add_tiles(C0, C1, 0, 0, 0));
+        p.create_kernel(Kernel::compute("add", move |c: &mut Compute| body(c)), core, ComputeConfig::default())
+            .unwrap();
         p.set_runtime_args(r, core, &[s0.address(), s1.address(), 1, 0]).unwrap();
         p.set_runtime_args(w, core, &[d.address(), 1, 0]).unwrap();
         let report = dev.enqueue_program(&p).unwrap();

@@ -72,7 +72,16 @@ pub fn run_with(
 
 /// The compute body of a one-tile operation: wait for both inputs, `op` into DST 0, pack to c_16.
 pub fn one_tile_body(op: impl Fn(&mut Compute) + Send + Sync + 'static) -> ComputeBody {
+    one_tile_body_after(|_: &mut Compute| {}, op)
+}
+
+/// [`one_tile_body`] after `init` (the kernel's configuration calls, before it waits for input).
+pub fn one_tile_body_after(
+    init: impl Fn(&mut Compute) + Send + Sync + 'static,
+    op: impl Fn(&mut Compute) + Send + Sync + 'static,
+) -> ComputeBody {
     Arc::new(move |c: &mut Compute| {
+        init(c);
         c.cb_wait_front(C0, 1);
         c.cb_wait_front(C1, 1);
         c.tile_regs_acquire();
