@@ -177,24 +177,16 @@ fn dm_bench_marks_the_runs_that_stall_behind_other_destinations() {
         "{text}"
     );
     let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
-    let marks: Vec<(u64, bool)> = json["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| (r["size"].as_u64().unwrap(), r["backpressure"].as_bool().unwrap()))
-        .collect();
+    let rows = json["rows"].as_array().unwrap();
+    let marks: Vec<(u64, bool)> =
+        rows.iter().map(|r| (r["size"].as_u64().unwrap(), r["backpressure"].as_bool().unwrap())).collect();
     assert_eq!(marks, vec![(65536, false), (131072, true)]);
     // Each row also says how many packets were stalled (the warning threshold is 0.8 per core).
-    let stalled: Vec<f64> =
-        json["rows"].as_array().unwrap().iter().map(|r| r["stalled_per_tile"].as_f64().unwrap()).collect();
+    let stalled: Vec<f64> = rows.iter().map(|r| r["stalled_per_tile"].as_f64().unwrap()).collect();
     assert!(stalled[0] < 0.1 && stalled[1] > 1.0, "{stalled:?}");
     // And how long the whole run was: at least its median zone, and the summary line adds them up.
-    let runs: Vec<(f64, u64)> = json["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| (r["latency"].as_f64().unwrap(), r["run_cycles"].as_u64().unwrap()))
-        .collect();
+    let runs: Vec<(f64, u64)> =
+        rows.iter().map(|r| (r["latency"].as_f64().unwrap(), r["run_cycles"].as_u64().unwrap())).collect();
     assert!(runs.iter().all(|&(lat, run)| run as f64 >= lat && run > 0), "{runs:?}");
     let total = runs[0].1 + runs[1].1;
     assert!(err.contains("2 runs (") && err.contains(&format!(", {total} simulated cycles) in ")), "{err}");
