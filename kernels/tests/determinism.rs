@@ -1,9 +1,11 @@
 //! Every example passes its own check on the built-in Wormhole B0 and Blackhole, and determinism: run twice,
 //! it gives bit-identical reports (cycles, per-kernel times, prints, traffic) and byte-identical Chrome
-//! traces; traces are valid Chrome trace-event JSON.
+//! traces; traces are valid Chrome trace-event JSON; the scheduler's lookahead changes nothing but the
+//! number of kernel resumptions.
 
 use kernels::{ExampleOptions, list};
 use sim_device::prelude::*;
+use sim_device::{ChipSpec, Params};
 
 fn run_traced(arch: Arch, name: &str) -> (String, String) {
     let ex = kernels::find(name).unwrap();
@@ -28,6 +30,35 @@ fn two_runs_are_bit_identical() {
             assert!(a.1 == b.1, "{} on {arch}: traces differ", ex.name);
         }
     }
+}
+
+/// An example's check and report without a trace, with the scheduler's lookahead on or off; the report's
+/// resumption count (what the lookahead is for) is left out.
+fn run_with_lookahead(arch: Arch, name: &str, lookahead: bool) -> (String, u64) {
+    let ex = kernels::find(name).unwrap();
+    let mut params = Params::builtin(arch);
+    params.sim.lookahead = lookahead;
+    let mut dev = Device::open_with_params(&ChipSpec::builtin(arch), params).unwrap();
+    let out = (ex.run)(&mut dev, &ExampleOptions::default()).unwrap_or_else(|e| panic!("{name} on {arch}: {e}"));
+    assert!(out.passed, "{name} on {arch}: {}", out.check);
+    let mut r = out.report;
+    let resumes = std::mem::take(&mut r.resumes);
+    (format!("{}\n{:?}", out.check, r), resumes)
+}
+
+#[test]
+fn lookahead_changes_nothing_but_resumptions() {
+    let mut fewer = 0;
+    for arch in [Arch::WormholeB0, Arch::Blackhole] {
+        for ex in list() {
+            let (on, resumes_on) = run_with_lookahead(arch, ex.name, true);
+            let (off, resumes_off) = run_with_lookahead(arch, ex.name, false);
+            assert!(on == off, "{} on {arch}: the lookahead changed the result", ex.name);
+            assert!(resumes_on <= resumes_off, "{} on {arch}: more resumptions with lookahead", ex.name);
+            fewer += (resumes_on < resumes_off) as u32;
+        }
+    }
+    assert!(fewer > 0, "the lookahead saved resumptions in no example");
 }
 
 #[test]

@@ -184,22 +184,9 @@ impl<'y> FiberClock<'y> {
         self.now.set(self.now.get() + c);
     }
 
-    /// Make sure every event ordered before this fiber's current time has happened, given the key of the
-    /// earliest pending event. Returns whether the fiber had to suspend.
-    #[inline]
-    pub fn sync(&self, head: Option<EventKey>) -> bool {
-        match head {
-            Some(h) if h < self.key() => {
-                let t = self.yielder.suspend(Suspend::Until(self.now()));
-                self.catch_up(t);
-                true
-            }
-            _ => false,
-        }
-    }
-
-    /// Hand control back and resume at the current local time (lets the scheduler see a fiber that never
-    /// blocks, e.g. to enforce a watchdog).
+    /// Hand control back and resume at the current local time, after every entry ordered before it (what
+    /// a kernel does when its [`crate::SyncView`] says something earlier is pending; also lets the
+    /// scheduler see a fiber that never blocks, e.g. to enforce a watchdog).
     pub fn yield_now(&self) {
         let t = self.yielder.suspend(Suspend::Until(self.now()));
         self.catch_up(t);
@@ -222,7 +209,7 @@ mod tests {
         let mut f = Fiber::new(64 * 1024, |y, t0| {
             let c = FiberClock::new(y, FiberId(0), t0);
             c.advance(Cycles(10));
-            assert!(c.sync(Some(EventKey { at: Cycle(5), order: 0 })));
+            c.yield_now();
             assert_eq!(c.now(), Cycle(10));
             let woke = c.block();
             assert_eq!(woke, Cycle(42));
@@ -253,21 +240,6 @@ mod tests {
             }
             other => panic!("unexpected {other:?}"),
         }
-    }
-
-    #[test]
-    fn no_sync_needed_when_nothing_is_earlier() {
-        let mut f = Fiber::new(64 * 1024, |y, t0| {
-            let c = FiberClock::new(y, FiberId(2), t0);
-            // A fiber with a smaller id at the same cycle sorts first: must yield.
-            assert!(c.sync(Some(EventKey::fiber(Cycle(0), 1))));
-            // A larger id at the same cycle, or a later cycle: no need.
-            assert!(!c.sync(Some(EventKey::fiber(Cycle(0), 3))));
-            assert!(!c.sync(Some(EventKey { at: Cycle(1), order: 0 })));
-        })
-        .unwrap();
-        assert!(matches!(f.resume(Cycle(0)), Step::Suspended(Suspend::Until(Cycle(0)))));
-        assert!(matches!(f.resume(Cycle(0)), Step::Finished));
     }
 
     #[test]

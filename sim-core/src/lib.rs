@@ -8,14 +8,17 @@
 //! - hardware events at a cycle come before kernel resumptions at the same cycle; among kernels the fixed
 //!   tie-break is the fiber id (core, then RISC);
 //! - a kernel's local clock may run ahead of global time through time-only calls; before it touches shared
-//!   state it synchronises ([`FiberClock::sync`]) so that every earlier event has happened.
+//!   state it synchronises ([`SyncView`]) so that every earlier event that could touch that state has
+//!   happened — everything earlier, or for calls on its own core everything that can reach that core.
 
+pub mod agenda;
 pub mod fiber;
 pub mod queue;
 pub mod simd;
 pub mod time;
 pub mod trace;
 
+pub use agenda::{Agenda, Next, SyncView};
 pub use fiber::{Fiber, FiberClock, FiberFailure, FiberId, Step, Suspend, Yielder, abort};
 pub use queue::{EventKey, EventQueue, QueueHead};
 pub use time::{Cycle, Cycles};

@@ -1,9 +1,9 @@
 //! The event queue: a min-heap of `(cycle, order)` keys. Hardware events get increasing sequence numbers as
 //! their order (so equal-cycle events run in the order they were scheduled); packets from other chips use
 //! `ARRIVAL_ORDER | channel | link sequence`, after the hardware events of their cycle whenever they were
-//! delivered (so the mesh runner's window lengths cannot change a result); kernel resumptions use
-//! `FIBER_ORDER | fiber id`, which sorts after every other event of the same cycle and between kernels by
-//! their fixed id.
+//! delivered (so the mesh runner's window lengths cannot change a result). Kernel resumptions are kept
+//! apart (see [`crate::agenda`]) under keys `FIBER_ORDER | fiber id`, which sort after every event of the
+//! same cycle and between kernels by their fixed id.
 
 use crate::time::Cycle;
 use std::cell::Cell;
@@ -47,11 +47,11 @@ impl<E> Entry<E> {
 }
 
 impl EventKey {
-    fn packed(self) -> u128 {
+    pub(crate) fn packed(self) -> u128 {
         ((self.at.0 as u128) << 64) | self.order as u128
     }
 
-    fn unpacked(k: u128) -> EventKey {
+    pub(crate) fn unpacked(k: u128) -> EventKey {
         EventKey { at: Cycle((k >> 64) as u64), order: k as u64 }
     }
 }
@@ -198,11 +198,6 @@ impl<E> EventQueue<E> {
         self.insert(EventKey { at, order }.packed(), payload);
     }
 
-    /// Schedule the resumption of fiber `id` at `at`.
-    pub fn push_fiber(&mut self, at: Cycle, id: u32, payload: E) {
-        self.insert(EventKey::fiber(at, id).packed(), payload);
-    }
-
     /// Put back an entry taken by [`EventQueue::pop`] with its original key: a run paused at a window's
     /// end returns the entry it took, so events that arrive from other chips before it still come first.
     pub fn restore(&mut self, key: EventKey, payload: E) {
@@ -287,31 +282,6 @@ impl<E> EventQueue<E> {
         Some((EventKey::unpacked(e.key), e.payload))
     }
 
-    /// Schedule the resumption of fiber `id` at `at` and take the earliest event — one sift of the heap
-    /// instead of two, and none when the fiber itself is next (what a kernel that yields at every call
-    /// often is).
-    #[inline(always)]
-    pub fn push_fiber_pop(&mut self, at: Cycle, id: u32, payload: E) -> (EventKey, E) {
-        let key = EventKey::fiber(at, id).packed();
-        if self.far.as_ref().is_some_and(|f| !f.near(at.0)) {
-            // Later than every entry of the heap's block: it cannot be next.
-            let e = self.take().expect("entries in the heap's block");
-            self.insert(key, payload);
-            self.publish();
-            return (EventKey::unpacked(e.key), e.payload);
-        }
-        let Some(mut top) = self.heap.peek_mut() else {
-            return (EventKey::unpacked(key), payload);
-        };
-        if key < top.key {
-            return (EventKey::unpacked(key), payload);
-        }
-        let e = std::mem::replace(&mut *top, Entry { key, payload });
-        drop(top);
-        self.publish();
-        (EventKey::unpacked(e.key), e.payload)
-    }
-
     fn publish(&mut self) {
         self.head.0.set(self.heap.peek().map_or(u128::MAX, |n| n.key).min(self.horizon));
     }
@@ -325,6 +295,18 @@ impl<E> EventQueue<E> {
     /// A handle that always reads this queue's earliest key.
     pub fn head_handle(&self) -> QueueHead {
         self.head.clone()
+    }
+
+    /// The packed key of the earliest event as published: never later than the horizon.
+    #[inline]
+    pub(crate) fn published(&self) -> u128 {
+        self.head.0.get()
+    }
+
+    /// The packed key of the earliest event (`u128::MAX`: none), whatever the horizon.
+    #[inline]
+    pub(crate) fn head_raw(&self) -> u128 {
+        self.heap.peek().map_or(u128::MAX, |e| e.key)
     }
 
     /// The key of the earliest event.
@@ -348,23 +330,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn order_is_cycle_then_hardware_then_fiber_id() {
+    fn order_is_cycle_then_schedule_then_arrivals() {
         let mut q = EventQueue::new();
-        q.push_fiber(Cycle(5), 3, "fiber3@5");
+        q.push_arrival(Cycle(5), 1, 0, "eth@5");
         q.push(Cycle(5), "hw-a@5");
-        q.push_fiber(Cycle(5), 1, "fiber1@5");
         q.push(Cycle(4), "hw@4");
         q.push(Cycle(5), "hw-b@5");
         let order: Vec<&str> = std::iter::from_fn(|| q.pop().map(|(_, p)| p)).collect();
-        assert_eq!(order, vec!["hw@4", "hw-a@5", "hw-b@5", "fiber1@5", "fiber3@5"]);
-        // The published head follows every change.
+        assert_eq!(order, vec!["hw@4", "hw-a@5", "hw-b@5", "eth@5"]);
+        // The published head follows every change, and never reads later than the horizon.
         let h = q.head_handle();
         assert_eq!(h.get(), None);
         q.push(Cycle(9), "x");
-        q.push_fiber(Cycle(3), 2, "y");
-        assert_eq!(h.get(), Some(EventKey::fiber(Cycle(3), 2)));
+        q.push(Cycle(3), "y");
+        assert_eq!(h.get(), Some(EventKey { at: Cycle(3), order: 4 }));
         q.pop();
         assert_eq!(h.get(), q.head());
+        q.set_horizon(Some(Cycle(7)));
+        assert_eq!(h.get(), Some(EventKey { at: Cycle(7), order: 0 }));
+        assert_eq!(q.head().map(|k| k.at), Some(Cycle(9)));
     }
 
     #[test]
@@ -385,7 +369,7 @@ mod tests {
     #[test]
     fn events_far_apart_come_out_in_key_order() {
         // A simulation's pattern: time only moves forward, events are scheduled from the current cycle to
-        // a million cycles ahead, fibers and hardware events mixed; every pop must be the smallest key
+        // a million cycles ahead, scheduled events and arrivals mixed; every pop must be the smallest key
         // pending, as a sorted map of the same keys says.
         let mut q = EventQueue::new();
         let mut want = std::collections::BTreeMap::new();
@@ -405,8 +389,8 @@ mod tests {
             };
             let at = Cycle(now + ahead);
             if x & (1 << 40) != 0 {
-                q.push_fiber(at, i, i);
-                want.insert(EventKey::fiber(at, i), i);
+                q.push_arrival(at, i % 7, i as u64, i);
+                want.insert(EventKey { at, order: ARRIVAL_ORDER | ((i % 7) as u64) << 40 | i as u64 }, i);
             } else {
                 q.push(at, i);
                 want.insert(EventKey { at, order: q.seq - 1 }, i);
@@ -424,32 +408,5 @@ mod tests {
         assert!(want.is_empty() && q.is_empty());
         assert!(far, "the queue grew past FAR_FROM and kept far events in buckets");
         assert!(q.far.is_none(), "and went back to one heap as it emptied");
-    }
-
-    #[test]
-    fn push_fiber_pop_equals_push_then_pop() {
-        // A deterministic mix of events; every push_fiber_pop must return what push_fiber + pop would.
-        let mut a = EventQueue::new();
-        let mut b = EventQueue::new();
-        let mut x = 12345u64;
-        for i in 0..2000u32 {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let at = Cycle((x >> 40) % 50 + i as u64 / 10);
-            match x % 3 {
-                0 => {
-                    a.push(at, i);
-                    b.push(at, i);
-                }
-                _ => {
-                    // A fiber is in the queue at most once: a fresh id each time keeps keys unique.
-                    let id = i;
-                    a.push_fiber(at, id, i);
-                    let want = a.pop().unwrap();
-                    assert_eq!(b.push_fiber_pop(at, id, i), want);
-                    assert_eq!(a.head(), b.head());
-                    assert_eq!(b.head_handle().get(), b.head());
-                }
-            }
-        }
     }
 }

@@ -363,8 +363,11 @@ impl Launch {
             fabric_incs: Vec::new(),
         };
         let rec = Recorder::new(dev.recording.trace, dev.recording.transfers);
-        let engine = Rc::new(RefCell::new(Engine::new(state, metas, rec)));
-        let queue_head = engine.borrow().sched.queue.head_handle();
+        // A Chrome trace records kernels' slices in the order they run, which lookahead would change.
+        let lookahead =
+            if params.sim.lookahead && !dev.recording.trace { state.noc.min_remote_latency() } else { Cycles::ZERO };
+        let engine = Rc::new(RefCell::new(Engine::new(state, metas, rec, lookahead)));
+        let sync = engine.borrow().sched.queue.view();
         let host: Rc<RefCell<dyn KernelHost>> = engine.clone();
         let costs = Rc::new(params.api.clone());
         let mut fibers = Vec::with_capacity(insts.len());
@@ -435,7 +438,7 @@ impl Launch {
                 max_cycles: params.sim.max_cycles,
                 max_outstanding: params.noc.max_outstanding,
                 compute,
-                queue_head: queue_head.clone(),
+                sync: sync.clone(),
                 eth,
             });
             let h = host.clone();

@@ -123,6 +123,17 @@ impl NocModel {
         Cycles((self.flits(payload) as u64 * self.params.loopback_cycles_per_kflit as u64).div_ceil(1000))
     }
 
+    /// A lower bound on the time from a NoC command issued by one tile to its first effect on the memory of
+    /// another tile: a header leaves through the source NIU, crosses at least one router hop, enters the
+    /// destination NIU, and either writes L1 (a write, multicast or atomic lands) or makes the NIU read L1
+    /// (a read request is served one cycle after it arrives). Queueing only adds to it. The scheduler lets
+    /// kernels run this far ahead of other cores in calls on their own core (`sim_core::agenda`).
+    pub fn min_remote_latency(&self) -> Cycles {
+        let p = &self.params;
+        let touch = p.l1_write_latency.min(p.l1_read_latency + Cycles(1));
+        p.niu_to_router + p.hop + p.router_to_niu + touch
+    }
+
     /// Zero-load latency of a `payload`-byte packet over `hops` router hops, from head injection to full
     /// arrival.
     pub fn zero_load_latency(&self, hops: u32, payload: u32) -> Cycles {
@@ -411,6 +422,50 @@ mod tests {
     }
 
     const U: VcClass = VcClass::Unicast;
+
+    #[test]
+    fn nothing_reaches_another_tile_sooner_than_the_minimum_remote_latency() {
+        // The scheduler's lookahead rests on this bound: try every kind of packet between every pair of
+        // distinct tiles of a small grid, on both NoCs, with the NIUs and links already busy or not.
+        let mut n = NocModel::new(
+            GridSize::new(5, 4),
+            NocParams {
+                l1_write_latency: Cycles(3),
+                l1_read_latency: Cycles(2),
+                read_serve: Cycles(40),
+                ..test_model().params
+            },
+        );
+        let bound = n.min_remote_latency();
+        assert_eq!(bound, Cycles(5 + 9 + 5 + 3));
+        let tiles: Vec<Noc0Coord> = (0..4).flat_map(|y| (0..5).map(move |x| Noc0Coord::new(x, y))).collect();
+        let mut t = 0u64;
+        for noc in [NocId::Noc0, NocId::Noc1] {
+            for &a in &tiles {
+                for &b in tiles.iter().filter(|&&b| b != a) {
+                    t += 7;
+                    let ready = Cycle(t);
+                    for payload in [0, 32, 4096] {
+                        let d = n.unicast(noc, a, b, payload, ready, U);
+                        assert!(d.arrive + Cycles(3) >= ready + bound, "unicast {a:?}->{b:?}");
+                    }
+                    let r = n.request(noc, a, b, ready);
+                    assert!(r.arrive + Cycles(2) >= ready + bound, "request {a:?}->{b:?}");
+                    let r = n.served_request(noc, a, b, ready, Cycles(40));
+                    assert!(r.arrive + Cycles(2) >= ready + bound, "served request {a:?}->{b:?}");
+                    let rect = Rect { x0: a.x.min(b.x), x1: a.x.max(b.x), y0: a.y.min(b.y), y1: a.y.max(b.y) };
+                    let others: Vec<Noc0Coord> = tiles
+                        .iter()
+                        .copied()
+                        .filter(|&c| c != a && (rect.x0..=rect.x1).contains(&c.x) && (rect.y0..=rect.y1).contains(&c.y))
+                        .collect();
+                    for d in n.multicast(noc, a, rect, &others, 64, ready, Cycles::ZERO) {
+                        assert!(d.arrive + Cycles(3) >= ready + bound, "multicast {a:?}->{rect:?}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn zero_load_unicast_latency_is_the_formula() {

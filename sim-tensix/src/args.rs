@@ -66,8 +66,8 @@ pub struct KernelInstance {
     pub compute: Option<crate::compute::state::ComputeSettings>,
     /// The run's watchdog: past this cycle the kernel hands control back on every synchronisation.
     pub max_cycles: u64,
-    /// The earliest pending event of the run (what a kernel synchronises against).
-    pub queue_head: sim_core::QueueHead,
+    /// What the kernel synchronises against: the run's pending events and kernels, and the lookahead.
+    pub sync: std::rc::Rc<sim_core::SyncView>,
     /// Set for a kernel on an Ethernet core.
     pub eth: Option<EthInfo>,
 }

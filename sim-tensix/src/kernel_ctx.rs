@@ -63,7 +63,7 @@ impl<'y> KernelCtx<'y> {
     pub(crate) fn pointer_access(&mut self, bytes: u32, store: bool) {
         let per_word = if store { self.costs.l1_store } else { self.costs.l1_load };
         self.spend(Cycles(per_word.0 * bytes.div_ceil(4).max(1) as u64));
-        self.sync();
+        self.sync_local();
     }
 
     pub(crate) fn new(
@@ -118,13 +118,26 @@ impl<'y> KernelCtx<'y> {
         self.clock.now()
     }
 
+    /// Before a call that touches shared state beyond this core (the NoC, DRAM, other cores, the run's
+    /// records): wait until every earlier event has happened.
     #[inline]
     pub(crate) fn sync(&self) {
-        if self.now().0 > self.k.max_cycles {
+        let now = self.now();
+        if now.0 > self.k.max_cycles || !self.k.sync.exact_ok(now, self.k.fiber.0) {
             self.clock.yield_now();
-            return;
         }
-        self.clock.sync(self.k.queue_head.get());
+    }
+
+    /// Before a call that touches only this core's state (its CBs, L1, semaphores and NoC counters, the
+    /// compute pipeline): wait until every earlier event that could touch this core has happened — which
+    /// lets the kernel go on past kernels of other cores that are less than the lookahead behind
+    /// (`sim_core::agenda`).
+    #[inline]
+    pub(crate) fn sync_local(&self) {
+        let now = self.now();
+        if now.0 > self.k.max_cycles || !self.k.sync.local_ok(now, self.k.fiber.0) {
+            self.clock.yield_now();
+        }
     }
 
     pub(crate) fn fail(&self, msg: String) -> ! {
@@ -134,7 +147,7 @@ impl<'y> KernelCtx<'y> {
     /// Block until `wait` holds; the kernel notices `latency` cycles after it becomes true.
     pub(crate) fn wait_for(&mut self, wait: Wait, latency: Cycles) {
         loop {
-            self.sync();
+            self.sync_local();
             {
                 let mut h = self.host.borrow_mut();
                 if h.core(self.k.core).satisfied(&wait) {
@@ -220,7 +233,7 @@ impl<'y> KernelCtx<'y> {
         let cb = self.cb_index(api, cb);
         self.spend(self.costs.cb_update);
         self.cb_checked(api, cb, n);
-        self.sync();
+        self.sync_local();
         let risc = self.k.risc;
         self.with_core(|c| {
             let b = c.cb_mut(cb).expect("checked");

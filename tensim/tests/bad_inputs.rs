@@ -116,6 +116,7 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
             ("noc.max_burst_bytes=8200", "noc.max_burst_bytes = 8200: must be a whole number of 32-byte flits"),
             ("mem.semaphore_base=102300", "semaphores end at"),
             ("sim.stack_bytes=10", "sim.stack_bytes = 10: out of range"),
+            ("sim.lookahead=2", "sim.lookahead = 2: out of range"),
         ] {
             out.push((with(&["--set", set]), want.to_string()));
         }

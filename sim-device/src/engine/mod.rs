@@ -18,7 +18,7 @@ pub(crate) use run::{Pause, RunOutcome, Runner, run};
 use crate::params::MemLayout;
 use crate::report::{DataRecord, TransferRecord, ZoneRecord};
 use noc::Xfer;
-use sim_core::{Cycle, Cycles, EventQueue, FiberId, TraceBuilder};
+use sim_core::{Agenda, Cycle, Cycles, FiberId, TraceBuilder};
 use sim_noc::{Dram, DramTiming, NocAddrMap, NocModel, NocParams};
 use sim_tensix::{CoreIdx, Risc, TensixCore, Wait};
 use soc_descriptors::{Chip, Noc0Coord};
@@ -32,8 +32,6 @@ pub type Progress = Box<dyn FnMut(sim_core::Cycle) + Send>;
 /// An event of the run.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Ev {
-    /// Resume a kernel thread.
-    Resume(FiberId),
     /// A read's data leaves its source (captured now) and travels back.
     ReadRespond(u32),
     /// A read's data has landed in the requester's L1.
@@ -111,7 +109,8 @@ pub(crate) struct ChipState {
 
 /// The run's ordering of events and kernel resumptions, and its counters.
 pub(crate) struct Scheduler {
-    pub queue: EventQueue<Ev>,
+    /// Hardware events and kernel resumptions (fiber ids are indices of `fibers`).
+    pub queue: Agenda<Ev>,
     pub fibers: Vec<FiberMeta>,
     /// Scratch list of woken kernels.
     pub ready: Vec<(FiberId, Cycles)>,
@@ -129,6 +128,9 @@ pub const MAX_TRANSFER_RECORDS: usize = 2_000_000;
 pub(crate) struct Recorder {
     pub trace: Option<TraceBuilder>,
     pub dprints: Vec<(Cycle, FiberId, String)>,
+    /// Warnings about kernels, with the kernel thread that raised them.
+    pub kernel_warnings: Vec<(u32, String)>,
+    /// Warnings of the hardware models.
     pub warnings: Vec<String>,
     warned: BTreeSet<(u32, String)>,
     pub zones: Vec<ZoneRecord>,
@@ -147,6 +149,7 @@ impl Recorder {
         Recorder {
             trace: tracing.then(TraceBuilder::new),
             dprints: Vec::new(),
+            kernel_warnings: Vec::new(),
             warnings: Vec::new(),
             warned: BTreeSet::new(),
             zones: Vec::new(),
@@ -187,9 +190,14 @@ pub(crate) struct Engine {
 }
 
 impl Engine {
-    pub fn new(chip: ChipState, fibers: Vec<FiberMeta>, rec: Recorder) -> Engine {
+    /// The engine of a run; kernels of worker cores may run `lookahead` ahead of other cores in calls on
+    /// their own core (Ethernet cores' kernels never do: their own calls start the fabric routers).
+    pub fn new(chip: ChipState, fibers: Vec<FiberMeta>, rec: Recorder, lookahead: Cycles) -> Engine {
+        let group: Vec<u32> = fibers.iter().map(|f| f.core.0).collect();
+        let ahead: Vec<Cycles> =
+            fibers.iter().map(|f| if chip.is_eth_core(f.core) { Cycles::ZERO } else { lookahead }).collect();
         let sched = Scheduler {
-            queue: EventQueue::new(),
+            queue: Agenda::new(&group, chip.cores.len() as u32, &ahead),
             fibers,
             ready: Vec::new(),
             last_event: Cycle::ZERO,
@@ -205,7 +213,7 @@ impl Engine {
         let mut ready = std::mem::take(&mut self.sched.ready);
         self.chip.cores[c.0 as usize].take_ready(&mut ready);
         for (f, lat) in ready.drain(..) {
-            self.sched.queue.push_fiber(now + lat, f.0, Ev::Resume(f));
+            self.sched.queue.push_fiber(now + lat, f.0);
         }
         self.sched.ready = ready;
         if self.chip.is_eth_core(c) && !self.chip.routers.is_empty() {
@@ -218,7 +226,8 @@ impl Engine {
         if self.rec.warned.insert((fiber.0, text.clone())) {
             let m = &self.sched.fibers[fiber.0 as usize];
             let l = self.chip.logical(m.core);
-            self.rec.warnings.push(format!("kernel `{}` on core ({},{}) {}: {text}", m.kernel, l.0, l.1, m.risc));
+            let w = format!("kernel `{}` on core ({},{}) {}: {text}", m.kernel, l.0, l.1, m.risc);
+            self.rec.kernel_warnings.push((fiber.0, w));
         }
     }
 
@@ -226,7 +235,6 @@ impl Engine {
         self.sched.events += 1;
         self.chip.noc.set_now(at);
         match ev {
-            Ev::Resume(_) => unreachable!("resumptions are handled by the scheduler"),
             Ev::ReadRespond(x) => self.read_respond(x, at),
             Ev::ReadLand(x) => self.read_land(x, at),
             Ev::WriteDepart(x) => self.write_depart(x, at),

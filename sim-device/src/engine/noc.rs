@@ -229,6 +229,10 @@ impl Engine {
     pub(crate) fn read_respond(&mut self, id: u32, at: Cycle) {
         let c = &mut self.chip;
         let (src, src_tile) = c.xfers[id as usize].dest;
+        if let Mem::L1 { core, .. } = src {
+            self.sched.queue.view_ref().check_ahead(core.0, at);
+        }
+        let c = &mut self.chip;
         let (size, noc, me, record) = {
             let x = &c.xfers[id as usize];
             (x.size, x.noc, x.src_tile, x.record)
@@ -246,6 +250,9 @@ impl Engine {
         let c = &mut self.chip;
         let x = &c.xfers[id as usize];
         let (core, risc, noc, addr, trid) = (x.core, x.risc, x.noc, x.l1_addr, x.trid);
+        self.sched.queue.view_ref().check_ahead(core.0, at);
+        let c = &mut self.chip;
+        let x = &c.xfers[id as usize];
         if !x.data.is_empty() {
             c.cores[core.0 as usize].l1.write(addr as u64, &x.data).expect("checked at issue");
         }
@@ -419,6 +426,7 @@ impl Engine {
             let x = &c.xfers[id as usize];
             (x.core, x.risc, x.noc, x.l1_addr, x.size, x.posted, x.trid)
         };
+        self.sched.queue.view_ref().check_ahead(core.0, at);
         let mut data = std::mem::take(&mut c.xfers[id as usize].data);
         c.read_mem(Mem::L1 { core, addr: addr as u64 }, &mut data, size);
         c.xfers[id as usize].data = data;
@@ -444,6 +452,7 @@ impl Engine {
         let mut woken = None;
         let ack_ready = match mem {
             Mem::L1 { core, addr } => {
+                self.sched.queue.view_ref().check_ahead(core.0, at);
                 let data = &c.xfers[id as usize].data;
                 if !data.is_empty() {
                     c.cores[core.0 as usize].l1.write(addr, data).expect("checked at issue");
@@ -476,6 +485,7 @@ impl Engine {
             let x = &c.xfers[id as usize];
             (x.core, x.risc, x.noc, x.trid)
         };
+        self.sched.queue.view_ref().check_ahead(core.0, at);
         // Acks come after their packet left and landed: the xfer's last pending event is its last ack.
         let last = c.xfers[id as usize].pending == 1;
         let cnt = c.cores[core.0 as usize].counters(risc, noc);
@@ -547,6 +557,7 @@ impl Engine {
         };
         let mut woken = None;
         if let Mem::L1 { core, addr } = mem {
+            self.sched.queue.view_ref().check_ahead(core.0, at);
             let l1 = &mut c.cores[core.0 as usize].l1;
             let old = l1.read_u32(addr).expect("checked at issue");
             let new = match op {
@@ -572,6 +583,7 @@ impl Engine {
             let x = &c.xfers[id as usize];
             (x.core, x.risc, x.noc, x.op.expect("atomic"))
         };
+        self.sched.queue.view_ref().check_ahead(core.0, at);
         let cnt = c.cores[core.0 as usize].counters(risc, noc);
         match op {
             AtomicOp::Inc(_) => cnt.atomics_acked += 1,

@@ -5,7 +5,7 @@
 use super::{Engine, Ev};
 use crate::error::{BlockedKernel, DeviceError};
 use crate::report::RunReport;
-use sim_core::{Cycle, EventKey, Fiber, FiberId, Step, Suspend};
+use sim_core::{Cycle, EventKey, Fiber, Next, Step, Suspend};
 use sim_noc::Dram;
 use sim_tensix::TensixCore;
 use std::cell::RefCell;
@@ -39,7 +39,7 @@ pub(crate) struct Runner {
     alive: usize,
     steps: u32,
     /// The next entry when the last step already took it from the queue.
-    taken: Option<(EventKey, Ev)>,
+    taken: Option<(EventKey, Next<Ev>)>,
     max_cycles: Cycle,
 }
 
@@ -49,7 +49,7 @@ impl Runner {
         {
             let mut e = engine.borrow_mut();
             for i in 0..fibers.len() as u32 {
-                e.sched.queue.push_fiber(starts[i as usize], i, Ev::Resume(FiberId(i)));
+                e.sched.queue.push_fiber(starts[i as usize], i);
             }
         }
         let alive = fibers.len();
@@ -100,7 +100,7 @@ impl Runner {
                 return Err(livelock(&self.engine.borrow(), self.max_cycles));
             }
             match ev {
-                Ev::Resume(f) => {
+                Next::Resume(f) => {
                     {
                         let mut e = self.engine.borrow_mut();
                         e.sched.resumes += 1;
@@ -108,8 +108,7 @@ impl Runner {
                     }
                     match self.fibers[f.0 as usize].resume(key.at) {
                         Step::Suspended(Suspend::Until(t)) => {
-                            self.taken =
-                                Some(self.engine.borrow_mut().sched.queue.push_fiber_pop(t, f.0, Ev::Resume(f)))
+                            self.taken = Some(self.engine.borrow_mut().sched.queue.resume_pop(t, f.0))
                         }
                         Step::Suspended(Suspend::Blocked) => {}
                         Step::Finished => self.alive -= 1,
@@ -131,7 +130,7 @@ impl Runner {
                         }
                     }
                 }
-                ev => {
+                Next::Event(ev) => {
                     let mut e = self.engine.borrow_mut();
                     e.sched.last_event = e.sched.last_event.max(key.at);
                     e.handle(key.at, ev);

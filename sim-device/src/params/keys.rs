@@ -43,6 +43,16 @@ impl ParamValue for usize {
     }
 }
 
+impl ParamValue for bool {
+    const MAX: u64 = 1;
+    fn to_u64(self) -> u64 {
+        self as u64
+    }
+    fn from_u64(v: u64) -> Self {
+        v != 0
+    }
+}
+
 impl ParamValue for Cycles {
     const MAX: u64 = u64::MAX;
     fn to_u64(self) -> u64 {
@@ -175,6 +185,7 @@ keys! {
     "dispatch.program_launch_cycles" => dispatch.program_launch, [0, CYC], "cycles";
     "sim.max_cycles" => sim.max_cycles, [1, 1 << 50], "cycles";
     "sim.stack_bytes" => sim.stack_bytes, [16 * 1024, 64 << 20], "bytes";
+    "sim.lookahead" => sim.lookahead, [0, 1], "0 (off) or 1 (on)";
 
     "eth.link_bytes_per_sec" => eth.link_bytes_per_sec, [1_000_000, 10_000_000_000_000], "bytes per second";
     "eth.latency_ns" => eth.latency_ns, [1, 1_000_000], "ns";

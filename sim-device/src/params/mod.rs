@@ -131,6 +131,10 @@ pub struct SimParams {
     pub max_cycles: u64,
     /// Host stack per kernel thread, bytes.
     pub stack_bytes: usize,
+    /// Let kernels run ahead of other cores in calls on their own core, by the NoC's minimum latency
+    /// between tiles (`sim_core::agenda`): the same results with fewer kernel resumptions. Off while a
+    /// Chrome trace is recorded, whose event order would change.
+    pub lookahead: bool,
 }
 
 /// Every parameter of one chip.

@@ -108,7 +108,12 @@ pub(crate) fn report(e: &Engine, program_id: u32, clock_mhz: u32) -> RunReport {
         }
         t.to_json()
     });
-    let mut warnings = e.rec.warnings.clone();
+    // Kernels' warnings by kernel thread (the order kernels run in is not part of a result), then the
+    // hardware's in the order they happened.
+    let mut kernel_warnings = e.rec.kernel_warnings.clone();
+    kernel_warnings.sort_by_key(|(f, _)| *f);
+    let mut warnings: Vec<String> = kernel_warnings.into_iter().map(|(_, w)| w).collect();
+    warnings.extend(e.rec.warnings.iter().cloned());
     let (bp, cycles, tiles) = (e.chip.noc.backpressure(), (end - Cycle::ZERO).0, e.chip.num_workers);
     if bp.significant(cycles, tiles)
         && let Some((at, link)) = bp.first
@@ -144,13 +149,19 @@ pub(crate) fn report(e: &Engine, program_id: u32, clock_mhz: u32) -> RunReport {
             crate::engine::MAX_TRANSFER_RECORDS
         ));
     }
+    // Zones and logged values in simulated-time order (then by core and RISC; a kernel's own in the order it
+    // made them), whatever order the kernels ran in.
+    let mut zones = e.rec.zones.clone();
+    zones.sort_by_key(|z| (z.end, z.core.1, z.core.0, z.risc.index()));
+    let mut timestamped_data = e.rec.timestamped_data.clone();
+    timestamped_data.sort_by_key(|d| (d.at, d.core.1, d.core.0, d.risc.index()));
     RunReport {
         program_id,
         cycles: end - Cycle::ZERO,
         clock_mhz,
         kernels,
-        zones: e.rec.zones.clone(),
-        timestamped_data: e.rec.timestamped_data.clone(),
+        zones,
+        timestamped_data,
         dprints,
         warnings,
         noc: noc_report(e),

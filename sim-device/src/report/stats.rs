@@ -18,6 +18,7 @@
 //!   "eth": [ { "channel": u32, "noc0": [x, y], "tx_bytes": u64, "tx_packets": u64, "tx_busy": u64,
 //!              "rx_bytes": u64, "tx_util": f64 } ],
 //!   "zones": [ { "kernel": str, "core": [x, y], "risc": str, "name": str, "start": u64, "end": u64 } ],
+//!     (by end cycle, then core (y, x) and RISC)
 //!   "timestamped_data": [ { "kernel": str, "core": [x, y], "risc": str, "name": str, "data": u64,
 //!                           "at": u64 } ],          // DeviceTimestampedData / DeviceRecordEvent
 //!   "backpressure": { "blocked_packets": u64, "max_excess": u64, "stalled_per_tile": f64 },

@@ -14,7 +14,7 @@ impl Compute<'_> {
     }
 
     pub(super) fn bump(&mut self, slot: u8) {
-        self.ctx.sync();
+        self.ctx.sync_local();
         self.ctx.with_core(|c| c.sync[slot as usize] += 1);
         self.ctx.notify();
     }
@@ -52,7 +52,7 @@ impl Compute<'_> {
 
     pub(super) fn pack_release(&mut self) {
         self.ctx.spend(self.cost().sync());
-        self.ctx.sync();
+        self.ctx.sync_local();
         let section = self.pack_section;
         self.state(|s| s.clear_section(section));
         self.bump(SYNC_DST_RELEASED);
@@ -122,7 +122,7 @@ impl Compute<'_> {
         }
         self.ctx.spend(self.cost().unpack(reads.len(), bytes));
         self.wait_count(SYNC_SRC_POPPED, self.pushes as i64 + 1 - SRC_DEPTH as i64);
-        self.ctx.sync();
+        self.ctx.sync_local();
         let core = self.ctx.k.core;
         if !self.data {
             // Timing only: the operands' costs and hand-offs stay, their values do not matter.
@@ -196,7 +196,7 @@ impl Compute<'_> {
     /// MATH: take the next operand set, which must be for `api`.
     pub(super) fn take(&mut self, api: &str, matches: impl Fn(&SrcKind) -> bool) -> SrcEntry {
         self.wait_count(SYNC_SRC_PUSHED, self.pops as i64 + 1);
-        self.ctx.sync();
+        self.ctx.sync_local();
         let e = self.state(|s| s.src.pop_front());
         self.pops += 1;
         self.bump(SYNC_SRC_POPPED);
@@ -246,7 +246,7 @@ impl Compute<'_> {
         };
         self.check_pack_format(api, cb, format);
         self.ctx.spend(self.cost().pack(format.tile_size() as u64));
-        self.ctx.sync();
+        self.ctx.sync_local();
         let risc = self.risc();
         let slot = self.settings.slot(self.pack_section, dst);
         let core = self.ctx.k.core;

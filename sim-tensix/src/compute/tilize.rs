@@ -12,7 +12,7 @@ impl Compute<'_> {
             let esize = fmt.tile_size() as u64 / 1024;
             self.ctx.spend(self.cost().unpack_row_major(fmt.tile_size() as u64));
             self.wait_count(SYNC_SRC_POPPED, self.pushes as i64 + 1 - SRC_DEPTH as i64);
-            self.ctx.sync();
+            self.ctx.sync_local();
             let core = self.ctx.k.core;
             let r: Result<(), String> = {
                 let mut h = self.ctx.host.borrow_mut();
@@ -106,7 +106,7 @@ impl Compute<'_> {
         let cbi = self.ctx.cb_index(api, ocb);
         self.ctx.cb_checked(api, cbi, 0);
         self.ctx.spend(self.cost().pack(2048));
-        self.ctx.sync();
+        self.ctx.sync_local();
         let risc = self.risc();
         let slot = self.settings.slot(self.pack_section, 0);
         let core = self.ctx.k.core;

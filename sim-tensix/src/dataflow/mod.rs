@@ -209,7 +209,7 @@ impl<'y> Dataflow<'y> {
         let cb = self.ctx.cb_index("cb_pages_reservable_at_back", cb.cb_index());
         self.ctx.spend(self.ctx.costs.cb_poll);
         self.ctx.cb_checked("cb_pages_reservable_at_back", cb, 0);
-        self.ctx.sync();
+        self.ctx.sync_local();
         self.ctx.with_core(|c| c.satisfied(&Wait::CbBack { cb, pages: n }))
     }
 
@@ -218,7 +218,7 @@ impl<'y> Dataflow<'y> {
         let cb = self.ctx.cb_index("cb_pages_available_at_front", cb.cb_index());
         self.ctx.spend(self.ctx.costs.cb_poll);
         self.ctx.cb_checked("cb_pages_available_at_front", cb, 0);
-        self.ctx.sync();
+        self.ctx.sync_local();
         self.ctx.with_core(|c| c.satisfied(&Wait::CbFront { cb, pages: n }))
     }
 

@@ -146,7 +146,7 @@ impl Dataflow<'_> {
     pub fn l1_read_bytes(&mut self, addr: u32, len: u32) -> Vec<u8> {
         self.ctx.spend(Cycles(self.ctx.costs.l1_load.0 * len.div_ceil(4).max(1) as u64));
         self.check_l1("L1 read", addr, len);
-        self.ctx.sync();
+        self.ctx.sync_local();
         self.ctx.with_core(|c| c.l1.read(addr as u64, len as u64).expect("checked").to_vec())
     }
 
@@ -154,7 +154,7 @@ impl Dataflow<'_> {
     pub fn l1_write_bytes(&mut self, addr: u32, data: &[u8]) {
         self.ctx.spend(Cycles(self.ctx.costs.l1_store.0 * (data.len() as u64).div_ceil(4).max(1)));
         self.check_l1("L1 write", addr, data.len() as u32);
-        self.ctx.sync();
+        self.ctx.sync_local();
         self.ctx.with_core(|c| c.l1.write(addr as u64, data).expect("checked"));
         self.ctx.notify();
     }
@@ -192,7 +192,7 @@ impl Dataflow<'_> {
         self.ctx.spend(Cycles((self.ctx.costs.l1_load.0 + self.ctx.costs.l1_store.0) * words));
         self.check_l1("L1 copy", src, len);
         self.check_l1("L1 copy", dst, len);
-        self.ctx.sync();
+        self.ctx.sync_local();
         self.ctx.with_core(|c| c.l1.copy_within(src as u64, dst as u64, len as u64).expect("checked"));
         self.ctx.notify();
     }

@@ -4,7 +4,7 @@
 
 #![allow(dead_code)]
 
-use sim_core::{Cycle, Cycles, EventQueue, Fiber, FiberFailure, FiberId, Step, Suspend, TraceArg};
+use sim_core::{Agenda, Cycle, Cycles, Fiber, FiberFailure, FiberId, Next, Step, Suspend, TraceArg};
 use sim_noc::NocAddrMap;
 use sim_tensix::compute::state::{ComputeSettings, ComputeState};
 use sim_tensix::{
@@ -21,7 +21,6 @@ pub const XY: (u32, u32) = (18, 18);
 pub const NOC_LATENCY: Cycles = Cycles(100);
 
 enum Ev {
-    Resume(FiberId),
     Land { addr: u64, data: Vec<u8>, risc: Risc, noc: NocId, read: bool },
     Atomic { addr: u64, op: AtomicOp, risc: Risc, noc: NocId },
 }
@@ -29,7 +28,7 @@ enum Ev {
 /// The host: one core, an event queue, what kernels reported.
 pub struct FakeHost {
     pub core: TensixCore,
-    queue: EventQueue<Ev>,
+    queue: Agenda<Ev>,
     pub blocked: Vec<Option<Waiter>>,
     pub finished: Vec<Option<(Cycle, Cycle, Cycles, u64)>>,
     pub warnings: Vec<String>,
@@ -63,7 +62,7 @@ impl KernelHost for FakeHost {
         self.core.take_ready(&mut ready);
         for (f, lat) in ready {
             self.blocked[f.0 as usize] = None;
-            self.queue.push_fiber(now + lat, f.0, Ev::Resume(f));
+            self.queue.push_fiber(now + lat, f.0);
         }
     }
     fn block(&mut self, _: CoreIdx, w: Waiter, _now: Cycle) {
@@ -180,7 +179,8 @@ pub fn run(
     let n = plan.len();
     let host = Rc::new(RefCell::new(FakeHost {
         core,
-        queue: EventQueue::new(),
+        // One core: every kernel is another's sibling, so lookahead could never apply.
+        queue: Agenda::new(&vec![0; n], 1, &vec![Cycles::ZERO; n]),
         blocked: vec![None; n],
         finished: vec![None; n],
         warnings: Vec::new(),
@@ -189,7 +189,7 @@ pub fn run(
     }));
     let bodies: Vec<Rc<Body>> = bodies.into_iter().map(Rc::new).collect();
     let mut fibers = Vec::new();
-    let queue_head = host.borrow().queue.head_handle();
+    let sync = host.borrow().queue.view();
     for (fid, &(risc, role, bi)) in plan.iter().enumerate() {
         let inst = Rc::new(KernelInstance {
             name: format!("k{bi}"),
@@ -213,7 +213,7 @@ pub fn run(
                 Body::Dataflow(..) => None,
             },
             max_cycles: 1 << 40,
-            queue_head: queue_head.clone(),
+            sync: sync.clone(),
             eth: None,
         });
         let h: Rc<RefCell<dyn KernelHost>> = host.clone();
@@ -232,7 +232,7 @@ pub fn run(
             (Body::Compute(..), None) => unreachable!(),
         })?;
         fibers.push(fiber);
-        host.borrow_mut().queue.push_fiber(Cycle::ZERO, fid as u32, Ev::Resume(FiberId(fid as u32)));
+        host.borrow_mut().queue.push_fiber(Cycle::ZERO, fid as u32);
     }
     let mut alive = n;
     let mut end = Cycle::ZERO;
@@ -241,13 +241,13 @@ pub fn run(
         let Some((key, ev)) = next else { break };
         end = end.max(key.at);
         match ev {
-            Ev::Resume(f) => match fibers[f.0 as usize].resume(key.at) {
-                Step::Suspended(Suspend::Until(t)) => host.borrow_mut().queue.push_fiber(t, f.0, Ev::Resume(f)),
+            Next::Resume(f) => match fibers[f.0 as usize].resume(key.at) {
+                Step::Suspended(Suspend::Until(t)) => host.borrow_mut().queue.push_fiber(t, f.0),
                 Step::Suspended(Suspend::Blocked) => {}
                 Step::Finished => alive -= 1,
                 Step::Failed(FiberFailure { message, .. }) => return Err(message),
             },
-            Ev::Land { addr, data, risc, noc, read } => {
+            Next::Event(Ev::Land { addr, data, risc, noc, read }) => {
                 let mut h = host.borrow_mut();
                 h.core.l1.write(addr, &data).map_err(|e| e.to_string())?;
                 let c = h.core.counters(risc, noc);
@@ -258,7 +258,7 @@ pub fn run(
                 }
                 h.notify(CoreIdx(0), key.at);
             }
-            Ev::Atomic { addr, op, risc, noc } => {
+            Next::Event(Ev::Atomic { addr, op, risc, noc }) => {
                 let mut h = host.borrow_mut();
                 let old = h.core.l1.read_u32(addr).map_err(|e| e.to_string())?;
                 let new = match op {
