@@ -335,7 +335,11 @@ impl NocModel {
         ready: Cycle,
         setup: Cycles,
     ) -> Vec<Delivery> {
-        let dur = self.serialisation(payload).0;
+        // A multicast that includes its source (the `_loopback_src` variants) has the source NIU write every
+        // flit into its own L1 as it reads it out, like a packet to its own tile: the packet streams at the
+        // loopback rate.
+        let looped = payload > 0 && dests.contains(&src);
+        let dur = if looped { self.loopback_serialisation(payload).0 } else { self.serialisation(payload).0 };
         let i = self.niu(src, noc);
         let start = self.inject[i].reserve_after(self.now, ready.0, setup.0 + dur, payload as u64);
         self.count(noc, payload);
@@ -465,6 +469,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_multicast_that_includes_its_source_streams_at_the_loopback_rate() {
+        let mut n =
+            NocModel::new(GridSize::new(10, 12), NocParams { loopback_cycles_per_kflit: 1500, ..test_model().params });
+        let src = Noc0Coord::new(1, 1);
+        let rect = Rect { x0: 1, x1: 2, y0: 1, y1: 2 };
+        let others = [Noc0Coord::new(2, 1), Noc0Coord::new(1, 2), Noc0Coord::new(2, 2)];
+        // 2048 B: 64 data flits + 1 header; 65 at one per cycle, 97.5 -> 98 at 1.5.
+        let d = n.multicast(NocId::Noc0, src, rect, &others, 2048, Cycle(0), Cycles::ZERO);
+        assert_eq!(d[0].inject_end - d[0].inject_start, Cycles(65));
+        let mut with_src = others.to_vec();
+        with_src.insert(0, src);
+        let d = n.multicast(NocId::Noc0, src, rect, &with_src, 2048, Cycle(1000), Cycles::ZERO);
+        assert_eq!(d[0].inject_end - d[0].inject_start, Cycles(98));
+        assert!(d[1].arrive - d[1].first_byte >= Cycles(98), "the flits leave at that rate, so they arrive at it");
     }
 
     #[test]
