@@ -151,3 +151,19 @@ fn matmuls_take_their_shape_and_fidelity_and_report_tflops() {
         assert!(err.contains(want), "{err}");
     }
 }
+
+/// The scheduler's lookahead is a speed option only: a run's stats JSON is byte-identical without it.
+#[test]
+fn lookahead_off_gives_the_same_stats() {
+    let d = tmp("lookahead");
+    let mut docs = Vec::new();
+    for on in ["1", "0"] {
+        let path = d.join(format!("stats-{on}.json"));
+        let set = format!("sim.lookahead={on}");
+        let (code, out, err) = tensim(&["run", "matmul_multi_core", "--set", &set, "--stats", path.to_str().unwrap()]);
+        assert_eq!(code, 0, "{out}{err}");
+        assert!(out.contains("PASS"), "{out}");
+        docs.push(std::fs::read(&path).unwrap());
+    }
+    assert!(docs[0] == docs[1], "stats differ with the lookahead off");
+}
