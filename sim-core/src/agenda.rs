@@ -86,11 +86,6 @@ impl SyncView {
         true
     }
 
-    /// Fiber `id`'s lookahead in cycles (0: every call synchronises exactly).
-    pub fn lookahead(&self, id: u32) -> Cycles {
-        Cycles(self.lookahead[id as usize])
-    }
-
     /// The latest cycle at which a kernel of core `group` went on ahead of exact order (0: never).
     #[inline]
     pub fn went_ahead(&self, group: u32) -> Cycle {
@@ -270,11 +265,6 @@ impl<E> Agenda<E> {
     pub fn set_horizon(&mut self, at: Option<Cycle>) {
         self.events.set_horizon(at);
         self.view.hw.set(self.events.published());
-    }
-
-    /// Number of pending hardware events.
-    pub fn events_pending(&self) -> usize {
-        self.events.len()
     }
 }
 

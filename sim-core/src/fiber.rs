@@ -8,7 +8,6 @@
 //! the scheduler; API errors raised with [`abort`] are reported the same way, without a panic message
 //! on stderr.
 
-use crate::queue::EventKey;
 use crate::time::{Cycle, Cycles};
 use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult};
@@ -171,11 +170,6 @@ impl<'y> FiberClock<'y> {
     #[inline]
     pub fn catch_up(&self, t: Cycle) {
         self.now.set(self.now.get().max(t));
-    }
-
-    /// The key this fiber would have in the event queue now.
-    pub fn key(&self) -> EventKey {
-        EventKey::fiber(self.now(), self.id.0)
     }
 
     /// Spend `c` cycles (a time-only call: no synchronisation).

@@ -20,6 +20,6 @@ pub mod trace;
 
 pub use agenda::{Agenda, Next, SyncView};
 pub use fiber::{Fiber, FiberClock, FiberFailure, FiberId, Step, Suspend, Yielder, abort};
-pub use queue::{EventKey, EventQueue, QueueHead};
+pub use queue::{EventKey, EventQueue};
 pub use time::{Cycle, Cycles};
 pub use trace::{TraceArg, TraceBuilder, Track};

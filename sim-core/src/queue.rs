@@ -6,10 +6,8 @@
 //! same cycle and between kernels by their fixed id.
 
 use crate::time::Cycle;
-use std::cell::Cell;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
-use std::rc::Rc;
 
 /// Order bit marking kernel (fiber) resumptions.
 pub const FIBER_ORDER: u64 = 1 << 63;
@@ -70,20 +68,6 @@ impl<E> PartialOrd for Entry<E> {
 impl<E> Ord for Entry<E> {
     fn cmp(&self, o: &Self) -> Ordering {
         o.key.cmp(&self.key) // reversed: BinaryHeap is a max-heap
-    }
-}
-
-/// The key of a queue's earliest event, readable without reaching the queue: kernels check it on every
-/// synchronisation (is anything due before me?), so the queue publishes it after every change.
-#[derive(Debug, Clone)]
-pub struct QueueHead(Rc<Cell<u128>>);
-
-impl QueueHead {
-    /// The key of the earliest pending event.
-    #[inline]
-    pub fn get(&self) -> Option<EventKey> {
-        let k = self.0.get();
-        (k != u128::MAX).then(|| EventKey::unpacked(k))
     }
 }
 
@@ -157,7 +141,9 @@ pub struct EventQueue<E> {
     heap: BinaryHeap<Entry<E>>,
     far: Option<Box<Far<E>>>,
     seq: u64,
-    head: QueueHead,
+    /// The earliest event's packed key as published to kernels (`u128::MAX`: none), kept after every
+    /// change; see `horizon`.
+    published: u128,
     /// The published head never reads later than this (packed key; `u128::MAX` when unset): a run in
     /// time windows makes every kernel that reaches the window's end suspend there, since events from
     /// other chips may still arrive for later times.
@@ -166,13 +152,7 @@ pub struct EventQueue<E> {
 
 impl<E> Default for EventQueue<E> {
     fn default() -> Self {
-        EventQueue {
-            heap: BinaryHeap::new(),
-            far: None,
-            seq: 0,
-            head: QueueHead(Rc::new(Cell::new(u128::MAX))),
-            horizon: u128::MAX,
-        }
+        EventQueue { heap: BinaryHeap::new(), far: None, seq: 0, published: u128::MAX, horizon: u128::MAX }
     }
 }
 
@@ -215,8 +195,8 @@ impl<E> EventQueue<E> {
                 self.start_far();
             }
         }
-        if key < self.head.0.get() {
-            self.head.0.set(key);
+        if key < self.published {
+            self.published = key;
         }
     }
 
@@ -283,7 +263,7 @@ impl<E> EventQueue<E> {
     }
 
     fn publish(&mut self) {
-        self.head.0.set(self.heap.peek().map_or(u128::MAX, |n| n.key).min(self.horizon));
+        self.published = self.heap.peek().map_or(u128::MAX, |n| n.key).min(self.horizon);
     }
 
     /// Make every kernel whose time reaches `at` suspend there (see the `horizon` field); `None` lifts it.
@@ -292,15 +272,10 @@ impl<E> EventQueue<E> {
         self.publish();
     }
 
-    /// A handle that always reads this queue's earliest key.
-    pub fn head_handle(&self) -> QueueHead {
-        self.head.clone()
-    }
-
     /// The packed key of the earliest event as published: never later than the horizon.
     #[inline]
     pub(crate) fn published(&self) -> u128 {
-        self.head.0.get()
+        self.published
     }
 
     /// The packed key of the earliest event (`u128::MAX`: none), whatever the horizon.
@@ -339,15 +314,14 @@ mod tests {
         let order: Vec<&str> = std::iter::from_fn(|| q.pop().map(|(_, p)| p)).collect();
         assert_eq!(order, vec!["hw@4", "hw-a@5", "hw-b@5", "eth@5"]);
         // The published head follows every change, and never reads later than the horizon.
-        let h = q.head_handle();
-        assert_eq!(h.get(), None);
+        assert_eq!(q.published(), u128::MAX);
         q.push(Cycle(9), "x");
         q.push(Cycle(3), "y");
-        assert_eq!(h.get(), Some(EventKey { at: Cycle(3), order: 4 }));
+        assert_eq!(q.published(), EventKey { at: Cycle(3), order: 4 }.packed());
         q.pop();
-        assert_eq!(h.get(), q.head());
+        assert_eq!(q.published(), q.head_raw());
         q.set_horizon(Some(Cycle(7)));
-        assert_eq!(h.get(), Some(EventKey { at: Cycle(7), order: 0 }));
+        assert_eq!(q.published(), EventKey { at: Cycle(7), order: 0 }.packed());
         assert_eq!(q.head().map(|k| k.at), Some(Cycle(9)));
     }
 
