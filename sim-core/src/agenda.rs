@@ -1,6 +1,6 @@
 //! The scheduler's agenda: hardware events ([`EventQueue`]) and kernel resumptions (a heap of their keys,
-//! each kernel's key also kept where kernels can read it) handed out together in `(cycle, order)` key order, and the [`SyncView`]
-//! a kernel reads to decide whether it may go on without handing control back.
+//! each kernel's key also kept where kernels can read it) handed out together in `(cycle, order)` key
+//! order, and the [`SyncView`] a kernel reads to decide whether it may go on without handing control back.
 //!
 //! A kernel synchronises before it touches shared state. Exactly ([`SyncView::exact_ok`]): nothing is
 //! pending before its key. With lookahead ([`SyncView::local_ok`]), for calls that touch only the

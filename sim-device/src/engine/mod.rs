@@ -121,6 +121,15 @@ pub(crate) struct Scheduler {
     pub api_calls: u64,
 }
 
+impl Scheduler {
+    /// A hardware event at `at` reads or changes core `c`: check that none of its kernels already ran past
+    /// it (the lookahead guard, `sim_core::SyncView::check_ahead`).
+    #[inline]
+    pub fn touch(&self, c: CoreIdx, at: Cycle) {
+        self.queue.view_ref().check_ahead(c.0, at);
+    }
+}
+
 /// How many per-packet records a run keeps at most when they are asked for.
 pub const MAX_TRANSFER_RECORDS: usize = 2_000_000;
 

@@ -230,7 +230,7 @@ impl Engine {
         let c = &mut self.chip;
         let (src, src_tile) = c.xfers[id as usize].dest;
         if let Mem::L1 { core, .. } = src {
-            self.sched.queue.view_ref().check_ahead(core.0, at);
+            self.sched.touch(core, at);
         }
         let c = &mut self.chip;
         let (size, noc, me, record) = {
@@ -250,7 +250,7 @@ impl Engine {
         let c = &mut self.chip;
         let x = &c.xfers[id as usize];
         let (core, risc, noc, addr, trid) = (x.core, x.risc, x.noc, x.l1_addr, x.trid);
-        self.sched.queue.view_ref().check_ahead(core.0, at);
+        self.sched.touch(core, at);
         let c = &mut self.chip;
         let x = &c.xfers[id as usize];
         if !x.data.is_empty() {
@@ -426,7 +426,7 @@ impl Engine {
             let x = &c.xfers[id as usize];
             (x.core, x.risc, x.noc, x.l1_addr, x.size, x.posted, x.trid)
         };
-        self.sched.queue.view_ref().check_ahead(core.0, at);
+        self.sched.touch(core, at);
         let mut data = std::mem::take(&mut c.xfers[id as usize].data);
         c.read_mem(Mem::L1 { core, addr: addr as u64 }, &mut data, size);
         c.xfers[id as usize].data = data;
@@ -452,7 +452,7 @@ impl Engine {
         let mut woken = None;
         let ack_ready = match mem {
             Mem::L1 { core, addr } => {
-                self.sched.queue.view_ref().check_ahead(core.0, at);
+                self.sched.touch(core, at);
                 let data = &c.xfers[id as usize].data;
                 if !data.is_empty() {
                     c.cores[core.0 as usize].l1.write(addr, data).expect("checked at issue");
@@ -485,7 +485,7 @@ impl Engine {
             let x = &c.xfers[id as usize];
             (x.core, x.risc, x.noc, x.trid)
         };
-        self.sched.queue.view_ref().check_ahead(core.0, at);
+        self.sched.touch(core, at);
         // Acks come after their packet left and landed: the xfer's last pending event is its last ack.
         let last = c.xfers[id as usize].pending == 1;
         let cnt = c.cores[core.0 as usize].counters(risc, noc);
@@ -557,7 +557,7 @@ impl Engine {
         };
         let mut woken = None;
         if let Mem::L1 { core, addr } = mem {
-            self.sched.queue.view_ref().check_ahead(core.0, at);
+            self.sched.touch(core, at);
             let l1 = &mut c.cores[core.0 as usize].l1;
             let old = l1.read_u32(addr).expect("checked at issue");
             let new = match op {
@@ -583,7 +583,7 @@ impl Engine {
             let x = &c.xfers[id as usize];
             (x.core, x.risc, x.noc, x.op.expect("atomic"))
         };
-        self.sched.queue.view_ref().check_ahead(core.0, at);
+        self.sched.touch(core, at);
         let cnt = c.cores[core.0 as usize].counters(risc, noc);
         match op {
             AtomicOp::Inc(_) => cnt.atomics_acked += 1,
