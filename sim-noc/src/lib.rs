@@ -6,6 +6,7 @@ pub mod addr;
 pub mod backpressure;
 pub mod calendar;
 pub mod dram;
+pub mod flit;
 pub mod model;
 pub mod params;
 pub mod topology;

@@ -1,0 +1,73 @@
+//! Research: the All to All pattern of calibration/dm (every core of an 8x8 Wormhole grid writes to every
+//! core in the same order, cores started one after another) on the flit-level reference NoC, to see what
+//! credit-based wormhole routers with the documented buffers make of it.
+//!
+//! `cargo run --release -p sim-noc --example flit_a2a -- PER_PAIR_BYTES COUNT [BUFFER_FLITS] [CREDIT_DELAY]
+//! [STAGGER_CYCLES]` prints the median zone over the 64 cores and the bytes per cycle per core, as the
+//! table's Latency and Bandwidth columns (the zone ends when the core's last packet has arrived; the
+//! write barrier's acknowledgements are left out).
+
+use sim_core::Cycle;
+use sim_noc::flit::{FlitNoc, FlitParams};
+use soc_descriptors::{GridSize, Noc0Coord, NocId};
+
+fn arg(i: usize, default: u64) -> u64 {
+    std::env::args().nth(i).map_or(default, |v| v.parse().unwrap_or_else(|_| panic!("argument {i}: not a number: {v}")))
+}
+
+fn main() {
+    let per_pair = arg(1, 32768);
+    let count = arg(2, 1);
+    let p = FlitParams {
+        hop: 10,
+        niu_to_router: 5,
+        router_to_niu: 5,
+        buffer_flits: arg(3, 16),
+        credit_delay: arg(4, 2),
+        flit_bytes: 32,
+        header_flits: 1,
+    };
+    let stagger = arg(5, 35_000);
+    // Wormhole B0's 8x8 worker grid in NoC0 coordinates (columns 0 and 5 and rows 0 and 6 hold other tiles).
+    let xs = [1u32, 2, 3, 4, 6, 7, 8, 9];
+    let ys = [1u32, 2, 3, 4, 5, 7, 8, 9];
+    let mut noc = FlitNoc::new(GridSize::new(10, 12), p);
+    let cores: Vec<Noc0Coord> = ys.iter().flat_map(|&y| xs.iter().map(move |&x| Noc0Coord::new(x, y))).collect();
+    let dests: Vec<Noc0Coord> = xs.iter().flat_map(|&x| ys.iter().map(move |&y| Noc0Coord::new(x, y))).collect();
+    let mut last = Vec::new();
+    for (rank, &src) in cores.iter().enumerate() {
+        let start = Cycle(rank as u64 * stagger);
+        let mut ids = Vec::new();
+        for &dst in &dests {
+            for _ in 0..count {
+                let mut left = per_pair;
+                while left > 0 {
+                    let bytes = left.min(8192);
+                    left -= bytes;
+                    ids.push(noc.send(NocId::Noc0, src, dst, bytes as u32, start));
+                }
+            }
+        }
+        last.push((start, ids));
+    }
+    if let Err(e) = noc.run(Cycle(u64::MAX)) {
+        eprintln!("the reference stopped: {e:?}");
+        std::process::exit(1);
+    }
+    let mut zones: Vec<u64> = last
+        .iter()
+        .map(|(start, ids)| {
+            ids.iter().map(|&id| noc.arrival(id).expect("arrived").0).max().unwrap_or(start.0) - start.0
+        })
+        .collect();
+    zones.sort_unstable();
+    let median = (zones[31] + zones[32]) as f64 / 2.0;
+    // The table's Transaction Size is the bytes per pair times the 64 destinations.
+    let size = per_pair * 64;
+    println!(
+        "Transaction Size {size} x Number {count}: median zone {median} cycles, {:.2} B/cycle per core (zones {}..{})",
+        (size * count) as f64 / median,
+        zones[0],
+        zones[63]
+    );
+}
