@@ -12,11 +12,21 @@ use sim_noc::flit::{FlitNoc, FlitParams};
 use soc_descriptors::{GridSize, Noc0Coord, NocId};
 
 fn arg(i: usize, default: u64) -> u64 {
-    std::env::args().nth(i).map_or(default, |v| v.parse().unwrap_or_else(|_| panic!("argument {i}: not a number: {v}")))
+    match std::env::args().nth(i) {
+        None => default,
+        Some(v) => v.parse().unwrap_or_else(|_| {
+            eprintln!("flit_a2a: argument {i} is `{v}`, not a whole number (usage in the file's first lines)");
+            std::process::exit(1)
+        }),
+    }
 }
 
 fn main() {
     let per_pair = arg(1, 32768);
+    if per_pair == 0 || per_pair > 1 << 20 {
+        eprintln!("flit_a2a: PER_PAIR_BYTES {per_pair} is out of range 1..=1048576");
+        std::process::exit(1);
+    }
     let count = arg(2, 1);
     let p = FlitParams {
         hop: 10,
@@ -28,6 +38,10 @@ fn main() {
         header_flits: 1,
     };
     let stagger = arg(5, 35_000);
+    if p.buffer_flits == 0 {
+        eprintln!("flit_a2a: BUFFER_FLITS must be at least 1 (a VC's guaranteed flit)");
+        std::process::exit(1);
+    }
     // Wormhole B0's 8x8 worker grid in NoC0 coordinates (columns 0 and 5 and rows 0 and 6 hold other tiles).
     let xs = [1u32, 2, 3, 4, 6, 7, 8, 9];
     let ys = [1u32, 2, 3, 4, 5, 7, 8, 9];
