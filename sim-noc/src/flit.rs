@@ -173,7 +173,7 @@ impl FlitNoc {
     }
 
     fn port(&self, at: Noc0Coord, noc: NocId) -> usize {
-        ((at.y * self.topo.grid().x + at.x) as usize) * 2 + noc.index()
+        self.topo.niu_index(at, noc)
     }
 
     fn inject(&self, port: usize) -> usize {

@@ -142,7 +142,7 @@ impl NocModel {
     }
 
     fn niu(&self, at: Noc0Coord, noc: NocId) -> usize {
-        ((at.y * self.topo.grid().x + at.x) as usize) * 2 + noc.index()
+        self.topo.niu_index(at, noc)
     }
 
     fn tile_index(&self, at: Noc0Coord) -> u32 {

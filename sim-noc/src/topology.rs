@@ -73,6 +73,12 @@ impl Topology {
         self.grid.count() * 4
     }
 
+    /// Dense index of the NIU of tile `at` on `noc` (both NoCs' NIUs of a tile side by side): per-port
+    /// state of the NoC models lives in flat arrays of `2 × tiles`.
+    pub fn niu_index(&self, at: Noc0Coord, noc: NocId) -> usize {
+        ((at.y * self.grid.x + at.x) as usize) * 2 + noc.index()
+    }
+
     /// The link leaving router `at` in direction `dir`.
     pub fn link(&self, at: Noc0Coord, dir: Dir) -> LinkId {
         let noc = dir.noc().index() as u32;
