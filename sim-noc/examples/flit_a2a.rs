@@ -3,9 +3,11 @@
 //! credit-based wormhole routers with the documented buffers make of it.
 //!
 //! `cargo run --release -p sim-noc --example flit_a2a -- PER_PAIR_BYTES COUNT [BUFFER_FLITS] [CREDIT_DELAY]
-//! [STAGGER_CYCLES]` prints the median zone over the 64 cores and the bytes per cycle per core, as the
+//! [STAGGER_CYCLES] [HEAD_PIPELINE]` prints the median zone over the 64 cores and the bytes per cycle per core, as the
 //! table's Latency and Bandwidth columns (the zone ends when the core's last packet has arrived; the
-//! write barrier's acknowledgements are left out).
+//! write barrier's acknowledgements are left out). It also prints how often the cores travel in convoys:
+//! sampled every 500 cycles, the share of running cores by how many running cores are on the same
+//! destination as they are (identical-order writers that bunch up would write into one core together).
 
 use sim_core::Cycle;
 use sim_noc::flit::{FlitNoc, FlitParams};
@@ -36,8 +38,16 @@ fn main() {
         credit_delay: arg(4, 2),
         flit_bytes: 32,
         header_flits: 1,
+        head_pipeline: arg(6, 0),
     };
     let stagger = arg(5, 35_000);
+    if p.head_pipeline >= p.hop {
+        eprintln!(
+            "flit_a2a: HEAD_PIPELINE {} must be shorter than the {}-cycle hop it is part of",
+            p.head_pipeline, p.hop
+        );
+        std::process::exit(1);
+    }
     if p.buffer_flits == 0 {
         eprintln!("flit_a2a: BUFFER_FLITS must be at least 1 (a VC's guaranteed flit)");
         std::process::exit(1);
@@ -74,6 +84,7 @@ fn main() {
             ids.iter().map(|&id| noc.arrival(id).expect("arrived").0).max().unwrap_or(start.0) - start.0
         })
         .collect();
+    println!("{}", convoys(&noc, &last, dests.len()));
     zones.sort_unstable();
     let median = (zones[31] + zones[32]) as f64 / 2.0;
     // The table's Transaction Size is the bytes per pair times the 64 destinations.
@@ -84,4 +95,41 @@ fn main() {
         zones[0],
         zones[63]
     );
+}
+
+/// The share of running cores, sampled every 500 cycles, by the number of running cores on their
+/// destination (a core is on destination `j` from when its packets for `j - 1` have all arrived until its
+/// packets for `j` have).
+fn convoys(noc: &FlitNoc, cores: &[(Cycle, Vec<sim_noc::flit::FlitPacketId>)], dests: usize) -> String {
+    let arrived = |id| noc.arrival(id).expect("arrived").0;
+    // Per core: when its last packet for each destination arrived.
+    let done: Vec<Vec<u64>> = cores
+        .iter()
+        .map(|(_, ids)| {
+            ids.chunks(ids.len() / dests).map(|c| c.iter().map(|&i| arrived(i)).max().unwrap_or(0)).collect()
+        })
+        .collect();
+    let end = done.iter().filter_map(|d| d.last().copied()).max().unwrap_or(0);
+    let mut by_size = vec![0u64; cores.len() + 1];
+    for t in (0..end).step_by(500) {
+        let mut on = vec![0usize; dests];
+        for ((start, _), d) in cores.iter().zip(&done) {
+            if start.0 <= t
+                && let Some(j) = d.iter().position(|&a| a > t)
+            {
+                on[j] += 1;
+            }
+        }
+        for n in on.into_iter().filter(|&n| n > 0) {
+            by_size[n] += n as u64;
+        }
+    }
+    let total = by_size.iter().sum::<u64>().max(1);
+    let parts: Vec<String> = by_size
+        .iter()
+        .enumerate()
+        .filter(|&(_, &n)| n > 0)
+        .map(|(k, &n)| format!("{k}: {:.1}%", n as f64 * 100.0 / total as f64))
+        .collect();
+    format!("running cores by cores on their destination: {}", parts.join(", "))
 }

@@ -46,6 +46,11 @@ pub struct FlitParams {
     pub flit_bytes: u32,
     /// Header flits per packet.
     pub header_flits: u32,
+    /// Of a hop's `hop` cycles, those a head flit spends in the next router's input buffer (route and
+    /// channel allocation) before it may leave it; the wire takes the rest. Body flits leave the buffer as
+    /// soon as they are at its front, so only `hop - head_pipeline` cycles of the hop are in a body flit's
+    /// credit round trip. `0`: the whole hop is wire; at most `hop - 1` (a wire takes at least a cycle).
+    pub head_pipeline: u64,
 }
 
 impl FlitParams {
@@ -60,6 +65,7 @@ impl FlitParams {
             credit_delay,
             flit_bytes: p.flit_bytes,
             header_flits: p.header_flits,
+            head_pipeline: 0,
         }
     }
 }
@@ -67,6 +73,8 @@ impl FlitParams {
 #[derive(Debug, Clone, Copy)]
 struct Flit {
     pkt: u32,
+    /// When it entered the buffer it is in (while on a wire: when it left the previous one).
+    at: u64,
     /// Index of the channel in the packet's path it is on (or buffered at the end of).
     k: u16,
 }
@@ -137,7 +145,8 @@ impl FlitNoc {
             let v = Vc { credits: cap, ..Vc::default() };
             Chan { lat, wire: VecDeque::new(), vc: [v.clone(), v], ups: Vec::new(), rr: 0, popped: u64::MAX }
         };
-        let mut ch: Vec<Chan> = (0..links).map(|_| mk(p.hop, p.buffer_flits)).collect();
+        let mut ch: Vec<Chan> =
+            (0..links).map(|_| mk(p.hop - p.head_pipeline.min(p.hop.saturating_sub(1)), p.buffer_flits)).collect();
         ch.extend((0..ports).map(|_| mk(p.niu_to_router, p.buffer_flits)));
         ch.extend((0..ports).map(|_| mk(p.router_to_niu, u64::MAX / 2)));
         let mut noc = FlitNoc {
@@ -265,7 +274,8 @@ impl FlitNoc {
         let mut moved = false;
         for c in &mut self.ch {
             while c.wire.front().is_some_and(|&(t, _, _)| t <= now) {
-                let (_, f, v) = c.wire.pop_front().expect("front");
+                let (_, mut f, v) = c.wire.pop_front().expect("front");
+                f.at = now;
                 c.vc[v as usize].buf.push_back(f);
             }
             for v in &mut c.vc {
@@ -304,7 +314,7 @@ impl FlitNoc {
             let flits = pk.flits;
             let c = &mut self.ch[i];
             c.vc[0].credits -= 1;
-            c.wire.push_back((now + c.lat, Flit { pkt: p, k: 0 }, 0));
+            c.wire.push_back((now + c.lat, Flit { pkt: p, at: now, k: 0 }, 0));
             *sent += 1;
             self.in_network += 1;
             if *sent == flits {
@@ -342,8 +352,13 @@ impl FlitNoc {
                         if self.ch[u].popped == now {
                             continue;
                         }
+                        // A head at the end of a router-to-router link is routed and allocated first.
+                        let wait = if u < self.topo.num_links() { self.p.head_pipeline } else { 0 };
                         for vu in 0..2u8 {
                             if let Some(f) = self.ch[u].vc[vu as usize].buf.front() {
+                                if f.at + wait > now {
+                                    continue;
+                                }
                                 let pk = &self.pkts[f.pkt as usize];
                                 let k = f.k as usize + 1;
                                 if pk.path[k] as usize == n && pk.vcs[k] as usize == vo {
@@ -376,7 +391,7 @@ impl FlitNoc {
             let flits = self.pkts[p as usize].flits;
             let c = &mut self.ch[n];
             c.vc[vo].credits -= 1;
-            c.wire.push_back((now + c.lat, Flit { pkt: p, k: f.k + 1 }, vo as u8));
+            c.wire.push_back((now + c.lat, Flit { pkt: p, at: now, k: f.k + 1 }, vo as u8));
             c.vc[vo].sent += 1;
             if c.vc[vo].sent == flits {
                 c.vc[vo].owner = None;
