@@ -7,7 +7,7 @@ use sim_core::Cycle;
 use soc_descriptors::{GridSize, Noc0Coord, NocId};
 
 fn reference(grid: GridSize) -> FlitNoc {
-    FlitNoc::new(grid, FlitParams::from_noc(test_model().params(), 2))
+    reference_split(grid, 0)
 }
 
 /// The reference with `head` of each 9-cycle hop spent by a head flit in the router's buffer.
