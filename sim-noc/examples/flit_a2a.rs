@@ -3,7 +3,7 @@
 //! credit-based wormhole routers with the documented buffers make of it.
 //!
 //! `cargo run --release -p sim-noc --example flit_a2a -- PER_PAIR_BYTES COUNT [BUFFER_FLITS] [CREDIT_DELAY]
-//! [STAGGER_CYCLES] [HEAD_PIPELINE]` prints the median zone over the 64 cores and the bytes per cycle per core, as the
+//! [STAGGER_CYCLES] [HEAD_PIPELINE] [INJECT_HEAD_PIPELINE]` prints the median zone over the 64 cores and the bytes per cycle per core, as the
 //! table's Latency and Bandwidth columns (the zone ends when the core's last packet has arrived; the
 //! write barrier's acknowledgements are left out). It also prints how often the cores travel in convoys:
 //! sampled every 500 cycles, the share of running cores by how many running cores are on the same
@@ -39,6 +39,7 @@ fn main() {
         flit_bytes: 32,
         header_flits: 1,
         head_pipeline: arg(6, 0),
+        inject_head_pipeline: arg(7, 0),
     };
     let stagger = arg(5, 35_000);
     if p.head_pipeline >= p.hop {

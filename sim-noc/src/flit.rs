@@ -51,6 +51,9 @@ pub struct FlitParams {
     /// soon as they are at its front, so only `hop - head_pipeline` cycles of the hop are in a body flit's
     /// credit round trip. `0`: the whole hop is wire; at most `hop - 1` (a wire takes at least a cycle).
     pub head_pipeline: u64,
+    /// The same split for a NIU-to-router injection port: of its `niu_to_router` cycles, those a head
+    /// spends in the router's input buffer; at most `niu_to_router - 1`.
+    pub inject_head_pipeline: u64,
 }
 
 impl FlitParams {
@@ -66,6 +69,7 @@ impl FlitParams {
             flit_bytes: p.flit_bytes,
             header_flits: p.header_flits,
             head_pipeline: 0,
+            inject_head_pipeline: 0,
         }
     }
 }
@@ -147,7 +151,8 @@ impl FlitNoc {
         };
         let mut ch: Vec<Chan> =
             (0..links).map(|_| mk(p.hop - p.head_pipeline.min(p.hop.saturating_sub(1)), p.buffer_flits)).collect();
-        ch.extend((0..ports).map(|_| mk(p.niu_to_router, p.buffer_flits)));
+        let inject_wire = p.niu_to_router - p.inject_head_pipeline.min(p.niu_to_router.saturating_sub(1));
+        ch.extend((0..ports).map(|_| mk(inject_wire, p.buffer_flits)));
         ch.extend((0..ports).map(|_| mk(p.router_to_niu, u64::MAX / 2)));
         let mut noc = FlitNoc {
             p,
@@ -353,7 +358,11 @@ impl FlitNoc {
                             continue;
                         }
                         // A head at the end of a router-to-router link is routed and allocated first.
-                        let wait = if u < self.topo.num_links() { self.p.head_pipeline } else { 0 };
+                        let wait = if u < self.topo.num_links() {
+                            self.p.head_pipeline
+                        } else {
+                            self.p.inject_head_pipeline.min(self.p.niu_to_router.saturating_sub(1))
+                        };
                         for vu in 0..2u8 {
                             if let Some(f) = self.ch[u].vc[vu as usize].buf.front() {
                                 if f.at + wait > now {

@@ -7,12 +7,14 @@ use sim_core::Cycle;
 use soc_descriptors::{GridSize, Noc0Coord, NocId};
 
 fn reference(grid: GridSize) -> FlitNoc {
-    reference_split(grid, 0)
+    reference_split(grid, 0, 0)
 }
 
-/// The reference with `head` of each 9-cycle hop spent by a head flit in the router's buffer.
-fn reference_split(grid: GridSize, head: u64) -> FlitNoc {
-    FlitNoc::new(grid, FlitParams { head_pipeline: head, ..FlitParams::from_noc(test_model().params(), 2) })
+/// The reference with `head` of each 9-cycle hop, and `inject` of the 5-cycle injection port, spent by a
+/// head flit in the router's buffer.
+fn reference_split(grid: GridSize, head: u64, inject: u64) -> FlitNoc {
+    let p = FlitParams::from_noc(test_model().params(), 2);
+    FlitNoc::new(grid, FlitParams { head_pipeline: head, inject_head_pipeline: inject, ..p })
 }
 
 fn at(x: u32, y: u32) -> Noc0Coord {
@@ -24,9 +26,11 @@ fn a_lone_packet_arrives_when_the_calendar_model_says_on_every_route() {
     // Every pair of tiles of a 5x4 grid (both NoCs), one 2 KiB packet each on an idle chip.
     // The hop's latency is the same however it is split between wire and router, so every split agrees.
     let grid = GridSize::new(5, 4);
-    for (noc, head) in [(NocId::Noc0, 0), (NocId::Noc1, 0), (NocId::Noc0, 6), (NocId::Noc1, 8)] {
+    let splits =
+        [(NocId::Noc0, 0, 0), (NocId::Noc1, 0, 0), (NocId::Noc0, 6, 0), (NocId::Noc1, 8, 4), (NocId::Noc0, 8, 4)];
+    for (noc, head, inject) in splits {
         for s in 0..grid.count() as u32 {
-            let mut flit = reference_split(grid, head);
+            let mut flit = reference_split(grid, head, inject);
             let mut ids = Vec::new();
             let src = at(s % 5, s / 5);
             let mut want = Vec::new();
