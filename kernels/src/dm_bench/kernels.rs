@@ -117,3 +117,26 @@ pub fn dram_writer(k: &mut Dataflow) {
     k.noc_async_write_barrier();
     k.zone_end();
 }
+
+/// The DRAM contention measurement's mover (dm-tests.md §14): args `[bank, n, bytes, local, read]`; `n`
+/// transfers of `bytes` between `local` and consecutive addresses of DRAM bank `bank`, one barrier.
+pub fn dram_mover(k: &mut Dataflow) {
+    let (bank, n, bytes, local, read): (u32, u32, u32, u32, u32) =
+        (k.get_arg_val(0), k.get_arg_val(1), k.get_arg_val(2), k.get_arg_val(3), k.get_arg_val(4));
+    let base = k.get_noc_addr_from_bank_id::<true>(bank, 0);
+    k.zone_begin(zone(k));
+    for i in 0..n as u64 {
+        let a = base + i * bytes as u64;
+        if read == 1 {
+            k.noc_async_read(a, local, bytes);
+        } else {
+            k.noc_async_write(local, a, bytes);
+        }
+    }
+    if read == 1 {
+        k.noc_async_read_barrier();
+    } else {
+        k.noc_async_write_barrier();
+    }
+    k.zone_end();
+}

@@ -4,6 +4,7 @@
 //! lengths over the measuring cores and its "Bandwidth (bytes/cycle)" the median of their bytes / length.
 //! Sweeps, sizes and the table layout follow tt-metal's; [`table`] reads measured tables and compares.
 
+pub mod dram_pairing;
 pub mod kernels;
 mod suites;
 mod table;
