@@ -12,7 +12,17 @@ fn line(what: &str, r: kernels::dm_bench::dram_pairing::PairingResult) {
     println!("{what}: {:.1} GB/s ({:.1}% of 288){bp}", r.bytes_per_cycle, r.bytes_per_cycle / 288.0 * 100.0);
 }
 
-fn main() -> Result<(), DeviceError> {
+fn main() -> std::process::ExitCode {
+    match measure() {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+fn measure() -> Result<(), DeviceError> {
     let args: Vec<String> = std::env::args().collect();
     let read = match args.get(1).map(String::as_str) {
         None | Some("write") => false,
@@ -26,7 +36,10 @@ fn main() -> Result<(), DeviceError> {
     };
     let seeds: u64 = match args.get(3) {
         None => 8,
-        Some(s) => s.parse().map_err(|_| DeviceError::api(format!("dram_pairing: SEEDS `{s}` is not a number")))?,
+        Some(s) => match s.parse() {
+            Ok(n) if n <= 1000 => n,
+            _ => return Err(DeviceError::api(format!("dram_pairing: SEEDS `{s}` is not a number in 0..=1000"))),
+        },
     };
     let fresh = || Device::builtin(Arch::WormholeB0);
     for n in [1u32, 12, 48] {
