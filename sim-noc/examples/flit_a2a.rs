@@ -49,6 +49,13 @@ fn main() {
         );
         std::process::exit(1);
     }
+    if p.inject_head_pipeline >= p.niu_to_router {
+        eprintln!(
+            "flit_a2a: INJECT_HEAD_PIPELINE {} must be shorter than the {}-cycle injection port it is part of",
+            p.inject_head_pipeline, p.niu_to_router
+        );
+        std::process::exit(1);
+    }
     if p.buffer_flits == 0 {
         eprintln!("flit_a2a: BUFFER_FLITS must be at least 1 (a VC's guaranteed flit)");
         std::process::exit(1);

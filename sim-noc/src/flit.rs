@@ -149,10 +149,14 @@ impl FlitNoc {
             let v = Vc { credits: cap, ..Vc::default() };
             Chan { lat, wire: VecDeque::new(), vc: [v.clone(), v], ups: Vec::new(), rr: 0, popped: u64::MAX }
         };
-        let mut ch: Vec<Chan> =
-            (0..links).map(|_| mk(p.hop - p.head_pipeline.min(p.hop.saturating_sub(1)), p.buffer_flits)).collect();
-        let inject_wire = p.niu_to_router - p.inject_head_pipeline.min(p.niu_to_router.saturating_sub(1));
-        ch.extend((0..ports).map(|_| mk(inject_wire, p.buffer_flits)));
+        // A wire takes at least a cycle: the router's share of a hop or injection port is clamped once here.
+        let p = FlitParams {
+            head_pipeline: p.head_pipeline.min(p.hop.saturating_sub(1)),
+            inject_head_pipeline: p.inject_head_pipeline.min(p.niu_to_router.saturating_sub(1)),
+            ..p
+        };
+        let mut ch: Vec<Chan> = (0..links).map(|_| mk(p.hop - p.head_pipeline, p.buffer_flits)).collect();
+        ch.extend((0..ports).map(|_| mk(p.niu_to_router - p.inject_head_pipeline, p.buffer_flits)));
         ch.extend((0..ports).map(|_| mk(p.router_to_niu, u64::MAX / 2)));
         let mut noc = FlitNoc {
             p,
@@ -358,11 +362,8 @@ impl FlitNoc {
                             continue;
                         }
                         // A head at the end of a router-to-router link is routed and allocated first.
-                        let wait = if u < self.topo.num_links() {
-                            self.p.head_pipeline
-                        } else {
-                            self.p.inject_head_pipeline.min(self.p.niu_to_router.saturating_sub(1))
-                        };
+                        let wait =
+                            if u < self.topo.num_links() { self.p.head_pipeline } else { self.p.inject_head_pipeline };
                         for vu in 0..2u8 {
                             if let Some(f) = self.ch[u].vc[vu as usize].buf.front() {
                                 if f.at + wait > now {

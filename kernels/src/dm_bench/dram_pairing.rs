@@ -42,10 +42,10 @@ pub fn careful_tiles(dev: &Device, noc: NocId, read: bool) -> Result<Vec<CoreCoo
     let grid = dev.chip().soc().grid;
     let logical = dev.compute_with_storage_grid_size();
     let east_below = (noc == NocId::Noc1) != read;
+    // The next column upstream (wrapping), tried until one has a free usable worker.
+    let step = |x: u32| if east_below { (x + 1) % grid.x } else { (x + grid.x - 1) % grid.x };
     let mut tiles: Vec<CoreCoord> = Vec::new();
     for e in bank_endpoints(dev, noc) {
-        // The column next to the endpoint's, skipping columns without usable workers.
-        let step = |x: u32| if east_below { (x + 1) % grid.x } else { (x + grid.x - 1) % grid.x };
         let rows: Vec<u32> = if east_below {
             (e.y..grid.y).chain(0..e.y).collect()
         } else {
