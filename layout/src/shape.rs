@@ -5,6 +5,10 @@ use crate::error::LayoutError;
 use serde::Serialize;
 use std::fmt;
 
+/// The most elements a tensor given to the layout tools may have: 2^40 (two terabytes of bf16, more memory
+/// than any system tensim models). Page and shard arithmetic on such shapes stays within 64 bits.
+pub const MAX_TENSOR_ELEMENTS: u64 = 1 << 40;
+
 /// An N-D shape; every extent is a whole number (zero extents are representable, and rejected where a
 /// layout needs non-empty data).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Default)]
@@ -75,6 +79,28 @@ impl Shape {
     /// Extent-wise product (same rank).
     pub fn mul(&self, other: &Shape) -> Shape {
         Shape(self.0.iter().zip(&other.0).map(|(a, b)| a.saturating_mul(*b)).collect())
+    }
+
+    /// Check that a TTNN tensor shape is one tensim can work out: every extent fits TTNN's 32-bit
+    /// dimensions and the volume is at most [`MAX_TENSOR_ELEMENTS`], so that the page and shard arithmetic
+    /// derived from it stays within 64 bits. `what` names the shape in the error.
+    pub fn check_tensor_size(&self, what: &str) -> Result<(), LayoutError> {
+        if let Some((i, &d)) = self.0.iter().enumerate().find(|(_, d)| u32::try_from(**d).is_err()) {
+            return Err(LayoutError::value(
+                format!("{what}[{i}]"),
+                d,
+                format!("at most {} (TTNN's dimensions are 32-bit)", u32::MAX),
+            ));
+        }
+        let volume = self.0.iter().fold(1u128, |a, &d| a.saturating_mul(u128::from(d)));
+        if volume > u128::from(MAX_TENSOR_ELEMENTS) {
+            return Err(LayoutError::value(
+                what,
+                format!("{self} ({volume} elements)"),
+                format!("at most {MAX_TENSOR_ELEMENTS} elements (2^40, beyond the memory of any system tensim models)"),
+            ));
+        }
+        Ok(())
     }
 
     /// Check that no extent is zero; `what` names the shape in the error.
@@ -148,5 +174,17 @@ mod tests {
         assert!("2xx3".parse::<Shape>().is_err());
         assert!("".parse::<Shape>().is_err());
         assert!(Shape::new(vec![2, 0]).check_nonzero("shape").is_err());
+    }
+
+    #[test]
+    fn tensor_sizes_stay_within_what_64_bit_page_arithmetic_holds() {
+        assert!(Shape::new(vec![u64::from(u32::MAX), 256]).check_tensor_size("shape").is_ok());
+        let wide = Shape::new(vec![1, u64::from(u32::MAX) + 1]).check_tensor_size("shape").unwrap_err();
+        assert!(wide.to_string().contains("shape[1] = 4294967296"), "{wide}");
+        assert!(Shape::new(vec![1 << 20, 1 << 20]).check_tensor_size("shape").is_ok(), "2^40 elements is the limit");
+        let big = Shape::new(vec![1 << 20, (1 << 20) + 1]).check_tensor_size("shape").unwrap_err();
+        assert!(big.to_string().contains("1099512676352 elements"), "{big}");
+        // A volume whose 64-bit product would wrap is still seen as too large.
+        assert!(Shape::new(vec![u64::from(u32::MAX); 4]).check_tensor_size("shape").is_err());
     }
 }

@@ -19,7 +19,7 @@ proptest! {
         prop_assert_eq!(cores.len(), table.len());
         let inv = d.inverse.clone().unwrap();
         for (pt, p) in &table {
-            let back: Vec<u64> = inv.eval(&[i64::from(p.device), p.y as i64, p.x as i64]).into_iter().map(|v| v as u64).collect();
+            let back: Vec<u64> = inv.eval(&[i64::from(p.device), p.y as i64, p.x as i64]).unwrap().into_iter().map(|v| v as u64).collect();
             prop_assert_eq!(&back, pt);
         }
         // The printed map reads back to a map that prints and places the same.

@@ -393,6 +393,103 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
         "GRID_2D needs one rectangle",
     );
 
+    // Sizes and arithmetic beyond 64 bits: errors that echo the value, never a wrapped answer or a hang.
+    let lm = |shape: &'static str, map: &'static str| -> Vec<&'static str> {
+        vec!["layout", "metal", "--shape", shape, "--grid", "1x1", "--map", map]
+    };
+    c(
+        &lm("64x64", "(d0, d1) -> (d0 * 4611686018427387904 + d1 * 4611686018427387904, d1)"),
+        "= 581072438321850875904: over the tensor's extents the map's values must fit 64-bit integers",
+    );
+    c(&lm("2x2", "(d0, d1) -> (d0 * 9223372036854775807 * 2, d1)"), "coefficients and constants that fit 64-bit");
+    c(&lm("2x2", "(d0, d1) -> (d0 - 9223372036854775807 - 9223372036854775807, d1)"), "fit 64-bit integers at");
+    c(&lm("2x2", "(d0, d1) -> (d0 * 99999999999999999999, d1)"), "`99999999999999999999` does not fit 64 bits");
+    c(&["layout", "metal", "--shape", "18446744073709551615x2", "--grid", "1x1"], "shape = 18446744073709551615");
+    c(
+        &["layout", "metal", "--shape", "4294967296x4294967296x4", "--grid", "1x1", "--collapse", "0,-1"],
+        "the product of 4294967296x4294967296x4's dimensions 0 to 1",
+    );
+    c(&["layout", "metal", "--shape", "64x64", "--grid", "1x1", "--tile", "4294967328x32"], "--tile 4294967328x32");
+    c(
+        &["layout", "metal", "--shape", "1048576x1048576", "--grid", "1048576x1048576", "--svg", &p("big.svg")],
+        "the picture would draw 1099511627776 shards",
+    );
+    c(&["layout", "ttnn", "--shape", "18446744073709551615x32", "--dtype", "bf16"], "shape[0] = 18446744073709551615");
+    c(&["layout", "ttnn", "--shape", "65536x65536x65536", "--dtype", "bf16"], "(281474976710656 elements)");
+    c(
+        &["layout", "ttnn", "--shape", "64x64", "--dtype", "bf16", "--layout", "tile", "--tile", "4294967296x32"],
+        "--tile 4294967296x32: each extent must be at most 4294967295",
+    );
+    c(
+        &[
+            "layout",
+            "ttnn",
+            "--shape",
+            "32x32",
+            "--dtype",
+            "bf16",
+            "--layout",
+            "tile",
+            "--memory",
+            "block",
+            "--shard",
+            "4294967264x4294967264",
+            "--cores",
+            "(0,0)",
+        ],
+        "padded 2-D shape = 4294967264x4294967264",
+    );
+    c(
+        &[
+            "layout",
+            "ttnn",
+            "--shape",
+            "1048576x1048576",
+            "--dtype",
+            "bf16",
+            "--layout",
+            "tile",
+            "--svg",
+            &p("big.svg"),
+        ],
+        "the picture would draw 1073741824 pages",
+    );
+    c(
+        &["layout", "ttnn", "--shape", "1048576x1048576", "--dtype", "bf16", "--layout", "tile", "--pages"],
+        "--pages: the layout has 1073741824 page slots; tensim lists at most 16777216",
+    );
+    c(
+        &[
+            "layout",
+            "pages",
+            "--tensor",
+            "1048576x1048576",
+            "--shard",
+            "32x32",
+            "--page",
+            "32x32",
+            "--cores",
+            "(0,0)-(3,3)",
+        ],
+        "the layout has 1073741824 page slots",
+    );
+    c(
+        &["layout", "pages", "--tensor", "4294967296x64", "--shard", "32x32", "--page", "32x32", "--cores", "(0,0)"],
+        "tensor shape[0] = 4294967296",
+    );
+    c(
+        &[
+            "device",
+            "--physical-grid",
+            "8x8",
+            "--grid",
+            "8x8",
+            "--map",
+            "(d0, d1) -> (0, d0 * 9223372036854775807 * 4, d1)",
+        ],
+        "a value beyond 64-bit integers",
+    );
+
     // Layout ops.
     c(&["run", "reshard", "--from", "l1:block"], "needs a grid");
     c(&["run", "reshard", "--to", "l1:block:9x9"], "does not fit the 8x8 compute grid");

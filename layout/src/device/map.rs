@@ -30,7 +30,7 @@ impl GridExpr {
     pub fn sum(a: GridExpr, b: GridExpr) -> GridExpr {
         match (a, b) {
             (GridExpr::Const(0), e) | (e, GridExpr::Const(0)) => e,
-            (GridExpr::Const(x), GridExpr::Const(y)) => GridExpr::Const(x + y),
+            (GridExpr::Const(x), GridExpr::Const(y)) if x.checked_add(y).is_some() => GridExpr::Const(x + y),
             (a, b) => GridExpr::Add(Box::new(a), Box::new(b)),
         }
     }
@@ -40,7 +40,7 @@ impl GridExpr {
         match (e, k) {
             (_, 0) => GridExpr::Const(0),
             (e, 1) => e,
-            (GridExpr::Const(x), k) => GridExpr::Const(x * k),
+            (GridExpr::Const(x), k) if x.checked_mul(k).is_some() => GridExpr::Const(x * k),
             (e, k) => GridExpr::Mul(Box::new(e), k),
         }
     }
@@ -55,17 +55,17 @@ impl GridExpr {
         if k == 1 { GridExpr::Const(0) } else { GridExpr::Mod(Box::new(e), k) }
     }
 
-    /// The value at `point`.
-    pub fn eval(&self, point: &[i64]) -> i64 {
-        match self {
+    /// The value at `point`; `None` when a step leaves the 64-bit integers it computes in.
+    pub fn eval(&self, point: &[i64]) -> Option<i64> {
+        Some(match self {
             GridExpr::Dim(d) => point[*d],
             GridExpr::Const(c) => *c,
-            GridExpr::Add(a, b) => a.eval(point) + b.eval(point),
-            GridExpr::Mul(e, k) => e.eval(point) * k,
-            GridExpr::FloorDiv(e, k) => e.eval(point).div_euclid(*k),
-            GridExpr::CeilDiv(e, k) => -(-e.eval(point)).div_euclid(*k),
-            GridExpr::Mod(e, k) => e.eval(point).rem_euclid(*k),
-        }
+            GridExpr::Add(a, b) => a.eval(point)?.checked_add(b.eval(point)?)?,
+            GridExpr::Mul(e, k) => e.eval(point)?.checked_mul(*k)?,
+            GridExpr::FloorDiv(e, k) => e.eval(point)?.checked_div_euclid(*k)?,
+            GridExpr::CeilDiv(e, k) => e.eval(point)?.checked_neg()?.checked_div_euclid(*k)?.checked_neg()?,
+            GridExpr::Mod(e, k) => e.eval(point)?.checked_rem_euclid(*k)?,
+        })
     }
 
     fn atomic(&self) -> bool {
@@ -123,8 +123,8 @@ pub struct GridMap {
 }
 
 impl GridMap {
-    /// The results at `point`.
-    pub fn eval(&self, point: &[i64]) -> Vec<i64> {
+    /// The results at `point`; `None` when one leaves the 64-bit integers the map computes in.
+    pub fn eval(&self, point: &[i64]) -> Option<Vec<i64>> {
         self.results.iter().map(|r| r.eval(point)).collect()
     }
 }
@@ -148,7 +148,7 @@ impl Parser<'_> {
             self.expect(")")?;
             return Ok(e);
         }
-        if let Some(v) = self.number() {
+        if let Some(v) = self.number()? {
             return Ok(GridExpr::Const(v));
         }
         let start = self.at;

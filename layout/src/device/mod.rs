@@ -193,7 +193,14 @@ impl DeviceAttr {
         let mut table = vec![None; cores as usize];
         for i in 0..points {
             let pt = unflatten(i, &worker_grid);
-            let r = map.eval(&pt);
+            let where_ = format!("({})", pt.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", "));
+            let Some(r) = map.eval(&pt) else {
+                return Err(value(
+                    &format!("map {map} at logical point {where_}"),
+                    "a value beyond 64-bit integers",
+                    "coordinates that fit 64-bit integers (check the map's coefficients)",
+                ));
+            };
             let (dev, y, x) = (r[0], r[1], r[2]);
             let outside = dev < 0
                 || dev as usize >= chip_ids.len()
@@ -201,7 +208,6 @@ impl DeviceAttr {
                 || y as u64 >= chip_grid[0]
                 || x < 0
                 || x as u64 >= chip_grid[1];
-            let where_ = format!("({})", pt.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", "));
             if outside {
                 return Err(value(
                     &format!("map at logical point {where_}"),
@@ -235,7 +241,7 @@ impl DeviceAttr {
     fn check_inverse(&self, inv: &GridMap) -> bool {
         (0..volume(&self.worker_grid)).all(|i| {
             let pt = unflatten(i, &self.worker_grid);
-            inv.eval(&self.map.eval(&pt)) == pt
+            self.map.eval(&pt).and_then(|r| inv.eval(&r)) == Some(pt)
         })
     }
 
@@ -249,7 +255,11 @@ impl DeviceAttr {
             ));
         }
         let pt: Vec<i64> = point.iter().map(|&v| v as i64).collect();
-        let r = self.map.eval(&pt);
+        // Every point of the worker grid was evaluated and found on a core when the view was built.
+        let r = self
+            .map
+            .eval(&pt)
+            .ok_or_else(|| value("logical point", format!("{point:?}"), "a point the map sends to a core"))?;
         Ok(Placement { device: r[0] as u32, chip: self.chip_ids[r[0] as usize], y: r[1] as u64, x: r[2] as u64 })
     }
 

@@ -22,7 +22,7 @@ fn agrees(mesh: &[u64], chips: Option<Vec<u32>>, grid: &[u64], seed_map: &str) -
     let inv = d.inverse.clone().unwrap();
     for (pt, p) in d.table() {
         let back: Vec<u64> =
-            inv.eval(&[i64::from(p.device), p.y as i64, p.x as i64]).into_iter().map(|v| v as u64).collect();
+            inv.eval(&[i64::from(p.device), p.y as i64, p.x as i64]).unwrap().into_iter().map(|v| v as u64).collect();
         assert_eq!(back, pt);
         assert_eq!(d.logical_at(p.device, p.y, p.x), Some(pt));
     }
@@ -177,7 +177,17 @@ fn grid_maps_parse_and_print() {
     ] {
         let m = map(text);
         assert_eq!(m.to_string(), printed);
-        assert_eq!(m.eval(&at), want, "{text}");
+        assert_eq!(m.eval(&at), Some(want), "{text}");
         assert_eq!(map(printed), m, "{printed} re-parses to the same map");
     }
+}
+
+#[test]
+fn grid_map_values_beyond_64_bits_are_none_not_wrapped() {
+    let m = map("(d0, d1) -> (0, d0 * 9223372036854775807 * 4, d1)");
+    assert_eq!(m.eval(&[0, 3]), Some(vec![0, 0, 3]));
+    assert_eq!(m.eval(&[1, 0]), None);
+    let c = map("(d0) -> (d0 ceildiv 2, (d0 - 9223372036854775807) - 9, d0 mod 3)");
+    assert_eq!(c.eval(&[20]), Some(vec![10, 20 - 9223372036854775807 - 9, 2]));
+    assert_eq!(c.eval(&[-1]), None, "-1 - (2^63 - 1) - 9 leaves i64");
 }

@@ -22,17 +22,18 @@ impl AffineExpr {
         AffineExpr { terms: vec![(dim, 1)], constant: 0 }
     }
 
-    fn normalise(mut self) -> AffineExpr {
+    /// Terms sorted by dimension, one per dimension, none zero; `None` when a coefficient leaves 64 bits.
+    fn normalise(mut self) -> Option<AffineExpr> {
         self.terms.sort_by_key(|t| t.0);
         let mut out: Vec<(usize, i64)> = Vec::with_capacity(self.terms.len());
         for (d, c) in self.terms {
             match out.last_mut() {
-                Some(last) if last.0 == d => last.1 += c,
+                Some(last) if last.0 == d => last.1 = last.1.checked_add(c)?,
                 _ => out.push((d, c)),
             }
         }
         out.retain(|t| t.1 != 0);
-        AffineExpr { terms: out, constant: self.constant }
+        Some(AffineExpr { terms: out, constant: self.constant })
     }
 
     /// The value at `point`.
@@ -61,21 +62,37 @@ impl AffineMap {
         self.results.iter().map(|r| r.eval(point)).collect()
     }
 
-    /// Per result, the smallest and largest value over the box `0 ≤ d_i < shape[i]`.
-    pub fn bounds(&self, shape: &[u64]) -> Vec<(i64, i64)> {
+    /// Per result, the smallest and largest value over the box `0 ≤ d_i < shape[i]` (an empty box counts
+    /// as its corner 0). An error when a value there leaves the 64-bit integers the map computes in: every
+    /// evaluation inside the box is then exact, since each partial sum lies between the bounds.
+    pub fn bounds(&self, shape: &[u64]) -> Result<Vec<(i64, i64)>, LayoutError> {
         self.results
             .iter()
-            .map(|r| {
-                let (mut lo, mut hi) = (r.constant, r.constant);
+            .enumerate()
+            .map(|(i, r)| {
+                let (mut lo, mut hi) = (i128::from(r.constant), i128::from(r.constant));
+                // A term alone must fit too: `eval` computes each product before adding it.
+                let mut terms_fit = true;
                 for &(d, c) in &r.terms {
-                    let top = c * (shape[d] as i64 - 1).max(0);
-                    if c >= 0 {
-                        hi += top;
-                    } else {
-                        lo += top;
-                    }
+                    // Both factors are below 2^64, so the product fits 128 bits; sums are checked.
+                    let top = i128::from(c) * i128::from(shape[d].saturating_sub(1));
+                    terms_fit &= i64::try_from(top).is_ok();
+                    let side = if c >= 0 { &mut hi } else { &mut lo };
+                    *side = side.checked_add(top).unwrap_or(if c >= 0 { i128::MAX } else { i128::MIN });
                 }
-                (lo, hi)
+                let fits = |v: i128| i64::try_from(v).ok();
+                match (fits(lo), fits(hi)) {
+                    (Some(lo), Some(hi)) if terms_fit => Ok((lo, hi)),
+                    _ => Err(LayoutError::value(
+                        format!("result {i} of {self}"),
+                        if fits(lo).is_none() { lo } else { hi },
+                        format!(
+                            "over the tensor's extents the map's values must fit 64-bit integers ({} to {})",
+                            i64::MIN,
+                            i64::MAX
+                        ),
+                    )),
+                }
             })
             .collect()
     }
@@ -171,18 +188,22 @@ impl fmt::Display for AffineMap {
 }
 
 impl Parser<'_> {
+    fn too_large(&self) -> LayoutError {
+        self.err("coefficients and constants that fit 64-bit integers")
+    }
+
     /// A factor: a dimension, a number, or a parenthesised expression; possibly negated.
     fn factor(&mut self) -> Result<AffineExpr, LayoutError> {
         if self.eat("-") {
             let e = self.factor()?;
-            return Ok(scale(e, -1));
+            return scale(e, -1).ok_or_else(|| self.too_large());
         }
         if self.eat("(") {
             let e = self.expr()?;
             self.expect(")")?;
             return Ok(e);
         }
-        if let Some(v) = self.number() {
+        if let Some(v) = self.number()? {
             return Ok(AffineExpr { terms: vec![], constant: v });
         }
         let start = self.at;
@@ -203,7 +224,8 @@ impl Parser<'_> {
                 scale(f, e.constant)
             } else {
                 return Err(self.err("a constant factor (a product of two dimensions is not affine)"));
-            };
+            }
+            .ok_or_else(|| self.too_large())?;
         }
         Ok(e)
     }
@@ -213,25 +235,28 @@ impl Parser<'_> {
         loop {
             if self.eat("+") {
                 let t = self.term()?;
-                e = add(e, t);
+                e = add(e, t).ok_or_else(|| self.too_large())?;
             } else if self.eat("-") {
                 let t = self.term()?;
-                e = add(e, scale(t, -1));
+                e = scale(t, -1).and_then(|t| add(e, t)).ok_or_else(|| self.too_large())?;
             } else {
-                return Ok(e.normalise());
+                return e.normalise().ok_or_else(|| self.too_large());
             }
         }
     }
 }
 
-fn scale(e: AffineExpr, k: i64) -> AffineExpr {
-    AffineExpr { terms: e.terms.into_iter().map(|(d, c)| (d, c * k)).collect(), constant: e.constant * k }
+/// `k · e`; `None` when a coefficient or the constant leaves 64 bits.
+fn scale(e: AffineExpr, k: i64) -> Option<AffineExpr> {
+    let terms = e.terms.into_iter().map(|(d, c)| Some((d, c.checked_mul(k)?))).collect::<Option<Vec<_>>>()?;
+    Some(AffineExpr { terms, constant: e.constant.checked_mul(k)? })
 }
 
-fn add(a: AffineExpr, b: AffineExpr) -> AffineExpr {
+/// `a + b`; `None` when the constant leaves 64 bits (coefficients add up in [`AffineExpr::normalise`]).
+fn add(a: AffineExpr, b: AffineExpr) -> Option<AffineExpr> {
     let mut terms = a.terms;
     terms.extend(b.terms);
-    AffineExpr { terms, constant: a.constant + b.constant }
+    Some(AffineExpr { terms, constant: a.constant.checked_add(b.constant)? })
 }
 
 impl std::str::FromStr for AffineMap {
@@ -253,7 +278,7 @@ mod tests {
         let m: AffineMap = "(d0, d1, d2, d3) -> (d0 * 192 + d1 * 64 + d2, d3)".parse().unwrap();
         assert_eq!(m.to_string(), "(d0, d1, d2, d3) -> (d0 * 192 + d1 * 64 + d2, d3)");
         assert_eq!(m.eval(&[1, 1, 6, 100]), vec![262, 100]);
-        assert_eq!(m.bounds(&[2, 3, 64, 128]), vec![(0, 383), (0, 127)]);
+        assert_eq!(m.bounds(&[2, 3, 64, 128]).unwrap(), vec![(0, 383), (0, 127)]);
         // Other spellings normalise to the same map.
         let n: AffineMap = "affine_map<(a, b, c, d) -> (192*a + (b * 64) + c, d)>".parse().unwrap();
         assert_eq!(n, m);
@@ -264,6 +289,27 @@ mod tests {
         {
             assert!(bad.parse::<AffineMap>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn arithmetic_beyond_64_bits_is_an_error_not_a_wrapped_map() {
+        // Parsing: products, sums and numbers that leave i64.
+        for bad in [
+            "(d0) -> (d0 * 9223372036854775807 * 2)",
+            "(d0) -> (d0 - 9223372036854775807 - 9223372036854775807)",
+            "(d0) -> (d0 * 4611686018427387904 + d0 * 4611686018427387904)",
+            "(d0) -> (d0 * 99999999999999999999)",
+            "(d0) -> (-(-9223372036854775807 - 1))",
+        ] {
+            assert!(bad.parse::<AffineMap>().is_err(), "{bad}");
+        }
+        // Bounds: each value over the box must fit, and so must each term on its own.
+        let m: AffineMap = "(d0, d1) -> (d0 * 4611686018427387904 + d1 * 4611686018427387904)".parse().unwrap();
+        assert_eq!(m.bounds(&[2, 1]).unwrap(), vec![(0, 4611686018427387904)]);
+        assert!(m.bounds(&[2, 2]).is_err(), "2^62 + 2^62 leaves i64");
+        let t: AffineMap = "(d0) -> (d0 * 4611686018427387904 - 9223372036854775807)".parse().unwrap();
+        assert!(t.bounds(&[3]).is_err(), "the sum fits but d0 * 2^62 alone does not");
+        assert!(m.bounds(&[u64::MAX, 1]).is_err());
     }
 
     #[test]

@@ -55,13 +55,19 @@ impl<'a> Parser<'a> {
         Some(rest[..n].to_string())
     }
 
-    pub(crate) fn number(&mut self) -> Option<i64> {
+    /// A non-negative decimal number, if one comes next; an error when its digits do not fit 64 bits.
+    pub(crate) fn number(&mut self) -> Result<Option<i64>, LayoutError> {
         self.ws();
         let rest = &self.text[self.at..];
         let n = rest.bytes().take_while(|b| b.is_ascii_digit()).count();
-        let v = rest[..n].parse::<i64>().ok()?;
+        if n == 0 {
+            return Ok(None);
+        }
+        let Ok(v) = rest[..n].parse::<i64>() else {
+            return Err(self.err(&format!("a number of at most {} (`{}` does not fit 64 bits)", i64::MAX, &rest[..n])));
+        };
         self.at += n;
-        Some(v)
+        Ok(Some(v))
     }
 
     /// `affine_map<`? `(d0, …) -> (`: reads the dimension names; returns whether the map is wrapped.

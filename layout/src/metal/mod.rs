@@ -52,7 +52,14 @@ pub fn collapse_map(shape: &Shape, intervals: &[(i64, i64)]) -> Result<AffineMap
                 let mut stride = 1i64;
                 for k in (a..b).rev() {
                     terms.push((k, stride));
-                    stride = stride.saturating_mul(shape.dims()[k] as i64);
+                    let extent = i64::try_from(shape.dims()[k]).unwrap_or(i64::MAX);
+                    stride = stride.checked_mul(extent).ok_or_else(|| {
+                        LayoutError::value(
+                            "collapsed extent",
+                            format!("the product of {shape}'s dimensions {a} to {}", b - 1),
+                            format!("at most {} (64-bit integers)", i64::MAX),
+                        )
+                    })?;
                 }
                 terms.reverse();
                 results.push(AffineExpr { terms, constant: 0 });
@@ -129,6 +136,12 @@ impl MetalLayout {
     pub fn new(spec: &MetalLayoutSpec) -> Result<MetalLayout, LayoutError> {
         spec.shape.check_nonzero("shape")?;
         spec.grid.check_nonzero("grid")?;
+        // tt-mlir's shapes are 64-bit signed integers.
+        for (name, shape) in [("shape", &spec.shape), ("grid", &spec.grid)] {
+            if let Some(&d) = shape.dims().iter().find(|&&d| i64::try_from(d).is_err()) {
+                return Err(LayoutError::value(name, d, format!("extents of at most {} (64-bit signed)", i64::MAX)));
+            }
+        }
         let map = match (&spec.map, &spec.collapse) {
             (Some(_), Some(_)) => {
                 return Err(LayoutError::Illegal(
@@ -153,7 +166,7 @@ impl MetalLayout {
                 format!("grid {} has rank {}", spec.grid, spec.grid.rank()),
             ));
         }
-        let bounds = map.bounds(spec.shape.dims());
+        let bounds = map.bounds(spec.shape.dims())?;
         if let Some((i, (lo, _))) = bounds.iter().enumerate().find(|(_, b)| b.0 < 0) {
             return Err(LayoutError::value(
                 format!("result {i} of {map}"),

@@ -401,11 +401,13 @@ impl BufferDistributionSpec {
     ) -> Result<BufferDistributionSpec, LayoutError> {
         tensor_shape.check_nonzero("tensor shape")?;
         shard_shape.check_nonzero("shard shape")?;
-        if page_shape[0] == 0 || page_shape[1] == 0 {
+        tensor_shape.check_tensor_size("tensor shape")?;
+        shard_shape.check_tensor_size("shard shape")?;
+        if page_shape[0] == 0 || page_shape[1] == 0 || page_shape.iter().any(|d| u32::try_from(*d).is_err()) {
             return Err(LayoutError::value(
                 "page",
                 format!("{}x{}", page_shape[0], page_shape[1]),
-                "page extents must be at least 1",
+                format!("page extents from 1 to {}", u32::MAX),
             ));
         }
         if tensor_shape.rank() != shard_shape.rank() {

@@ -14,6 +14,29 @@ fn round_up(v: u64, a: u64) -> u64 {
     v.div_ceil(a.max(1)) * a.max(1)
 }
 
+/// The largest padded 2-D area (elements, shard padding included) [`derive`] works out: 2^48.
+pub const MAX_PHYSICAL_ELEMENTS: u64 = 1 << 48;
+
+/// Every shape of `spec` within what [`derive`]'s arithmetic can hold (see [`Shape::check_tensor_size`]).
+fn check_sizes(spec: &TensorSpec) -> Result<(), LayoutError> {
+    spec.shape.check_tensor_size("shape")?;
+    if let Some(p) = &spec.padded_shape {
+        p.check_tensor_size("padded shape")?;
+    }
+    let two_d = |name: &str, v: [u64; 2]| match v.iter().find(|d| u32::try_from(**d).is_err()) {
+        Some(&d) => Err(LayoutError::value(name, d, format!("at most {} (TTNN's dimensions are 32-bit)", u32::MAX))),
+        None => Ok(()),
+    };
+    match &spec.memory {
+        MemoryConfig::Interleaved(_) => Ok(()),
+        MemoryConfig::Sharded { spec: s, .. } => {
+            two_d("shard", s.shape)?;
+            s.physical_shape.map_or(Ok(()), |p| two_d("physical shard", p))
+        }
+        MemoryConfig::NdSharded { spec: nd, .. } => nd.shape.check_tensor_size("shard"),
+    }
+}
+
 /// Everything derived from a tensor spec.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Derived {
@@ -59,6 +82,7 @@ pub struct Derived {
 /// Derive a spec (see the module docs of [`super`] for the rules).
 pub fn derive(spec: &TensorSpec) -> Result<Derived, LayoutError> {
     spec.shape.check_nonzero("shape")?;
+    check_sizes(spec)?;
     let rank = spec.shape.rank();
     let (tile, elem) = match (spec.page, spec.dtype.element_size()) {
         (PageConfig::Tile(t), _) => (Some(t), spec.dtype.element_size()),
@@ -198,6 +222,16 @@ pub fn derive(spec: &TensorSpec) -> Result<Derived, LayoutError> {
             }
             _ => {}
         }
+    }
+    // With every extent 32-bit and the volume bounded (`check_sizes`), the padded 2-D shape fits 64 bits;
+    // bound its area so that the page arithmetic below does too.
+    let area = u128::from(physical[0]) * u128::from(physical[1]);
+    if area > u128::from(MAX_PHYSICAL_ELEMENTS) {
+        return Err(LayoutError::value(
+            "padded 2-D shape",
+            format!("{}x{} ({area} elements, shard padding included)", physical[0], physical[1]),
+            format!("at most {MAX_PHYSICAL_ELEMENTS} elements (2^48); use a smaller tensor or shard"),
+        ));
     }
     // Pages.
     let page_shape = match (tile, &spec.memory) {
@@ -388,8 +422,8 @@ impl Derived {
 
 impl Derived {
     /// A picture of the physical 2-D shape in pages, each page in the colour of its core (sharded) or bank
-    /// (interleaved over `banks`), labelled with its host page number; pages without data hatched. Large
-    /// tensors (over 40000 pages) are drawn one shard per rectangle.
+    /// (interleaved over `banks`), labelled with its host page number; pages without data hatched. Pages of
+    /// large tensors (over 40000 pages) carry no label.
     pub fn picture(&self, banks: u32) -> crate::svg::Picture {
         use crate::svg::{Cell, Picture};
         let [ph, pw] = self.page_shape;

@@ -1,6 +1,6 @@
 //! `tensim layout metal`: a `#tt.metal_layout` from a shape, a grid and collapse intervals or a map.
 
-use super::{int_list, lerr, pair, picture_plan, write_picture};
+use super::{check_picture, int_list, lerr, pair_u32, picture_plan, write_picture};
 use crate::error::{CliError, CliResult};
 use crate::say;
 use clap::Args;
@@ -65,8 +65,8 @@ pub fn run(a: &MetalArgs) -> CliResult<ExitCode> {
     };
     let tile = match &a.tile {
         Some(t) => {
-            let [h, w] = pair("--tile", t)?;
-            Some(TileShape::new(h as u32, w as u32).map_err(|e| lerr("--tile", e))?)
+            let [h, w] = pair_u32("--tile", t)?;
+            Some(TileShape::new(h, w).map_err(|e| lerr("--tile", e))?)
         }
         None => None,
     };
@@ -94,6 +94,9 @@ pub fn run(a: &MetalArgs) -> CliResult<ExitCode> {
         }
         None => None,
     };
+    // The picture draws the shards of the last two grid dimensions.
+    let g = l.grid.dims();
+    check_picture(a.svg.as_deref(), "shards", g.iter().rev().take(2).fold(1u64, |n, &d| n.saturating_mul(d)))?;
     if a.json {
         let j = serde_json::json!({
             "affine_map": l.map.to_string(),

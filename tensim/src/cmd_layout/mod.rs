@@ -79,6 +79,44 @@ pub(crate) fn int_list(flag: &str, s: &str) -> CliResult<Vec<i64>> {
         .collect()
 }
 
+/// `32x32` → `[32, 32]`, each extent a 32-bit number (a tile, a core grid); a larger one is an error that
+/// echoes it, never truncated.
+pub(crate) fn pair_u32(flag: &str, s: &str) -> CliResult<[u32; 2]> {
+    let [a, b] = pair(flag, s)?;
+    match (u32::try_from(a), u32::try_from(b)) {
+        (Ok(a), Ok(b)) => Ok([a, b]),
+        _ => Err(CliError::User(format!("{flag} {s}: each extent must be at most {}", u32::MAX))),
+    }
+}
+
+/// The most page slots `tensim layout` lists (`layout pages`, `layout ttnn --pages`) or draws: 2^24.
+pub(crate) const MAX_LISTED_SLOTS: u64 = 1 << 24;
+
+/// An error unless `slots` page slots can be listed.
+pub(crate) fn check_listing(flag: &str, slots: u64) -> CliResult<()> {
+    if slots > MAX_LISTED_SLOTS {
+        return Err(CliError::User(format!(
+            "{flag}: the layout has {slots} page slots; tensim lists at most {MAX_LISTED_SLOTS} (use a smaller tensor or larger pages)"
+        )));
+    }
+    Ok(())
+}
+
+/// The most rectangles a `--svg` picture of `tensim layout` draws: 2^18 (an SVG of some 30 MB).
+pub(crate) const MAX_PICTURE_CELLS: u64 = 1 << 18;
+
+/// An error unless a picture of `cells` rectangles (pages, shards or slots) is to be drawn within
+/// [`MAX_PICTURE_CELLS`]; checked before any output is written.
+pub(crate) fn check_picture(svg: Option<&Path>, what: &str, cells: u64) -> CliResult<()> {
+    match svg {
+        Some(p) if cells > MAX_PICTURE_CELLS => Err(CliError::User(format!(
+            "--svg {}: the picture would draw {cells} {what}; tensim draws at most {MAX_PICTURE_CELLS} (use a smaller tensor, grid or larger pages)",
+            p.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// `32x32` → `[32, 32]`.
 pub(crate) fn pair(flag: &str, s: &str) -> CliResult<[u64; 2]> {
     let shape: layout::Shape = s.parse().map_err(|e| lerr(flag, e))?;

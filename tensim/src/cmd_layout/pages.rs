@@ -1,6 +1,6 @@
 //! `tensim layout pages`: tt-metal's N-D buffer distribution of a tensor over cores.
 
-use super::{lerr, pair, picture_plan, write_picture};
+use super::{check_listing, check_picture, lerr, pair, picture_plan, write_picture};
 use crate::error::{CliError, CliResult};
 use crate::say;
 use clap::Args;
@@ -67,6 +67,9 @@ pub fn run(a: &PagesArgs) -> CliResult<ExitCode> {
     let spec = BufferDistributionSpec::from_shard_spec(&tensor, &shard, page, &cores, orientation, strategy)
         .map_err(|e| CliError::User(e.to_string()))?;
     let dist = Distribution::Sharded(spec.distribution().clone());
+    let slots = dist.slots_per_bank().saturating_mul(u64::from(dist.num_banks()));
+    check_listing("layout pages", slots)?;
+    check_picture(a.svg.as_deref(), "page slots", slots)?;
     let m = PageMapping::new(&dist, &spec.cores);
     let page_bytes = page[0] * page[1] * a.bytes_per_element;
     let aligned = page_bytes.div_ceil(a.alignment) * a.alignment;

@@ -1,6 +1,6 @@
 //! `tensim layout ttnn`: what TTNN derives from a tensor spec.
 
-use super::{lerr, pair, picture_plan, write_picture};
+use super::{check_listing, check_picture, lerr, pair, pair_u32, picture_plan, write_picture};
 use crate::error::{CliError, CliResult};
 use crate::say;
 use clap::Args;
@@ -84,8 +84,8 @@ fn spec_of(a: &TtnnArgs) -> CliResult<TensorSpec> {
     let page = match a.layout.as_str() {
         "row_major" => PageConfig::RowMajor,
         "tile" => {
-            let [h, w] = pair("--tile", &a.tile)?;
-            PageConfig::Tile(TileShape::new(h as u32, w as u32).map_err(|e| lerr("--tile", e))?)
+            let [h, w] = pair_u32("--tile", &a.tile)?;
+            PageConfig::Tile(TileShape::new(h, w).map_err(|e| lerr("--tile", e))?)
         }
         other => return Err(CliError::User(format!("--layout {other}: use row_major or tile"))),
     };
@@ -106,8 +106,8 @@ fn spec_of(a: &TtnnArgs) -> CliResult<TensorSpec> {
     let mode: ShardMode = a.shard_mode.parse().map_err(|e| lerr("--shard-mode", e))?;
     let grid_size = match &a.grid_size {
         Some(g) => {
-            let [c, r] = pair("--grid-size", g)?;
-            CoreCoord::new(c as u32, r as u32)
+            let [c, r] = pair_u32("--grid-size", g)?;
+            CoreCoord::new(c, r)
         }
         None => CoreCoord::new(8, 8),
     };
@@ -154,13 +154,13 @@ fn spec_of(a: &TtnnArgs) -> CliResult<TensorSpec> {
         if a.shard.is_some() {
             return Err(CliError::User("--virtual-grid derives the shard; leave out --shard".into()));
         }
-        let [r, c] = pair("--virtual-grid", vg)?;
+        let [r, c] = pair_u32("--virtual-grid", vg)?;
         let d = base.derive().map_err(|e| CliError::User(e.to_string()))?;
         let granule = match page {
             PageConfig::Tile(t) => [t.height as u64, t.width as u64],
             PageConfig::RowMajor => [1, 1],
         };
-        let (layout, spec) = virtual_grid_spec(d.physical_shape, granule, r as u32, c as u32, grid_size, Some(kind))
+        let (layout, spec) = virtual_grid_spec(d.physical_shape, granule, r, c, grid_size, Some(kind))
             .map_err(|e| lerr("--virtual-grid", e))?;
         let spec = ShardSpec { orientation, ..spec };
         return Ok(TensorSpec { memory: MemoryConfig::Sharded { layout, buffer, spec }, ..base });
@@ -197,6 +197,13 @@ pub fn run(a: &TtnnArgs) -> CliResult<ExitCode> {
     let plan = picture_plan(a.svg.as_deref())?;
     let spec = spec_of(a)?;
     let d = spec.derive().map_err(|e| CliError::User(e.to_string()))?;
+    check_picture(a.svg.as_deref(), "pages", d.num_pages)?;
+    if a.pages {
+        check_listing(
+            "--pages",
+            d.distribution.slots_per_bank().saturating_mul(u64::from(d.distribution.num_banks())),
+        )?;
+    }
     let cores: Vec<[u32; 2]> = d.cores.iter().map(|c| [c.x, c.y]).collect();
     if a.json {
         let mut j = serde_json::json!({
