@@ -92,17 +92,18 @@ pub fn plain_serde_message(msg: &str) -> String {
         ("unit value", "nothing"),
         ("floating point", "number"),
         ("integer", "whole number"),
-        ("usize", "a whole number"),
-        ("u128", "a whole number"),
-        ("u64", "a whole number"),
-        ("u32", "a whole number"),
-        ("u16", "a whole number"),
-        ("u8", "a whole number"),
+        // A sized integer type becomes its range, so that an out-of-range value reads as such.
+        ("usize", "a whole number from 0 to 18446744073709551615"),
+        ("u128", "a whole number of at least 0"),
+        ("u64", "a whole number from 0 to 18446744073709551615"),
+        ("u32", "a whole number from 0 to 4294967295"),
+        ("u16", "a whole number from 0 to 65535"),
+        ("u8", "a whole number from 0 to 255"),
         ("i128", "a whole number"),
-        ("i64", "a whole number"),
-        ("i32", "a whole number"),
-        ("i16", "a whole number"),
-        ("i8", "a whole number"),
+        ("i64", "a whole number from -9223372036854775808 to 9223372036854775807"),
+        ("i32", "a whole number from -2147483648 to 2147483647"),
+        ("i16", "a whole number from -32768 to 32767"),
+        ("i8", "a whole number from -128 to 127"),
         ("f64", "a number"),
         ("f32", "a number"),
     ];
@@ -146,7 +147,7 @@ mod tests {
     fn serde_words_become_plain_words() {
         assert_eq!(
             plain_serde_message("invalid type: string \"x\", expected u64"),
-            "invalid type: string \"x\", expected a whole number"
+            "invalid type: string \"x\", expected a whole number from 0 to 18446744073709551615"
         );
         assert_eq!(plain_serde_message("invalid type: map, expected a sequence"), "invalid type: map, expected a list");
         assert_eq!(
@@ -155,7 +156,11 @@ mod tests {
         );
         assert_eq!(
             plain_serde_message("invalid value: integer `-1`, expected u32"),
-            "invalid value: whole number `-1`, expected a whole number"
+            "invalid value: whole number `-1`, expected a whole number from 0 to 4294967295"
+        );
+        assert_eq!(
+            plain_serde_message("invalid value: integer `18446744073709551615`, expected i64"),
+            "invalid value: whole number `18446744073709551615`, expected a whole number from -9223372036854775808 to 9223372036854775807"
         );
         assert_eq!(plain_serde_message("expected f64 for u64x"), "expected a number for u64x");
     }

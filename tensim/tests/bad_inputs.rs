@@ -292,6 +292,16 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
     c(&["replay", &p("w_rate.json")], "event 0: `injection_rate` is -3");
     c(&["replay", &p("w_noc.json")], "event 0: NoC `NOC_7` is not NOC_0 or NOC_1");
     c(&["replay", &p("w_many.json")], "at most 50000000 packets");
+    c(
+        &["replay", &p("t_bigint.json")],
+        "whole number `18446744073709551615`, expected a whole number from -9223372036854775808 to 9223372036854775807",
+    );
+    c(
+        &["replay", &p("t_late.json"), "--mode", "timestamps"],
+        "event 1: its timestamp issues it at cycle 18446744073709551610, beyond sim.max_cycles = 20000000000",
+    );
+    c(&["replay", &p("w_late.json")], "its phase_cycle_offset issues it at cycle 18446744073709551615");
+    c(&["replay", &p("w_slow.json")], "its injection_rate issues it at a cycle beyond 64 bits");
     c(&["replay", &p("w_nophases.json")], "missing field `phases`");
     c(&["replay", &p("w_extra.json")], "unknown field `warp`");
     c(&["replay", &p("w_outside.json")], "event 0: destination (99,2) is outside the");

@@ -55,6 +55,16 @@ pub enum EventProblem {
         /// Its logical coordinate.
         logical: (u32, u32),
     },
+    /// The event would be issued at a cycle beyond the longest run tensim simulates.
+    BeyondRun {
+        /// What puts it there (`timestamp`, `phase_cycle_offset` …).
+        what: &'static str,
+        /// The cycle it would be issued at (relative to the first event or the workload's start), or `None`
+        /// when that passes 64 bits.
+        at: Option<u64>,
+        /// `sim.max_cycles`.
+        max_cycles: u64,
+    },
 }
 
 impl fmt::Display for EventProblem {
@@ -83,6 +93,14 @@ impl fmt::Display for EventProblem {
             }
             EventProblem::OutsideComputeGrid { x, y, logical } => {
                 write!(f, "core ({x},{y}) is logical ({},{}), outside the compute grid", logical.0, logical.1)
+            }
+            EventProblem::BeyondRun { what, at, max_cycles } => {
+                let at = at.map_or("a cycle beyond 64 bits".to_string(), |c| format!("cycle {c}"));
+                write!(
+                    f,
+                    "its {what} issues it at {at}, beyond sim.max_cycles = {max_cycles} (the longest run tensim \
+                     simulates); fix the {what}, or raise the limit with --set sim.max_cycles=N"
+                )
             }
         }
     }

@@ -368,6 +368,7 @@ pub fn replay_trace(
     file: &str,
 ) -> Result<ReplayResult, ReplayError> {
     let t0 = events.iter().map(|e| e.timestamp).min().unwrap_or(0);
+    let max_cycles = dev.params().sim.max_cycles;
     let mut b = Builder { dev, file, skipped: BTreeMap::new() };
     // (core, RISC) -> (kernel start, calls)
     let mut groups: BTreeMap<Slot, (u64, Vec<TimedCall>)> = BTreeMap::new();
@@ -376,6 +377,10 @@ pub fn replay_trace(
         let c = b.logical_core(e.sx, e.sy, i)?;
         let g = groups.entry((c.y, c.x, risc)).or_insert((u64::MAX, Vec::new()));
         let t = e.timestamp - t0;
+        // In timestamps mode an event is issued at its recorded cycle.
+        if mode == Mode::Timestamps && t >= max_cycles {
+            return Err(b.err(i, EventProblem::BeyondRun { what: "timestamp", at: Some(t), max_cycles }));
+        }
         match &e.body {
             EventBody::Zone { begin: true } => g.0 = g.0.min(t),
             EventBody::Zone { begin: false } => {}
@@ -425,6 +430,7 @@ pub fn replay_trace(
 
 /// Replay a tt-npe workload on `dev` (timestamps mode: tt-npe workloads carry no kernels).
 pub fn replay_workload(dev: &mut Device, w: &NpeWorkload, file: &str) -> Result<ReplayResult, ReplayError> {
+    let max_cycles = dev.params().sim.max_cycles;
     let b = Builder { dev, file, skipped: BTreeMap::new() };
     // (core, RISC) -> timed calls
     let mut groups: BTreeMap<Slot, Vec<TimedCall>> = BTreeMap::new();
@@ -436,7 +442,19 @@ pub fn replay_workload(dev: &mut Device, w: &NpeWorkload, file: &str) -> Result<
             let noc = trace::parse_noc(&t.noc_type).map_err(|p| b.err(at, p))?;
             let src_is_worker = b.logical_core(t.src_x, t.src_y, at).is_ok();
             let bytes = t.packet_size as u32;
-            let gap = if t.injection_rate > 0.0 { (t.packet_size as f64 / t.injection_rate).ceil() as u64 } else { 0 };
+            let gap = if t.injection_rate > 0.0 { (t.packet_size as f64 / t.injection_rate).ceil() } else { 0.0 };
+            // The last packet is issued at offset + (packets - 1) x gap: within the run, or an error.
+            let last = t.phase_cycle_offset as f64 + t.num_packets.saturating_sub(1) as f64 * gap;
+            if last >= max_cycles as f64 {
+                let (what, issue) = if t.phase_cycle_offset >= max_cycles {
+                    ("phase_cycle_offset", Some(t.phase_cycle_offset))
+                } else {
+                    // Its packets, packet_size / injection_rate cycles apart, run past the limit.
+                    ("injection_rate", (last < u64::MAX as f64).then_some(last as u64))
+                };
+                return Err(b.err(at, EventProblem::BeyondRun { what, at: issue, max_cycles }));
+            }
+            let gap = gap as u64;
             let risc = if noc == NocId::Noc0 { 0u8 } else { 1u8 };
             let (core, call) = match (t.dst_x, t.dst_y) {
                 (Some(dx), Some(dy)) if src_is_worker => {
