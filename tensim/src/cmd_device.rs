@@ -54,6 +54,7 @@ pub struct DeviceArgs {
 
 fn shape(flag: &str, s: &str) -> CliResult<Vec<u64>> {
     let sh: layout::Shape = s.parse().map_err(|e| lerr(flag, e))?;
+    sh.check_nonzero(flag.trim_start_matches('-')).map_err(|e| lerr(flag, e))?;
     Ok(sh.dims().to_vec())
 }
 
@@ -86,10 +87,11 @@ fn chips_and_grid(a: &DeviceArgs, mesh: &[u64]) -> CliResult<([u64; 2], Option<V
         return Err(CliError::User("give --system NAME, --cluster FILE or --physical-grid RxC".into()));
     }
     let (cd, sys_mesh) = load_system(a.system.as_deref(), a.cluster.as_deref())?;
-    let volume: u64 = mesh.iter().product();
+    let volume: u64 = mesh.iter().fold(1u64, |v, &d| v.saturating_mul(d));
     if ids.is_none() && volume > sys_mesh.chips.len() as u64 {
+        let needs = if volume == u64::MAX { "more than 2^64".to_string() } else { volume.to_string() };
         return Err(CliError::User(format!(
-            "--mesh {} needs {volume} chips; {} has {}",
+            "--mesh {} needs {needs} chips; {} has {}",
             a.mesh,
             cd.source,
             sys_mesh.chips.len()

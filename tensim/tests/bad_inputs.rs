@@ -500,6 +500,14 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
         "a value beyond 64-bit integers",
     );
 
+    c(&["device", "--system", "t3000", "--mesh", "0x4"], "--mesh: mesh[0] = 0: every extent must be at least 1");
+    c(&["device", "--system", "t3000", "--mesh", "4294967296x4294967296"], "needs more than 2^64 chips");
+    c(
+        &["device", "--physical-grid", "8x8", "--mesh", "4294967296x4294967296"],
+        "mesh shape = 4294967296x4294967296: at most 2^24 cores over all chips",
+    );
+    c(&["device", "--physical-grid", "8x8", "--grid", "0x8"], "--grid: grid[0] = 0");
+
     // Layout ops.
     c(&["run", "reshard", "--from", "l1:block"], "needs a grid");
     c(&["run", "reshard", "--to", "l1:block:9x9"], "does not fit the 8x8 compute grid");

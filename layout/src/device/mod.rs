@@ -49,8 +49,10 @@ pub struct Placement {
     pub x: u64,
 }
 
+/// The number of points of a grid or mesh (saturating: a volume past 64 bits is `u64::MAX`, which every
+/// limit here refuses).
 fn volume(s: &[u64]) -> u64 {
-    s.iter().product()
+    s.iter().fold(1u64, |v, &d| v.saturating_mul(d))
 }
 
 fn value(name: &str, value: impl fmt::Display, expected: impl Into<String>) -> LayoutError {
