@@ -415,6 +415,7 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
     c(&lm("2x2", "(d0, d1) -> (d0 - 9223372036854775807 - 9223372036854775807, d1)"), "fit 64-bit integers at");
     c(&lm("2x2", "(d0, d1) -> (d0 * 99999999999999999999, d1)"), "`99999999999999999999` does not fit 64 bits");
     c(&["layout", "metal", "--shape", "18446744073709551615x2", "--grid", "1x1"], "shape = 18446744073709551615");
+    c(&lm("2x2", "\u{85}2"), "cannot read affine map"); // a two-byte Unicode space (found by fuzzing)
     c(
         &["layout", "metal", "--shape", "4294967296x4294967296x4", "--grid", "1x1", "--collapse", "0,-1"],
         "the product of 4294967296x4294967296x4's dimensions 0 to 1",

@@ -292,6 +292,15 @@ mod tests {
     }
 
     #[test]
+    fn any_unicode_whitespace_is_skipped_whole() {
+        // U+0085 (NEL) and U+00A0 (no-break space) are two bytes each (a fuzzer found the first).
+        let m: AffineMap = "(d0,\u{85}d1)\u{a0}->\u{85}(d0,\u{a0}d1)".parse().unwrap();
+        assert_eq!(m, AffineMap::identity(2));
+        assert!("\u{85}2".parse::<AffineMap>().is_err());
+        assert!("(d0) -> (d0 *\u{3000})".parse::<AffineMap>().is_err());
+    }
+
+    #[test]
     fn arithmetic_beyond_64_bits_is_an_error_not_a_wrapped_map() {
         // Parsing: products, sums and numbers that leave i64.
         for bad in [

@@ -22,8 +22,9 @@ impl<'a> Parser<'a> {
     }
 
     pub(crate) fn ws(&mut self) {
-        while self.text[self.at..].starts_with(|c: char| c.is_whitespace()) {
-            self.at += 1;
+        // Whitespace may be any Unicode space (NEL, no-break space …): step over whole characters.
+        while let Some(c) = self.text[self.at..].chars().next().filter(|c| c.is_whitespace()) {
+            self.at += c.len_utf8();
         }
     }
 
