@@ -243,6 +243,15 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
         "the table measured `One from One Packet Sizes`",
     );
     c(&["dm-bench", "one_to_one", "--compare", &p("table_nan.md")], "`Latency (cycles)` is `slow`, not a number");
+    for (file, want) in [
+        ("table_nanlat.md", "table_nanlat.md:5: `Latency (cycles)` is `NaN`; expected a finite number above 0"),
+        ("table_zerolat.md", "`Latency (cycles)` is `0`; expected a finite number above 0"),
+        ("table_negsize.md", "`Transaction Size (bytes)` is `-64`; expected a whole number from 1 to 4294967295"),
+        ("table_fracsize.md", "`Transaction Size (bytes)` is `1.5`; expected a whole number"),
+        ("table_bigcount.md", "`Number of Transactions` is `99999999999999999999`; expected a whole number from 1"),
+    ] {
+        c(&["dm-bench", "--compare", &p(file), "--arch", "wormhole_b0"], want);
+    }
     c(
         &["dm-bench", "one_to_one", "--compare", &p("table_short.md")],
         "the table has no `Number of Transactions` column",

@@ -150,13 +150,37 @@ pub fn parse_table(text: &str, file: &str) -> Result<Vec<Row>, String> {
             let v = col(name)?;
             v.parse::<f64>().map_err(|_| format!("{file}:{}: `{name}` is `{v}`, not a number", ln + 1))
         };
+        // A whole number in `min..=u32::MAX` (`64` or `64.0`; never truncated, never wrapped).
+        let whole = |name: &str, min: u32| -> Result<u32, String> {
+            let x = num(name)?;
+            if x.is_finite() && x.fract() == 0.0 && x >= f64::from(min) && x <= f64::from(u32::MAX) {
+                Ok(x as u32)
+            } else {
+                Err(format!(
+                    "{file}:{}: `{name}` is `{}`; expected a whole number from {min} to {}",
+                    ln + 1,
+                    col(name)?,
+                    u32::MAX
+                ))
+            }
+        };
+        // A finite number above `0` (`strict`) or at least `0`.
+        let positive = |name: &str, strict: bool| -> Result<f64, String> {
+            let x = num(name)?;
+            if x.is_finite() && (x > 0.0 || (!strict && x == 0.0)) {
+                Ok(x)
+            } else {
+                let want = if strict { "a finite number above 0" } else { "a finite number, 0 or more" };
+                Err(format!("{file}:{}: `{name}` is `{}`; expected {want}", ln + 1, col(name)?))
+            }
+        };
         rows.push(Row {
             kernel: col("Kernel")?.to_string(),
-            run_host_id: num("Run Host ID")? as u32,
-            size: num("Transaction Size (bytes)")? as u32,
-            count: num("Number of Transactions")? as u32,
-            latency: num("Latency (cycles)")?,
-            bandwidth: num("Bandwidth (bytes/cycle)")?,
+            run_host_id: whole("Run Host ID", 0)?,
+            size: whole("Transaction Size (bytes)", 1)?,
+            count: whole("Number of Transactions", 1)?,
+            latency: positive("Latency (cycles)", true)?,
+            bandwidth: positive("Bandwidth (bytes/cycle)", false)?,
             stalled_per_tile: 0.0,
             backpressure: false,
             run_cycles: Cycles::ZERO,
