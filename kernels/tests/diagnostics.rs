@@ -203,6 +203,20 @@ fn cb_index_out_of_range() {
 }
 
 #[test]
+fn a_circular_buffer_larger_than_l1_runs_past_its_end() {
+    // No L1 buffer below the top: the message names the end of L1, not an empty range of buffers.
+    let mut dev = wh();
+    let mut p = Program::new();
+    let cfg = CircularBufferConfig::new(2 * 1024 * 1024, &[(CBIndex::c_0, DataFormat::Float16_b)])
+        .set_page_size(CBIndex::c_0, 2048);
+    p.create_circular_buffer(CoreCoord::new(0, 0), cfg).unwrap();
+    assert_eq!(
+        dev.enqueue_program(&p).unwrap_err().to_string(),
+        "L1 overflow on core (0,0): circular buffer c_0 at [0x19000, 0x219000) (2097152 bytes) runs past the end of L1 at 0x16e000; shrink the CBs"
+    );
+}
+
+#[test]
 fn l1_overflow_between_circular_buffers_and_l1_buffers() {
     let mut dev = wh();
     // A big interleaved L1 buffer takes the top of every bank.

@@ -132,17 +132,21 @@ fn check_and_place(dev: &Device, p: &Program) -> Result<(Vec<u32>, u64), DeviceE
         let cores: Vec<u32> = cb.cores.iter().map(|c| c.y * g.x + c.x).collect();
         let addr = region.place(&cores, cb.config.total_size as u64).map_err(|e| {
             let idx: Vec<String> = cb.config.formats.iter().map(|(i, _)| format!("c_{i}")).collect();
+            let l1_top = dev.l1_size_per_core();
+            // With no L1 buffer below the top, the CB simply runs past the end of L1.
+            let against = if e.limit >= l1_top {
+                format!("runs past the end of L1 at {l1_top:#x}; shrink the CBs")
+            } else {
+                format!("overlaps the L1 buffers at [{:#x}, {l1_top:#x}); shrink the CBs or the L1 buffers", e.limit)
+            };
             DeviceError::api(format!(
-                "L1 overflow on core ({},{}): circular buffer {} at [{:#x}, {:#x}) ({} bytes) overlaps the L1 buffers \
-                 at [{:#x}, {:#x}); shrink the CBs or the L1 buffers",
+                "L1 overflow on core ({},{}): circular buffer {} at [{:#x}, {:#x}) ({} bytes) {against}",
                 e.core % g.x,
                 e.core / g.x,
                 idx.join("/"),
                 e.addr,
                 e.end,
                 cb.config.total_size,
-                e.limit,
-                dev.l1_size_per_core()
             ))
         })?;
         addrs.push(addr as u32);
