@@ -518,6 +518,16 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
     );
     c(&["device", "--physical-grid", "8x8", "--grid", "0x8"], "--grid: grid[0] = 0");
 
+    // Problems that cannot fit the device are refused before the host builds their data, --allow-large or not.
+    c(
+        &["run", "matmul_single_core", "--m", "4294967264", "--n", "32", "--k", "32", "--allow-large"],
+        "CreateBuffer: out of DRAM memory",
+    );
+    c(
+        &["run", "matmul_2d_mcast", "--m", "4294967040", "--n", "256", "--k", "256", "--allow-large"],
+        "matmul 4294967040x256x256 (A, B and C in bf16) needs 4398046380032 bytes of device memory",
+    );
+
     // Layout ops.
     c(&["run", "reshard", "--from", "l1:block"], "needs a grid");
     c(&["run", "reshard", "--to", "l1:block:9x9"], "does not fit the 8x8 compute grid");

@@ -102,6 +102,19 @@ pub fn create_bf16_cbs(
     Ok(())
 }
 
+/// An error unless `bytes` of device data could fit the chip's DRAM at all: checked before the host makes
+/// its copy of the data, so an impossible problem size is a named error rather than host memory exhausted.
+pub fn check_fits_dram(dev: &Device, what: &str, bytes: u128) -> Result<(), DeviceError> {
+    let dram: u64 = dev.chip().soc().dram_banks.iter().map(|b| b.size_bytes).sum();
+    if bytes > u128::from(dram) {
+        return Err(DeviceError::Api(format!(
+            "{what} needs {bytes} bytes of device memory but the {}'s DRAM holds {dram}; make it smaller",
+            dev.arch()
+        )));
+    }
+    Ok(())
+}
+
 /// A DRAM buffer of `tiles` bfloat16 tiles, interleaved one tile per page.
 pub fn bf16_dram_buffer(dev: &mut Device, tiles: u32) -> Result<Buffer, DeviceError> {
     let size = tiles as u64 * BF16_TILE as u64;

@@ -73,12 +73,18 @@ pub struct MatmulData {
 
 /// Random A and B uniform in [-1, 1) written tilized to interleaved DRAM, and an output buffer.
 pub fn setup(dev: &mut Device, s: MatmulShape, seed: u64) -> Result<MatmulData, DeviceError> {
+    // The device buffers first: a problem too large for DRAM is an error before any host memory is taken.
+    let tiles = |name: &str, r: u32, c: u32| {
+        u32::try_from(u64::from(r) * u64::from(c)).map_err(|_| {
+            DeviceError::Api(format!("matmul {name}: {r}x{c} tiles do not fit 32 bits; make the problem smaller"))
+        })
+    };
+    let in0 = super::common::bf16_dram_buffer(dev, tiles("A", s.mt(), s.kt())?)?;
+    let in1 = super::common::bf16_dram_buffer(dev, tiles("B", s.kt(), s.nt())?)?;
+    let out = super::common::bf16_dram_buffer(dev, tiles("C", s.mt(), s.nt())?)?;
     let mut rng = Rng::new(seed);
-    let a = std::sync::Arc::new(random_bf16(&mut rng, (s.m * s.k) as usize, -1.0, 1.0));
-    let b = std::sync::Arc::new(random_bf16(&mut rng, (s.k * s.n) as usize, -1.0, 1.0));
-    let in0 = super::common::bf16_dram_buffer(dev, s.mt() * s.kt())?;
-    let in1 = super::common::bf16_dram_buffer(dev, s.kt() * s.nt())?;
-    let out = super::common::bf16_dram_buffer(dev, s.mt() * s.nt())?;
+    let a = std::sync::Arc::new(random_bf16(&mut rng, s.m as usize * s.k as usize, -1.0, 1.0));
+    let b = std::sync::Arc::new(random_bf16(&mut rng, s.k as usize * s.n as usize, -1.0, 1.0));
     super::common::write_bf16_matrix(dev, &in0, &a, s.m as usize, s.k as usize)?;
     super::common::write_bf16_matrix(dev, &in1, &b, s.k as usize, s.n as usize)?;
     // The reference starts only now: a second thread running while this one frees large blocks makes every

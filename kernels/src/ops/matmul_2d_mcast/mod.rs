@@ -347,6 +347,9 @@ pub fn run_with(dev: &mut Device, mm: &Matmul2d, seed: u64) -> Result<Outcome, D
     let mm = mm.clone();
     let mut rng = Rng::new(seed);
     let (mu, ku, nu) = (m as usize, k as usize, n as usize);
+    let elements = |r: u32, c: u32| u128::from(r) * u128::from(c);
+    let bytes = (elements(m, k) + elements(k, n) + elements(m, n)) * 2;
+    crate::examples::common::check_fits_dram(dev, &format!("matmul {m}x{k}x{n} (A, B and C in bf16)"), bytes)?;
     let a: Vec<f32> = (0..mu * ku).map(|_| quantize(DataType::Bf16, rng.uniform(-1.0, 1.0))).collect();
     let b: Vec<f32> = (0..ku * nu).map(|_| quantize(DataType::Bf16, rng.uniform(-1.0, 1.0))).collect();
     let in0 = Tensor::from_vec(a.clone(), spec(dev, &mm, m, k, mm.in0_sharded)?)?.to_device(dev)?;
