@@ -195,10 +195,11 @@ impl DeviceAttr {
         let mut table = vec![None; cores as usize];
         for i in 0..points {
             let pt = unflatten(i, &worker_grid);
-            let where_ = format!("({})", pt.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", "));
+            // Named only in errors: formatted on the way out, not for each of up to 2^24 points.
+            let where_ = || format!("({})", pt.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", "));
             let Some(r) = map.eval(&pt) else {
                 return Err(value(
-                    &format!("map {map} at logical point {where_}"),
+                    &format!("map {map} at logical point {}", where_()),
                     "a value beyond 64-bit integers",
                     "coordinates that fit 64-bit integers (check the map's coefficients)",
                 ));
@@ -212,7 +213,7 @@ impl DeviceAttr {
                 || x as u64 >= chip_grid[1];
             if outside {
                 return Err(value(
-                    &format!("map at logical point {where_}"),
+                    &format!("map at logical point {}", where_()),
                     format!("(device {dev}, y {y}, x {x})"),
                     format!(
                         "a device index below {} and a core inside the {}x{} chip grid",
@@ -226,7 +227,7 @@ impl DeviceAttr {
             if let Some(prev) = table[slot] {
                 let other = unflatten(u64::from(prev), &worker_grid);
                 return Err(value(
-                    &format!("map at logical point {where_}"),
+                    &format!("map at logical point {}", where_()),
                     format!("(device {dev}, y {y}, x {x})"),
                     format!("a core no other point uses (logical point {other:?} is there too)"),
                 ));
