@@ -7,6 +7,11 @@ use crate::yaml::{self, RawCoord, RawSoc};
 use serde::Serialize;
 use std::path::Path;
 
+/// The largest L1 (worker or Ethernet) a descriptor may give: 4 GiB, what a kernel's 32-bit L1 address reaches.
+pub const MAX_L1_BYTES: u64 = 1 << 32;
+/// The largest DRAM bank or view a descriptor may give: 64 GiB, what 36 bits of NoC local address reach.
+pub const MAX_DRAM_BANK_BYTES: u64 = 1 << 36;
+
 /// What sits at one NoC grid position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -406,6 +411,16 @@ fn validate(raw: RawSoc, file: &str) -> Result<SocDescriptor, SocError> {
             .key("eth_l1_size")
             .value(0));
     }
+    // Kernels address L1 with 32-bit pointers, and a NoC address carries at most 36 bits of local address.
+    for (key, v, max, why) in [
+        ("worker_l1_size", raw.worker_l1_size, MAX_L1_BYTES, "kernels address L1 with 32-bit pointers"),
+        ("eth_l1_size", raw.eth_l1_size, MAX_L1_BYTES, "kernels address L1 with 32-bit pointers"),
+        ("dram_bank_size", raw.dram_bank_size, MAX_DRAM_BANK_BYTES, "a NoC address carries 36 bits of local address"),
+    ] {
+        if v > max {
+            return Err(SocError::new(file, format!("size must be at most {max} bytes ({why})")).key(key).value(v));
+        }
+    }
 
     let dram_banks = dram_banks(&raw, file, &b, &dram_channels)?;
     let noc1_x = mirror_table(raw.noc0_x_to_noc1_x, grid.x, "noc0_x_to_noc1_x", file)?;
@@ -450,6 +465,16 @@ fn dram_banks(raw: &RawSoc, file: &str, b: &Builder<'_>, channels: &[DramChannel
         })?;
         if size == 0 {
             return Err(SocError::new(file, "size must not be zero").key("dram_view_size").value(0));
+        }
+        if size > MAX_DRAM_BANK_BYTES {
+            return Err(SocError::new(
+                file,
+                format!(
+                    "size must be at most {MAX_DRAM_BANK_BYTES} bytes (a NoC address carries 36 bits of local address)"
+                ),
+            )
+            .key("dram_view_size")
+            .value(size));
         }
         if views.is_empty() {
             return Err(SocError::new(file, "no DRAM views").key("dram_views").hint("list one view per DRAM bank"));

@@ -107,8 +107,10 @@ pub fn plain_serde_message(msg: &str) -> String {
         ("f64", "a number"),
         ("f32", "a number"),
     ];
+    // serde_yaml reads an integer past 64 bits as a 128-bit one: "integer `…` as u128, expected u64".
+    let msg = msg.replace(" as u128,", ",").replace(" as i128,", ",");
     let mut out = String::with_capacity(msg.len());
-    let mut rest = msg;
+    let mut rest = msg.as_str();
     'outer: while !rest.is_empty() {
         // `struct Name` and `enum Name` become `a mapping` and `one of the listed names`.
         for (prefix, with) in [("struct ", "a mapping"), ("enum ", "one of the listed names")] {

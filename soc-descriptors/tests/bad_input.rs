@@ -83,6 +83,22 @@ fn zero_size() {
 }
 
 #[test]
+fn sizes_beyond_what_an_address_reaches() {
+    // 32-bit L1 pointers, 36 bits of NoC local address; the error echoes the value as written.
+    let e = err(&WH.replace("worker_l1_size: 1499136", "worker_l1_size: 18446744073709551615"));
+    assert_eq!(e.key.as_deref(), Some("worker_l1_size"));
+    assert_eq!(e.value.as_deref(), Some("18446744073709551615"));
+    assert!(e.to_string().contains("at most 4294967296 bytes"), "{e}");
+    let e = err(&WH.replace("dram_view_size: 1073741824", "dram_view_size: 68719476737"));
+    assert_eq!(e.key.as_deref(), Some("dram_view_size"));
+    // Past 64 bits: the plain-words message gives the range, not serde's 128-bit detour.
+    let e = err(&WH.replace("worker_l1_size: 1499136", "worker_l1_size: 99999999999999999999"));
+    let text = e.to_string();
+    assert!(text.contains("`99999999999999999999`, expected a whole number from 0 to 18446744073709551615"), "{text}");
+    assert!(!text.contains("u128") && !text.contains("at least 0"), "{text}");
+}
+
+#[test]
 fn dram_view_with_missing_channel_or_subchannel() {
     let e = err(&WH.replace("      channel: 1,\n", "      channel: 7,\n"));
     assert_eq!(e.key.as_deref(), Some("dram_views[1].channel"));
