@@ -104,8 +104,8 @@ pub struct RunArgs {
     /// Collectives: the gather dimension of the 4-D tensor.
     #[arg(long, value_parser = whole_u32)]
     pub(crate) dim: Option<u32>,
-    /// Collectives: host threads simulating chips (default: all; results do not depend on it).
-    #[arg(long, value_parser = whole_u32)]
+    /// Collectives: host threads simulating chips, 1 to 256 (default: all; results do not depend on it).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub(crate) workers: Option<u32>,
 }
 

@@ -528,6 +528,8 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
         "matmul 4294967040x256x256 (A, B and C in bf16) needs 4398046380032 bytes of device memory",
     );
 
+    c(&["run", "all_gather", "--system", "t3000", "--workers", "0"], "0 is not in 1..=256");
+
     // Layout ops.
     c(&["run", "reshard", "--from", "l1:block"], "needs a grid");
     c(&["run", "reshard", "--to", "l1:block:9x9"], "does not fit the 8x8 compute grid");
