@@ -6,25 +6,28 @@ use sim_device::{ChipSpec, DeviceSetup, Params, SocSource};
 use soc_descriptors::{Arch, DispatchAxis};
 use std::path::PathBuf;
 
-/// A whole number for a `u32` option, with a message that says what was wrong.
-pub fn whole_u32(s: &str) -> Result<u32, String> {
-    match s.trim().parse::<u64>() {
-        Ok(v) => u32::try_from(v).map_err(|_| format!("`{s}` is too large (at most {})", u32::MAX)),
-        Err(_) if s.trim().starts_with('-') => Err(format!("`{s}` is negative; give a whole number of 0 or more")),
+/// A whole number from 0 to `max`, with a message that says what was wrong (text, a sign, or too many digits).
+fn whole_at_most(s: &str, max: u64) -> Result<u64, String> {
+    let t = s.trim();
+    match t.parse::<u64>() {
+        Ok(v) if v <= max => Ok(v),
+        Ok(_) => Err(format!("`{s}` is too large (at most {max})")),
+        Err(_) if t.starts_with('-') => Err(format!("`{s}` is negative; give a whole number of 0 or more")),
+        Err(_) if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => {
+            Err(format!("`{s}` is too large (at most {max})"))
+        }
         Err(_) => Err(format!("`{s}` is not a whole number")),
     }
 }
 
+/// A whole number for a `u32` option.
+pub fn whole_u32(s: &str) -> Result<u32, String> {
+    whole_at_most(s, u64::from(u32::MAX)).map(|v| v as u32)
+}
+
 /// A whole number for a `u64` option.
 pub fn whole_u64(s: &str) -> Result<u64, String> {
-    match s.trim().parse::<u64>() {
-        Ok(v) => Ok(v),
-        Err(_) if s.trim().starts_with('-') => Err(format!("`{s}` is negative; give a whole number of 0 or more")),
-        Err(_) if !s.trim().is_empty() && s.trim().bytes().all(|b| b.is_ascii_digit()) => {
-            Err(format!("`{s}` is too large (at most {})", u64::MAX))
-        }
-        Err(_) => Err(format!("`{s}` is not a whole number")),
-    }
+    whole_at_most(s, u64::MAX)
 }
 
 /// `--dispatch fast|slow`.
@@ -107,7 +110,12 @@ fn parse_mask(s: &str) -> Result<u32, String> {
         Some(h) => u32::from_str_radix(h, 16),
         None => s.parse(),
     };
-    r.map_err(|_| format!("`{s}` is not a harvesting mask: give a decimal or 0x-hex number"))
+    r.map_err(|e| match e.kind() {
+        std::num::IntErrorKind::PosOverflow => {
+            format!("`{s}` is not a harvesting mask: it does not fit 32 bits (one bit per row or column)")
+        }
+        _ => format!("`{s}` is not a harvesting mask: give a decimal or 0x-hex number"),
+    })
 }
 
 fn parse_axis(s: &str) -> Result<DispatchAxis, String> {

@@ -530,6 +530,12 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
 
     c(&["run", "all_gather", "--system", "t3000", "--workers", "0"], "0 is not in 1..=256");
 
+    c(&["soc", "--arch", "wormhole_b0", "--harvest", "0xFFFFFFFFFFFFFFFFF"], "it does not fit 32 bits");
+    c(
+        &["run", "all_gather", "--system", "t3000", "--dim", "99999999999999999999"],
+        "is too large (at most 4294967295)",
+    );
+
     // Layout ops.
     c(&["run", "reshard", "--from", "l1:block"], "needs a grid");
     c(&["run", "reshard", "--to", "l1:block:9x9"], "does not fit the 8x8 compute grid");
