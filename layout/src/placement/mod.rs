@@ -69,6 +69,11 @@ impl Distribution {
         }
     }
 
+    /// Page slots over all banks ([`Distribution::slots_per_bank`] each; saturating).
+    pub fn total_slots(&self) -> u64 {
+        self.slots_per_bank().saturating_mul(u64::from(self.num_banks()))
+    }
+
     /// Where host page `page` lives; `None` past the last page.
     pub fn locate(&self, page: u64) -> Option<PageLocation> {
         match self {

@@ -67,7 +67,7 @@ pub fn run(a: &PagesArgs) -> CliResult<ExitCode> {
     let spec = BufferDistributionSpec::from_shard_spec(&tensor, &shard, page, &cores, orientation, strategy)
         .map_err(|e| CliError::User(e.to_string()))?;
     let dist = Distribution::Sharded(spec.distribution().clone());
-    let slots = dist.slots_per_bank().saturating_mul(u64::from(dist.num_banks()));
+    let slots = dist.total_slots();
     check_listing("layout pages", slots)?;
     check_picture(a.svg.as_deref(), "page slots", slots)?;
     let m = PageMapping::new(&dist, &spec.cores);

@@ -199,10 +199,7 @@ pub fn run(a: &TtnnArgs) -> CliResult<ExitCode> {
     let d = spec.derive().map_err(|e| CliError::User(e.to_string()))?;
     check_picture(a.svg.as_deref(), "pages", d.num_pages)?;
     if a.pages {
-        check_listing(
-            "--pages",
-            d.distribution.slots_per_bank().saturating_mul(u64::from(d.distribution.num_banks())),
-        )?;
+        check_listing("--pages", d.distribution.total_slots())?;
     }
     let cores: Vec<[u32; 2]> = d.cores.iter().map(|c| [c.x, c.y]).collect();
     if a.json {
