@@ -11,6 +11,11 @@
 //! reservation of `dur` or more cycles can start in `[from, to)`". Reservations only add busy time, so the
 //! hint stays true, and the next search with at least that length and a start inside the range begins at
 //! `to` — the same answer as a full search, reached without walking the gaps again.
+//!
+//! A one-flit packet of another virtual channel (a read request, a write acknowledgement) books no gap:
+//! routers interleave the flits of different virtual channels one by one, so it does not wait for the
+//! data and the data does not wait for a gap around it. Its cycle lengthens the data it meets instead
+//! ([`Calendar::pass_flit`]).
 
 use std::collections::VecDeque;
 
@@ -31,11 +36,25 @@ pub struct Calendar {
     /// The last search's hint: no start in `[hint.1, hint.2)` fits `hint.0` or more cycles (`hint.0 == 0`:
     /// none yet).
     hint: (u64, u64, u64),
+    /// Cycles owed by the next reservation: one-flit packets of other virtual channels that crossed while
+    /// the resource was booked ([`Calendar::pass_flit`]).
+    debt: u64,
+    /// When the last flit behind `debt` crossed.
+    debt_until: u64,
 }
 
 impl Default for Calendar {
     fn default() -> Calendar {
-        Calendar { iv: VecDeque::new(), front_end: u64::MAX, busy: 0, bytes: 0, uses: 0, hint: (0, 0, 0) }
+        Calendar {
+            iv: VecDeque::new(),
+            front_end: u64::MAX,
+            busy: 0,
+            bytes: 0,
+            uses: 0,
+            hint: (0, 0, 0),
+            debt: 0,
+            debt_until: 0,
+        }
     }
 }
 
@@ -76,6 +95,8 @@ impl Calendar {
         if dur == 0 {
             return earliest;
         }
+        let debt = std::mem::take(&mut self.debt);
+        let dur = if earliest < self.debt_until { dur + debt } else { dur };
         self.forget_until(floor);
         // Most reservations fall after everything booked so far.
         let len = self.iv.len();
@@ -161,6 +182,27 @@ impl Calendar {
             }
         }
         lo
+    }
+
+    /// A one-flit packet of another virtual channel (a read request, a write acknowledgement) crossing at
+    /// `t`. Its flit interleaves with the data booked here rather than waiting for a gap, so it books
+    /// no gap of its own: if the resource is booked at or after `t`, the booked data ends one cycle later;
+    /// if it is idle then, the next reservation that starts by `t` pays the cycle.
+    pub fn pass_flit(&mut self, t: u64) {
+        self.busy += 1;
+        self.uses += 1;
+        match self.iv.back_mut() {
+            Some(last) if t < last.1 => {
+                last.1 += 1;
+                if self.iv.len() == 1 {
+                    self.front_end = self.iv[0].1;
+                }
+            }
+            _ => {
+                self.debt += 1;
+                self.debt_until = self.debt_until.max(t + 1);
+            }
+        }
     }
 
     /// Forget intervals that ended at or before `now` (nothing can be reserved before `now` any more).
@@ -254,6 +296,24 @@ mod tests {
             }
             assert_eq!(c.iv.iter().copied().collect::<Vec<_>>(), merged);
         }
+    }
+
+    #[test]
+    fn a_passing_flit_lengthens_the_booked_data_or_the_next_reservation_that_meets_it() {
+        let mut c = Calendar::new();
+        assert_eq!(c.reserve(10, 20, 0), 10); // [10,30)
+        c.pass_flit(15); // crosses the booked data: it ends at 31
+        assert_eq!(c.free_after(), 31);
+        assert_eq!(c.reserve(12, 5, 0), 31);
+        // On the idle link at 50, a flit is paid by a reservation that starts by then...
+        c.pass_flit(50);
+        assert_eq!(c.reserve(48, 4, 0), 48);
+        assert_eq!(c.free_after(), 53);
+        // ...and not by one that starts after it crossed.
+        c.pass_flit(60);
+        assert_eq!(c.reserve(70, 4, 0), 70);
+        assert_eq!(c.free_after(), 74);
+        assert_eq!(c.busy, 20 + 5 + 4 + 4 + 3, "every flit counts once");
     }
 
     #[test]

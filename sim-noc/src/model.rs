@@ -228,17 +228,17 @@ impl NocModel {
     /// routers and NIUs interleave with data flits (hardware.md §3.2: 16 VCs multiplexed onto each
     /// physical channel, request and response classes apart), so a request is not queued behind the
     /// response data or multicast leaving a busy NIU, nor behind the data entering its destination; but
-    /// its flit takes one cycle of the source port, every link and the destination port,
-    /// which the data booked after it pays for. (calibration/noc_traces: cores that serve reads issue
+    /// its flit takes one cycle of the source port, every link and the destination port, which the data
+    /// it interleaves with pays for ([`Calendar::pass_flit`]). (calibration/noc_traces: cores that serve reads issue
     /// their own next read about 150 cycles after the previous one, not after their queue of 4 KiB
     /// responses has left.)
     pub fn request(&mut self, noc: NocId, src: Noc0Coord, dst: Noc0Coord, ready: Cycle) -> Delivery {
         self.count(noc, 0);
         let i = self.niu(src, noc);
-        self.inject[i].reserve_after(self.now, ready.0, 1, 0);
+        self.inject[i].pass_flit(ready.0);
         let head = self.header_flit_route(noc, src, dst, ready.0 + self.params.niu_to_router.0);
         let e = self.niu(dst, noc);
-        self.eject[e].reserve_after(self.now, head, 1, 0);
+        self.eject[e].pass_flit(head);
         let arrive = Cycle(head + self.params.router_to_niu.0 + 1);
         Delivery { inject_start: ready, inject_end: Cycle(ready.0 + 1), first_byte: arrive, arrive }
     }
@@ -272,7 +272,8 @@ impl NocModel {
     }
 
     /// A header flit on a virtual channel of its own crossing the links from `src` to `dst`, its head at
-    /// the first router at `head`: it takes one cycle of every link but waits for none. Returns when its
+    /// the first router at `head`: it takes one cycle of every link but waits for none
+    /// ([`Calendar::pass_flit`]: the data it meets is a cycle longer). Returns when its
     /// head reaches the last router.
     fn header_flit_route(&mut self, noc: NocId, src: Noc0Coord, dst: Noc0Coord, mut head: u64) -> u64 {
         let hop = self.params.hop.0;
@@ -280,7 +281,7 @@ impl NocModel {
         route.clear();
         self.topo.unicast_route(noc, src, dst, &mut route);
         for &l in &route {
-            self.links[l.0 as usize].reserve_after(self.now, head, 1, 0);
+            self.links[l.0 as usize].pass_flit(head);
             head += hop;
         }
         self.route = route;
@@ -288,17 +289,19 @@ impl NocModel {
     }
 
     /// A write acknowledgement (one header flit) from `src` back to `dst`, ready at `ready`: it arrives
-    /// after the zero-load latency of its route and takes one cycle of the destination NIU's ejection
-    /// port. Acknowledgements travel on a response virtual channel, whose flits interleave with the data
-    /// packets on each link rather than waiting behind them, so the ack is not delayed by the data; but
-    /// its flit takes one cycle of every link on its route, which the data booked after it pays for. (A
+    /// after the zero-load latency of its route. Acknowledgements travel on a response virtual channel,
+    /// whose flits interleave with the data packets on each link and at the ejection port rather than
+    /// waiting behind them, so the ack is not delayed by the data; but its flit takes one cycle of every
+    /// link on its route and of the destination NIU's ejection port, which the data it meets pays for
+    /// ([`Calendar::pass_flit`]). (A
     /// multicast to N cores returns N acks, which share the links of its own broadcast tree on the way
     /// back: calibration/dm multicast Linked 5x5 tables move 8 KiB packets ~20 cycles slower than 2x2.)
     pub fn ack(&mut self, noc: NocId, src: Noc0Coord, dst: Noc0Coord, ready: Cycle) -> Cycle {
         self.count(noc, 0);
         let head = self.header_flit_route(noc, src, dst, ready.0 + self.params.niu_to_router.0);
-        let (_, arrive) = self.eject_at(noc, dst, head, 1, 0);
-        arrive
+        let e = self.niu(dst, noc);
+        self.eject[e].pass_flit(head);
+        Cycle(head + self.params.router_to_niu.0 + 1)
     }
 
     /// The broadcast tree from `src` covering `rect` on `noc` (see [`Topology::broadcast_tree`]).

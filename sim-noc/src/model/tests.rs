@@ -159,11 +159,27 @@ fn an_ack_takes_one_cycle_of_each_link_it_crosses() {
     // The ack (3,1) -> (1,1) on NoC0 goes east around the ring: through (4,1)E at 5 + 1 × 9.
     let a = n.ack(NocId::Noc0, Noc0Coord::new(3, 1), Noc0Coord::new(1, 1), Cycle(0));
     assert_eq!(a, Cycle(5 + 8 * 9 + 5 + 1), "the ack itself is not delayed");
-    // A packet from (4,1) crossing (4,1)E at 14 waits one cycle for the ack's flit.
+    // A packet from (4,1) reaching (4,1)E at 14 interleaves with the ack's flit: its head is not delayed,
+    // but it holds the link one cycle longer, which the packet right behind it pays.
     let d = n.unicast(NocId::Noc0, Noc0Coord::new(4, 1), Noc0Coord::new(5, 1), 32, Cycle(9), U);
-    assert_eq!(d.arrive, Cycle(9 + 5 + 1 + 9 + 5 + 2));
+    assert_eq!(d.arrive, Cycle(9 + 5 + 9 + 5 + 2));
+    let e = n.unicast(NocId::Noc0, Noc0Coord::new(4, 1), Noc0Coord::new(5, 1), 32, Cycle(9), U);
+    assert_eq!(e.inject_start, Cycle(11));
+    assert_eq!(e.arrive, Cycle(14 + 3 + 9 + 5 + 2), "behind the first packet and the ack's flit");
     let link = n.links().find(|(l, _)| n.topology().link_info(*l) == (Noc0Coord::new(4, 1), Dir::East)).unwrap();
-    assert_eq!(link.1.busy, 1 + 2);
+    assert_eq!(link.1.busy, 1 + 2 + 2);
+}
+
+#[test]
+fn a_flit_crossing_an_idle_link_costs_nothing_later() {
+    let mut n = wh();
+    let a = n.ack(NocId::Noc0, Noc0Coord::new(3, 1), Noc0Coord::new(1, 1), Cycle(0));
+    assert_eq!(a, Cycle(5 + 8 * 9 + 5 + 1));
+    // Long after the ack crossed (4,1)E at 14, two packets follow each other over it undisturbed.
+    let d = n.unicast(NocId::Noc0, Noc0Coord::new(4, 1), Noc0Coord::new(5, 1), 32, Cycle(100), U);
+    let e = n.unicast(NocId::Noc0, Noc0Coord::new(4, 1), Noc0Coord::new(5, 1), 32, Cycle(100), U);
+    assert_eq!(d.arrive, Cycle(100 + 5 + 9 + 5 + 2));
+    assert_eq!(e.arrive, Cycle(102 + 5 + 9 + 5 + 2));
 }
 
 #[test]
