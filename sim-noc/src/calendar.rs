@@ -37,9 +37,9 @@ pub struct Calendar {
     /// none yet).
     hint: (u64, u64, u64),
     /// Cycles owed by the next reservation: one-flit packets of other virtual channels that crossed while
-    /// the resource was booked ([`Calendar::pass_flit`]).
+    /// the resource was idle ([`Calendar::pass_flit`]).
     debt: u64,
-    /// When the last flit behind `debt` crossed.
+    /// Just after the latest of those flits crossed: a reservation from this time on does not meet them.
     debt_until: u64,
 }
 
@@ -95,8 +95,8 @@ impl Calendar {
         if dur == 0 {
             return earliest;
         }
-        let debt = std::mem::take(&mut self.debt);
-        let dur = if earliest < self.debt_until { dur + debt } else { dur };
+        let (debt, until) = (std::mem::take(&mut self.debt), std::mem::take(&mut self.debt_until));
+        let dur = if earliest < until { dur + debt } else { dur };
         self.forget_until(floor);
         // Most reservations fall after everything booked so far.
         let len = self.iv.len();

@@ -229,9 +229,9 @@ impl NocModel {
     /// physical channel, request and response classes apart), so a request is not queued behind the
     /// response data or multicast leaving a busy NIU, nor behind the data entering its destination; but
     /// its flit takes one cycle of the source port, every link and the destination port, which the data
-    /// it interleaves with pays for ([`Calendar::pass_flit`]). (calibration/noc_traces: cores that serve reads issue
-    /// their own next read about 150 cycles after the previous one, not after their queue of 4 KiB
-    /// responses has left.)
+    /// it interleaves with pays for ([`Calendar::pass_flit`]). (calibration/noc_traces: cores that serve
+    /// reads issue their own next read about 150 cycles after the previous one, not after their queue of
+    /// 4 KiB responses has left.)
     pub fn request(&mut self, noc: NocId, src: Noc0Coord, dst: Noc0Coord, ready: Cycle) -> Delivery {
         self.count(noc, 0);
         let i = self.niu(src, noc);
