@@ -3,9 +3,11 @@
 //! order packets are processed, with back-filling of earlier gaps), so resources are never double-booked
 //! and are work-conserving up to the order of processing.
 //!
-//! Intervals are kept in time order in a ring buffer. Reservations arrive roughly in time order, so the
-//! search starts from the front; intervals that ended before the current time (the `floor` the caller
-//! passes) are dropped from the front as they are passed, which keeps the calendar to what is still ahead.
+//! Intervals are kept in time order in a vector whose live part starts at `head`. Reservations arrive
+//! roughly in time order, so the search starts from the front; intervals that ended before the current time
+//! (the `floor` the caller passes) are dropped from the front as they are passed (`head` moves on, and the
+//! dead prefix is reclaimed now and then), which keeps the calendar to what is still ahead. An interval
+//! inserted in the middle shifts the shorter side: the front moves back into the dead prefix when it can.
 //!
 //! On a congested resource the search for a gap walks many short gaps. Each search leaves a hint: "no
 //! reservation of `dur` or more cycles can start in `[from, to)`". Reservations only add busy time, so the
@@ -17,13 +19,14 @@
 //! data and the data does not wait for a gap around it. Its cycle lengthens the data it meets instead
 //! ([`Calendar::pass_flit`]).
 
-use std::collections::VecDeque;
-
 /// Busy intervals of one resource, plus its counters.
 #[derive(Debug, Clone)]
 pub struct Calendar {
-    /// Sorted, disjoint, non-adjacent `[start, end)` intervals (cycles).
-    iv: VecDeque<(u64, u64)>,
+    /// Sorted, disjoint, non-adjacent `[start, end)` intervals (cycles) from `head` on; before `head`,
+    /// forgotten ones.
+    iv: Vec<(u64, u64)>,
+    /// Index of the first live interval.
+    head: usize,
     /// The end of the first interval (`u64::MAX` when there is none): whether anything can be forgotten is
     /// decided without reaching into the buffer, whose front is rarely near its back in memory.
     front_end: u64,
@@ -46,7 +49,8 @@ pub struct Calendar {
 impl Default for Calendar {
     fn default() -> Calendar {
         Calendar {
-            iv: VecDeque::new(),
+            iv: Vec::new(),
+            head: 0,
             front_end: u64::MAX,
             busy: 0,
             bytes: 0,
@@ -74,10 +78,29 @@ impl Calendar {
 
     #[inline(never)]
     fn forget_slow(&mut self, t: u64) {
-        while self.iv.front().is_some_and(|&(_, e)| e <= t) {
-            self.iv.pop_front();
+        let mut h = self.head;
+        while h < self.iv.len() && self.iv[h].1 <= t {
+            h += 1;
         }
-        self.front_end = self.iv.front().map_or(u64::MAX, |f| f.1);
+        if h == self.iv.len() {
+            self.iv.clear();
+            self.head = 0;
+            self.front_end = u64::MAX;
+            return;
+        }
+        // Reclaim the dead prefix once it outweighs the live part.
+        if h >= 64 && h >= self.iv.len() - h {
+            self.iv.drain(..h);
+            h = 0;
+        }
+        self.head = h;
+        self.front_end = self.iv[h].1;
+    }
+
+    /// The live intervals.
+    #[inline]
+    fn live(&self) -> &[(u64, u64)] {
+        &self.iv[self.head..]
     }
 
     /// Reserve `dur` cycles starting at the earliest time ≥ `earliest` where the resource is free for
@@ -99,10 +122,12 @@ impl Calendar {
         let dur = if earliest < until { dur + debt } else { dur };
         self.forget_until(floor);
         // Most reservations fall after everything booked so far.
-        let len = self.iv.len();
-        match self.iv.back_mut() {
+        let len = self.iv.len() - self.head;
+        match self.iv.last_mut().filter(|_| len > 0) {
             None => {
-                self.iv.push_back((earliest, earliest + dur));
+                self.iv.clear();
+                self.head = 0;
+                self.iv.push((earliest, earliest + dur));
                 self.front_end = earliest + dur;
                 return earliest;
             }
@@ -113,7 +138,7 @@ impl Calendar {
                         self.front_end = last.1;
                     }
                 } else {
-                    self.iv.push_back((earliest, earliest + dur));
+                    self.iv.push((earliest, earliest + dur));
                 }
                 return earliest;
             }
@@ -122,9 +147,10 @@ impl Calendar {
         // Where the search may start: after the range the last search found too full for this length.
         let (hd, hf, ht) = self.hint;
         let from = if hd != 0 && dur >= hd && earliest >= hf && earliest < ht { ht } else { earliest };
-        let mut i = self.first_ending_after(from);
+        let live = self.live();
+        let mut i = Self::first_ending_after(live, from);
         let mut t = from;
-        for &(s, e) in self.iv.range(i..) {
+        for &(s, e) in &live[i..] {
             if t + dur <= s {
                 break;
             }
@@ -132,24 +158,35 @@ impl Calendar {
             i += 1;
         }
         self.hint = (dur, earliest, t);
-        // Insert [t, t+dur) before index i, merging with neighbours that touch it.
+        // Insert [t, t+dur) before live index i, merging with neighbours that touch it.
         let end = t + dur;
-        let merge_prev = i > 0 && self.iv[i - 1].1 == t;
-        let merge_next = i < self.iv.len() && self.iv[i].0 == end;
+        let h = self.head;
+        let n = self.iv.len() - h;
+        let merge_prev = i > 0 && self.iv[h + i - 1].1 == t;
+        let merge_next = i < n && self.iv[h + i].0 == end;
         match (merge_prev, merge_next) {
             (true, true) => {
-                self.iv[i - 1].1 = self.iv[i].1;
-                self.iv.remove(i);
+                self.iv[h + i - 1].1 = self.iv[h + i].1;
+                self.iv.remove(h + i);
             }
-            (true, false) => self.iv[i - 1].1 = end,
-            (false, true) => self.iv[i].0 = t,
-            (false, false) => self.iv.insert(i, (t, end)),
+            (true, false) => self.iv[h + i - 1].1 = end,
+            (false, true) => self.iv[h + i].0 = t,
+            (false, false) => {
+                if h > 0 && i < n - i {
+                    // Move the front back into the dead prefix.
+                    self.iv.copy_within(h..h + i, h - 1);
+                    self.head = h - 1;
+                    self.iv[h - 1 + i] = (t, end);
+                } else {
+                    self.iv.insert(h + i, (t, end));
+                }
+            }
         }
         if i <= 1 {
             // The first interval may have changed.
-            self.front_end = self.iv[0].1;
+            self.front_end = self.iv[self.head].1;
         }
-        debug_assert_eq!(self.front_end, self.iv.front().map_or(u64::MAX, |f| f.1));
+        debug_assert_eq!(self.front_end, self.live().first().map_or(u64::MAX, |f| f.1));
         t
     }
 
@@ -158,8 +195,8 @@ impl Calendar {
     /// 53 M recorded reservations from Blackhole all-to-all points: 27-40 intervals from the front of
     /// 117-175), so the search gallops from the front (1, 2, 4, … intervals) and then bisects the last
     /// step.
-    fn first_ending_after(&self, t: u64) -> usize {
-        let n = self.iv.len();
+    fn first_ending_after(iv: &[(u64, u64)], t: u64) -> usize {
+        let n = iv.len();
         let mut lo = 0; // every interval before `lo` ends at or before `t`
         let mut step = 1;
         let mut hi = loop {
@@ -167,7 +204,7 @@ impl Calendar {
             if j >= n {
                 break n;
             }
-            if self.iv[j].1 > t {
+            if iv[j].1 > t {
                 break j;
             }
             lo = j + 1;
@@ -175,7 +212,7 @@ impl Calendar {
         };
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            if self.iv[mid].1 <= t {
+            if iv[mid].1 <= t {
                 lo = mid + 1;
             } else {
                 hi = mid;
@@ -191,11 +228,12 @@ impl Calendar {
     pub fn pass_flit(&mut self, t: u64) {
         self.busy += 1;
         self.uses += 1;
-        match self.iv.back_mut() {
-            Some(last) if t < last.1 => {
+        let len = self.iv.len() - self.head;
+        match self.iv.last_mut() {
+            Some(last) if len > 0 && t < last.1 => {
                 last.1 += 1;
-                if self.iv.len() == 1 {
-                    self.front_end = self.iv[0].1;
+                if len == 1 {
+                    self.front_end = last.1;
                 }
             }
             _ => {
@@ -212,12 +250,12 @@ impl Calendar {
 
     /// When the last reservation ends.
     pub fn free_after(&self) -> u64 {
-        self.iv.back().map(|&(_, e)| e).unwrap_or(0)
+        self.live().last().map(|&(_, e)| e).unwrap_or(0)
     }
 
     /// Number of stored intervals.
     pub fn intervals(&self) -> usize {
-        self.iv.len()
+        self.iv.len() - self.head
     }
 }
 
@@ -279,7 +317,7 @@ mod tests {
             floor += x % 3;
             let earliest = floor + (x >> 8) % 400;
             let dur = [16, 16, 16, 33, 8, 1][(x >> 20) as usize % 6];
-            let mut before: Vec<(u64, u64)> = c.iv.iter().copied().filter(|&(_, e)| e > floor).collect();
+            let mut before: Vec<(u64, u64)> = c.live().iter().copied().filter(|&(_, e)| e > floor).collect();
             let want = naive(&before, earliest, dur);
             assert_eq!(c.reserve_after(floor, earliest, dur, 0), want);
             before.push((want, want + dur));
@@ -294,7 +332,7 @@ mod tests {
                     _ => merged.push((s, e)),
                 }
             }
-            assert_eq!(c.iv.iter().copied().collect::<Vec<_>>(), merged);
+            assert_eq!(c.live().to_vec(), merged);
         }
     }
 
