@@ -71,9 +71,9 @@ impl<E> Ord for Entry<E> {
     }
 }
 
-/// Pending events past the current block of cycles, once the queue is large (see [`EventQueue`]).
+/// Pending events past the current block of cycles (see [`EventQueue`]).
 struct Far<E> {
-    /// The earliest cycle of the heap's block when the far events were last sorted into buckets.
+    /// The earliest cycle of the current block when the far events were last sorted into buckets.
     last: u64,
     /// `buckets[i]`: entries whose cycle, in a later block than `last`, differs from `last` first in bit
     /// `i` (`i >= NOW_BITS`).
@@ -84,23 +84,15 @@ struct Far<E> {
     count: usize,
 }
 
-/// The queue keeps far events in buckets from this many pending events on...
-const FAR_FROM: usize = 4096;
-/// ...and goes back to one heap below this many.
-const FAR_UNTIL: usize = 1024;
-/// A block of `2^NOW_BITS` cycles stays in the heap while far events wait in buckets.
+/// A block of `2^NOW_BITS` cycles is kept cycle by cycle while later events wait in buckets.
 const NOW_BITS: u32 = 8;
+const SLOTS: usize = 1 << NOW_BITS;
+
+fn block(at: u64) -> u64 {
+    at >> NOW_BITS
+}
 
 impl<E> Far<E> {
-    fn block(at: u64) -> u64 {
-        at >> NOW_BITS
-    }
-
-    /// Whether an entry at `at` belongs in the heap: in the current block or before it.
-    fn near(&self, at: u64) -> bool {
-        Self::block(at) <= Self::block(self.last)
-    }
-
     fn put(&mut self, e: Entry<E>) {
         let i = 63 - (e.cycle() ^ self.last).leading_zeros();
         self.buckets[i as usize].push(e);
@@ -108,9 +100,9 @@ impl<E> Far<E> {
         self.count += 1;
     }
 
-    /// Move the lowest bucket's earliest block into `heap` (which is empty), the rest to lower buckets.
+    /// Move the lowest bucket's earliest block into `near` (which is empty), the rest to lower buckets.
     #[inline(never)]
-    fn refill(&mut self, heap: &mut BinaryHeap<Entry<E>>) {
+    fn refill(&mut self, near: &mut Wheel<E>) {
         if self.full == 0 {
             return;
         }
@@ -119,9 +111,10 @@ impl<E> Far<E> {
         let mut bucket = std::mem::take(&mut self.buckets[i]);
         self.count -= bucket.len();
         self.last = bucket.iter().map(Entry::cycle).min().expect("a full bucket");
+        near.base = block(self.last) << NOW_BITS;
         for e in bucket.drain(..) {
-            if self.near(e.cycle()) {
-                heap.push(e);
+            if block(e.cycle()) == block(self.last) {
+                near.push(e);
             } else {
                 self.put(e);
             }
@@ -130,16 +123,99 @@ impl<E> Far<E> {
     }
 }
 
+/// The current block of cycles, one FIFO per cycle kept in key order (events are almost always scheduled
+/// in key order within a cycle, so a push is an append), and a bit per non-empty cycle.
+struct Wheel<E> {
+    /// The block's first cycle.
+    base: u64,
+    slots: Box<[std::collections::VecDeque<Entry<E>>]>,
+    /// Bit `s` of word `s / 64`: `slots[s]` is not empty.
+    bits: [u64; SLOTS / 64],
+    /// The lowest non-empty slot (meaningless when `count == 0`).
+    cur: usize,
+    count: usize,
+}
+
+impl<E> Wheel<E> {
+    fn new() -> Wheel<E> {
+        Wheel {
+            base: 0,
+            slots: (0..SLOTS).map(|_| std::collections::VecDeque::new()).collect(),
+            bits: [0; SLOTS / 64],
+            cur: 0,
+            count: 0,
+        }
+    }
+
+    /// Add `e`, whose cycle is in the block.
+    #[inline]
+    fn push(&mut self, e: Entry<E>) {
+        let s = (e.cycle() - self.base) as usize;
+        debug_assert!(s < SLOTS);
+        let q = &mut self.slots[s];
+        match q.back() {
+            Some(b) if b.key > e.key => {
+                let i = q.partition_point(|x| x.key < e.key);
+                q.insert(i, e);
+            }
+            _ => q.push_back(e),
+        }
+        self.bits[s / 64] |= 1 << (s % 64);
+        if self.count == 0 || s < self.cur {
+            self.cur = s;
+        }
+        self.count += 1;
+    }
+
+    /// The earliest entry's key.
+    #[inline]
+    fn head(&self) -> u128 {
+        if self.count == 0 { u128::MAX } else { self.slots[self.cur].front().expect("the lowest slot").key }
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<Entry<E>> {
+        if self.count == 0 {
+            return None;
+        }
+        let c = self.cur;
+        let e = self.slots[c].pop_front().expect("the lowest slot");
+        self.count -= 1;
+        if self.slots[c].is_empty() {
+            self.bits[c / 64] &= !(1 << (c % 64));
+            if self.count > 0 {
+                self.cur = self.next_from(c);
+            }
+        }
+        Some(e)
+    }
+
+    /// The first non-empty slot at or after `s` (one exists).
+    #[inline]
+    fn next_from(&self, s: usize) -> usize {
+        let mut w = s / 64;
+        let mut m = self.bits[w] & (!0u64 << (s % 64));
+        while m == 0 {
+            w += 1;
+            m = self.bits[w];
+        }
+        w * 64 + m.trailing_zeros() as usize
+    }
+}
+
 /// A deterministic priority queue of events.
 ///
-/// A binary heap on the whole key. A busy chip keeps tens of thousands of events pending, most of them far
-/// ahead (packets landing, acknowledgements coming back); from [`FAR_FROM`] pending events on, the heap keeps
-/// only the current block of cycles and the rest wait in buckets by the highest bit in which their cycle
-/// differs from the block's (a radix queue), appended to and moved down a few times each, until their
-/// block comes. The heap's top is always the earliest entry, so the order is the heap's alone.
+/// A busy chip keeps tens of thousands of events pending, most of them far ahead (packets landing,
+/// acknowledgements coming back). The queue keeps the current block of `2^NOW_BITS` cycles in a wheel of
+/// per-cycle FIFOs (push and pop in constant time) and the rest in buckets by the highest bit in which their
+/// cycle differs from the block's (a radix queue), appended to and moved down a few times each, until their
+/// block comes. An event scheduled before the current block (after the queue jumped ahead to the next
+/// pending block) waits in a small heap of its own. Every pop is the smallest key pending.
 pub struct EventQueue<E> {
-    heap: BinaryHeap<Entry<E>>,
-    far: Option<Box<Far<E>>>,
+    near: Wheel<E>,
+    far: Far<E>,
+    /// Events before the current block.
+    early: BinaryHeap<Entry<E>>,
     seq: u64,
     /// The earliest event's packed key as published to kernels (`u128::MAX`: none), kept after every
     /// change; see `horizon`.
@@ -152,7 +228,14 @@ pub struct EventQueue<E> {
 
 impl<E> Default for EventQueue<E> {
     fn default() -> Self {
-        EventQueue { heap: BinaryHeap::new(), far: None, seq: 0, published: u128::MAX, horizon: u128::MAX }
+        EventQueue {
+            near: Wheel::new(),
+            far: Far { last: 0, buckets: (0..64).map(|_| Vec::new()).collect(), full: 0, count: 0 },
+            early: BinaryHeap::new(),
+            seq: 0,
+            published: u128::MAX,
+            horizon: u128::MAX,
+        }
     }
 }
 
@@ -187,72 +270,39 @@ impl<E> EventQueue<E> {
     #[inline]
     fn insert(&mut self, key: u128, payload: E) {
         let e = Entry { key, payload };
-        if let Some(far) = &mut self.far {
-            Self::insert_far(far, &mut self.heap, e);
-        } else {
-            self.heap.push(e);
-            if self.heap.len() >= FAR_FROM {
-                self.start_far();
+        let at = e.cycle();
+        if block(at) == block(self.near.base) {
+            self.near.push(e);
+        } else if at > self.near.base {
+            self.far.put(e);
+            if self.near.count == 0 && self.early.is_empty() {
+                self.far.refill(&mut self.near);
             }
+        } else if self.len() == 0 {
+            // An empty queue starts its block anywhere.
+            self.far.last = at;
+            self.near.base = block(at) << NOW_BITS;
+            self.near.push(e);
+        } else {
+            self.early.push(e);
         }
         if key < self.published {
             self.published = key;
         }
     }
 
-    #[inline(never)]
-    fn insert_far(far: &mut Far<E>, heap: &mut BinaryHeap<Entry<E>>, e: Entry<E>) {
-        if far.near(e.cycle()) {
-            heap.push(e);
-        } else {
-            far.put(e);
-            if heap.is_empty() {
-                far.refill(heap);
-            }
-        }
-    }
-
-    /// Sort the events past the heap's first block into buckets.
-    #[cold]
-    #[inline(never)]
-    fn start_far(&mut self) {
-        let last = self.heap.peek().expect("a full heap").cycle();
-        let mut far = Far { last, buckets: (0..64).map(|_| Vec::new()).collect(), full: 0, count: 0 };
-        let mut near = Vec::new();
-        for e in std::mem::take(&mut self.heap).into_vec() {
-            if far.near(e.cycle()) {
-                near.push(e);
-            } else {
-                far.put(e);
-            }
-        }
-        self.heap = BinaryHeap::from(near);
-        self.far = Some(Box::new(far));
-    }
-
-    /// Take the earliest entry, keeping the heap's top the earliest of all.
+    /// Take the earliest entry; refill the wheel from the buckets when nothing is left before them.
     #[inline]
     fn take(&mut self) -> Option<Entry<E>> {
-        let e = self.heap.pop()?;
-        if self.far.is_some() {
-            self.after_take_far();
+        let e = if self.early.peek().is_some_and(|x| x.key < self.near.head()) {
+            self.early.pop()
+        } else {
+            self.near.pop()
+        };
+        if self.near.count == 0 && self.early.is_empty() {
+            self.far.refill(&mut self.near);
         }
-        Some(e)
-    }
-
-    /// After an entry was taken in far mode: refill an empty heap, and go back to one heap when small.
-    #[inline(never)]
-    fn after_take_far(&mut self) {
-        let far = self.far.as_mut().expect("far mode");
-        if self.heap.is_empty() {
-            far.refill(&mut self.heap);
-        }
-        if self.heap.len() + far.count < FAR_UNTIL {
-            for b in &mut far.buckets {
-                self.heap.extend(b.drain(..));
-            }
-            self.far = None;
-        }
+        e
     }
 
     /// Take the earliest event.
@@ -263,7 +313,7 @@ impl<E> EventQueue<E> {
     }
 
     fn publish(&mut self) {
-        self.published = self.heap.peek().map_or(u128::MAX, |n| n.key).min(self.horizon);
+        self.published = self.head_raw().min(self.horizon);
     }
 
     /// Make every kernel whose time reaches `at` suspend there (see the `horizon` field); `None` lifts it.
@@ -281,22 +331,27 @@ impl<E> EventQueue<E> {
     /// The packed key of the earliest event (`u128::MAX`: none), whatever the horizon.
     #[inline]
     pub(crate) fn head_raw(&self) -> u128 {
-        self.heap.peek().map_or(u128::MAX, |e| e.key)
+        let n = self.near.head();
+        match self.early.peek() {
+            Some(e) if e.key < n => e.key,
+            _ => n,
+        }
     }
 
     /// The key of the earliest event.
     pub fn head(&self) -> Option<EventKey> {
-        self.heap.peek().map(|e| EventKey::unpacked(e.key))
+        let k = self.head_raw();
+        (k != u128::MAX).then(|| EventKey::unpacked(k))
     }
 
     /// Number of pending events.
     pub fn len(&self) -> usize {
-        self.heap.len() + self.far.as_ref().map_or(0, |f| f.count)
+        self.near.count + self.early.len() + self.far.count
     }
 
     /// Whether nothing is pending.
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.len() == 0
     }
 }
 
@@ -351,7 +406,7 @@ mod tests {
         let mut now = 0u64;
         let mut far = false;
         for i in 0..20000u32 {
-            far |= q.far.is_some();
+            far |= q.far.count > 0;
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
@@ -380,7 +435,6 @@ mod tests {
             assert_eq!((k, v), want.pop_first().unwrap());
         }
         assert!(want.is_empty() && q.is_empty());
-        assert!(far, "the queue grew past FAR_FROM and kept far events in buckets");
-        assert!(q.far.is_none(), "and went back to one heap as it emptied");
+        assert!(far, "far events waited in buckets");
     }
 }
