@@ -256,6 +256,12 @@ impl<E> Agenda<E> {
     }
 
     /// The key of the earliest entry.
+    /// The hardware event probably due next (see [`EventQueue::peek_near`]).
+    #[inline]
+    pub fn peek_event(&self) -> Option<&E> {
+        self.events.peek_near()
+    }
+
     pub fn head(&self) -> Option<EventKey> {
         let k = self.view.min.get().min(self.events.head_raw());
         (k != u128::MAX).then(|| EventKey::unpacked(k))

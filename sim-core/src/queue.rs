@@ -338,6 +338,13 @@ impl<E> EventQueue<E> {
         }
     }
 
+    /// The earliest event of the current block, if any (a hint for prefetching: an event before the
+    /// block may come first).
+    #[inline]
+    pub fn peek_near(&self) -> Option<&E> {
+        if self.near.count == 0 { None } else { self.near.slots[self.near.cur].front().map(|e| &e.payload) }
+    }
+
     /// The key of the earliest event.
     pub fn head(&self) -> Option<EventKey> {
         let k = self.head_raw();

@@ -579,3 +579,22 @@ mod tests {
         assert_eq!(w1[(rows - 1) * 16 + 1].to_bits() >> 16, u16::from_le_bytes([fast[2], fast[3]]) as u32);
     }
 }
+
+/// Ask the CPU to start loading the cache lines of `value` (a hint: no effect on results, a no-op off
+/// x86-64).
+#[inline(always)]
+pub fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let p = (value as *const T).cast::<i8>();
+        let mut off = 0;
+        while off < std::mem::size_of::<T>() {
+            // SAFETY: a prefetch never faults and changes no memory, whatever the address; SSE is part of
+            // every x86-64 CPU.
+            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.wrapping_add(off)) };
+            off += 64;
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
