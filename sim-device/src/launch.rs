@@ -344,6 +344,8 @@ impl Launch {
             noc: NocModel::new(soc.grid, params.noc.clone()),
             xfers: Vec::new(),
             free_xfers: Vec::new(),
+            xfer_data: Vec::new(),
+            xfer_more: Vec::new(),
             spare_dests: Vec::new(),
             lands: Vec::new(),
             mcast_paths: Default::default(),

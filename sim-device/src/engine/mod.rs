@@ -84,6 +84,10 @@ pub(crate) struct ChipState {
     pub noc: NocModel,
     /// Packets in flight, recycled through `free_xfers`.
     pub xfers: Vec<Xfer>,
+    /// Beside each packet: the data it carries (when payloads are moved), and a multicast's destinations
+    /// after the first.
+    pub xfer_data: Vec<Vec<u8>>,
+    pub xfer_more: Vec<Vec<(noc::Mem, Noc0Coord)>>,
     pub free_xfers: Vec<u32>,
     /// Scratch: a destination list to reuse, and the (first byte, landing) times of the packet being issued.
     pub spare_dests: Vec<(noc::Mem, Noc0Coord)>,

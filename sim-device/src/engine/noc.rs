@@ -26,45 +26,59 @@ impl Mem {
     }
 }
 
-/// One in-flight packet (or multicast packet) and its data.
+/// One in-flight packet (or multicast packet): what its events need, in one cache line (a full grid keeps
+/// tens of thousands in flight, and each event finds its packet long out of cache). Its data and a
+/// multicast's other destinations live beside it ([`ChipState::xfer_data`], [`ChipState::xfer_more`]).
 #[derive(Debug, Clone)]
+#[repr(align(64))]
 pub(crate) struct Xfer {
     pub core: CoreIdx,
     pub risc: Risc,
     pub noc: NocId,
+    pub posted: bool,
+    /// Transaction id of a read or write (its per-id counters).
+    pub trid: u8,
     pub src_tile: Noc0Coord,
     /// The (first) destination.
     pub dest: (Mem, Noc0Coord),
-    /// A multicast's other destinations (empty for unicast; the allocation is recycled with the slot).
-    pub more: Vec<(Mem, Noc0Coord)>,
     pub l1_addr: u32,
     pub size: u32,
-    pub data: Vec<u8>,
-    pub posted: bool,
     pub op: Option<AtomicOp>,
     pub pending: u32,
-    /// Index of this packet's [`TransferRecord`], when records are kept.
-    pub record: Option<u32>,
-    /// Transaction id of a read or write (its per-id counters).
-    pub trid: u8,
+    /// Index of this packet's [`TransferRecord`] ([`NO_RECORD`]: none kept).
+    pub record: u32,
+}
+
+/// [`Xfer::record`] of a packet whose record is not kept.
+const NO_RECORD: u32 = u32::MAX;
+
+const _: () = assert!(std::mem::size_of::<Xfer>() == 64, "a packet in flight fills one cache line");
+
+impl Xfer {
+    fn record(&self) -> Option<u32> {
+        (self.record != NO_RECORD).then_some(self.record)
+    }
 }
 
 impl ChipState {
-    fn alloc_xfer(&mut self, mut x: Xfer) -> u32 {
+    /// A slot for packet `x`, whose other destinations are `more` (a multicast's; empty otherwise).
+    fn alloc_xfer(&mut self, x: Xfer, more: Vec<(Mem, Noc0Coord)>) -> u32 {
         if let Some(i) = self.free_xfers.pop() {
-            let slot = &mut self.xfers[i as usize];
-            let mut data = std::mem::take(&mut slot.data);
-            data.clear();
-            x.data = data;
-            // Keep the larger of the two destination lists' allocations for the next packet.
-            let old = std::mem::take(&mut slot.more);
-            if x.more.capacity() < old.capacity() {
-                self.spare_dests = old;
+            self.xfers[i as usize] = x;
+            if !(more.is_empty() && self.xfer_more[i as usize].is_empty()) {
+                // Keep the larger of the two destination lists' allocations for the next packet.
+                let old = std::mem::replace(&mut self.xfer_more[i as usize], more);
+                if old.capacity() > self.xfer_more[i as usize].capacity() {
+                    self.spare_dests = old;
+                }
+            } else if more.capacity() > self.spare_dests.capacity() {
+                self.spare_dests = more;
             }
-            *slot = x;
             i
         } else {
             self.xfers.push(x);
+            self.xfer_more.push(more);
+            self.xfer_data.push(Vec::new());
             self.xfers.len() as u32 - 1
         }
     }
@@ -124,13 +138,25 @@ impl ChipState {
         self.cores[core.0 as usize].l1.check(addr as u64, len as u64).map_err(|err| NocError::Local { side, err })
     }
 
-    /// Capture `len` bytes of `m` into `out` (left empty when payloads are not moved; see
+    /// Capture packet `id`'s `len` bytes from `m` as it leaves (nothing when payloads are not moved; see
     /// [`ChipState::moves`]).
-    fn read_mem(&self, m: Mem, out: &mut Vec<u8>, len: u32) {
-        out.clear();
+    fn capture(&mut self, id: u32, m: Mem, len: u32) {
         if !self.moves(len) {
             return;
         }
+        let mut data = std::mem::take(&mut self.xfer_data[id as usize]);
+        self.read_mem(m, &mut data, len);
+        self.xfer_data[id as usize] = data;
+    }
+
+    /// Whether packet `id` carries data (captured when it left, in `xfer_data`): payloads are moved.
+    fn carries(&self, id: u32) -> bool {
+        self.moves(self.xfers[id as usize].size) && !self.xfer_data[id as usize].is_empty()
+    }
+
+    /// Read `len` bytes of `m` into `out`.
+    fn read_mem(&self, m: Mem, out: &mut Vec<u8>, len: u32) {
+        out.clear();
         match m {
             Mem::L1 { core, addr } => {
                 self.cores[core.0 as usize].l1.append_to(addr, len as u64, out).expect("checked at issue")
@@ -208,16 +234,14 @@ impl Engine {
             noc: r.noc,
             src_tile: me,
             dest: (src, src_tile),
-            more: Vec::new(),
             l1_addr: r.dst_l1,
             size: r.size,
-            data: Vec::new(),
             posted: false,
             op: None,
             pending: 1,
-            record,
+            record: record.unwrap_or(NO_RECORD),
             trid: r.trid,
-        });
+        }, Vec::new());
         let cnt = c.cores[r.core.0 as usize].counters(r.risc, r.noc);
         cnt.reads_issued += 1;
         cnt.trid_reads[r.trid as usize] += 1;
@@ -235,11 +259,9 @@ impl Engine {
         let c = &mut self.chip;
         let (size, noc, me, record) = {
             let x = &c.xfers[id as usize];
-            (x.size, x.noc, x.src_tile, x.record)
+            (x.size, x.noc, x.src_tile, x.record())
         };
-        let mut data = std::mem::take(&mut c.xfers[id as usize].data);
-        c.read_mem(src, &mut data, size);
-        c.xfers[id as usize].data = data;
+        c.capture(id, src, size);
         let resp = c.noc.unicast(noc, src_tile, me, size, at, VcClass::Response);
         let land = resp.arrive + c.noc_params.l1_write_latency;
         self.rec.arrival(record, resp.first_byte, land);
@@ -252,9 +274,8 @@ impl Engine {
         let (core, risc, noc, addr, trid) = (x.core, x.risc, x.noc, x.l1_addr, x.trid);
         self.sched.touch(core, at);
         let c = &mut self.chip;
-        let x = &c.xfers[id as usize];
-        if !x.data.is_empty() {
-            c.cores[core.0 as usize].l1.write(addr as u64, &x.data).expect("checked at issue");
+        if c.carries(id) {
+            c.cores[core.0 as usize].l1.write(addr as u64, &c.xfer_data[id as usize]).expect("checked at issue");
         }
         let cnt = c.cores[core.0 as usize].counters(risc, noc);
         cnt.reads_done += 1;
@@ -391,16 +412,14 @@ impl Engine {
             noc: w.noc,
             src_tile: me,
             dest: first,
-            more,
             l1_addr: w.src_l1,
             size: w.size,
-            data: Vec::new(),
             posted: w.posted,
             op: None,
             pending,
-            record,
+            record: record.unwrap_or(NO_RECORD),
             trid: w.trid,
-        });
+        }, more);
         let cnt = c.cores[w.core.0 as usize].counters(w.risc, w.noc);
         cnt.trid_unsent[w.trid as usize] += 1;
         if w.posted {
@@ -427,9 +446,7 @@ impl Engine {
             (x.core, x.risc, x.noc, x.l1_addr, x.size, x.posted, x.trid)
         };
         self.sched.touch(core, at);
-        let mut data = std::mem::take(&mut c.xfers[id as usize].data);
-        c.read_mem(Mem::L1 { core, addr: addr as u64 }, &mut data, size);
-        c.xfers[id as usize].data = data;
+        c.capture(id, Mem::L1 { core, addr: addr as u64 }, size);
         let cnt = c.cores[core.0 as usize].counters(risc, noc);
         cnt.trid_unsent[trid as usize] -= 1;
         if posted {
@@ -443,8 +460,7 @@ impl Engine {
 
     pub(crate) fn write_land(&mut self, id: u32, dest: u16, at: Cycle) {
         let c = &mut self.chip;
-        let x = &c.xfers[id as usize];
-        let (mem, tile) = if dest == 0 { x.dest } else { x.more[dest as usize - 1] };
+        let (mem, tile) = if dest == 0 { c.xfers[id as usize].dest } else { c.xfer_more[id as usize][dest as usize - 1] };
         let (noc, me, size, posted) = {
             let x = &c.xfers[id as usize];
             (x.noc, x.src_tile, x.size, x.posted)
@@ -453,17 +469,15 @@ impl Engine {
         let ack_ready = match mem {
             Mem::L1 { core, addr } => {
                 self.sched.touch(core, at);
-                let data = &c.xfers[id as usize].data;
-                if !data.is_empty() {
-                    c.cores[core.0 as usize].l1.write(addr, data).expect("checked at issue");
+                if c.carries(id) {
+                    c.cores[core.0 as usize].l1.write(addr, &c.xfer_data[id as usize]).expect("checked at issue");
                 }
                 woken = Some(core);
                 at
             }
             Mem::Dram { channel, addr } => {
-                let data = &c.xfers[id as usize].data;
-                if !data.is_empty() {
-                    c.dram.channel_mut(channel as usize).write(addr, data);
+                if c.carries(id) {
+                    c.dram.channel_mut(channel as usize).write(addr, &c.xfer_data[id as usize]);
                 }
                 c.dram_timing.write(channel as usize, addr, size, at)
             }
@@ -521,16 +535,14 @@ impl Engine {
             noc: a.noc,
             src_tile: me,
             dest: (mem, tile),
-            more: Vec::new(),
             l1_addr: 0,
             size: 4,
-            data: Vec::new(),
             posted: a.posted,
             op: Some(a.op),
             pending: if a.posted { 1 } else { 2 },
-            record,
+            record: record.unwrap_or(NO_RECORD),
             trid: 0,
-        });
+        }, Vec::new());
         let cnt = c.cores[a.core.0 as usize].counters(a.risc, a.noc);
         match a.op {
             AtomicOp::Inc(_) => cnt.atomics_issued += 1,
