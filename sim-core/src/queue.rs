@@ -278,7 +278,7 @@ impl<E> EventQueue<E> {
             if self.near.count == 0 && self.early.is_empty() {
                 self.far.refill(&mut self.near);
             }
-        } else if self.len() == 0 {
+        } else if self.is_empty() {
             // An empty queue starts its block anywhere.
             self.far.last = at;
             self.near.base = block(at) << NOW_BITS;
@@ -385,6 +385,25 @@ mod tests {
         q.set_horizon(Some(Cycle(7)));
         assert_eq!(q.published(), EventKey { at: Cycle(7), order: 0 }.packed());
         assert_eq!(q.head().map(|k| k.at), Some(Cycle(9)));
+    }
+
+    #[test]
+    fn an_event_scheduled_before_the_current_block_comes_first() {
+        // Popping the last event of a block moves the queue on to the next pending block (here 10_000);
+        // the handler of the popped event then schedules events before that block, at its own time and
+        // at the same cycle in order, and one inside the block.
+        let mut q = EventQueue::new();
+        q.push(Cycle(100), "a@100");
+        q.push(Cycle(10_000), "z@10000");
+        assert_eq!(q.pop().map(|(_, p)| p), Some("a@100"));
+        q.push(Cycle(150), "b@150");
+        q.push(Cycle(10_001), "y@10001");
+        q.push(Cycle(100), "c@100");
+        q.push(Cycle(150), "d@150");
+        assert_eq!(q.head().map(|k| k.at), Some(Cycle(100)));
+        let order: Vec<&str> = std::iter::from_fn(|| q.pop().map(|(_, p)| p)).collect();
+        assert_eq!(order, vec!["c@100", "b@150", "d@150", "z@10000", "y@10001"]);
+        assert!(q.is_empty());
     }
 
     #[test]

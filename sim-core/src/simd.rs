@@ -5,7 +5,8 @@
 //! instruction on the vector paths, the correctly rounded library routine on the baseline). Matmul operands
 //! in tensim have at most 11 significant bits (bfloat16, fp16, block floats, or values rounded to the source
 //! registers' TF32), so their products are exact in f32 and fusing changes no result outside overflow and
-//! underflow; it halves the floating-point work.
+//! underflow; it halves the floating-point work. Also the cache prefetch hint of the simulator's hot loops
+//! ([`prefetch`]): CPU intrinsics are tensim's one use of `unsafe` outside FFI.
 #![allow(unsafe_code)]
 
 #[inline(always)]
@@ -484,6 +485,25 @@ pub fn matmul_into<const N: usize>(
     matmul_body::<N, false, false>(c, ldc, a, lda, b, ldb, m, k)
 }
 
+/// Ask the CPU to start loading the cache lines of `value` (a hint: no effect on results, a no-op off
+/// x86-64).
+#[inline(always)]
+pub fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let p = (value as *const T).cast::<i8>();
+        let mut off = 0;
+        while off < std::mem::size_of::<T>() {
+            // SAFETY: a prefetch never faults and changes no memory, whatever the address; SSE is part of
+            // every x86-64 CPU.
+            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.wrapping_add(off)) };
+            off += 64;
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -578,23 +598,4 @@ mod tests {
         assert_eq!(bits(&w1), bits(&w2));
         assert_eq!(w1[(rows - 1) * 16 + 1].to_bits() >> 16, u16::from_le_bytes([fast[2], fast[3]]) as u32);
     }
-}
-
-/// Ask the CPU to start loading the cache lines of `value` (a hint: no effect on results, a no-op off
-/// x86-64).
-#[inline(always)]
-pub fn prefetch<T>(value: &T) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let p = (value as *const T).cast::<i8>();
-        let mut off = 0;
-        while off < std::mem::size_of::<T>() {
-            // SAFETY: a prefetch never faults and changes no memory, whatever the address; SSE is part of
-            // every x86-64 CPU.
-            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.wrapping_add(off)) };
-            off += 64;
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
 }

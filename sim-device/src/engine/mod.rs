@@ -247,9 +247,8 @@ impl Engine {
     fn handle(&mut self, at: Cycle, ev: Ev) {
         self.sched.events += 1;
         // The packet of the next event is usually far out of cache: start loading it now.
-        if let Some(
-            Ev::ReadRespond(x) | Ev::ReadLand(x) | Ev::WriteDepart(x) | Ev::WriteLand(x, _) | Ev::WriteAck(x),
-        ) = self.sched.queue.peek_event()
+        if let Some(Ev::ReadRespond(x) | Ev::ReadLand(x) | Ev::WriteDepart(x) | Ev::WriteLand(x, _) | Ev::WriteAck(x)) =
+            self.sched.queue.peek_event()
             && let Some(slot) = self.chip.xfers.get(*x as usize)
         {
             sim_core::simd::prefetch(slot);

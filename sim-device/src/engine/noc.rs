@@ -228,20 +228,23 @@ impl Engine {
         };
         let record = self.new_record(TransferKind::Read, r.noc, src_tile, &[me], None, r.size, now);
         let c = &mut self.chip;
-        let id = c.alloc_xfer(Xfer {
-            core: r.core,
-            risc: r.risc,
-            noc: r.noc,
-            src_tile: me,
-            dest: (src, src_tile),
-            l1_addr: r.dst_l1,
-            size: r.size,
-            posted: false,
-            op: None,
-            pending: 1,
-            record: record.unwrap_or(NO_RECORD),
-            trid: r.trid,
-        }, Vec::new());
+        let id = c.alloc_xfer(
+            Xfer {
+                core: r.core,
+                risc: r.risc,
+                noc: r.noc,
+                src_tile: me,
+                dest: (src, src_tile),
+                l1_addr: r.dst_l1,
+                size: r.size,
+                posted: false,
+                op: None,
+                pending: 1,
+                record: record.unwrap_or(NO_RECORD),
+                trid: r.trid,
+            },
+            Vec::new(),
+        );
         let cnt = c.cores[r.core.0 as usize].counters(r.risc, r.noc);
         cnt.reads_issued += 1;
         cnt.trid_reads[r.trid as usize] += 1;
@@ -406,20 +409,23 @@ impl Engine {
         };
         let c = &mut self.chip;
         let pending = 1 + n + if w.posted { 0 } else { n };
-        let id = c.alloc_xfer(Xfer {
-            core: w.core,
-            risc: w.risc,
-            noc: w.noc,
-            src_tile: me,
-            dest: first,
-            l1_addr: w.src_l1,
-            size: w.size,
-            posted: w.posted,
-            op: None,
-            pending,
-            record: record.unwrap_or(NO_RECORD),
-            trid: w.trid,
-        }, more);
+        let id = c.alloc_xfer(
+            Xfer {
+                core: w.core,
+                risc: w.risc,
+                noc: w.noc,
+                src_tile: me,
+                dest: first,
+                l1_addr: w.src_l1,
+                size: w.size,
+                posted: w.posted,
+                op: None,
+                pending,
+                record: record.unwrap_or(NO_RECORD),
+                trid: w.trid,
+            },
+            more,
+        );
         let cnt = c.cores[w.core.0 as usize].counters(w.risc, w.noc);
         cnt.trid_unsent[w.trid as usize] += 1;
         if w.posted {
@@ -460,7 +466,8 @@ impl Engine {
 
     pub(crate) fn write_land(&mut self, id: u32, dest: u16, at: Cycle) {
         let c = &mut self.chip;
-        let (mem, tile) = if dest == 0 { c.xfers[id as usize].dest } else { c.xfer_more[id as usize][dest as usize - 1] };
+        let (mem, tile) =
+            if dest == 0 { c.xfers[id as usize].dest } else { c.xfer_more[id as usize][dest as usize - 1] };
         let (noc, me, size, posted) = {
             let x = &c.xfers[id as usize];
             (x.noc, x.src_tile, x.size, x.posted)
@@ -529,20 +536,23 @@ impl Engine {
         let land = d.arrive + c.noc_params.l1_write_latency;
         let record = self.new_record(TransferKind::Atomic, a.noc, me, &[tile], None, 4, now);
         let c = &mut self.chip;
-        let id = c.alloc_xfer(Xfer {
-            core: a.core,
-            risc: a.risc,
-            noc: a.noc,
-            src_tile: me,
-            dest: (mem, tile),
-            l1_addr: 0,
-            size: 4,
-            posted: a.posted,
-            op: Some(a.op),
-            pending: if a.posted { 1 } else { 2 },
-            record: record.unwrap_or(NO_RECORD),
-            trid: 0,
-        }, Vec::new());
+        let id = c.alloc_xfer(
+            Xfer {
+                core: a.core,
+                risc: a.risc,
+                noc: a.noc,
+                src_tile: me,
+                dest: (mem, tile),
+                l1_addr: 0,
+                size: 4,
+                posted: a.posted,
+                op: Some(a.op),
+                pending: if a.posted { 1 } else { 2 },
+                record: record.unwrap_or(NO_RECORD),
+                trid: 0,
+            },
+            Vec::new(),
+        );
         let cnt = c.cores[a.core.0 as usize].counters(a.risc, a.noc);
         match a.op {
             AtomicOp::Inc(_) => cnt.atomics_issued += 1,
