@@ -2,8 +2,9 @@
 //! parts: [`ChipState`] (cores, DRAM, the NoC model and the packets in flight), [`Scheduler`] (the event
 //! queue, the kernel threads' bookkeeping, the run's counters) and [`Recorder`] (what the report and the
 //! optional outputs are built from). `run.rs` drives the event loop and diagnoses deadlocks, `noc.rs`
-//! moves data as timed NoC events, `host.rs` implements the kernel host.
+//! moves data as timed NoC events (`atomics.rs` its atomics), `host.rs` implements the kernel host.
 
+mod atomics;
 mod eth;
 mod fabric;
 mod host;

@@ -1,14 +1,14 @@
 //! NoC transactions of a run: decoding kernel NoC addresses into memories, checking bounds and alignment,
 //! and moving data as timed events — reads (request out, data back), writes and multicasts (data out,
-//! acknowledgements back) and atomics. Each packet's timing comes from the NoC model; source data is
-//! captured when it leaves, destinations change when it lands.
+//! acknowledgements back); atomics are in `atomics.rs`. Each packet's timing comes from the NoC model;
+//! source data is captured when it leaves, destinations change when it lands.
 
 use super::{ChipState, Engine, Ev};
 use crate::params::SEMAPHORE_BYTES;
 use crate::report::{TransferKind, TransferRecord};
 use sim_core::{Cycle, Cycles};
 use sim_noc::{Rect, VcClass};
-use sim_tensix::{AtomicOp, AtomicReq, CoreIdx, NocError, ReadReq, Risc, WriteReq};
+use sim_tensix::{AtomicOp, CoreIdx, NocError, ReadReq, Risc, WriteReq};
 use soc_descriptors::{Noc0Coord, NocId, TileKind, TranslatedCoord};
 
 /// A memory location reachable over the NoC.
@@ -21,7 +21,7 @@ pub(crate) enum Mem {
 }
 
 impl Mem {
-    fn is_dram(&self) -> bool {
+    pub(super) fn is_dram(&self) -> bool {
         matches!(self, Mem::Dram { .. })
     }
 }
@@ -50,7 +50,7 @@ pub(crate) struct Xfer {
 }
 
 /// [`Xfer::record`] of a packet whose record is not kept.
-const NO_RECORD: u32 = u32::MAX;
+pub(super) const NO_RECORD: u32 = u32::MAX;
 
 const _: () = assert!(std::mem::size_of::<Xfer>() == 64, "a packet in flight fills one cache line");
 
@@ -62,7 +62,7 @@ impl Xfer {
 
 impl ChipState {
     /// A slot for packet `x`, whose other destinations are `more` (a multicast's; empty otherwise).
-    fn alloc_xfer(&mut self, x: Xfer, more: Vec<(Mem, Noc0Coord)>) -> u32 {
+    pub(super) fn alloc_xfer(&mut self, x: Xfer, more: Vec<(Mem, Noc0Coord)>) -> u32 {
         if let Some(i) = self.free_xfers.pop() {
             self.xfers[i as usize] = x;
             if !(more.is_empty() && self.xfer_more[i as usize].is_empty()) {
@@ -83,7 +83,7 @@ impl ChipState {
         }
     }
 
-    fn done_with(&mut self, id: u32) {
+    pub(super) fn done_with(&mut self, id: u32) {
         let x = &mut self.xfers[id as usize];
         x.pending -= 1;
         if x.pending == 0 {
@@ -92,7 +92,7 @@ impl ChipState {
     }
 
     /// Decode a kernel's NoC coordinate and local address into a memory; checks the range `[local, +len)`.
-    fn target(&self, x: u32, y: u32, local: u64, len: u64) -> Result<(Mem, Noc0Coord), NocError> {
+    pub(super) fn target(&self, x: u32, y: u32, local: u64, len: u64) -> Result<(Mem, Noc0Coord), NocError> {
         let tile = self.chip.translated_to_noc0(TranslatedCoord::new(x, y)).ok_or(NocError::NotATile {
             x,
             y,
@@ -178,7 +178,7 @@ impl Engine {
     }
 
     #[allow(clippy::too_many_arguments)] // the fields of one record
-    fn new_record(
+    pub(super) fn new_record(
         &mut self,
         kind: TransferKind,
         noc: NocId,
@@ -513,107 +513,6 @@ impl Engine {
         cnt.nonposted_acked += 1;
         cnt.nonposted_done += last as u32;
         cnt.trid_acks[trid as usize] -= 1;
-        c.done_with(id);
-        self.notify_core(core, at);
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // Atomics and inline writes
-    // ---------------------------------------------------------------------------------------------
-
-    pub(crate) fn issue_atomic(&mut self, a: AtomicReq, now: Cycle) -> Result<Cycle, NocError> {
-        let c = &mut self.chip;
-        let (x, y, local) = c.addr_map.decode(a.dst);
-        let (mem, tile) = c.target(x, y, local, 4)?;
-        if mem.is_dram() {
-            return Err(NocError::AtomicOnDram { x, y });
-        }
-        if local % 4 != 0 {
-            return Err(NocError::AtomicMisaligned { addr: local });
-        }
-        let me = c.core_tile[a.core.0 as usize];
-        let d = c.noc.unicast(a.noc, me, tile, 0, now, VcClass::Unicast);
-        let land = d.arrive + c.noc_params.l1_write_latency;
-        let record = self.new_record(TransferKind::Atomic, a.noc, me, &[tile], None, 4, now);
-        let c = &mut self.chip;
-        let id = c.alloc_xfer(
-            Xfer {
-                core: a.core,
-                risc: a.risc,
-                noc: a.noc,
-                src_tile: me,
-                dest: (mem, tile),
-                l1_addr: 0,
-                size: 4,
-                posted: a.posted,
-                op: Some(a.op),
-                pending: if a.posted { 1 } else { 2 },
-                record: record.unwrap_or(NO_RECORD),
-                trid: 0,
-            },
-            Vec::new(),
-        );
-        let cnt = c.cores[a.core.0 as usize].counters(a.risc, a.noc);
-        match a.op {
-            AtomicOp::Inc(_) => cnt.atomics_issued += 1,
-            AtomicOp::Store(_) => {
-                // An inline write is a (header-only) non-posted write: it has left once injected.
-                cnt.nonposted_issued += 1;
-                cnt.nonposted_departed += 1;
-                cnt.nonposted_acks_expected += if a.posted { 0 } else { 1 };
-                // A posted one expects no ack: it is done as soon as it is issued.
-                cnt.nonposted_done += a.posted as u32;
-            }
-        }
-        self.rec.arrival(record, d.first_byte, land);
-        self.sched.queue.push(land, Ev::AtomicLand(id));
-        Ok(d.inject_start)
-    }
-
-    pub(crate) fn atomic_land(&mut self, id: u32, at: Cycle) {
-        let c = &mut self.chip;
-        let (mem, tile) = c.xfers[id as usize].dest;
-        let (noc, me, posted, op) = {
-            let x = &c.xfers[id as usize];
-            (x.noc, x.src_tile, x.posted, x.op.expect("atomic"))
-        };
-        let mut woken = None;
-        if let Mem::L1 { core, addr } = mem {
-            self.sched.touch(core, at);
-            let l1 = &mut c.cores[core.0 as usize].l1;
-            let old = l1.read_u32(addr).expect("checked at issue");
-            let new = match op {
-                AtomicOp::Inc(v) => old.wrapping_add(v),
-                AtomicOp::Store(v) => v,
-            };
-            l1.write_u32(addr, new).expect("checked at issue");
-            woken = Some(core);
-        }
-        if !posted {
-            let ack = c.noc.ack(noc, tile, me, at + c.noc_params.ack_turnaround);
-            self.sched.queue.push(ack, Ev::AtomicAck(id));
-        }
-        self.chip.done_with(id);
-        if let Some(core) = woken {
-            self.notify_core(core, at);
-        }
-    }
-
-    pub(crate) fn atomic_ack(&mut self, id: u32, at: Cycle) {
-        let c = &mut self.chip;
-        let (core, risc, noc, op) = {
-            let x = &c.xfers[id as usize];
-            (x.core, x.risc, x.noc, x.op.expect("atomic"))
-        };
-        self.sched.touch(core, at);
-        let cnt = c.cores[core.0 as usize].counters(risc, noc);
-        match op {
-            AtomicOp::Inc(_) => cnt.atomics_acked += 1,
-            AtomicOp::Store(_) => {
-                cnt.nonposted_acked += 1;
-                cnt.nonposted_done += 1;
-            }
-        }
         c.done_with(id);
         self.notify_core(core, at);
     }

@@ -1,0 +1,108 @@
+//! NoC atomics and inline writes of a run: an increment or a store of one L1 word, timed as a header-only
+//! packet out and, unless posted, an acknowledgement back.
+
+use super::noc::{Mem, NO_RECORD, Xfer};
+use super::{Engine, Ev};
+use crate::report::TransferKind;
+use sim_core::Cycle;
+use sim_noc::VcClass;
+use sim_tensix::{AtomicOp, AtomicReq, NocError};
+
+impl Engine {
+    pub(crate) fn issue_atomic(&mut self, a: AtomicReq, now: Cycle) -> Result<Cycle, NocError> {
+        let c = &mut self.chip;
+        let (x, y, local) = c.addr_map.decode(a.dst);
+        let (mem, tile) = c.target(x, y, local, 4)?;
+        if mem.is_dram() {
+            return Err(NocError::AtomicOnDram { x, y });
+        }
+        if local % 4 != 0 {
+            return Err(NocError::AtomicMisaligned { addr: local });
+        }
+        let me = c.core_tile[a.core.0 as usize];
+        let d = c.noc.unicast(a.noc, me, tile, 0, now, VcClass::Unicast);
+        let land = d.arrive + c.noc_params.l1_write_latency;
+        let record = self.new_record(TransferKind::Atomic, a.noc, me, &[tile], None, 4, now);
+        let c = &mut self.chip;
+        let id = c.alloc_xfer(
+            Xfer {
+                core: a.core,
+                risc: a.risc,
+                noc: a.noc,
+                src_tile: me,
+                dest: (mem, tile),
+                l1_addr: 0,
+                size: 4,
+                posted: a.posted,
+                op: Some(a.op),
+                pending: if a.posted { 1 } else { 2 },
+                record: record.unwrap_or(NO_RECORD),
+                trid: 0,
+            },
+            Vec::new(),
+        );
+        let cnt = c.cores[a.core.0 as usize].counters(a.risc, a.noc);
+        match a.op {
+            AtomicOp::Inc(_) => cnt.atomics_issued += 1,
+            AtomicOp::Store(_) => {
+                // An inline write is a (header-only) non-posted write: it has left once injected.
+                cnt.nonposted_issued += 1;
+                cnt.nonposted_departed += 1;
+                cnt.nonposted_acks_expected += if a.posted { 0 } else { 1 };
+                // A posted one expects no ack: it is done as soon as it is issued.
+                cnt.nonposted_done += a.posted as u32;
+            }
+        }
+        self.rec.arrival(record, d.first_byte, land);
+        self.sched.queue.push(land, Ev::AtomicLand(id));
+        Ok(d.inject_start)
+    }
+
+    pub(crate) fn atomic_land(&mut self, id: u32, at: Cycle) {
+        let c = &mut self.chip;
+        let (mem, tile) = c.xfers[id as usize].dest;
+        let (noc, me, posted, op) = {
+            let x = &c.xfers[id as usize];
+            (x.noc, x.src_tile, x.posted, x.op.expect("atomic"))
+        };
+        let mut woken = None;
+        if let Mem::L1 { core, addr } = mem {
+            self.sched.touch(core, at);
+            let l1 = &mut c.cores[core.0 as usize].l1;
+            let old = l1.read_u32(addr).expect("checked at issue");
+            let new = match op {
+                AtomicOp::Inc(v) => old.wrapping_add(v),
+                AtomicOp::Store(v) => v,
+            };
+            l1.write_u32(addr, new).expect("checked at issue");
+            woken = Some(core);
+        }
+        if !posted {
+            let ack = c.noc.ack(noc, tile, me, at + c.noc_params.ack_turnaround);
+            self.sched.queue.push(ack, Ev::AtomicAck(id));
+        }
+        self.chip.done_with(id);
+        if let Some(core) = woken {
+            self.notify_core(core, at);
+        }
+    }
+
+    pub(crate) fn atomic_ack(&mut self, id: u32, at: Cycle) {
+        let c = &mut self.chip;
+        let (core, risc, noc, op) = {
+            let x = &c.xfers[id as usize];
+            (x.core, x.risc, x.noc, x.op.expect("atomic"))
+        };
+        self.sched.touch(core, at);
+        let cnt = c.cores[core.0 as usize].counters(risc, noc);
+        match op {
+            AtomicOp::Inc(_) => cnt.atomics_acked += 1,
+            AtomicOp::Store(_) => {
+                cnt.nonposted_acked += 1;
+                cnt.nonposted_done += 1;
+            }
+        }
+        c.done_with(id);
+        self.notify_core(core, at);
+    }
+}
