@@ -65,14 +65,12 @@ impl ChipState {
     pub(super) fn alloc_xfer(&mut self, x: Xfer, more: Vec<(Mem, Noc0Coord)>) -> u32 {
         if let Some(i) = self.free_xfers.pop() {
             self.xfers[i as usize] = x;
-            if !(more.is_empty() && self.xfer_more[i as usize].is_empty()) {
-                // Keep the larger of the two destination lists' allocations for the next packet.
-                let old = std::mem::replace(&mut self.xfer_more[i as usize], more);
-                if old.capacity() > self.xfer_more[i as usize].capacity() {
-                    self.spare_dests = old;
-                }
-            } else if more.capacity() > self.spare_dests.capacity() {
+            if more.is_empty() {
+                // Only destinations after the first are read from the slot's list, so a packet without
+                // any leaves it alone and hands the allocation back for the next packet.
                 self.spare_dests = more;
+            } else {
+                self.spare_dests = std::mem::replace(&mut self.xfer_more[i as usize], more);
             }
             i
         } else {
