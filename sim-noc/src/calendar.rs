@@ -7,7 +7,8 @@
 //! roughly in time order, so the search starts from the front; intervals that ended before the current time
 //! (the `floor` the caller passes) are dropped from the front as they are passed (`head` moves on, and the
 //! dead prefix is reclaimed now and then), which keeps the calendar to what is still ahead. An interval
-//! inserted in the middle shifts the shorter side: the front moves back into the dead prefix when it can.
+//! inserted in the middle, or a gap closed by one, shifts the shorter side: the front moves back into the
+//! dead prefix, or forward over a merged interval.
 //!
 //! On a congested resource the search for a gap walks many short gaps. Each search leaves a hint: "no
 //! reservation of `dur` or more cycles can start in `[from, to)`". Reservations only add busy time, so the
@@ -166,8 +167,15 @@ impl Calendar {
         let merge_next = i < n && self.iv[h + i].0 == end;
         match (merge_prev, merge_next) {
             (true, true) => {
-                self.iv[h + i - 1].1 = self.iv[h + i].1;
-                self.iv.remove(h + i);
+                // The gap closes: two intervals become one. Shift the shorter side over the hole.
+                if i - 1 < n - i {
+                    self.iv[h + i].0 = self.iv[h + i - 1].0;
+                    self.iv.copy_within(h..h + i - 1, h + 1);
+                    self.head = h + 1;
+                } else {
+                    self.iv[h + i - 1].1 = self.iv[h + i].1;
+                    self.iv.remove(h + i);
+                }
             }
             (true, false) => self.iv[h + i - 1].1 = end,
             (false, true) => self.iv[h + i].0 = t,
@@ -333,6 +341,80 @@ mod tests {
                 }
             }
             assert_eq!(c.live().to_vec(), merged);
+        }
+    }
+
+    /// The reference: one sorted vector, searched from the front, with the same debt rule.
+    #[derive(Default)]
+    struct Naive {
+        iv: Vec<(u64, u64)>,
+        debt: u64,
+        debt_until: u64,
+    }
+
+    impl Naive {
+        fn reserve(&mut self, floor: u64, earliest: u64, dur: u64) -> u64 {
+            let (debt, until) = (std::mem::take(&mut self.debt), std::mem::take(&mut self.debt_until));
+            let dur = if earliest < until { dur + debt } else { dur };
+            self.iv.retain(|&(_, e)| e > floor);
+            let t = naive(&self.iv, earliest, dur);
+            self.iv.push((t, t + dur));
+            self.iv.sort_unstable();
+            let mut merged: Vec<(u64, u64)> = Vec::new();
+            for &(s, e) in &self.iv {
+                match merged.last_mut() {
+                    Some(l) if l.1 == s => l.1 = e,
+                    _ => merged.push((s, e)),
+                }
+            }
+            self.iv = merged;
+            t
+        }
+
+        fn pass_flit(&mut self, t: u64) {
+            match self.iv.last_mut() {
+                Some(l) if t < l.1 => l.1 += 1,
+                _ => {
+                    self.debt += 1;
+                    self.debt_until = self.debt_until.max(t + 1);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn deep_calendars_book_merge_and_forget_as_one_plain_sorted_vector_would() {
+        // Bookings spread far ahead of a moving floor keep hundreds of intervals live, gaps open and close
+        // on both sides of the middle, and the front is forgotten; every answer and the whole calendar match
+        // the reference.
+        for seed in [1u64, 0x9e3779b97f4a7c15, 88172645463325252] {
+            let (mut c, mut r) = (Calendar::new(), Naive::default());
+            let mut x = seed;
+            let mut floor = 0u64;
+            let mut deepest = 0;
+            for step in 0..30000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                floor += x % 128;
+                let earliest = floor + (x >> 8) % [300, 5000, 40000][step / 10000];
+                let dur = [40, 3, 1, 257, 16, 2][(x >> 20) as usize % 6];
+                if (x >> 30) % 5 == 0 {
+                    c.pass_flit(earliest);
+                    r.pass_flit(earliest);
+                } else {
+                    assert_eq!(c.reserve_after(floor, earliest, dur, 0), r.reserve(floor, earliest, dur));
+                }
+                if step % 97 == 0 {
+                    r.iv.retain(|&(_, e)| e > floor);
+                    c.prune(floor);
+                    assert_eq!(c.live().to_vec(), r.iv, "seed {seed:#x}, step {step}");
+                    assert_eq!(c.intervals(), r.iv.len());
+                    assert_eq!(c.free_after(), r.iv.last().map_or(0, |l| l.1));
+                }
+                deepest = deepest.max(c.intervals());
+            }
+            assert!(deepest >= 128, "the test keeps calendars deep (seed {seed:#x}: {deepest} intervals at most)");
         }
     }
 
