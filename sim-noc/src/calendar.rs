@@ -7,8 +7,7 @@
 //! roughly in time order, so the search starts from the front; intervals that ended before the current time
 //! (the `floor` the caller passes) are dropped from the front as they are passed (`head` moves on, and the
 //! dead prefix is reclaimed now and then), which keeps the calendar to what is still ahead. An interval
-//! inserted in the middle, or a gap closed by one, shifts the shorter side: the front moves back into the
-//! dead prefix, or forward over a merged interval.
+//! inserted in the middle shifts the shorter side: the front moves back into the dead prefix when it can.
 //!
 //! On a congested resource the search for a gap walks many short gaps. Each search leaves a hint: "no
 //! reservation of `dur` or more cycles can start in `[from, to)`". Reservations only add busy time, so the
@@ -167,15 +166,8 @@ impl Calendar {
         let merge_next = i < n && self.iv[h + i].0 == end;
         match (merge_prev, merge_next) {
             (true, true) => {
-                // The gap closes: two intervals become one. Shift the shorter side over the hole.
-                if i - 1 < n - i {
-                    self.iv[h + i].0 = self.iv[h + i - 1].0;
-                    self.iv.copy_within(h..h + i - 1, h + 1);
-                    self.head = h + 1;
-                } else {
-                    self.iv[h + i - 1].1 = self.iv[h + i].1;
-                    self.iv.remove(h + i);
-                }
+                self.iv[h + i - 1].1 = self.iv[h + i].1;
+                self.iv.remove(h + i);
             }
             (true, false) => self.iv[h + i - 1].1 = end,
             (false, true) => self.iv[h + i].0 = t,
