@@ -376,9 +376,9 @@ mod tests {
 
     #[test]
     fn deep_calendars_book_merge_and_forget_as_one_plain_sorted_vector_would() {
-        // Bookings spread far ahead of a moving floor keep hundreds of intervals live, gaps open and close
-        // on both sides of the middle, and the front is forgotten; every answer and the whole calendar match
-        // the reference.
+        // Bookings spread far ahead of a moving floor keep hundreds of intervals live, passing flits fall on
+        // booked and idle stretches, gaps open and close anywhere, and the front is forgotten; every answer
+        // and the whole calendar match the reference.
         for seed in [1u64, 0x9e3779b97f4a7c15, 88172645463325252] {
             let (mut c, mut r) = (Calendar::new(), Naive::default());
             let mut x = seed;
