@@ -303,6 +303,23 @@ mod tests {
         t
     }
 
+    /// Sorted disjoint intervals `iv` with `booking` added, touching neighbours merged.
+    fn with_booking(mut iv: Vec<(u64, u64)>, booking: (u64, u64)) -> Vec<(u64, u64)> {
+        iv.push(booking);
+        iv.sort_unstable();
+        let mut merged: Vec<(u64, u64)> = Vec::new();
+        for (s, e) in iv {
+            match merged.last_mut() {
+                Some(l) if l.1 >= s => {
+                    assert_eq!(l.1, s, "never double-booked");
+                    l.1 = e;
+                }
+                _ => merged.push((s, e)),
+            }
+        }
+        merged
+    }
+
     #[test]
     fn hinted_searches_give_the_full_searchs_answer() {
         // A congested resource: many reservations of a few lengths, arriving out of order around a
@@ -317,22 +334,10 @@ mod tests {
             floor += x % 3;
             let earliest = floor + (x >> 8) % 400;
             let dur = [16, 16, 16, 33, 8, 1][(x >> 20) as usize % 6];
-            let mut before: Vec<(u64, u64)> = c.live().iter().copied().filter(|&(_, e)| e > floor).collect();
+            let before: Vec<(u64, u64)> = c.live().iter().copied().filter(|&(_, e)| e > floor).collect();
             let want = naive(&before, earliest, dur);
             assert_eq!(c.reserve_after(floor, earliest, dur, 0), want);
-            before.push((want, want + dur));
-            before.sort_unstable();
-            let mut merged: Vec<(u64, u64)> = Vec::new();
-            for (s, e) in before {
-                match merged.last_mut() {
-                    Some(l) if l.1 >= s => {
-                        assert_eq!(l.1, s, "never double-booked");
-                        l.1 = e;
-                    }
-                    _ => merged.push((s, e)),
-                }
-            }
-            assert_eq!(c.live().to_vec(), merged);
+            assert_eq!(c.live().to_vec(), with_booking(before, (want, want + dur)));
         }
     }
 
@@ -350,16 +355,7 @@ mod tests {
             let dur = if earliest < until { dur + debt } else { dur };
             self.iv.retain(|&(_, e)| e > floor);
             let t = naive(&self.iv, earliest, dur);
-            self.iv.push((t, t + dur));
-            self.iv.sort_unstable();
-            let mut merged: Vec<(u64, u64)> = Vec::new();
-            for &(s, e) in &self.iv {
-                match merged.last_mut() {
-                    Some(l) if l.1 == s => l.1 = e,
-                    _ => merged.push((s, e)),
-                }
-            }
-            self.iv = merged;
+            self.iv = with_booking(std::mem::take(&mut self.iv), (t, t + dur));
             t
         }
 
