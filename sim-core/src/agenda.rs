@@ -1,5 +1,5 @@
-//! The scheduler's agenda: hardware events ([`EventQueue`]) and kernel resumptions (a heap of their keys,
-//! each kernel's key also kept where kernels can read it) handed out together in `(cycle, order)` key
+//! The scheduler's agenda: hardware events ([`EventQueue`]) and kernel resumptions ([`Resumptions`], each
+//! kernel's key also kept where kernels can read it) handed out together in `(cycle, order)` key
 //! order, and the [`SyncView`] a kernel reads to decide whether it may go on without handing control back.
 //!
 //! A kernel synchronises before it touches shared state. Exactly ([`SyncView::exact_ok`]): nothing is
@@ -17,10 +17,9 @@
 
 use crate::FiberId;
 use crate::queue::{EventKey, EventQueue, FIBER_ORDER};
+use crate::resumptions::Resumptions;
 use crate::time::{Cycle, Cycles};
 use std::cell::Cell;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::rc::Rc;
 
 /// What a kernel reads to decide whether it may go on: the earliest hardware event, the pending kernel
@@ -119,8 +118,8 @@ pub enum Next<E> {
 /// Hardware events and kernel resumptions, handed out together in key order.
 pub struct Agenda<E> {
     events: EventQueue<E>,
-    /// Pending resumptions (a min-heap of packed keys; a fiber is pending at most once).
-    fibers: BinaryHeap<Reverse<u128>>,
+    /// Pending resumptions (a fiber is pending at most once).
+    fibers: Resumptions,
     view: Rc<SyncView>,
 }
 
@@ -153,7 +152,7 @@ impl<E> Agenda<E> {
             siblings,
             ahead: (0..groups).map(|_| Cell::new(0)).collect(),
         });
-        Agenda { events, fibers: BinaryHeap::with_capacity(group.len()), view }
+        Agenda { events, fibers: Resumptions::new(group.len()), view }
     }
 
     /// What kernels read to synchronise.
@@ -182,7 +181,7 @@ impl<E> Agenda<E> {
 
     #[inline]
     fn publish(&self) {
-        self.view.min.set(self.fibers.peek().map_or(u128::MAX, |k| k.0));
+        self.view.min.set(self.fibers.min());
     }
 
     /// Take the earliest hardware event.
@@ -199,7 +198,7 @@ impl<E> Agenda<E> {
         let key = EventKey::fiber(at, id).packed();
         debug_assert_eq!(self.view.keys[id as usize].get(), u128::MAX, "fiber {id} is already pending");
         self.view.keys[id as usize].set(key);
-        self.fibers.push(Reverse(key));
+        self.fibers.push(at.0, id);
         if key < self.view.min.get() {
             self.view.min.set(key);
         }
@@ -219,8 +218,8 @@ impl<E> Agenda<E> {
         self.pop_event()
     }
 
-    /// Schedule the resumption of fiber `id` (not pending) at `at` and take the earliest entry — with one
-    /// sift of the heap when another kernel is next, none when this one is.
+    /// Schedule the resumption of fiber `id` (not pending) at `at` and take the earliest entry — without
+    /// touching the pending set when this kernel is next.
     #[inline(always)]
     pub fn resume_pop(&mut self, at: Cycle, id: u32) -> (EventKey, Next<E>) {
         let key = EventKey::fiber(at, id).packed();
@@ -230,10 +229,9 @@ impl<E> Agenda<E> {
             return (EventKey::unpacked(key), Next::Resume(FiberId(id)));
         }
         if first < hw {
-            // Another kernel is next: it leaves the heap's top and this one takes its place.
-            let mut top = self.fibers.peek_mut().expect("a pending fiber");
-            *top = Reverse(key);
-            drop(top);
+            // Another kernel is next: it leaves the pending set and this one enters it.
+            self.fibers.pop();
+            self.fibers.push(at.0, id);
             let next = fiber_of(first);
             self.view.keys[next.0 as usize].set(u128::MAX);
             self.view.keys[id as usize].set(key);

@@ -14,6 +14,7 @@
 pub mod agenda;
 pub mod fiber;
 pub mod queue;
+pub mod resumptions;
 pub mod simd;
 pub mod time;
 pub mod trace;
