@@ -1,12 +1,13 @@
 //! The pending kernel resumptions: a set of fiber keys `(cycle, FIBER_ORDER | id)`, each fiber pending at
 //! most once, that always knows its smallest key. Kernels resume mostly a few cycles after the current
-//! one, so the keys of the next [`WINDOW`] cycles sit in a wheel: one bit per fiber per cycle, and one bit
-//! per cycle saying whether any fiber is pending then. Taking the smallest key is a scan for the first set
-//! bit, and adding one sets two bits: no comparisons of keys and no data-dependent branches, where a binary
-//! heap of 128-bit keys sifts through its levels (the scheduler bench spent a sixth of its instructions and
-//! most of its branch mispredictions there). Keys outside the window, later or (never in practice)
-//! earlier, wait in a binary heap; the window moves to the heap's first key whenever the wheel runs empty.
-//! The set behaves exactly like a sorted set of its keys (a randomized test compares).
+//! one, so the keys of the [`WINDOW`] cycles from the last one taken sit in a wheel (a ring indexed by the
+//! cycle modulo the window): one bit per fiber per cycle, and one bit per cycle saying whether any fiber is
+//! pending then. Taking the smallest key is a scan for the next set bit, and adding one sets two bits: no
+//! comparisons of keys and no data-dependent branches, where a binary heap of 128-bit keys sifts through
+//! its levels (the scheduler bench spent a sixth of its instructions and most of its branch
+//! mispredictions there). Keys outside the window, later or (never in practice) earlier, wait in a binary
+//! heap and move into the wheel as the window reaches them. The set behaves exactly like a sorted set of
+//! its keys (a randomized test compares).
 
 use crate::queue::FIBER_ORDER;
 use std::cmp::Reverse;
@@ -19,13 +20,14 @@ const SLOT_WORDS: usize = (WINDOW / 64) as usize;
 /// Pending resumption keys of fibers `0..fibers`.
 #[derive(Debug)]
 pub struct Resumptions {
-    /// First cycle of the window (a multiple of [`WINDOW`]).
+    /// The wheel holds the keys of cycles `base..base + WINDOW` (none earlier is in it).
     base: u64,
     /// Words of fiber bits per cycle.
     words: usize,
-    /// `bits[slot * words + id / 64]` bit `id % 64`: fiber `id` is pending at cycle `base + slot`.
+    /// `bits[slot * words + id / 64]` bit `id % 64`: fiber `id` is pending at the cycle of `slot`
+    /// (`cycle % WINDOW`).
     bits: Box<[u64]>,
-    /// Bit `slot % 64` of word `slot / 64`: some fiber is pending at cycle `base + slot`.
+    /// Bit `slot % 64` of word `slot / 64`: some fiber is pending at the cycle of `slot`.
     busy: [u64; SLOT_WORDS],
     /// Keys outside the window.
     far: BinaryHeap<Reverse<u128>>,
@@ -35,6 +37,14 @@ pub struct Resumptions {
 
 fn key_of(cycle: u64, id: u32) -> u128 {
     ((cycle as u128) << 64) | (FIBER_ORDER | id as u64) as u128
+}
+
+fn cycle_of(key: u128) -> u64 {
+    (key >> 64) as u64
+}
+
+fn id_of(key: u128) -> u32 {
+    (key as u64 & !FIBER_ORDER) as u32
 }
 
 impl Resumptions {
@@ -54,36 +64,40 @@ impl Resumptions {
     /// The smallest key (`u128::MAX`: none).
     #[inline]
     pub fn min(&self) -> u128 {
-        self.wheel_min.min(self.far.peek().map_or(u128::MAX, |k| k.0))
+        self.wheel_min.min(self.far_min())
+    }
+
+    #[inline]
+    fn far_min(&self) -> u128 {
+        self.far.peek().map_or(u128::MAX, |k| k.0)
     }
 
     /// Add the key of fiber `id` resuming at `cycle` (the fiber is not pending).
     #[inline]
     pub fn push(&mut self, cycle: u64, id: u32) {
-        let key = key_of(cycle, id);
         if self.wheel_min == u128::MAX {
-            // The wheel is empty: move its window to this key.
-            self.base = cycle & !(WINDOW - 1);
+            // The wheel is empty: its window may start anywhere.
+            self.base = cycle;
         }
-        let slot = cycle.wrapping_sub(self.base);
-        if slot >= WINDOW {
-            self.far.push(Reverse(key));
+        if cycle.wrapping_sub(self.base) >= WINDOW {
+            self.far.push(Reverse(key_of(cycle, id)));
             return;
         }
-        self.set(slot as usize, id);
-        self.wheel_min = self.wheel_min.min(key);
+        self.set(cycle, id);
     }
 
     #[inline]
-    fn set(&mut self, slot: usize, id: u32) {
+    fn set(&mut self, cycle: u64, id: u32) {
+        let slot = (cycle % WINDOW) as usize;
         self.bits[slot * self.words + id as usize / 64] |= 1 << (id % 64);
         self.busy[slot / 64] |= 1 << (slot % 64);
+        self.wheel_min = self.wheel_min.min(key_of(cycle, id));
     }
 
     /// Remove and return the smallest key, if any.
     #[inline]
     pub fn pop(&mut self) -> Option<u128> {
-        let far = self.far.peek().map_or(u128::MAX, |k| k.0);
+        let far = self.far_min();
         if far < self.wheel_min {
             self.far.pop();
             return Some(far);
@@ -92,53 +106,56 @@ impl Resumptions {
             return None;
         }
         let key = self.wheel_min;
-        let slot = ((key >> 64) as u64 - self.base) as usize;
-        let id = (key as u64 & !FIBER_ORDER) as usize;
+        let (cycle, id) = (cycle_of(key), id_of(key) as usize);
+        let slot = (cycle % WINDOW) as usize;
         let row = &mut self.bits[slot * self.words..(slot + 1) * self.words];
         row[id / 64] &= !(1 << (id % 64));
         if row.iter().all(|&w| w == 0) {
             self.busy[slot / 64] &= !(1 << (slot % 64));
         }
-        self.wheel_min = self.first_in_wheel(slot);
-        if self.wheel_min == u128::MAX {
-            self.refill();
+        // Every key left is at or after this one: the window moves up to it.
+        self.base = cycle;
+        self.wheel_min = self.next_in_wheel(slot);
+        if far != u128::MAX && cycle_of(far) - cycle < WINDOW {
+            self.pull_in();
         }
         Some(key)
     }
 
-    /// The smallest key in the wheel at or after `slot` (every earlier slot is empty).
+    /// The smallest key in the wheel, whose keys all lie in `base..base + WINDOW`, `slot` being the
+    /// slot of `base`: the first busy slot in ring order from `slot`.
     #[inline]
-    fn first_in_wheel(&self, slot: usize) -> u128 {
-        let mut w = slot / 64;
-        let mut word = self.busy[w] & (!0u64 << (slot % 64));
-        loop {
+    fn next_in_wheel(&self, slot: usize) -> u128 {
+        let w0 = slot / 64;
+        let mut word = self.busy[w0] & (!0u64 << (slot % 64));
+        let mut w = w0;
+        for step in 0..=SLOT_WORDS {
             if word != 0 {
                 let s = w * 64 + word.trailing_zeros() as usize;
                 let row = &self.bits[s * self.words..(s + 1) * self.words];
                 let (i, bits) = row.iter().enumerate().find(|(_, b)| **b != 0).expect("a busy slot has a fiber");
-                return key_of(self.base + s as u64, (i * 64) as u32 + bits.trailing_zeros());
+                let cycle = self.base + ((s + WINDOW as usize - slot) % WINDOW as usize) as u64;
+                return key_of(cycle, (i * 64) as u32 + bits.trailing_zeros());
             }
-            w += 1;
-            if w == SLOT_WORDS {
-                return u128::MAX;
+            if step == SLOT_WORDS {
+                break;
             }
-            word = self.busy[w];
+            w = (w + 1) % SLOT_WORDS;
+            // Back at the first word: only the slots before `slot` (the window's last cycles) are left.
+            word = if w == w0 { self.busy[w] & !(!0u64 << (slot % 64)) } else { self.busy[w] };
         }
+        u128::MAX
     }
 
-    /// The wheel ran empty: move its window to the heap's first key and bring the heap's keys inside it.
+    /// Move the heap's keys that the window now reaches into the wheel.
     #[cold]
-    fn refill(&mut self) {
-        let Some(&Reverse(first)) = self.far.peek() else { return };
-        self.base = ((first >> 64) as u64) & !(WINDOW - 1);
+    fn pull_in(&mut self) {
         while let Some(&Reverse(k)) = self.far.peek() {
-            let slot = ((k >> 64) as u64).wrapping_sub(self.base);
-            if slot >= WINDOW {
+            if cycle_of(k).wrapping_sub(self.base) >= WINDOW {
                 break;
             }
             self.far.pop();
-            self.set(slot as usize, (k as u64 & !FIBER_ORDER) as u32);
-            self.wheel_min = self.wheel_min.min(k);
+            self.set(cycle_of(k), id_of(k));
         }
     }
 }
