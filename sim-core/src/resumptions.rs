@@ -107,15 +107,19 @@ impl Resumptions {
         }
         let key = self.wheel_min;
         let (cycle, id) = (cycle_of(key), id_of(key) as usize);
-        let slot = (cycle % WINDOW) as usize;
-        let row = &mut self.bits[slot * self.words..(slot + 1) * self.words];
-        row[id / 64] &= !(1 << (id % 64));
-        if row.iter().all(|&w| w == 0) {
-            self.busy[slot / 64] &= !(1 << (slot % 64));
-        }
         // Every key left is at or after this one: the window moves up to it.
         self.base = cycle;
-        self.wheel_min = self.next_in_wheel(slot);
+        let slot = (cycle % WINDOW) as usize;
+        let row = slot * self.words;
+        self.bits[row + id / 64] &= !(1 << (id % 64));
+        // The next fiber of the same cycle, if any (those before `id` are not pending: it was the first).
+        self.wheel_min = match (id / 64..self.words).find(|&w| self.bits[row + w] != 0) {
+            Some(w) => key_of(cycle, (w * 64) as u32 + self.bits[row + w].trailing_zeros()),
+            None => {
+                self.busy[slot / 64] &= !(1 << (slot % 64));
+                self.next_in_wheel(slot)
+            }
+        };
         if far != u128::MAX && cycle_of(far) - cycle < WINDOW {
             self.pull_in();
         }
@@ -132,10 +136,10 @@ impl Resumptions {
         for step in 0..=SLOT_WORDS {
             if word != 0 {
                 let s = w * 64 + word.trailing_zeros() as usize;
-                let row = &self.bits[s * self.words..(s + 1) * self.words];
-                let (i, bits) = row.iter().enumerate().find(|(_, b)| **b != 0).expect("a busy slot has a fiber");
+                let row = s * self.words;
+                let i = (0..self.words).find(|&i| self.bits[row + i] != 0).expect("a busy slot has a fiber");
                 let cycle = self.base + ((s + WINDOW as usize - slot) % WINDOW as usize) as u64;
-                return key_of(cycle, (i * 64) as u32 + bits.trailing_zeros());
+                return key_of(cycle, (i * 64) as u32 + self.bits[row + i].trailing_zeros());
             }
             if step == SLOT_WORDS {
                 break;
