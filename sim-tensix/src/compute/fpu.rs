@@ -16,7 +16,7 @@ impl Compute<'_> {
                 let slot = self.math_slot("copy_tile", dst);
                 let e = self.take("copy_tile", |k| *k == SrcKind::Copy);
                 self.ctx.spend(self.cost().datacopy());
-                self.dst_write(slot, |d, fp32, _| {
+                self.dst_overwrite(slot, |d, fp32, _| {
                     d.copy_from_slice(&e.tiles[0][..]);
                     if !fp32 {
                         math::round_slice_bf16(d);
@@ -255,8 +255,7 @@ impl Compute<'_> {
                     for r in 0..rt_dim as usize {
                         for c in 0..ct_dim as usize {
                             let slot = base + r * ct_dim as usize + c;
-                            math::matmul(&mut s.dst[slot], &e.tiles[r], &e.tiles[rt_dim as usize + c], ph, fp32);
-                            s.dst_written[slot] = true;
+                            math::matmul(s.dst_mut(slot), &e.tiles[r], &e.tiles[rt_dim as usize + c], ph, fp32);
                         }
                     }
                 });
@@ -293,9 +292,8 @@ impl Compute<'_> {
                 self.ctx.spend(self.cost().reduce());
                 let fp32 = self.settings.fp32_dest_acc;
                 self.state(|s| {
-                    let first = !s.dst_written[slot];
-                    math::reduce(&mut s.dst[slot], &e.tiles[0], &e.tiles[1], pool, dim, first, fp32);
-                    s.dst_written[slot] = true;
+                    let first = !s.dst_was_written(slot);
+                    math::reduce(s.dst_mut(slot), &e.tiles[0], &e.tiles[1], pool, dim, first, fp32);
                 });
                 self.state(|s| s.recycle(e.tiles));
             }
@@ -313,7 +311,7 @@ impl Compute<'_> {
                 let slot = self.math_slot(api, dst);
                 let e = self.take(api, |k| *k == SrcKind::Transpose);
                 self.ctx.spend(self.cost().transpose());
-                self.dst_write(slot, |d, fp32, _| {
+                self.dst_overwrite(slot, |d, fp32, _| {
                     math::transpose(d, &e.tiles[0]);
                     if !fp32 {
                         math::round_slice_bf16(d);

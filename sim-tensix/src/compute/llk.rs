@@ -64,7 +64,7 @@ impl Compute<'_> {
         used[side] = true;
         let tile = e.tiles[side].clone();
         let done = used[0] && used[1];
-        self.dst_write(slot, |d, fp32, _| {
+        self.dst_overwrite(slot, |d, fp32, _| {
             d.copy_from_slice(&tile[..]);
             if !fp32 {
                 math::round_slice_bf16(d);

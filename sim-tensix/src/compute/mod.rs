@@ -294,6 +294,6 @@ impl<'y> Compute<'y> {
             ComputeRole::Pack => self.settings.slot(self.pack_section, dst),
             _ => self.math_slot("dst_value", dst),
         };
-        self.state(|s| s.dst[slot][row * 32 + col])
+        self.state(|s| s.dst(slot)[row * 32 + col])
     }
 }

@@ -227,13 +227,18 @@ impl Compute<'_> {
         self.settings.slot(self.math_section, idx)
     }
 
+    /// Update DST tile `slot` in place (`f` gets the tile, fp32 DST, fidelity phases).
     pub(super) fn dst_write(&mut self, slot: usize, f: impl FnOnce(&mut Tile, bool, u32)) {
         let fp32 = self.settings.fp32_dest_acc;
         let phases = self.settings.fidelity_phases;
-        self.state(|s| {
-            f(&mut s.dst[slot], fp32, phases);
-            s.dst_written[slot] = true;
-        });
+        self.state(|s| f(s.dst_mut(slot), fp32, phases));
+    }
+
+    /// Overwrite every value of DST tile `slot` without reading it (`f` as for [`Compute::dst_write`]).
+    pub(super) fn dst_overwrite(&mut self, slot: usize, f: impl FnOnce(&mut Tile, bool, u32)) {
+        let fp32 = self.settings.fp32_dest_acc;
+        let phases = self.settings.fidelity_phases;
+        self.state(|s| f(s.dst_overwrite(slot), fp32, phases));
     }
 
     pub(super) fn pack_one(&mut self, api: &str, dst: u32, cb: u32, out_index: Option<u32>) {

@@ -133,9 +133,8 @@ impl Compute<'_> {
         self.ctx.spend(self.cost().sfpu_binary(op));
         let fp32 = self.settings.fp32_dest_acc;
         self.state(|s| {
-            let (a, b) = (*s.dst[s0], *s.dst[s1]);
-            math::sfpu_binary(&mut s.dst[so], &a, &b, op, fp32);
-            s.dst_written[so] = true;
+            let (a, b) = (*s.dst(s0), *s.dst(s1));
+            math::sfpu_binary(s.dst_mut(so), &a, &b, op, fp32);
         });
     }
 

@@ -126,6 +126,9 @@ struct Decoded {
     tile: Rc<Tile>,
 }
 
+/// What an unwritten DST slot reads as.
+static ZERO_TILE: Tile = [0.0; 1024];
+
 /// Decoded tiles a core keeps (operands are reused across the products of a matmul block).
 const DECODED_TILES: usize = 32;
 
@@ -134,10 +137,11 @@ const DECODED_TILES: usize = 32;
 pub struct ComputeState {
     /// Configuration.
     pub settings: ComputeSettings,
-    /// DST, row-major tiles.
-    pub dst: Vec<Box<Tile>>,
-    /// Whether a DST tile was written since its section was last cleared (reductions start fresh).
-    pub dst_written: [bool; DST_TILES],
+    /// DST, row-major tiles: a slot not written since its section was last cleared reads as zeros
+    /// whatever it holds (see [`ComputeState::dst`]), so clearing a section writes no memory.
+    dst: Vec<Box<Tile>>,
+    /// Whether a DST tile was written since its section was last cleared.
+    dst_written: [bool; DST_TILES],
     /// Source registers.
     pub src: VecDeque<SrcEntry>,
     pool: Vec<Rc<Tile>>,
@@ -166,11 +170,39 @@ impl ComputeState {
         }
     }
 
+    /// DST tile `slot` as MATH and PACK read it (zeros when not written since its section was cleared).
+    pub fn dst(&self, slot: usize) -> &Tile {
+        if self.dst_written[slot] { &self.dst[slot] } else { &ZERO_TILE }
+    }
+
+    /// Whether DST tile `slot` was written since its section was last cleared (reductions start fresh).
+    pub fn dst_was_written(&self, slot: usize) -> bool {
+        self.dst_written[slot]
+    }
+
+    /// DST tile `slot` to update in place (zeroed first when not written since its section was cleared);
+    /// marks it written.
+    pub fn dst_mut(&mut self, slot: usize) -> &mut Tile {
+        if !self.dst_written[slot] {
+            self.dst[slot].fill(0.0);
+            self.dst_written[slot] = true;
+        }
+        &mut self.dst[slot]
+    }
+
+    /// DST tile `slot` to overwrite entirely (its old values are never read, so it is not zeroed); marks it
+    /// written.
+    pub fn dst_overwrite(&mut self, slot: usize) -> &mut Tile {
+        self.dst_written[slot] = true;
+        &mut self.dst[slot]
+    }
+
     /// DST tile `slot` encoded as the packer writes it in `format` (bytes valid until the next call).
     pub fn encode_dst(&mut self, slot: usize, format: DataFormat) -> &[u8] {
         let n = format.tile_size() as usize;
         self.pack_bytes.resize(n, 0);
-        rows_to_faces(&self.dst[slot], &mut self.pack_faces[..]);
+        let tile = if self.dst_written[slot] { &self.dst[slot] } else { &ZERO_TILE };
+        rows_to_faces(tile, &mut self.pack_faces[..]);
         encode_tile(format, &self.pack_faces[..], &mut self.pack_bytes[..n]);
         &self.pack_bytes[..n]
     }
@@ -180,7 +212,8 @@ impl ComputeState {
     pub fn accumulate_dst(&mut self, slot: usize, format: DataFormat, old: &[u8]) -> &[u8] {
         let n = format.tile_size() as usize;
         self.pack_bytes.resize(n, 0);
-        rows_to_faces(&self.dst[slot], &mut self.pack_faces[..]);
+        let tile = if self.dst_written[slot] { &self.dst[slot] } else { &ZERO_TILE };
+        rows_to_faces(tile, &mut self.pack_faces[..]);
         let mut prev = [0f32; 1024];
         crate::format::decode_tile(format, old, &mut prev);
         for (a, b) in self.pack_faces.iter_mut().zip(prev.iter()) {
@@ -222,15 +255,37 @@ impl ComputeState {
         }
     }
 
-    /// Zero DST section `section` (what `tile_regs_release` does).
+    /// Zero DST section `section` (what `tile_regs_release` does): its slots read as zeros until written.
     pub fn clear_section(&mut self, section: u32) {
         let start = self.settings.slot(section, 0);
-        for i in start..start + self.settings.slots_per_section() {
-            // Every write to DST marks its slot, so an unmarked slot is still zero.
-            if self.dst_written[i] {
-                self.dst[i].fill(0.0);
-                self.dst_written[i] = false;
-            }
-        }
+        self.dst_written[start..start + self.settings.slots_per_section()].fill(false);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cleared_section_reads_as_zeros_until_written() {
+        let mut s = ComputeState::new(ComputeSettings::default());
+        let slot = s.settings.slot(1, 3);
+        s.dst_mut(slot).fill(7.0);
+        s.dst_mut(slot)[5] += 1.0;
+        assert_eq!(s.dst(slot)[5], 8.0);
+        assert!(s.dst_was_written(slot));
+        s.clear_section(0);
+        assert_eq!(s.dst(slot)[5], 8.0, "clearing the other section leaves this one");
+        s.clear_section(1);
+        assert!(!s.dst_was_written(slot));
+        assert!(s.dst(slot).iter().all(|&v| v == 0.0), "a cleared slot reads as zeros");
+        assert!(s.encode_dst(slot, DataFormat::Float16_b).iter().all(|&b| b == 0), "and packs as zeros");
+        // Updating in place starts from zeros, not from what the storage still holds.
+        s.dst_mut(slot)[0] += 2.0;
+        assert_eq!(&s.dst(slot)[..3], &[2.0, 0.0, 0.0]);
+        // Overwriting marks the slot written without reading it.
+        s.clear_section(1);
+        s.dst_overwrite(slot).fill(3.0);
+        assert!(s.dst(slot).iter().all(|&v| v == 3.0));
     }
 }

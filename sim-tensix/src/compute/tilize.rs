@@ -69,7 +69,7 @@ impl Compute<'_> {
             let slot = self.math_slot(api, 0);
             let e = self.take(api, |k| *k == SrcKind::Datacopy);
             self.ctx.spend(self.cost().datacopy());
-            self.dst_write(slot, |d, fp32, _| {
+            self.dst_overwrite(slot, |d, fp32, _| {
                 d.copy_from_slice(&e.tiles[0][..]);
                 if !fp32 {
                     math::round_slice_bf16(d);
@@ -117,7 +117,7 @@ impl Compute<'_> {
             let (fmt, wp) = (cbv.format, cbv.write_ptr(risc));
             let esize = fmt.tile_size() as u64 / 1024;
             let row_bytes = width_tiles as u64 * 32 * esize;
-            let vals: Tile = *tc.compute.as_ref().expect("compute core").dst[slot];
+            let vals: Tile = *tc.compute.as_ref().expect("compute core").dst(slot);
             let mut out = Ok(());
             for r in 0..32u64 {
                 let mut bytes = Vec::with_capacity((32 * esize) as usize);

@@ -307,7 +307,7 @@ impl Compute<'_> {
         let fp32 = self.settings.fp32_dest_acc;
         let section = self.math_section;
         let slots: Vec<usize> = (0..cap).map(|i| self.settings.slot(section, i)).collect();
-        let tiles = self.state(|s| slots.iter().map(|&i| *s.dst[i]).collect::<Vec<Tile>>());
+        let tiles = self.state(|s| slots.iter().map(|&i| *s.dst(i)).collect::<Vec<Tile>>());
         Some(Sfpi::new(tiles, lanes, fp32))
     }
 
@@ -325,8 +325,7 @@ impl Compute<'_> {
         self.state(|st| {
             for (k, &slot) in slots.iter().enumerate() {
                 if s.stored[k] {
-                    *st.dst[slot] = s.dst[k];
-                    st.dst_written[slot] = true;
+                    *st.dst_overwrite(slot) = s.dst[k];
                 }
             }
         });
