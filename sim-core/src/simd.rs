@@ -41,6 +41,14 @@ fn narrow_bf16_body(src: &[f32], dst: &mut [u8]) {
     }
 }
 
+/// The loop of [`copy_round_bf16`].
+#[inline(always)]
+fn copy_round_bf16_body(dst: &mut [f32], src: &[f32]) {
+    for (d, &x) in dst.iter_mut().zip(src) {
+        *d = round_bf16(x);
+    }
+}
+
 /// The shared loop of [`matmul_acc`] (`FRESH`: sums start at zero and are added to C at the end) and
 /// [`matmul_into`] (sums start from C). Rows are taken four at a time so that the accumulators of four rows
 /// form independent add chains (each output's products are still summed in order of k).
@@ -224,6 +232,11 @@ mod avx2 {
         super::narrow_bf16_body(src, dst)
     }
 
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn copy_round_bf16(dst: &mut [f32], src: &[f32]) {
+        super::copy_round_bf16_body(dst, src)
+    }
+
     #[allow(clippy::too_many_arguments)]
     #[target_feature(enable = "avx2,fma")]
     pub(super) unsafe fn matmul<const N: usize, const FRESH: bool, const ROUND: bool>(
@@ -285,6 +298,11 @@ mod avx512 {
     #[target_feature(enable = "avx512f,avx512bw")]
     pub(super) unsafe fn narrow_bf16(src: &[f32], dst: &mut [u8]) {
         super::narrow_bf16_body(src, dst)
+    }
+
+    #[target_feature(enable = "avx512f")]
+    pub(super) unsafe fn copy_round_bf16(dst: &mut [f32], src: &[f32]) {
+        super::copy_round_bf16_body(dst, src)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -419,6 +437,23 @@ pub fn narrow_bf16(src: &[f32], dst: &mut [u8]) {
         }
     }
     narrow_bf16_body(src, dst)
+}
+
+/// `dst[i] = round_bf16(src[i])` over the common length: a copy into a 16-bit DST in one pass. Integer
+/// operations only, so every path gives the same bits.
+pub fn copy_round_bf16(dst: &mut [f32], src: &[f32]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if has_avx512() {
+            // SAFETY: the host supports AVX-512F (checked above); the function is otherwise safe.
+            return unsafe { avx512::copy_round_bf16(dst, src) };
+        }
+        if has_avx2() {
+            // SAFETY: the host supports AVX2 (checked above); the function is otherwise safe.
+            return unsafe { avx2::copy_round_bf16(dst, src) };
+        }
+    }
+    copy_round_bf16_body(dst, src)
 }
 
 /// `x` rounded to bfloat16 precision (nearest, ties to even; infinities and NaNs kept), as an f32:
@@ -581,6 +616,12 @@ mod tests {
         let n = vals.len() / 16 * 16;
         let mut fast = vec![0u8; n * 2];
         let mut slow = vec![0u8; n * 2];
+        let (mut r_fast, mut r_slow) = (vec![0f32; vals.len()], vec![1f32; vals.len()]);
+        copy_round_bf16(&mut r_fast, &vals);
+        copy_round_bf16_body(&mut r_slow, &vals);
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&r_fast), bits(&r_slow), "copy_round_bf16: vector and scalar paths");
+        assert!(vals.iter().zip(&r_fast).all(|(v, r)| r.to_bits() == round_bf16(*v).to_bits()));
         narrow_bf16(&vals[..n], &mut fast);
         narrow_bf16_body(&vals[..n], &mut slow);
         assert_eq!(fast, slow);

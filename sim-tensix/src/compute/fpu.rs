@@ -16,12 +16,7 @@ impl Compute<'_> {
                 let slot = self.math_slot("copy_tile", dst);
                 let e = self.take("copy_tile", |k| *k == SrcKind::Copy);
                 self.ctx.spend(self.cost().datacopy());
-                self.dst_overwrite(slot, |d, fp32, _| {
-                    d.copy_from_slice(&e.tiles[0][..]);
-                    if !fp32 {
-                        math::round_slice_bf16(d);
-                    }
-                });
+                self.dst_overwrite(slot, |d, fp32, _| math::copy_to_dst(d, &e.tiles[0], fp32));
                 self.state(|s| s.recycle(e.tiles));
             }
             ComputeRole::Pack => {}

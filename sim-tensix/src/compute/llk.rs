@@ -64,12 +64,7 @@ impl Compute<'_> {
         used[side] = true;
         let tile = e.tiles[side].clone();
         let done = used[0] && used[1];
-        self.dst_overwrite(slot, |d, fp32, _| {
-            d.copy_from_slice(&tile[..]);
-            if !fp32 {
-                math::round_slice_bf16(d);
-            }
-        });
+        self.dst_overwrite(slot, |d, fp32, _| math::copy_to_dst(d, &tile, fp32));
         drop(tile);
         if done {
             let (e, _) = self.held_ab.take().expect("held");

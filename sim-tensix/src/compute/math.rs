@@ -44,6 +44,15 @@ pub fn round_slice_bf16(v: &mut [f32]) {
     }
 }
 
+/// A datacopy into DST: `src` as it is (32-bit DST) or rounded to bfloat16 (16-bit DST).
+pub fn copy_to_dst(dst: &mut Tile, src: &Tile, fp32_dest: bool) {
+    if fp32_dest {
+        dst.copy_from_slice(src);
+    } else {
+        sim_core::simd::copy_round_bf16(dst, src);
+    }
+}
+
 /// Operands as the source registers hold them (TF32: 10 mantissa bits).
 pub fn to_src_precision(t: &mut Tile) {
     for x in t.iter_mut() {

@@ -69,12 +69,7 @@ impl Compute<'_> {
             let slot = self.math_slot(api, 0);
             let e = self.take(api, |k| *k == SrcKind::Datacopy);
             self.ctx.spend(self.cost().datacopy());
-            self.dst_overwrite(slot, |d, fp32, _| {
-                d.copy_from_slice(&e.tiles[0][..]);
-                if !fp32 {
-                    math::round_slice_bf16(d);
-                }
-            });
+            self.dst_overwrite(slot, |d, fp32, _| math::copy_to_dst(d, &e.tiles[0], fp32));
             self.state(|s| s.recycle(e.tiles));
             self.math_commit();
         }
