@@ -146,11 +146,14 @@ impl Compute<'_> {
                     break;
                 }
                 // Operands reused across products (a matmul block) are decoded once while their L1 bytes
-                // stay unchanged; the result is the same either way.
+                // stay unchanged; the result is the same either way. Copies into DST are used once
+                // (a matmul's partials reloaded, say), so they stay out of the cache instead of pushing
+                // reused operands out of it.
                 let transposed = i >= transpose_from;
                 let version = tc.l1.version(a as u64, size);
                 let st = tc.compute.as_mut().expect("compute core");
-                if let Some(t) = st.cached_tile(a, version, f, transposed) {
+                let cache = !matches!(kind, SrcKind::Copy | SrcKind::Datacopy);
+                if cache && let Some(t) = st.cached_tile(a, version, f, transposed) {
                     tiles.push(t);
                     continue;
                 }
@@ -175,7 +178,9 @@ impl Compute<'_> {
                 if !f.exact_in_src_registers() {
                     to_src_precision(Rc::get_mut(&mut t).expect("a scratch tile is not shared"));
                 }
-                st.remember_tile(a, version, f, transposed, t.clone());
+                if cache {
+                    st.remember_tile(a, version, f, transposed, t.clone());
+                }
                 tiles.push(t);
             }
             match err {
