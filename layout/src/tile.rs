@@ -136,6 +136,16 @@ pub fn bf16_faces_to_rows(bytes: &[u8], dst: &mut [f32; TILE_HW]) {
     });
 }
 
+/// A row-major 32×32 tile → bfloat16 (round to nearest even) little-endian bytes in storage (face) order:
+/// [`rows_to_faces`] and narrowing in one pass.
+pub fn bf16_rows_to_faces(src: &[f32; TILE_HW], bytes: &mut [u8]) {
+    // Face row `r` (16 values) is row `r % 16` of face `r / 16`.
+    sim_core::simd::narrow_bf16_rows(src, &mut bytes[..TILE_HW * 2], |r| {
+        let (f, fr) = (r / FACE_HEIGHT, r % FACE_HEIGHT);
+        ((f / 2) * FACE_HEIGHT + fr) * TILE_WIDTH + (f % 2) * FACE_WIDTH
+    });
+}
+
 /// Row-major `rows × cols` matrix → tiles (row-major of tiles), each tile as four faces.
 /// `rows` and `cols` must be multiples of 32.
 pub fn tilize_nfaces<T: Copy + Default>(data: &[T], rows: usize, cols: usize) -> Vec<T> {
@@ -220,6 +230,15 @@ mod tests {
         let mut b16 = [0f32; TILE_HW];
         bf16_faces_to_rows(&bytes, &mut b16);
         assert!(b16 == small, "bfloat16 faces decode to the same rows");
+        // Narrowing rows straight into faces equals rows_to_faces then encoding, value by value (rounding
+        // to nearest even included).
+        let odd: [f32; TILE_HW] = std::array::from_fn(|i| (i as f32 * 0.7311).sin() * 1000.0 + 1.0 / 3.0);
+        rows_to_faces(&odd, &mut faces);
+        let mut want = vec![0u8; TILE_HW * 2];
+        crate::format::encode_tile(DataFormat::Float16_b, &faces, &mut want);
+        let mut got = vec![0u8; TILE_HW * 2];
+        bf16_rows_to_faces(&odd, &mut got);
+        assert_eq!(got, want, "bf16_rows_to_faces");
     }
 
     #[test]

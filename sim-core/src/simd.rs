@@ -29,6 +29,15 @@ fn widen_bf16_body<F: Fn(usize) -> usize>(src: &[u8], dst: &mut [f32], map: &F) 
     }
 }
 
+/// The loop of [`narrow_bf16_rows`]: row `r` of 16 bytes pairs comes from `src[map(r)..map(r) + 16]`.
+#[inline(always)]
+fn narrow_bf16_rows_body<F: Fn(usize) -> usize>(src: &[f32], dst: &mut [u8], map: &F) {
+    for (r, out) in dst.chunks_exact_mut(32).enumerate() {
+        let s = map(r);
+        narrow_bf16_body(&src[s..s + 16], out);
+    }
+}
+
 /// The loop of [`narrow_bf16`].
 #[inline(always)]
 fn narrow_bf16_body(src: &[f32], dst: &mut [u8]) {
@@ -233,6 +242,11 @@ mod avx2 {
     }
 
     #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn narrow_bf16_rows<F: Fn(usize) -> usize>(src: &[f32], dst: &mut [u8], map: &F) {
+        super::narrow_bf16_rows_body(src, dst, map)
+    }
+
+    #[target_feature(enable = "avx2")]
     pub(super) unsafe fn copy_round_bf16(dst: &mut [f32], src: &[f32]) {
         super::copy_round_bf16_body(dst, src)
     }
@@ -298,6 +312,11 @@ mod avx512 {
     #[target_feature(enable = "avx512f,avx512bw")]
     pub(super) unsafe fn narrow_bf16(src: &[f32], dst: &mut [u8]) {
         super::narrow_bf16_body(src, dst)
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw")]
+    pub(super) unsafe fn narrow_bf16_rows<F: Fn(usize) -> usize>(src: &[f32], dst: &mut [u8], map: &F) {
+        super::narrow_bf16_rows_body(src, dst, map)
     }
 
     #[target_feature(enable = "avx512f")]
@@ -437,6 +456,23 @@ pub fn narrow_bf16(src: &[f32], dst: &mut [u8]) {
         }
     }
     narrow_bf16_body(src, dst)
+}
+
+/// [`narrow_bf16`] by rows of 16 values: output row `r` (32 bytes of `dst`) is `src[map(r)..map(r) + 16]`
+/// narrowed (a tile's rows to its faces, say).
+pub fn narrow_bf16_rows<F: Fn(usize) -> usize>(src: &[f32], dst: &mut [u8], map: F) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if has_avx512bw() {
+            // SAFETY: the host supports AVX-512F and AVX-512BW (checked above); the function is otherwise safe.
+            return unsafe { avx512::narrow_bf16_rows(src, dst, &map) };
+        }
+        if has_avx2() {
+            // SAFETY: the host supports AVX2 (checked above); the function is otherwise safe.
+            return unsafe { avx2::narrow_bf16_rows(src, dst, &map) };
+        }
+    }
+    narrow_bf16_rows_body(src, dst, &map)
 }
 
 /// `dst[i] = round_bf16(src[i])` over the common length: a copy into a 16-bit DST in one pass. Integer
@@ -622,6 +658,13 @@ mod tests {
         let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         assert_eq!(bits(&r_fast), bits(&r_slow), "copy_round_bf16: vector and scalar paths");
         assert!(vals.iter().zip(&r_fast).all(|(v, r)| r.to_bits() == round_bf16(*v).to_bits()));
+        let mut by_rows = vec![0u8; n * 2];
+        narrow_bf16_rows(&vals[..n], &mut by_rows, |r| (n / 16 - 1 - r) * 16);
+        let mut reversed = vec![0u8; n * 2];
+        for r in 0..n / 16 {
+            narrow_bf16_body(&vals[(n / 16 - 1 - r) * 16..][..16], &mut reversed[r * 32..r * 32 + 32]);
+        }
+        assert_eq!(by_rows, reversed, "narrow_bf16_rows");
         narrow_bf16(&vals[..n], &mut fast);
         narrow_bf16_body(&vals[..n], &mut slow);
         assert_eq!(fast, slow);

@@ -13,7 +13,7 @@
 /// A row-major 32×32 tile.
 pub type Tile = [f32; 1024];
 
-pub use layout::tile::{bf16_faces_to_rows, faces_to_rows, rows_to_faces};
+pub use layout::tile::{bf16_faces_to_rows, bf16_rows_to_faces, faces_to_rows, rows_to_faces};
 
 /// Keep `bits` mantissa bits of `v` (truncating the rest).
 #[inline]

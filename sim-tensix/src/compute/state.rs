@@ -6,7 +6,7 @@
 //! released, [`SYNC_SRC_PUSHED`] operand sets UNPACK has pushed and [`SYNC_SRC_POPPED`] those MATH has
 //! consumed.
 
-use super::math::{BroadcastType, EltwiseOp, PoolType, ReduceDim, Tile, rows_to_faces};
+use super::math::{BroadcastType, EltwiseOp, PoolType, ReduceDim, Tile, bf16_rows_to_faces, rows_to_faces};
 use crate::format::{DataFormat, encode_tile};
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -202,8 +202,13 @@ impl ComputeState {
         let n = format.tile_size() as usize;
         self.pack_bytes.resize(n, 0);
         let tile = if self.dst_written[slot] { &self.dst[slot] } else { &ZERO_TILE };
-        rows_to_faces(tile, &mut self.pack_faces[..]);
-        encode_tile(format, &self.pack_faces[..], &mut self.pack_bytes[..n]);
+        if format == DataFormat::Float16_b {
+            // The common case in one pass: rows to faces while narrowing.
+            bf16_rows_to_faces(tile, &mut self.pack_bytes[..n]);
+        } else {
+            rows_to_faces(tile, &mut self.pack_faces[..]);
+            encode_tile(format, &self.pack_faces[..], &mut self.pack_bytes[..n]);
+        }
         &self.pack_bytes[..n]
     }
 
