@@ -95,7 +95,7 @@ impl Resumptions {
     }
 
     /// Remove and return the smallest key, if any.
-    #[inline]
+    #[inline(always)]
     pub fn pop(&mut self) -> Option<u128> {
         let far = self.far_min();
         if far < self.wheel_min {
@@ -127,8 +127,9 @@ impl Resumptions {
     }
 
     /// The smallest key in the wheel, whose keys all lie in `base..base + WINDOW`, `slot` being the
-    /// slot of `base`: the first busy slot in ring order from `slot`.
-    #[inline]
+    /// slot of `base`: the first busy slot in ring order from `slot`. (Out of line: most pops find the
+    /// next key in the same cycle.)
+    #[inline(never)]
     fn next_in_wheel(&self, slot: usize) -> u128 {
         let w0 = slot / 64;
         let mut word = self.busy[w0] & (!0u64 << (slot % 64));

@@ -332,7 +332,9 @@ impl TensixCore {
             }
         }
         // Keep wake-up order independent of removal order.
-        out.sort_by_key(|(f, _)| *f);
+        if out.len() > 1 {
+            out.sort_by_key(|(f, _)| *f);
+        }
     }
 
     /// The kernels blocked here.

@@ -145,7 +145,18 @@ impl<'y> KernelCtx<'y> {
     }
 
     /// Block until `wait` holds; the kernel notices `latency` cycles after it becomes true.
+    #[inline]
     pub(crate) fn wait_for(&mut self, wait: Wait, latency: Cycles) {
+        // Most waits already hold: a small frame for them, the blocking loop out of line.
+        self.sync_local();
+        if self.host.borrow().core(self.k.core).satisfied(&wait) {
+            return;
+        }
+        self.wait_blocked(wait, latency);
+    }
+
+    #[inline(never)]
+    fn wait_blocked(&mut self, wait: Wait, latency: Cycles) {
         loop {
             self.sync_local();
             {
@@ -234,12 +245,16 @@ impl<'y> KernelCtx<'y> {
         self.spend(self.costs.cb_update);
         self.cb_checked(api, cb, n);
         self.sync_local();
-        let risc = self.k.risc;
-        self.with_core(|c| {
-            let b = c.cb_mut(cb).expect("checked");
-            if push { b.push(risc, n) } else { b.pop(risc, n) }
-        });
-        self.notify();
+        let (risc, core, now) = (self.k.risc, self.k.core, self.now());
+        // One borrow of the host for the update and the wake-ups it causes.
+        let mut h = self.host.borrow_mut();
+        let b = h.core_mut(core).cb_mut(cb).expect("checked");
+        if push {
+            b.push(risc, n)
+        } else {
+            b.pop(risc, n)
+        }
+        h.notify(core, now);
     }
 
     /// `get_arg_val` / `get_common_arg_val`.

@@ -224,12 +224,11 @@ impl Engine {
 
     /// Wake every waiter of core `c` whose condition holds.
     pub fn notify_core(&mut self, c: CoreIdx, now: Cycle) {
-        let mut ready = std::mem::take(&mut self.sched.ready);
-        self.chip.cores[c.0 as usize].take_ready(&mut ready);
-        for (f, lat) in ready.drain(..) {
-            self.sched.queue.push_fiber(now + lat, f.0);
+        let sched = &mut self.sched;
+        self.chip.cores[c.0 as usize].take_ready(&mut sched.ready);
+        for (f, lat) in sched.ready.drain(..) {
+            sched.queue.push_fiber(now + lat, f.0);
         }
-        self.sched.ready = ready;
         if self.chip.is_eth_core(c) && !self.chip.routers.is_empty() {
             self.fabric_poke(c.0 - self.chip.num_workers, now);
         }
