@@ -50,8 +50,9 @@ pub enum Step {
     Suspended(Suspend),
     /// The body returned.
     Finished,
-    /// The body panicked or aborted; the fiber is finished.
-    Failed(FiberFailure),
+    /// The body panicked or aborted; the fiber is finished. (Boxed: every resumption moves a `Step`, and
+    /// the rare failure should not make it five times larger.)
+    Failed(Box<FiberFailure>),
 }
 
 /// Payload of [`abort`].
@@ -111,7 +112,7 @@ impl Fiber {
         match r {
             Ok(CoroutineResult::Yield(s)) => Step::Suspended(s),
             Ok(CoroutineResult::Return(())) => Step::Finished,
-            Err(payload) => Step::Failed(failure(payload)),
+            Err(payload) => Step::Failed(Box::new(failure(payload))),
         }
     }
 

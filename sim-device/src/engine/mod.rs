@@ -122,6 +122,7 @@ pub(crate) struct Scheduler {
     /// Cycle of the last hardware event.
     pub last_event: Cycle,
     pub events: u64,
+    /// Kernel resumptions (counted by the runner, added here when it finishes).
     pub resumes: u64,
     pub api_calls: u64,
 }
@@ -227,6 +228,7 @@ impl Engine {
         let sched = &mut self.sched;
         self.chip.cores[c.0 as usize].take_ready(&mut sched.ready);
         for (f, lat) in sched.ready.drain(..) {
+            sched.fibers[f.0 as usize].blocked = None;
             sched.queue.push_fiber(now + lat, f.0);
         }
         if self.chip.is_eth_core(c) && !self.chip.routers.is_empty() {

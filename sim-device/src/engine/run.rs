@@ -40,6 +40,8 @@ pub(crate) struct Runner {
     steps: u32,
     /// The next entry when the last step already took it from the queue.
     taken: Option<(EventKey, Next<Ev>)>,
+    /// Kernel resumptions so far.
+    resumes: u64,
     max_cycles: Cycle,
 }
 
@@ -53,7 +55,7 @@ impl Runner {
             }
         }
         let alive = fibers.len();
-        Runner { engine, fibers, alive, steps: 0, taken: None, max_cycles }
+        Runner { engine, fibers, alive, steps: 0, taken: None, resumes: 0, max_cycles }
     }
 
     /// The engine (between steps).
@@ -101,11 +103,8 @@ impl Runner {
             }
             match ev {
                 Next::Resume(f) => {
-                    {
-                        let mut e = self.engine.borrow_mut();
-                        e.sched.resumes += 1;
-                        e.sched.fibers[f.0 as usize].blocked = None;
-                    }
+                    // A fiber stops being blocked when woken (`Engine::notify_core`), not here.
+                    self.resumes += 1;
                     match self.fibers[f.0 as usize].resume(key.at) {
                         Step::Suspended(Suspend::Until(t)) => {
                             self.taken = Some(self.engine.borrow_mut().sched.queue.resume_pop(t, f.0))
@@ -161,6 +160,7 @@ impl Runner {
                 None => Ok(()),
             }
         });
+        self.engine.borrow_mut().sched.resumes += self.resumes;
         // Unwind every thread still suspended before the engine state goes away.
         drop(self.fibers);
         let engine = match Rc::try_unwrap(self.engine) {

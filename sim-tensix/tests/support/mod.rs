@@ -4,7 +4,7 @@
 
 #![allow(dead_code)]
 
-use sim_core::{Agenda, Cycle, Cycles, Fiber, FiberFailure, FiberId, Next, Step, Suspend, TraceArg};
+use sim_core::{Agenda, Cycle, Cycles, Fiber, FiberId, Next, Step, Suspend, TraceArg};
 use sim_noc::NocAddrMap;
 use sim_tensix::compute::state::{ComputeSettings, ComputeState};
 use sim_tensix::{
@@ -245,7 +245,7 @@ pub fn run(
                 Step::Suspended(Suspend::Until(t)) => host.borrow_mut().queue.push_fiber(t, f.0),
                 Step::Suspended(Suspend::Blocked) => {}
                 Step::Finished => alive -= 1,
-                Step::Failed(FiberFailure { message, .. }) => return Err(message),
+                Step::Failed(f) => return Err(f.message),
             },
             Next::Event(Ev::Land { addr, data, risc, noc, read }) => {
                 let mut h = host.borrow_mut();
