@@ -182,6 +182,16 @@ impl<'y> KernelCtx<'y> {
         f(h.core_mut(self.k.core))
     }
 
+    /// Change this core's state with `f`, then wake the kernels whose waits now hold: one borrow of the
+    /// host for both.
+    pub(crate) fn update_core<R>(&mut self, f: impl FnOnce(&mut TensixCore) -> R) -> R {
+        let (core, now) = (self.k.core, self.now());
+        let mut h = self.host.borrow_mut();
+        let r = f(h.core_mut(core));
+        h.notify(core, now);
+        r
+    }
+
     pub(crate) fn notify(&mut self) {
         let now = self.now();
         self.host.borrow_mut().notify(self.k.core, now);
@@ -245,16 +255,11 @@ impl<'y> KernelCtx<'y> {
         self.spend(self.costs.cb_update);
         self.cb_checked(api, cb, n);
         self.sync_local();
-        let (risc, core, now) = (self.k.risc, self.k.core, self.now());
-        // One borrow of the host for the update and the wake-ups it causes.
-        let mut h = self.host.borrow_mut();
-        let b = h.core_mut(core).cb_mut(cb).expect("checked");
-        if push {
-            b.push(risc, n)
-        } else {
-            b.pop(risc, n)
-        }
-        h.notify(core, now);
+        let risc = self.k.risc;
+        self.update_core(|c| {
+            let b = c.cb_mut(cb).expect("checked");
+            if push { b.push(risc, n) } else { b.pop(risc, n) }
+        });
     }
 
     /// `get_arg_val` / `get_common_arg_val`.

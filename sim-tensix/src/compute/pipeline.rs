@@ -15,8 +15,7 @@ impl Compute<'_> {
 
     pub(super) fn bump(&mut self, slot: u8) {
         self.ctx.sync_local();
-        self.ctx.with_core(|c| c.sync[slot as usize] += 1);
-        self.ctx.notify();
+        self.ctx.update_core(|c| c.sync[slot as usize] += 1);
     }
 
     pub(super) fn state<R>(&mut self, f: impl FnOnce(&mut ComputeState) -> R) -> R {

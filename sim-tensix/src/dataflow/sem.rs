@@ -155,8 +155,7 @@ impl Dataflow<'_> {
         self.ctx.spend(Cycles(self.ctx.costs.l1_store.0 * (data.len() as u64).div_ceil(4).max(1)));
         self.check_l1("L1 write", addr, data.len() as u32);
         self.ctx.sync_local();
-        self.ctx.with_core(|c| c.l1.write(addr as u64, data).expect("checked"));
-        self.ctx.notify();
+        self.ctx.update_core(|c| c.l1.write(addr as u64, data).expect("checked"));
     }
 
     /// Read a 32-bit word of this core's L1 (`*(volatile uint32_t*)addr`).
@@ -193,7 +192,6 @@ impl Dataflow<'_> {
         self.check_l1("L1 copy", src, len);
         self.check_l1("L1 copy", dst, len);
         self.ctx.sync_local();
-        self.ctx.with_core(|c| c.l1.copy_within(src as u64, dst as u64, len as u64).expect("checked"));
-        self.ctx.notify();
+        self.ctx.update_core(|c| c.l1.copy_within(src as u64, dst as u64, len as u64).expect("checked"));
     }
 }
