@@ -186,6 +186,43 @@ pub fn untilize_nfaces<T: Copy + Default>(data: &[T], rows: usize, cols: usize) 
     out
 }
 
+/// Where face row `k` of a tilized `_ × cols` matrix (16 values; tiles row-major, four faces each)
+/// starts in the row-major matrix.
+fn face_row_offset(k: usize, cols: usize) -> usize {
+    let (t, fr) = (k / (TILE_HW / FACE_WIDTH), k % (TILE_HW / FACE_WIDTH));
+    let (f, rr) = (fr / FACE_HEIGHT, fr % FACE_HEIGHT);
+    let tiles_c = cols / TILE_WIDTH;
+    let (tr, tc) = (t / tiles_c, t % tiles_c);
+    (tr * TILE_HEIGHT + (f / 2) * FACE_HEIGHT + rr) * cols + tc * TILE_WIDTH + (f % 2) * FACE_WIDTH
+}
+
+/// A row-major `rows × cols` f32 matrix as tilized bfloat16 bytes (little-endian, round to nearest even):
+/// [`tilize_nfaces`] and narrowing in one pass, with no intermediate copies (host matrices are large).
+pub fn tilize_bf16_bytes(data: &[f32], rows: usize, cols: usize) -> Vec<u8> {
+    assert!(
+        rows.is_multiple_of(TILE_HEIGHT) && cols.is_multiple_of(TILE_WIDTH),
+        "tilize: {rows}x{cols} is not a multiple of 32x32"
+    );
+    assert_eq!(data.len(), rows * cols, "tilize: data length does not match {rows}x{cols}");
+    let mut out = vec![0u8; data.len() * 2];
+    sim_core::simd::narrow_bf16_rows(data, &mut out, |k| face_row_offset(k, cols));
+    out
+}
+
+/// Tilized bfloat16 bytes (as [`tilize_bf16_bytes`] writes them) as a row-major `rows × cols` f32 matrix:
+/// [`untilize_nfaces`] and widening in one pass. Bytes past the matrix are ignored.
+pub fn untilize_bf16_bytes(bytes: &[u8], rows: usize, cols: usize) -> Vec<f32> {
+    assert!(
+        rows.is_multiple_of(TILE_HEIGHT) && cols.is_multiple_of(TILE_WIDTH),
+        "untilize: {rows}x{cols} is not a multiple of 32x32"
+    );
+    let n = rows * cols;
+    assert!(bytes.len() >= n * 2, "untilize: {} bytes are short of {rows}x{cols} bfloat16 values", bytes.len());
+    let mut out = vec![0f32; n];
+    sim_core::simd::widen_bf16_rows(&bytes[..n * 2], &mut out, |k| face_row_offset(k, cols));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -239,6 +276,23 @@ mod tests {
         let mut got = vec![0u8; TILE_HW * 2];
         bf16_rows_to_faces(&odd, &mut got);
         assert_eq!(got, want, "bf16_rows_to_faces");
+    }
+
+    #[test]
+    fn bf16_tilize_in_one_pass_equals_tilize_then_encode() {
+        let (r, c) = (64, 96);
+        let m: Vec<f32> = (0..r * c).map(|i| (i as f32 * 0.377).cos() * 300.0 + 0.1).collect();
+        let want: Vec<u8> =
+            tilize_nfaces(&m.iter().map(|&v| crate::format::bfloat16::from_f32(v)).collect::<Vec<_>>(), r, c)
+                .iter()
+                .flat_map(|b| b.0.to_le_bytes())
+                .collect();
+        let got = tilize_bf16_bytes(&m, r, c);
+        assert_eq!(got, want);
+        let back = untilize_bf16_bytes(&got, r, c);
+        let rounded: Vec<f32> = m.iter().map(|&v| crate::format::bfloat16::from_f32(v).to_f32()).collect();
+        assert_eq!(back, rounded);
+        assert_eq!(back, untilize_nfaces(&tilize_nfaces(&rounded, r, c), r, c));
     }
 
     #[test]

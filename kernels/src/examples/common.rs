@@ -129,16 +129,14 @@ pub fn write_bf16_matrix(
     rows: usize,
     cols: usize,
 ) -> Result<(), DeviceError> {
-    // Rounded to bfloat16 first, so the tilize moves 2-byte values (the same tiles either way).
-    let values: Vec<bfloat16> = data.iter().map(|&v| bfloat16::from_f32(v)).collect();
-    dev.enqueue_write_buffer(buf, &tilize_nfaces(&values, rows, cols))
+    // Tilized and rounded to bfloat16 bytes in one pass (the host matrices are large).
+    dev.enqueue_write_buffer_bytes(buf, &layout::tile::tilize_bf16_bytes(data, rows, cols))
 }
 
 /// Read a tilized bfloat16 buffer back as a row-major `rows × cols` f32 matrix.
 pub fn read_bf16_matrix(dev: &mut Device, buf: &Buffer, rows: usize, cols: usize) -> Result<Vec<f32>, DeviceError> {
-    let mut got: Vec<bfloat16> = dev.enqueue_read_buffer(buf)?;
-    got.truncate(rows * cols);
-    Ok(untilize_nfaces(&got, rows, cols).into_iter().map(|b| b.to_f32()).collect())
+    let bytes = dev.enqueue_read_buffer_bytes(buf)?;
+    Ok(layout::tile::untilize_bf16_bytes(&bytes, rows, cols))
 }
 
 /// CPU reference matmul of row-major `a` (m × k) and `b` (k × n), n a multiple of 32: every output is an

@@ -278,7 +278,13 @@ impl Device {
     /// zero-padded (with a warning), as tt-metal programs rely on; longer data is an error.
     pub fn enqueue_write_buffer<T: HostData>(&mut self, b: &Buffer, data: &[T]) -> Result<(), DeviceError> {
         self.check_live(b, "EnqueueWriteBuffer")?;
-        let mut bytes = to_bytes(data);
+        self.enqueue_write_buffer_bytes(b, &to_bytes(data))
+    }
+
+    /// [`Device::enqueue_write_buffer`] of bytes as they are (tt-metal's `void*` data): no copy is made of
+    /// data that fills the buffer.
+    pub fn enqueue_write_buffer_bytes(&mut self, b: &Buffer, bytes: &[u8]) -> Result<(), DeviceError> {
+        self.check_live(b, "EnqueueWriteBuffer")?;
         if bytes.len() as u64 > b.size {
             return Err(DeviceError::api(format!(
                 "EnqueueWriteBuffer: {} bytes of data do not fit the {}-byte buffer at {:#x}",
@@ -287,15 +293,21 @@ impl Device {
                 b.address
             )));
         }
-        if (bytes.len() as u64) < b.size {
+        let padded;
+        let bytes = if (bytes.len() as u64) < b.size {
             tracing::warn!(
                 "EnqueueWriteBuffer: {} bytes written to the {}-byte buffer at {:#x}; the rest is zero",
                 bytes.len(),
                 b.size,
                 b.address
             );
-            bytes.resize(b.size as usize, 0);
-        }
+            let mut v = bytes.to_vec();
+            v.resize(b.size as usize, 0);
+            padded = v;
+            &padded[..]
+        } else {
+            bytes
+        };
         let ps = b.page_size as usize;
         for (i, page) in bytes.chunks(ps).enumerate() {
             self.write_page(b, i as u64, page);
@@ -305,13 +317,18 @@ impl Device {
 
     /// `EnqueueReadBuffer(cq, buffer, data, blocking)`: the whole buffer, in host page order.
     pub fn enqueue_read_buffer<T: HostData>(&mut self, b: &Buffer) -> Result<Vec<T>, DeviceError> {
+        Ok(from_bytes(&self.enqueue_read_buffer_bytes(b)?))
+    }
+
+    /// [`Device::enqueue_read_buffer`] as bytes.
+    pub fn enqueue_read_buffer_bytes(&mut self, b: &Buffer) -> Result<Vec<u8>, DeviceError> {
         self.check_live(b, "EnqueueReadBuffer")?;
         let ps = b.page_size as usize;
         let mut bytes = vec![0u8; b.size as usize];
         for (i, page) in bytes.chunks_mut(ps).enumerate() {
             self.read_page(b, i as u64, page);
         }
-        Ok(from_bytes(&bytes))
+        Ok(bytes)
     }
 
     fn core_index(&self, c: CoreCoord, what: &str) -> Result<usize, DeviceError> {
