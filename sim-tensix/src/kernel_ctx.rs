@@ -216,14 +216,21 @@ impl<'y> KernelCtx<'y> {
     }
 
     /// Check CB `cb` is configured and `n` pages can ever fit; returns its page count.
+    #[inline]
     pub(crate) fn cb_checked(&mut self, api: &str, cb: u8, n: u32) -> u32 {
         match self.cb_pages[cb as usize] {
-            0 => self.fail(format!("{api}(c_{cb}, {n}): CB {cb} is not configured on this core")),
-            p if n > p => {
-                self.fail(format!("{api}(c_{cb}, {n}): the CB holds only {p} pages, so this can never succeed"))
-            }
-            p => p,
+            p if p != 0 && n <= p => p,
+            p => self.cb_unusable(api, cb, n, p),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn cb_unusable(&self, api: &str, cb: u8, n: u32, pages: u32) -> ! {
+        if pages == 0 {
+            self.fail(format!("{api}(c_{cb}, {n}): CB {cb} is not configured on this core"))
+        }
+        self.fail(format!("{api}(c_{cb}, {n}): the CB holds only {pages} pages, so this can never succeed"))
     }
 
     pub(crate) fn arg(&self, api: &str, common: bool, i: usize) -> u32 {
