@@ -91,6 +91,8 @@ pub struct Compute<'y> {
     held_ab: Option<(SrcEntry, [bool; 2])>,
     /// MATH: the SFPU session a C++ kernel's wrapper opened, and the wrapper's name.
     sfpi_open: Option<(&'static str, sfpi::Sfpi)>,
+    /// UNPACK: scratch list of the L1 addresses and formats of the tiles being unpacked.
+    unpack_addrs: Vec<(u32, DataFormat)>,
 }
 
 pub use llk::DataCopyType;
@@ -140,6 +142,7 @@ impl<'y> Compute<'y> {
             l1_acc: false,
             held_ab: None,
             sfpi_open: None,
+            unpack_addrs: Vec::new(),
         }
     }
 

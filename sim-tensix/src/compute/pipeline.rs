@@ -112,7 +112,8 @@ impl Compute<'_> {
     /// transposed copy); `usize::MAX` transposes none.
     pub(super) fn unpack(&mut self, api: &str, kind: SrcKind, reads: &[(u32, u32)], transpose_from: usize) {
         let mut bytes = 0u64;
-        let mut addrs = Vec::with_capacity(reads.len());
+        let mut addrs = std::mem::take(&mut self.unpack_addrs);
+        addrs.clear();
         for &(cb, t) in reads {
             let (a, _, f) = self.tile_addr(api, cb, t);
             bytes += f.tile_size() as u64;
@@ -129,6 +130,7 @@ impl Compute<'_> {
                 let tiles = addrs.iter().map(|_| s.zero.clone()).collect();
                 s.src.push_back(SrcEntry { kind, tiles });
             });
+            self.unpack_addrs = addrs;
             self.pushes += 1;
             self.bump(SYNC_SRC_PUSHED);
             return;
@@ -136,7 +138,7 @@ impl Compute<'_> {
         let result: Result<(), String> = {
             let mut h = self.ctx.host.borrow_mut();
             let tc = h.core_mut(core);
-            let mut tiles = Vec::with_capacity(addrs.len());
+            let mut tiles = tc.compute.as_mut().expect("compute core").tile_list();
             let mut err = None;
             for (i, &(a, f)) in addrs.iter().enumerate() {
                 let size = f.tile_size() as u64;
@@ -190,6 +192,7 @@ impl Compute<'_> {
                 }
             }
         };
+        self.unpack_addrs = addrs;
         if let Err(e) = result {
             self.ctx.fail(e);
         }

@@ -145,6 +145,8 @@ pub struct ComputeState {
     /// Source registers.
     pub src: VecDeque<SrcEntry>,
     pool: Vec<Rc<Tile>>,
+    /// Emptied operand lists, reused (an operand set is unpacked and consumed per FPU call).
+    lists: Vec<Vec<Rc<Tile>>>,
     decoded: Vec<Decoded>,
     next_decoded: usize,
     pack_faces: Box<Tile>,
@@ -162,6 +164,7 @@ impl ComputeState {
             dst_written: [false; DST_TILES],
             src: VecDeque::new(),
             pool: Vec::new(),
+            lists: Vec::new(),
             decoded: Vec::with_capacity(DECODED_TILES),
             next_decoded: 0,
             pack_faces: Box::new([0f32; 1024]),
@@ -234,8 +237,17 @@ impl ComputeState {
     }
 
     /// Return tiles for reuse (those the decoded-tile cache still holds stay with it).
-    pub fn recycle(&mut self, tiles: Vec<Rc<Tile>>) {
-        self.pool.extend(tiles.into_iter().filter(|t| Rc::strong_count(t) == 1));
+    pub fn recycle(&mut self, mut tiles: Vec<Rc<Tile>>) {
+        self.pool.extend(tiles.drain(..).filter(|t| Rc::strong_count(t) == 1));
+        // Two operand sets are in flight at most; a few spare lists cover every caller.
+        if self.lists.len() < 8 {
+            self.lists.push(tiles);
+        }
+    }
+
+    /// An empty operand list (recycled).
+    pub fn tile_list(&mut self) -> Vec<Rc<Tile>> {
+        self.lists.pop().unwrap_or_default()
     }
 
     /// The decoded tile at L1 `addr` in `format` (transposed or not), if its bytes still have `version`.
