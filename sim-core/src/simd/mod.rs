@@ -124,8 +124,8 @@ pub fn narrow_bf16_rows<F: Fn(usize) -> usize>(src: &[f32], dst: &mut [u8], map:
 pub fn copy_round_bf16(dst: &mut [f32], src: &[f32]) {
     #[cfg(target_arch = "x86_64")]
     {
-        if has_avx512() {
-            // SAFETY: the host supports AVX-512F (checked above); the function is otherwise safe.
+        if has_avx512bw() {
+            // SAFETY: the host supports AVX-512F and AVX-512BW (checked above); the function is otherwise safe.
             return unsafe { avx512::copy_round_bf16(dst, src) };
         }
         if has_avx2() {

@@ -106,50 +106,60 @@ macro_rules! matmul32_kernel {
 }
 use matmul32_kernel;
 
+/// One ISA's entry points: the portable loops of the bfloat16 conversions compiled with `$feat` enabled,
+/// and the matmul with `$mm` (the ISA and FMA) — the 32-column kernel `matmul32` (which the module defines
+/// with [`matmul32_kernel`]) or the portable body for other widths.
+macro_rules! isa_paths {
+    ($feat:literal, $mm:literal) => {
+        #[target_feature(enable = $feat)]
+        pub(in crate::simd) unsafe fn widen_bf16<F: Fn(usize) -> usize>(src: &[u8], dst: &mut [f32], map: &F) {
+            super::widen_bf16_body(src, dst, map)
+        }
+
+        #[target_feature(enable = $feat)]
+        pub(in crate::simd) unsafe fn narrow_bf16(src: &[f32], dst: &mut [u8]) {
+            super::narrow_bf16_body(src, dst)
+        }
+
+        #[target_feature(enable = $feat)]
+        pub(in crate::simd) unsafe fn narrow_bf16_rows<F: Fn(usize) -> usize>(src: &[f32], dst: &mut [u8], map: &F) {
+            super::narrow_bf16_rows_body(src, dst, map)
+        }
+
+        #[target_feature(enable = $feat)]
+        pub(in crate::simd) unsafe fn copy_round_bf16(dst: &mut [f32], src: &[f32]) {
+            super::copy_round_bf16_body(dst, src)
+        }
+
+        #[allow(clippy::too_many_arguments)]
+        #[target_feature(enable = $mm)]
+        pub(in crate::simd) unsafe fn matmul<const N: usize, const FRESH: bool, const ROUND: bool>(
+            c: &mut [f32],
+            ldc: usize,
+            a: &[f32],
+            lda: usize,
+            b: &[f32],
+            ldb: usize,
+            m: usize,
+            k: usize,
+        ) {
+            if N == 32 {
+                // SAFETY: the caller guarantees the ISA and FMA, which is all `matmul32` needs.
+                return unsafe { matmul32::<FRESH, ROUND>(c, ldc, a, lda, b, ldb, m, k) };
+            }
+            super::matmul_body::<N, FRESH, ROUND>(c, ldc, a, lda, b, ldb, m, k)
+        }
+    };
+}
+use isa_paths;
+
 pub(super) mod avx2 {
     #[target_feature(enable = "avx2")]
     pub(in crate::simd) unsafe fn axpy(y: &mut [f32], a: f32, x: &[f32]) {
         super::axpy_body(y, a, x)
     }
 
-    #[target_feature(enable = "avx2")]
-    pub(in crate::simd) unsafe fn widen_bf16<F: Fn(usize) -> usize>(src: &[u8], dst: &mut [f32], map: &F) {
-        super::widen_bf16_body(src, dst, map)
-    }
-
-    #[target_feature(enable = "avx2")]
-    pub(in crate::simd) unsafe fn narrow_bf16(src: &[f32], dst: &mut [u8]) {
-        super::narrow_bf16_body(src, dst)
-    }
-
-    #[target_feature(enable = "avx2")]
-    pub(in crate::simd) unsafe fn narrow_bf16_rows<F: Fn(usize) -> usize>(src: &[f32], dst: &mut [u8], map: &F) {
-        super::narrow_bf16_rows_body(src, dst, map)
-    }
-
-    #[target_feature(enable = "avx2")]
-    pub(in crate::simd) unsafe fn copy_round_bf16(dst: &mut [f32], src: &[f32]) {
-        super::copy_round_bf16_body(dst, src)
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    #[target_feature(enable = "avx2,fma")]
-    pub(in crate::simd) unsafe fn matmul<const N: usize, const FRESH: bool, const ROUND: bool>(
-        c: &mut [f32],
-        ldc: usize,
-        a: &[f32],
-        lda: usize,
-        b: &[f32],
-        ldb: usize,
-        m: usize,
-        k: usize,
-    ) {
-        if N == 32 {
-            // SAFETY: the caller guarantees AVX2 and FMA, which is all `matmul32` needs.
-            return unsafe { matmul32::<FRESH, ROUND>(c, ldc, a, lda, b, ldb, m, k) };
-        }
-        super::matmul_body::<N, FRESH, ROUND>(c, ldc, a, lda, b, ldb, m, k)
-    }
+    super::isa_paths!("avx2", "avx2,fma");
 
     // [`super::matmul_body`] for 32 columns in four 8-lane registers per row, three rows per pass (12
     // accumulators, a B vector and the broadcasts fit the 16 registers).
@@ -184,44 +194,7 @@ pub(super) mod avx2 {
 }
 
 pub(super) mod avx512 {
-    #[target_feature(enable = "avx512f,avx512bw")]
-    pub(in crate::simd) unsafe fn widen_bf16<F: Fn(usize) -> usize>(src: &[u8], dst: &mut [f32], map: &F) {
-        super::widen_bf16_body(src, dst, map)
-    }
-
-    #[target_feature(enable = "avx512f,avx512bw")]
-    pub(in crate::simd) unsafe fn narrow_bf16(src: &[f32], dst: &mut [u8]) {
-        super::narrow_bf16_body(src, dst)
-    }
-
-    #[target_feature(enable = "avx512f,avx512bw")]
-    pub(in crate::simd) unsafe fn narrow_bf16_rows<F: Fn(usize) -> usize>(src: &[f32], dst: &mut [u8], map: &F) {
-        super::narrow_bf16_rows_body(src, dst, map)
-    }
-
-    #[target_feature(enable = "avx512f")]
-    pub(in crate::simd) unsafe fn copy_round_bf16(dst: &mut [f32], src: &[f32]) {
-        super::copy_round_bf16_body(dst, src)
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    #[target_feature(enable = "avx512f,fma")]
-    pub(in crate::simd) unsafe fn matmul<const N: usize, const FRESH: bool, const ROUND: bool>(
-        c: &mut [f32],
-        ldc: usize,
-        a: &[f32],
-        lda: usize,
-        b: &[f32],
-        ldb: usize,
-        m: usize,
-        k: usize,
-    ) {
-        if N == 32 {
-            // SAFETY: the caller guarantees AVX-512F and FMA, which is all `matmul32` needs.
-            return unsafe { matmul32::<FRESH, ROUND>(c, ldc, a, lda, b, ldb, m, k) };
-        }
-        super::matmul_body::<N, FRESH, ROUND>(c, ldc, a, lda, b, ldb, m, k)
-    }
+    super::isa_paths!("avx512f,avx512bw", "avx512f,fma");
 
     // [`super::matmul_body`] for 32 columns in two 16-lane registers per row, eight rows per pass (sixteen
     // accumulators).

@@ -277,7 +277,6 @@ impl Device {
     /// tt-metal takes it for interleaved and sharded buffers alike). Data shorter than the buffer is
     /// zero-padded (with a warning), as tt-metal programs rely on; longer data is an error.
     pub fn enqueue_write_buffer<T: HostData>(&mut self, b: &Buffer, data: &[T]) -> Result<(), DeviceError> {
-        self.check_live(b, "EnqueueWriteBuffer")?;
         self.enqueue_write_buffer_bytes(b, &to_bytes(data))
     }
 
