@@ -71,6 +71,16 @@ impl SyncView {
         self.local_ok_ahead(at, id, key, first)
     }
 
+    /// Whether fiber `id` at cycle `at` may let a wait on a counter of its own core that only grows (CB
+    /// pages, compute hand-offs) and already holds return without synchronising: the lookahead is on
+    /// for it and no hardware event (nor a window's end) is pending before it. Such a wait stays true
+    /// whatever the kernels still behind it do, so it returns as it would in exact order (see
+    /// ARCHITECTURE.md "Time and ordering contract").
+    #[inline]
+    pub fn wait_ahead_ok(&self, at: Cycle, id: u32) -> bool {
+        self.lookahead[id as usize] != 0 && self.hw.get() > EventKey::fiber(at, id).packed()
+    }
+
     #[inline(never)]
     fn local_ok_ahead(&self, at: Cycle, id: u32, key: u128, first: u128) -> bool {
         let first_at = (first >> 64) as u64;
@@ -415,6 +425,24 @@ mod tests {
         let broken = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| v.check_ahead(0, Cycle(154))));
         assert!(broken.is_err());
         v.check_ahead(1, Cycle(0));
+    }
+
+    #[test]
+    fn waits_that_hold_pass_kernels_but_not_hardware_events() {
+        // Fibers 0,1 on core 0 (lookahead 10), fiber 2 on core 1 without lookahead.
+        let mut a: Agenda<&str> = Agenda::new(&[0, 0, 1], 2, &[Cycles(10), Cycles(10), Cycles(0)]);
+        let v = a.view();
+        a.push_fiber(Cycle(5), 1);
+        a.push_fiber(Cycle(6), 2);
+        // Past its own core's kernel and past another core's by more than the lookahead.
+        assert!(!v.local_ok(Cycle(50), 0));
+        assert!(v.wait_ahead_ok(Cycle(50), 0));
+        // Not past a hardware event, and never without lookahead.
+        a.push(Cycle(40), "hw");
+        assert!(!v.wait_ahead_ok(Cycle(50), 0));
+        assert!(v.wait_ahead_ok(Cycle(39), 0));
+        assert!(!v.wait_ahead_ok(Cycle(7), 2));
+        assert_eq!(v.went_ahead(0), Cycle(0), "a wait records nothing");
     }
 
     #[test]

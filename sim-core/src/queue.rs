@@ -45,7 +45,8 @@ impl<E> Entry<E> {
 }
 
 impl EventKey {
-    pub(crate) fn packed(self) -> u128 {
+    /// The key as one number that orders like the key (cycle in the high 64 bits, order in the low).
+    pub fn packed(self) -> u128 {
         ((self.at.0 as u128) << 64) | self.order as u128
     }
 

@@ -55,6 +55,11 @@ pub struct CircularBuffer {
     wr_ptr: [u32; Risc::COUNT],
     /// The packer's sequential output pointer (pages into the reserved region), per RISC.
     tile_wr: [u32; Risc::COUNT],
+    /// The latest scheduler key (packed `(cycle, order)`) at which a `cb_wait_front` that held returned
+    /// without waiting for the core's other kernels (0: none); see [`CircularBuffer::update_behind`].
+    pub(crate) front_ahead_key: u128,
+    /// The same for `cb_reserve_back`.
+    pub(crate) back_ahead_key: u128,
 }
 
 impl CircularBuffer {
@@ -70,6 +75,8 @@ impl CircularBuffer {
             rd_ptr: [base; Risc::COUNT],
             wr_ptr: [base; Risc::COUNT],
             tile_wr: [0; Risc::COUNT],
+            front_ahead_key: 0,
+            back_ahead_key: 0,
         }
     }
 
@@ -111,6 +118,14 @@ impl CircularBuffer {
     /// Advance the packer's sequential pointer of `risc` by one page.
     pub fn advance_tile_write(&mut self, risc: Risc) {
         self.tile_wr[risc.index()] += 1;
+    }
+
+    /// Whether a push (`push`) or pop at scheduler key `key` comes before a wait on this CB that already
+    /// returned ahead of it: a push before a `cb_reserve_back`, a pop before a `cb_wait_front`. Such an
+    /// update could have made that wait block in exact order; it happens only when two kernels of the core
+    /// push (or pop) the same CB.
+    pub fn update_behind(&self, push: bool, key: u128) -> bool {
+        key < if push { self.back_ahead_key } else { self.front_ahead_key }
     }
 
     /// `cb_push_back(n)` by `risc`: publish `n` pages and move its write pointer.

@@ -312,6 +312,24 @@ impl TensixCore {
         }
     }
 
+    /// Remember that `w`, which holds, returned at scheduler key `key` without waiting for the core's
+    /// other kernels (see [`crate::cb::CircularBuffer::update_behind`]).
+    pub fn note_wait_ahead(&mut self, w: &Wait, key: u128) {
+        match *w {
+            Wait::CbFront { cb, .. } => {
+                if let Some(c) = self.cb_mut(cb) {
+                    c.front_ahead_key = c.front_ahead_key.max(key);
+                }
+            }
+            Wait::CbBack { cb, .. } => {
+                if let Some(c) = self.cb_mut(cb) {
+                    c.back_ahead_key = c.back_ahead_key.max(key);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// Register a blocked kernel.
     pub fn add_waiter(&mut self, w: Waiter) {
         self.waiters.push(w);

@@ -7,7 +7,7 @@ use crate::args::{ArgValue, KernelInstance, RUNTIME_ARGS_SLOT_WORDS};
 use crate::core::{TensixCore, Wait, Waiter};
 use crate::host::{KernelHost, NocError};
 use crate::params::ApiCosts;
-use sim_core::{Cycle, Cycles, FiberClock, TraceArg, Yielder, abort};
+use sim_core::{Cycle, Cycles, EventKey, FiberClock, TraceArg, Yielder, abort};
 use soc_descriptors::NocId;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -147,12 +147,37 @@ impl<'y> KernelCtx<'y> {
     /// Block until `wait` holds; the kernel notices `latency` cycles after it becomes true.
     #[inline]
     pub(crate) fn wait_for(&mut self, wait: Wait, latency: Cycles) {
+        if self.wait_holds_ahead(&wait) {
+            return;
+        }
         // Most waits already hold: a small frame for them, the blocking loop out of line.
         self.sync_local();
         if self.host.borrow().core(self.k.core).satisfied(&wait) {
             return;
         }
         self.wait_blocked(wait, latency);
+    }
+
+    /// A wait on a counter of this core that only grows (CB pages, compute hand-offs) and holds now
+    /// returns without waiting for the core's other kernels: what they do before this cycle can only add
+    /// to the counter (`SyncView::wait_ahead_ok`). A CB that two kernels of the core push (or pop) breaks
+    /// that, and the push (pop) says so (`cb_update`).
+    #[inline]
+    fn wait_holds_ahead(&mut self, wait: &Wait) -> bool {
+        if !matches!(wait, Wait::CbFront { .. } | Wait::CbBack { .. } | Wait::Sync { .. }) {
+            return false;
+        }
+        let (now, id) = (self.now(), self.k.fiber.0);
+        if now.0 > self.k.max_cycles || !self.k.sync.wait_ahead_ok(now, id) {
+            return false;
+        }
+        let mut h = self.host.borrow_mut();
+        let core = h.core_mut(self.k.core);
+        if !core.satisfied(wait) {
+            return false;
+        }
+        core.note_wait_ahead(wait, EventKey::fiber(now, id).packed());
+        true
     }
 
     #[inline(never)]
@@ -226,6 +251,17 @@ impl<'y> KernelCtx<'y> {
 
     #[cold]
     #[inline(never)]
+    fn cb_shared_side(&self, api: &str, cb: u8, push: bool) -> ! {
+        let (side, wait) = if push { ("push", "cb_reserve_back") } else { ("pop", "cb_wait_front") };
+        self.fail(format!(
+            "{api}(c_{cb}): not modelled with the scheduler's lookahead: two kernels of this core {side} c_{cb}, \
+             and another kernel's {wait} on it already went on ahead of this call; run with \
+             `--set sim.lookahead=0` (exact order)"
+        ))
+    }
+
+    #[cold]
+    #[inline(never)]
     fn cb_unusable(&self, api: &str, cb: u8, n: u32, pages: u32) -> ! {
         if pages == 0 {
             self.fail(format!("{api}(c_{cb}, {n}): CB {cb} is not configured on this core"))
@@ -262,11 +298,22 @@ impl<'y> KernelCtx<'y> {
         self.spend(self.costs.cb_update);
         self.cb_checked(api, cb, n);
         self.sync_local();
-        let risc = self.k.risc;
-        self.update_core(|c| {
+        let (risc, key) = (self.k.risc, EventKey::fiber(self.now(), self.k.fiber.0).packed());
+        let behind = self.update_core(|c| {
             let b = c.cb_mut(cb).expect("checked");
-            if push { b.push(risc, n) } else { b.pop(risc, n) }
+            if b.update_behind(push, key) {
+                return true;
+            }
+            if push {
+                b.push(risc, n)
+            } else {
+                b.pop(risc, n)
+            }
+            false
         });
+        if behind {
+            self.cb_shared_side(api, cb, push);
+        }
     }
 
     /// `get_arg_val` / `get_common_arg_val`.

@@ -1,0 +1,111 @@
+//! Waits that already hold go on without waiting for the core's other kernels (the scheduler's lookahead):
+//! the same cycles and data as in exact order with fewer resumptions, and a CB pushed by two kernels of one
+//! core is refused with a clear message instead of giving a different result.
+
+use sim_device::prelude::*;
+use sim_device::{DeviceError, Kernel, Params};
+
+fn device(lookahead: bool) -> Device {
+    let mut p = Params::builtin(Arch::WormholeB0);
+    p.sim.lookahead = lookahead;
+    Device::open_with_params(&ChipSpec::builtin(Arch::WormholeB0), p).unwrap()
+}
+
+/// Producer on BRISC and consumer on NCRISC of every core of a 4×2 grid, `pages` one-page hand-offs through
+/// a 4-page CB, the consumer spending `work` cycles per page; returns the report.
+fn pingpong(dev: &mut Device, pages: u32, work: u64) -> RunReport {
+    let cores = CoreRange::new(CoreCoord::new(0, 0), CoreCoord::new(3, 1));
+    let mut p = Program::new();
+    p.create_circular_buffer(
+        cores,
+        CircularBufferConfig::new(4 * 64, &[(CBIndex::c_0, DataFormat::UInt32)]).set_page_size(CBIndex::c_0, 64),
+    )
+    .unwrap();
+    p.create_kernel(
+        Kernel::dataflow("producer", move |k: &mut Dataflow| {
+            for _ in 0..pages {
+                k.cb_reserve_back(CBIndex::c_0, 1);
+                k.cb_push_back(CBIndex::c_0, 1);
+            }
+        }),
+        cores,
+        DataMovementConfig::default(),
+    )
+    .unwrap();
+    p.create_kernel(
+        Kernel::dataflow("consumer", move |k: &mut Dataflow| {
+            for _ in 0..pages {
+                k.cb_wait_front(CBIndex::c_0, 1);
+                k.delay(work);
+                k.cb_pop_front(CBIndex::c_0, 1);
+            }
+        }),
+        cores,
+        DataMovementConfig { processor: DataMovementProcessor::RISCV_1, noc: NocId::Noc1, ..Default::default() },
+    )
+    .unwrap();
+    dev.enqueue_program(&p).unwrap()
+}
+
+#[test]
+fn waits_that_hold_go_ahead_with_the_same_cycles() {
+    for work in [0, 3, 40] {
+        let exact = pingpong(&mut device(false), 64, work);
+        let ahead = pingpong(&mut device(true), 64, work);
+        assert_eq!(ahead.cycles, exact.cycles, "work {work}");
+        assert_eq!(ahead.api_calls, exact.api_calls);
+        let busy = |r: &RunReport| r.kernels.iter().map(|k| (k.start, k.end, k.busy, k.blocked)).collect::<Vec<_>>();
+        assert_eq!(busy(&ahead), busy(&exact), "per-kernel start, end, busy and blocked time, work {work}");
+        assert!(
+            ahead.resumes < exact.resumes,
+            "work {work}: {} resumptions, exact order {}",
+            ahead.resumes,
+            exact.resumes
+        );
+    }
+}
+
+#[test]
+fn a_cb_pushed_by_two_kernels_of_a_core_is_refused_not_misordered() {
+    // BRISC spends 100 cycles, then reserves (which holds and goes on ahead of NCRISC, still at cycle 0)
+    // and pushes; NCRISC pushes the same CB at once, before BRISC's reserve in exact order.
+    let run = |lookahead: bool| {
+        let mut dev = device(lookahead);
+        let core = CoreCoord::new(0, 0);
+        let mut p = Program::new();
+        p.create_circular_buffer(
+            core,
+            CircularBufferConfig::new(4 * 64, &[(CBIndex::c_0, DataFormat::UInt32)]).set_page_size(CBIndex::c_0, 64),
+        )
+        .unwrap();
+        p.create_kernel(
+            Kernel::dataflow("late_producer", |k: &mut Dataflow| {
+                k.delay(100);
+                k.cb_reserve_back(CBIndex::c_0, 1);
+                k.cb_push_back(CBIndex::c_0, 1);
+            }),
+            core,
+            DataMovementConfig::default(),
+        )
+        .unwrap();
+        p.create_kernel(
+            Kernel::dataflow("early_producer", |k: &mut Dataflow| {
+                k.cb_reserve_back(CBIndex::c_0, 1);
+                k.cb_push_back(CBIndex::c_0, 1);
+            }),
+            core,
+            DataMovementConfig { processor: DataMovementProcessor::RISCV_1, noc: NocId::Noc1, ..Default::default() },
+        )
+        .unwrap();
+        dev.enqueue_program(&p)
+    };
+    assert!(run(false).is_ok(), "exact order runs it");
+    match run(true) {
+        Err(DeviceError::Kernel { kernel, message, .. }) => {
+            assert_eq!(kernel, "early_producer");
+            assert!(message.contains("cb_push_back(c_0): not modelled with the scheduler's lookahead"), "{message}");
+            assert!(message.contains("--set sim.lookahead=0"), "{message}");
+        }
+        other => panic!("expected the two-producer error, got {other:?}"),
+    }
+}
