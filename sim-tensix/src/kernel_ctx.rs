@@ -147,13 +147,17 @@ impl<'y> KernelCtx<'y> {
     /// Block until `wait` holds; the kernel notices `latency` cycles after it becomes true.
     #[inline]
     pub(crate) fn wait_for(&mut self, wait: Wait, latency: Cycles) {
-        if self.wait_holds_ahead(&wait) {
-            return;
-        }
-        // Most waits already hold: a small frame for them, the blocking loop out of line.
-        self.sync_local();
-        if self.host.borrow().core(self.k.core).satisfied(&wait) {
-            return;
+        match self.wait_holds_ahead(&wait) {
+            Some(true) => return,
+            // Checked and not holding: the blocking loop synchronises and checks again itself.
+            Some(false) => {}
+            None => {
+                // Most waits already hold: a small frame for them, the blocking loop out of line.
+                self.sync_local();
+                if self.host.borrow().core(self.k.core).satisfied(&wait) {
+                    return;
+                }
+            }
         }
         self.wait_blocked(wait, latency);
     }
@@ -162,22 +166,23 @@ impl<'y> KernelCtx<'y> {
     /// returns without waiting for the core's other kernels: what they do before this cycle can only add
     /// to the counter (`SyncView::wait_ahead_ok`). A CB that two kernels of the core push (or pop) breaks
     /// that, and the push (pop) says so (`cb_update`).
+    /// Returns whether the wait holds, or `None` when it may not be checked ahead.
     #[inline]
-    fn wait_holds_ahead(&mut self, wait: &Wait) -> bool {
+    fn wait_holds_ahead(&mut self, wait: &Wait) -> Option<bool> {
         if !matches!(wait, Wait::CbFront { .. } | Wait::CbBack { .. } | Wait::Sync { .. }) {
-            return false;
+            return None;
         }
         let (now, id) = (self.now(), self.k.fiber.0);
         if now.0 > self.k.max_cycles || !self.k.sync.wait_ahead_ok(now, id) {
-            return false;
+            return None;
         }
         let mut h = self.host.borrow_mut();
         let core = h.core_mut(self.k.core);
         if !core.satisfied(wait) {
-            return false;
+            return Some(false);
         }
         core.note_wait_ahead(wait, EventKey::fiber(now, id).packed());
-        true
+        Some(true)
     }
 
     #[inline(never)]
