@@ -147,7 +147,11 @@ pub fn read_bf16_matrix(dev: &mut Device, buf: &Buffer, rows: usize, cols: usize
 pub fn matmul_reference(a: &[f32], b: &[f32], m: usize, n: usize, k: usize) -> Vec<f32> {
     const KB: usize = 128;
     assert!(n.is_multiple_of(32), "matmul_reference: n = {n} is not a multiple of 32");
-    let mut out = vec![0f32; m * n];
+    // Zeros written, not a zeroed allocation: the sums below read C before writing it, and a read of a
+    // fresh zeroed page maps the shared zero page, which the write then copies with a TLB shootdown to every
+    // CPU the process runs on (6% of the 2048³ example's time went to those).
+    let mut out = Vec::with_capacity(m * n);
+    out.resize(m * n, 0f32);
     let rows = |first: usize, chunk: &mut [f32]| {
         let rows = chunk.len() / n;
         // A 32-column strip of a K block of B, packed contiguously (B's rows are a power-of-two stride apart,
