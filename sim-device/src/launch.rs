@@ -15,6 +15,7 @@ use crate::report::RunReport;
 use allocator::report::ProgramL1Usage;
 use sim_core::{Cycle, Cycles, Fiber, FiberId};
 use sim_noc::{DramTiming, NocModel};
+use sim_tensix::compute::offload::Offload;
 use sim_tensix::compute::state::ComputeState;
 use sim_tensix::{
     CircularBuffer, Compute, ComputeRole, CoreIdx, Dataflow, EthInfo, KernelArgs, KernelHost, KernelInstance, Risc,
@@ -23,6 +24,40 @@ use sim_tensix::{
 use soc_descriptors::{LogicalCoord, NocId};
 use std::cell::RefCell;
 use std::rc::Rc;
+
+/// Simulation runs under way in this process.
+static RUNNING: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// One run counted in [`RUNNING`] while it lives.
+pub(crate) struct Running(());
+
+impl Running {
+    fn enter() -> Running {
+        RUNNING.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Running(())
+    }
+
+    /// Whether this run computes its tile products on a helper thread under `sim.math_thread` = `policy`:
+    /// 0 never, 2 always, 1 when the host has a core to spare: at least two, and no other run in this
+    /// process (parallel sweeps and multi-chip runs already use every core).
+    fn math_thread(&self, policy: u32) -> bool {
+        static HOST_CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        match policy {
+            0 => false,
+            2 => true,
+            _ => {
+                *HOST_CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get())) >= 2
+                    && RUNNING.load(std::sync::atomic::Ordering::Relaxed) == 1
+            }
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        RUNNING.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
 
 /// A chip's Ethernet links and fabric routers in a mesh run.
 #[derive(Debug, Clone, Default)]
@@ -290,8 +325,18 @@ impl Launch {
                 core.l1.write_u32(addr as u64, s.initial).expect("semaphores inside L1 (checked at open)");
             }
         }
+        let running = Running::enter();
+        let offload = if compute_cores.is_empty() || dev.recording.timing_only {
+            None
+        } else {
+            running.math_thread(params.sim.math_thread).then(Offload::start).flatten().map(Rc::new)
+        };
         for (core, settings) in compute_cores {
-            cores[core.0 as usize].compute = Some(Box::new(ComputeState::new(settings)));
+            let mut state = ComputeState::new(settings);
+            if let Some(o) = &offload {
+                state.set_offload(o.clone());
+            }
+            cores[core.0 as usize].compute = Some(Box::new(state));
         }
 
         let names: Vec<Rc<str>> = p.kernels.iter().map(|k| Rc::from(k.name.as_str())).collect();
@@ -336,6 +381,7 @@ impl Launch {
             noc_params: params.noc.clone(),
             addr_map: dev.tables.addr_map,
             move_data: !dev.recording.timing_only,
+            _running: running,
             cores,
             core_tile,
             tile_core,

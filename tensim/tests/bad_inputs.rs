@@ -117,6 +117,7 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
             ("mem.semaphore_base=102300", "semaphores end at"),
             ("sim.stack_bytes=10", "sim.stack_bytes = 10: out of range"),
             ("sim.lookahead=2", "sim.lookahead = 2: out of range"),
+            ("sim.math_thread=3", "sim.math_thread = 3: out of range"),
         ] {
             out.push((with(&["--set", set]), want.to_string()));
         }

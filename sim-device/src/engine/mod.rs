@@ -75,6 +75,8 @@ pub(crate) struct ChipState {
     pub addr_map: NocAddrMap,
     /// NoC transfers carry their data (else timing only; see [`crate::Recording::timing_only`]).
     pub move_data: bool,
+    /// Counts this run among the process's runs while it lives.
+    pub _running: crate::launch::Running,
     pub cores: Vec<TensixCore>,
     /// NoC0 tile of each core.
     pub core_tile: Vec<Noc0Coord>,

@@ -186,6 +186,7 @@ keys! {
     "sim.max_cycles" => sim.max_cycles, [1, 1 << 50], "cycles";
     "sim.stack_bytes" => sim.stack_bytes, [16 * 1024, 64 << 20], "bytes";
     "sim.lookahead" => sim.lookahead, [0, 1], "0 (off) or 1 (on)";
+    "sim.math_thread" => sim.math_thread, [0, 2], "0 (never), 1 (when the host has a core to spare) or 2 (always)";
 
     "eth.link_bytes_per_sec" => eth.link_bytes_per_sec, [1_000_000, 10_000_000_000_000], "bytes per second";
     "eth.latency_ns" => eth.latency_ns, [1, 1_000_000], "ns";

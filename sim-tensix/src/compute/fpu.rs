@@ -199,7 +199,8 @@ impl Compute<'_> {
                 }
                 self.ctx.spend(self.cost().matmul(1));
                 if self.data {
-                    self.dst_write(slot, |d, fp32, ph| math::matmul(d, &e.tiles[0], &e.tiles[1], ph, fp32));
+                    let (fp32, ph) = (self.settings.fp32_dest_acc, self.settings.fidelity_phases);
+                    self.state(|s| s.matmul(slot, &e.tiles[0], &e.tiles[1], ph, fp32));
                 }
                 self.state(|s| s.recycle(e.tiles));
             }
@@ -250,7 +251,7 @@ impl Compute<'_> {
                     for r in 0..rt_dim as usize {
                         for c in 0..ct_dim as usize {
                             let slot = base + r * ct_dim as usize + c;
-                            math::matmul(s.dst_mut(slot), &e.tiles[r], &e.tiles[rt_dim as usize + c], ph, fp32);
+                            s.matmul(slot, &e.tiles[r], &e.tiles[rt_dim as usize + c], ph, fp32);
                         }
                     }
                 });
@@ -288,7 +289,7 @@ impl Compute<'_> {
                 let fp32 = self.settings.fp32_dest_acc;
                 self.state(|s| {
                     let first = !s.dst_was_written(slot);
-                    math::reduce(s.dst_mut(slot), &e.tiles[0], &e.tiles[1], pool, dim, first, fp32);
+                    math::reduce(&mut s.dst_mut(slot), &e.tiles[0], &e.tiles[1], pool, dim, first, fp32);
                 });
                 self.state(|s| s.recycle(e.tiles));
             }

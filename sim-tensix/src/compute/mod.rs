@@ -8,6 +8,7 @@ mod fpu;
 mod init;
 mod llk;
 pub mod math;
+pub mod offload;
 mod pipeline;
 pub mod sfpi;
 mod sfpu;

@@ -3,6 +3,7 @@
 //! tiles into operands, and packing DST tiles into CB pages.
 
 use super::*;
+use std::sync::Arc;
 
 impl Compute<'_> {
     pub(super) fn wait_count(&mut self, slot: u8, at_least: i64) {
@@ -161,7 +162,7 @@ impl Compute<'_> {
                 let mut t = st.tile();
                 let bytes = tc.l1.read(a as u64, size).expect("checked");
                 {
-                    let tm = Rc::get_mut(&mut t).expect("a scratch tile is not shared");
+                    let tm = Arc::get_mut(&mut t).expect("a scratch tile is not shared");
                     if f == DataFormat::Float16_b {
                         math::bf16_faces_to_rows(&bytes, tm);
                     } else {
@@ -172,12 +173,12 @@ impl Compute<'_> {
                 }
                 if transposed {
                     let mut tt = st.tile();
-                    math::transpose(Rc::get_mut(&mut tt).expect("a scratch tile is not shared"), &t);
+                    math::transpose(Arc::get_mut(&mut tt).expect("a scratch tile is not shared"), &t);
                     st.recycle(vec![t]);
                     t = tt;
                 }
                 if !f.exact_in_src_registers() {
-                    to_src_precision(Rc::get_mut(&mut t).expect("a scratch tile is not shared"));
+                    to_src_precision(Arc::get_mut(&mut t).expect("a scratch tile is not shared"));
                 }
                 if cache {
                     st.remember_tile(a, version, f, transposed, t.clone());
@@ -238,14 +239,14 @@ impl Compute<'_> {
     pub(super) fn dst_write(&mut self, slot: usize, f: impl FnOnce(&mut Tile, bool, u32)) {
         let fp32 = self.settings.fp32_dest_acc;
         let phases = self.settings.fidelity_phases;
-        self.state(|s| f(s.dst_mut(slot), fp32, phases));
+        self.state(|s| f(&mut s.dst_mut(slot), fp32, phases));
     }
 
     /// Overwrite every value of DST tile `slot` without reading it (`f` as for [`Compute::dst_write`]).
     pub(super) fn dst_overwrite(&mut self, slot: usize, f: impl FnOnce(&mut Tile, bool, u32)) {
         let fp32 = self.settings.fp32_dest_acc;
         let phases = self.settings.fidelity_phases;
-        self.state(|s| f(s.dst_overwrite(slot), fp32, phases));
+        self.state(|s| f(&mut s.dst_overwrite(slot), fp32, phases));
     }
 
     pub(super) fn pack_one(&mut self, api: &str, dst: u32, cb: u32, out_index: Option<u32>) {

@@ -134,7 +134,7 @@ impl Compute<'_> {
         let fp32 = self.settings.fp32_dest_acc;
         self.state(|s| {
             let (a, b) = (*s.dst(s0), *s.dst(s1));
-            math::sfpu_binary(s.dst_mut(so), &a, &b, op, fp32);
+            math::sfpu_binary(&mut s.dst_mut(so), &a, &b, op, fp32);
         });
     }
 

@@ -7,9 +7,11 @@
 //! consumed.
 
 use super::math::{BroadcastType, EltwiseOp, PoolType, ReduceDim, Tile, bf16_rows_to_faces, rows_to_faces};
+use super::offload::{DstBank, Offload};
 use crate::format::{DataFormat, encode_tile};
 use std::collections::VecDeque;
 use std::rc::Rc;
+use std::sync::{Arc, MutexGuard};
 
 /// Sync slot: DST sections committed by MATH.
 pub const SYNC_DST_COMMITTED: u8 = 0;
@@ -113,7 +115,7 @@ pub struct SrcEntry {
     /// What it is for.
     pub kind: SrcKind,
     /// The tiles, row-major, at source-register precision (shared with the decoded-tile cache).
-    pub tiles: Vec<Rc<Tile>>,
+    pub tiles: Vec<Arc<Tile>>,
 }
 
 /// A CB tile already decoded into source-register form, valid while its L1 bytes keep `version`.
@@ -123,11 +125,41 @@ struct Decoded {
     version: u64,
     format: DataFormat,
     transposed: bool,
-    tile: Rc<Tile>,
+    tile: Arc<Tile>,
 }
 
 /// What an unwritten DST slot reads as.
 static ZERO_TILE: Tile = [0.0; 1024];
+
+/// A DST tile being read: zeros for a slot not written since its section was cleared, else the tile.
+pub enum DstRead<'a> {
+    /// Not written: reads as zeros.
+    Zero,
+    /// The tile (its products are done).
+    Tile(MutexGuard<'a, Tile>),
+}
+
+/// DST tile `slot` of `bank` as read (`written`: written since its section was cleared), once the products
+/// queued for it (`issued` of them, to `offload`) are done.
+fn read_dst<'a>(bank: &'a DstBank, offload: Option<&Offload>, issued: u64, written: bool, slot: usize) -> DstRead<'a> {
+    if !written {
+        return DstRead::Zero;
+    }
+    if let Some(o) = offload {
+        o.wait(bank, issued);
+    }
+    DstRead::Tile(bank.lock(slot))
+}
+
+impl std::ops::Deref for DstRead<'_> {
+    type Target = Tile;
+    fn deref(&self) -> &Tile {
+        match self {
+            DstRead::Zero => &ZERO_TILE,
+            DstRead::Tile(t) => t,
+        }
+    }
+}
 
 /// Decoded tiles a core keeps (operands are reused across the products of a matmul block).
 const DECODED_TILES: usize = 32;
@@ -138,21 +170,26 @@ pub struct ComputeState {
     /// Configuration.
     pub settings: ComputeSettings,
     /// DST, row-major tiles: a slot not written since its section was last cleared reads as zeros
-    /// whatever it holds (see [`ComputeState::dst`]), so clearing a section writes no memory.
-    dst: Vec<Box<Tile>>,
+    /// whatever it holds (see [`ComputeState::dst`]), so clearing a section writes no memory. Shared with
+    /// the helper thread computing tile products, when there is one.
+    dst: Arc<DstBank>,
+    /// The helper thread computing tile products (see [`super::offload`]), if this run has one.
+    offload: Option<Rc<Offload>>,
+    /// Products queued to the helper for this core.
+    issued: u64,
     /// Whether a DST tile was written since its section was last cleared.
     dst_written: [bool; DST_TILES],
     /// Source registers.
     pub src: VecDeque<SrcEntry>,
-    pool: Vec<Rc<Tile>>,
+    pool: Vec<Arc<Tile>>,
     /// Emptied operand lists, reused (an operand set is unpacked and consumed per FPU call).
-    lists: Vec<Vec<Rc<Tile>>>,
+    lists: Vec<Vec<Arc<Tile>>>,
     decoded: Vec<Decoded>,
     next_decoded: usize,
     pack_faces: Box<Tile>,
     pack_bytes: Vec<u8>,
     /// A zero tile the timing-only runs hand to MATH instead of decoded operands.
-    pub zero: Rc<Tile>,
+    pub zero: Arc<Tile>,
 }
 
 impl ComputeState {
@@ -160,7 +197,9 @@ impl ComputeState {
     pub fn new(settings: ComputeSettings) -> ComputeState {
         ComputeState {
             settings,
-            dst: (0..DST_TILES).map(|_| Box::new([0f32; 1024])).collect(),
+            dst: DstBank::new(DST_TILES),
+            offload: None,
+            issued: 0,
             dst_written: [false; DST_TILES],
             src: VecDeque::new(),
             pool: Vec::new(),
@@ -169,13 +208,26 @@ impl ComputeState {
             next_decoded: 0,
             pack_faces: Box::new([0f32; 1024]),
             pack_bytes: Vec::new(),
-            zero: Rc::new([0f32; 1024]),
+            zero: Arc::new([0f32; 1024]),
+        }
+    }
+
+    /// Compute this core's tile products on `offload`'s helper thread from now on.
+    pub fn set_offload(&mut self, offload: Rc<Offload>) {
+        self.settle();
+        self.offload = Some(offload);
+    }
+
+    /// Wait until the helper thread has finished every product queued for this core.
+    fn settle(&self) {
+        if let Some(o) = &self.offload {
+            o.wait(&self.dst, self.issued);
         }
     }
 
     /// DST tile `slot` as MATH and PACK read it (zeros when not written since its section was cleared).
-    pub fn dst(&self, slot: usize) -> &Tile {
-        if self.dst_written[slot] { &self.dst[slot] } else { &ZERO_TILE }
+    pub fn dst(&self, slot: usize) -> DstRead<'_> {
+        read_dst(&self.dst, self.offload.as_deref(), self.issued, self.dst_written[slot], slot)
     }
 
     /// Whether DST tile `slot` was written since its section was last cleared (reductions start fresh).
@@ -185,26 +237,44 @@ impl ComputeState {
 
     /// DST tile `slot` to update in place (zeroed first when not written since its section was cleared);
     /// marks it written.
-    pub fn dst_mut(&mut self, slot: usize) -> &mut Tile {
+    pub fn dst_mut(&mut self, slot: usize) -> MutexGuard<'_, Tile> {
+        self.settle();
+        let mut t = self.dst.lock(slot);
         if !self.dst_written[slot] {
-            self.dst[slot].fill(0.0);
+            t.fill(0.0);
             self.dst_written[slot] = true;
         }
-        &mut self.dst[slot]
+        t
     }
 
     /// DST tile `slot` to overwrite entirely (its old values are never read, so it is not zeroed); marks it
     /// written.
-    pub fn dst_overwrite(&mut self, slot: usize) -> &mut Tile {
+    pub fn dst_overwrite(&mut self, slot: usize) -> MutexGuard<'_, Tile> {
+        self.settle();
         self.dst_written[slot] = true;
-        &mut self.dst[slot]
+        self.dst.lock(slot)
+    }
+
+    /// DST tile `slot` += `a` · `b` as the FPU computes a tile matmul ([`math::matmul`](super::math::matmul)),
+    /// on the helper thread when this run has one.
+    pub fn matmul(&mut self, slot: usize, a: &Arc<Tile>, b: &Arc<Tile>, phases: u32, fp32: bool) {
+        match &self.offload {
+            Some(o) => {
+                let zero = !self.dst_written[slot];
+                self.dst_written[slot] = true;
+                self.issued += 1;
+                o.matmul(&self.dst, slot, zero, a, b, phases, fp32);
+            }
+            None => super::math::matmul(&mut self.dst_mut(slot), a, b, phases, fp32),
+        }
     }
 
     /// DST tile `slot` encoded as the packer writes it in `format` (bytes valid until the next call).
     pub fn encode_dst(&mut self, slot: usize, format: DataFormat) -> &[u8] {
         let n = format.tile_size() as usize;
         self.pack_bytes.resize(n, 0);
-        let tile = if self.dst_written[slot] { &self.dst[slot] } else { &ZERO_TILE };
+        let held = read_dst(&self.dst, self.offload.as_deref(), self.issued, self.dst_written[slot], slot);
+        let tile: &Tile = &held;
         if format == DataFormat::Float16_b {
             // The common case in one pass: rows to faces while narrowing.
             bf16_rows_to_faces(tile, &mut self.pack_bytes[..n]);
@@ -220,7 +290,8 @@ impl ComputeState {
     pub fn accumulate_dst(&mut self, slot: usize, format: DataFormat, old: &[u8]) -> &[u8] {
         let n = format.tile_size() as usize;
         self.pack_bytes.resize(n, 0);
-        let tile = if self.dst_written[slot] { &self.dst[slot] } else { &ZERO_TILE };
+        let held = read_dst(&self.dst, self.offload.as_deref(), self.issued, self.dst_written[slot], slot);
+        let tile: &Tile = &held;
         rows_to_faces(tile, &mut self.pack_faces[..]);
         let mut prev = [0f32; 1024];
         crate::format::decode_tile(format, old, &mut prev);
@@ -231,14 +302,14 @@ impl ComputeState {
         &self.pack_bytes[..n]
     }
 
-    /// A scratch tile (recycled): not shared, so `Rc::get_mut` succeeds on it.
-    pub fn tile(&mut self) -> Rc<Tile> {
-        self.pool.pop().unwrap_or_else(|| Rc::new([0f32; 1024]))
+    /// A scratch tile (recycled): not shared, so `Arc::get_mut` succeeds on it.
+    pub fn tile(&mut self) -> Arc<Tile> {
+        self.pool.pop().unwrap_or_else(|| Arc::new([0f32; 1024]))
     }
 
     /// Return tiles for reuse (those the decoded-tile cache still holds stay with it).
-    pub fn recycle(&mut self, mut tiles: Vec<Rc<Tile>>) {
-        self.pool.extend(tiles.drain(..).filter(|t| Rc::strong_count(t) == 1));
+    pub fn recycle(&mut self, mut tiles: Vec<Arc<Tile>>) {
+        self.pool.extend(tiles.drain(..).filter(|t| Arc::strong_count(t) == 1));
         // Two operand sets are in flight at most; a few spare lists cover every caller.
         if self.lists.len() < 8 {
             self.lists.push(tiles);
@@ -246,12 +317,12 @@ impl ComputeState {
     }
 
     /// An empty operand list (recycled).
-    pub fn tile_list(&mut self) -> Vec<Rc<Tile>> {
+    pub fn tile_list(&mut self) -> Vec<Arc<Tile>> {
         self.lists.pop().unwrap_or_default()
     }
 
     /// The decoded tile at L1 `addr` in `format` (transposed or not), if its bytes still have `version`.
-    pub fn cached_tile(&self, addr: u32, version: u64, format: DataFormat, transposed: bool) -> Option<Rc<Tile>> {
+    pub fn cached_tile(&self, addr: u32, version: u64, format: DataFormat, transposed: bool) -> Option<Arc<Tile>> {
         self.decoded
             .iter()
             .find(|d| d.addr == addr && d.version == version && d.format == format && d.transposed == transposed)
@@ -259,14 +330,14 @@ impl ComputeState {
     }
 
     /// Remember `tile` as the decoded form of L1 `addr` at `version`.
-    pub fn remember_tile(&mut self, addr: u32, version: u64, format: DataFormat, transposed: bool, tile: Rc<Tile>) {
+    pub fn remember_tile(&mut self, addr: u32, version: u64, format: DataFormat, transposed: bool, tile: Arc<Tile>) {
         let d = Decoded { addr, version, format, transposed, tile };
         if self.decoded.len() < DECODED_TILES {
             self.decoded.push(d);
         } else {
             let old = std::mem::replace(&mut self.decoded[self.next_decoded], d);
             self.next_decoded = (self.next_decoded + 1) % DECODED_TILES;
-            if Rc::strong_count(&old.tile) == 1 {
+            if Arc::strong_count(&old.tile) == 1 {
                 self.pool.push(old.tile);
             }
         }

@@ -19,7 +19,7 @@ impl Compute<'_> {
                 let tc = h.core_mut(core);
                 let row_bytes = width_tiles as u64 * 32 * esize;
                 let mut tile_rc = tc.compute.as_mut().expect("compute core").tile();
-                let tile = std::rc::Rc::get_mut(&mut tile_rc).expect("a scratch tile is not shared");
+                let tile = std::sync::Arc::get_mut(&mut tile_rc).expect("a scratch tile is not shared");
                 let mut err = None;
                 for r in 0..32u64 {
                     let a = base as u64 + r * row_bytes + (first_col + t) as u64 * 32 * esize;

@@ -1,0 +1,208 @@
+//! MATH's tile products on a helper host thread. The simulation thread keeps every decision, cost and
+//! hand-off; only the arithmetic of `matmul_tiles`/`matmul_block` (the largest single cost of a matmul run)
+//! is queued to one helper thread, which runs the products in the order they were queued. DST's storage
+//! is shared with the helper ([`DstBank`]), and every other read or write of DST first waits until the
+//! products queued for its core are done ([`DstBank::done`]), so each DST tile sees exactly the same
+//! operations in the same order as without the helper: results are bit-identical, whether it runs or not
+//! (a test compares). Timing never depends on DST's values, so cycles are unchanged too.
+
+use super::math::{self, Tile};
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, mpsc};
+use std::thread::JoinHandle;
+
+/// Products sent to the helper at once: fewer wake-ups of a helper that caught up, and the simulation
+/// hardly ever waits for products it queued long before.
+const BATCH: usize = 32;
+
+/// The DST storage of one core, shared with the helper thread.
+#[derive(Debug)]
+pub struct DstBank {
+    tiles: Box<[Mutex<Tile>]>,
+    /// Products of this core the helper has finished (it finishes them in the order they were queued).
+    done: AtomicU64,
+}
+
+impl DstBank {
+    /// `slots` zeroed DST tiles.
+    pub fn new(slots: usize) -> Arc<DstBank> {
+        Arc::new(DstBank { tiles: (0..slots).map(|_| Mutex::new([0f32; 1024])).collect(), done: AtomicU64::new(0) })
+    }
+
+    /// Tile `slot` (the caller has waited for the products queued for it, so the lock is free).
+    pub fn lock(&self, slot: usize) -> MutexGuard<'_, Tile> {
+        // A poisoned lock means the helper panicked in the middle of a product; the caller then reports the
+        // helper's failure (see `Offload::wait`) before ever getting here, so the tile's value is moot.
+        self.tiles[slot].lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// One queued product: DST tile `slot` (zeroed first when `zero`) += `a` · `b`.
+struct Job {
+    bank: Arc<DstBank>,
+    slot: usize,
+    zero: bool,
+    phases: u32,
+    fp32: bool,
+    a: Arc<Tile>,
+    b: Arc<Tile>,
+}
+
+/// The helper thread of one simulation run, shared by its cores' compute states (on the simulation thread).
+pub struct Offload {
+    batch: RefCell<Vec<Job>>,
+    tx: RefCell<Option<mpsc::Sender<Vec<Job>>>>,
+    failed: Arc<AtomicBool>,
+    handle: RefCell<Option<JoinHandle<()>>>,
+}
+
+/// Sets `failed` when the helper thread unwinds.
+struct FailFlag(Arc<AtomicBool>);
+
+impl Drop for FailFlag {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Release);
+        }
+    }
+}
+
+impl Offload {
+    /// Start the helper thread; `None` if the host cannot start one (the products then run inline).
+    pub fn start() -> Option<Offload> {
+        let (tx, rx) = mpsc::channel::<Vec<Job>>();
+        let failed = Arc::new(AtomicBool::new(false));
+        let flag = FailFlag(failed.clone());
+        let handle = std::thread::Builder::new()
+            .name("tensim math".into())
+            .spawn(move || {
+                let _flag = flag;
+                for batch in rx {
+                    for j in batch {
+                        {
+                            let mut t = j.bank.lock(j.slot);
+                            if j.zero {
+                                t.fill(0.0);
+                            }
+                            math::matmul(&mut t, &j.a, &j.b, j.phases, j.fp32);
+                        }
+                        j.bank.done.fetch_add(1, Ordering::Release);
+                    }
+                }
+            })
+            .ok()?;
+        Some(Offload {
+            batch: RefCell::new(Vec::with_capacity(BATCH)),
+            tx: RefCell::new(Some(tx)),
+            failed,
+            handle: RefCell::new(Some(handle)),
+        })
+    }
+
+    /// Queue DST tile `slot` of `bank` (zeroed first when `zero`) += `a` · `b`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn matmul(
+        &self,
+        bank: &Arc<DstBank>,
+        slot: usize,
+        zero: bool,
+        a: &Arc<Tile>,
+        b: &Arc<Tile>,
+        phases: u32,
+        fp32: bool,
+    ) {
+        let mut batch = self.batch.borrow_mut();
+        batch.push(Job { bank: bank.clone(), slot, zero, phases, fp32, a: a.clone(), b: b.clone() });
+        if batch.len() >= BATCH {
+            let full = std::mem::replace(&mut *batch, Vec::with_capacity(BATCH));
+            drop(batch);
+            self.send(full);
+        }
+    }
+
+    fn send(&self, jobs: Vec<Job>) {
+        if let Some(tx) = self.tx.borrow().as_ref()
+            && tx.send(jobs).is_err()
+        {
+            // The helper is gone: only a panic ends it early, and `wait` reports that.
+            self.failed.store(true, Ordering::Release);
+        }
+    }
+
+    /// Wait until the helper has finished the first `issued` products queued for `bank`.
+    pub fn wait(&self, bank: &DstBank, issued: u64) {
+        if bank.done.load(Ordering::Acquire) >= issued {
+            return;
+        }
+        let queued = std::mem::take(&mut *self.batch.borrow_mut());
+        if !queued.is_empty() {
+            self.send(queued);
+        }
+        let mut spins = 0u32;
+        while bank.done.load(Ordering::Acquire) < issued {
+            if self.failed.load(Ordering::Acquire) {
+                panic!("the helper thread computing tile products failed (see the message above)");
+            }
+            spins += 1;
+            if spins < 256 {
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
+}
+
+impl std::fmt::Debug for Offload {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Offload({} products waiting to be sent)", self.batch.borrow().len())
+    }
+}
+
+impl Drop for Offload {
+    /// Let the helper finish what was queued and end.
+    fn drop(&mut self) {
+        let queued = std::mem::take(&mut *self.batch.borrow_mut());
+        if !queued.is_empty() {
+            self.send(queued);
+        }
+        self.tx.borrow_mut().take();
+        if let Some(h) = self.handle.borrow_mut().take() {
+            let _ = h.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tile(seed: u32) -> Arc<Tile> {
+        let mut t = [0f32; 1024];
+        for (i, v) in t.iter_mut().enumerate() {
+            *v = crate::format::round_bf16(((i as u32 * 7 + seed * 13) % 61) as f32 / 31.0 - 1.0);
+        }
+        Arc::new(t)
+    }
+
+    #[test]
+    fn queued_products_equal_inline_ones_and_wait_sees_them_all() {
+        let o = Offload::start().expect("a host thread");
+        let bank = DstBank::new(4);
+        let mut inline = [[0f32; 1024]; 4];
+        let mut issued = 0;
+        // More products than a batch, over several slots, the first of each zeroing its slot.
+        for i in 0..(3 * BATCH as u32 + 5) {
+            let (slot, a, b) = ((i % 4) as usize, tile(i), tile(i + 1));
+            o.matmul(&bank, slot, i < 4, &a, &b, 1 + i % 4, i % 3 == 0);
+            issued += 1;
+            math::matmul(&mut inline[slot], &a, &b, 1 + i % 4, i % 3 == 0);
+        }
+        o.wait(&bank, issued);
+        assert_eq!(bank.done.load(Ordering::Acquire), issued);
+        for (slot, want) in inline.iter().enumerate() {
+            assert!(bank.lock(slot).iter().zip(want).all(|(x, y)| x.to_bits() == y.to_bits()), "slot {slot}");
+        }
+    }
+}
