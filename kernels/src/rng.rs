@@ -1,6 +1,9 @@
 //! Deterministic pseudo-random test data (SplitMix64): the same seed gives the same values on every
 //! machine and run.
 
+/// SplitMix64's state increment per draw.
+const GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
+
 /// A SplitMix64 generator.
 #[derive(Debug, Clone)]
 pub struct Rng(u64);
@@ -13,11 +16,17 @@ impl Rng {
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        self.0 = self.0.wrapping_add(GAMMA);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
+    }
+
+    /// Skip `n` draws of [`Rng::next_u64`] at once (the state is a counter), so a later part of one stream
+    /// can be generated on another thread.
+    pub fn skip(&mut self, n: u64) {
+        self.0 = self.0.wrapping_add(n.wrapping_mul(GAMMA));
     }
 
     /// The next 32 random bits.
@@ -37,7 +46,8 @@ impl Rng {
     }
 }
 
-/// `n` uniform values in `[lo, hi)`, each rounded to bfloat16 (so the host reference sees the device's inputs).
+/// `n` uniform values in `[lo, hi)`, each rounded to bfloat16 (so the host reference sees the device's inputs);
+/// one draw each.
 pub fn random_bf16(rng: &mut Rng, n: usize, lo: f32, hi: f32) -> Vec<f32> {
     (0..n).map(|_| sim_device::bfloat16::from_f32(rng.uniform(lo, hi)).to_f32()).collect()
 }
@@ -55,5 +65,14 @@ mod tests {
             let v = a.uniform(-1.0, 1.0);
             assert!((-1.0..1.0).contains(&v));
         }
+    }
+
+    #[test]
+    fn skipping_equals_drawing() {
+        let mut drawn = Rng::new(3);
+        let mut skipped = drawn.clone();
+        random_bf16(&mut drawn, 1000, -1.0, 1.0);
+        skipped.skip(1000);
+        assert_eq!(drawn.u32s(5), skipped.u32s(5));
     }
 }

@@ -14,7 +14,7 @@ use std::thread::JoinHandle;
 
 /// Products sent to the helper at once: fewer wake-ups of a helper that caught up, and the simulation
 /// hardly ever waits for products it queued long before.
-const BATCH: usize = 32;
+const BATCH: usize = 64;
 
 /// The DST storage of one core, shared with the helper thread.
 #[derive(Debug)]
@@ -135,12 +135,33 @@ impl Offload {
         if bank.done.load(Ordering::Acquire) >= issued {
             return;
         }
-        let queued = std::mem::take(&mut *self.batch.borrow_mut());
-        if !queued.is_empty() {
-            self.send(queued);
+        // This core's products not sent yet are the latest of its queue: once the helper has finished the
+        // ones sent before them, they run here, in order (the helper never sees them). The other cores'
+        // stay in the batch.
+        let mut mine = Vec::new();
+        self.batch.borrow_mut().retain(|j| {
+            let ours = std::ptr::eq(&*j.bank, bank);
+            if ours {
+                mine.push((j.slot, j.zero, j.phases, j.fp32, j.a.clone(), j.b.clone()));
+            }
+            !ours
+        });
+        let sent = issued - mine.len() as u64;
+        self.wait_for(bank, sent);
+        for (slot, zero, phases, fp32, a, b) in mine {
+            let mut t = bank.lock(slot);
+            if zero {
+                t.fill(0.0);
+            }
+            math::matmul(&mut t, &a, &b, phases, fp32);
         }
+        bank.done.store(issued, Ordering::Release);
+    }
+
+    /// Wait until the helper has finished the first `sent` products of `bank`, all already sent.
+    fn wait_for(&self, bank: &DstBank, sent: u64) {
         let mut spins = 0u32;
-        while bank.done.load(Ordering::Acquire) < issued {
+        while bank.done.load(Ordering::Acquire) < sent {
             if self.failed.load(Ordering::Acquire) {
                 panic!("the helper thread computing tile products failed (see the message above)");
             }
@@ -189,20 +210,32 @@ mod tests {
     #[test]
     fn queued_products_equal_inline_ones_and_wait_sees_them_all() {
         let o = Offload::start().expect("a host thread");
-        let bank = DstBank::new(4);
-        let mut inline = [[0f32; 1024]; 4];
-        let mut issued = 0;
-        // More products than a batch, over several slots, the first of each zeroing its slot.
+        // Two cores' banks, their products interleaved: waiting for one mid-stream (its unsent products then
+        // run on the waiting thread) leaves the other's queued, in order.
+        let banks = [DstBank::new(4), DstBank::new(4)];
+        let mut want = [[[0f32; 1024]; 4]; 2];
+        let mut issued = [0u64; 2];
+        let check = |c: usize, want: &[Tile; 4]| {
+            for (slot, w) in want.iter().enumerate() {
+                let got = banks[c].lock(slot);
+                assert!(got.iter().zip(w).all(|(x, y)| x.to_bits() == y.to_bits()), "core {c} slot {slot}");
+            }
+        };
         for i in 0..(3 * BATCH as u32 + 5) {
-            let (slot, a, b) = ((i % 4) as usize, tile(i), tile(i + 1));
-            o.matmul(&bank, slot, i < 4, &a, &b, 1 + i % 4, i % 3 == 0);
-            issued += 1;
-            math::matmul(&mut inline[slot], &a, &b, 1 + i % 4, i % 3 == 0);
+            let (c, slot, a, b) = ((i % 2) as usize, ((i / 2) % 4) as usize, tile(i), tile(i + 1));
+            let (phases, fp32) = (1 + i % 4, i % 3 == 0);
+            o.matmul(&banks[c], slot, i < 8, &a, &b, phases, fp32);
+            issued[c] += 1;
+            math::matmul(&mut want[c][slot], &a, &b, phases, fp32);
+            if i == BATCH as u32 + 7 {
+                o.wait(&banks[0], issued[0]);
+                check(0, &want[0]);
+            }
         }
-        o.wait(&bank, issued);
-        assert_eq!(bank.done.load(Ordering::Acquire), issued);
-        for (slot, want) in inline.iter().enumerate() {
-            assert!(bank.lock(slot).iter().zip(want).all(|(x, y)| x.to_bits() == y.to_bits()), "slot {slot}");
+        for c in 0..2 {
+            o.wait(&banks[c], issued[c]);
+            assert_eq!(banks[c].done.load(Ordering::Acquire), issued[c]);
+            check(c, &want[c]);
         }
     }
 }
