@@ -340,6 +340,18 @@ fn sfpu_unary_and_binary_operations_match_their_functions() {
         let want: Vec<f32> = a.iter().zip(&b).map(|(&x, &y)| f(x, y)).collect();
         assert_close(name, &got, &want, 0.01, 1e-3);
     }
+    // Both operands the same DST tile.
+    let got = run_op(&a, &b, ComputeConfig::default(), |c| {
+        c.copy_tile_init(C0);
+        c.copy_tile(C0, 0, 0);
+        c.mul_binary_tile_init();
+        c.mul_binary_tile(0, 0, 1);
+        c.copy_tile(C0, 0, 0);
+        c.add_binary_tile_init();
+        c.add_binary_tile(1, 0, 0);
+    });
+    let want: Vec<f32> = a.iter().map(|&x| x * x + x).collect();
+    assert_close("x·x + x", &got, &want, 0.01, 1e-3);
 }
 
 #[test]

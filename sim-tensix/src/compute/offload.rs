@@ -30,10 +30,22 @@ impl DstBank {
         Arc::new(DstBank { tiles: (0..slots).map(|_| Mutex::new([0f32; 1024])).collect(), done: AtomicU64::new(0) })
     }
 
-    /// Tile `slot` (the caller has waited for the products queued for it, so the lock is free).
+    /// Tile `slot`, on the simulation thread: the caller has waited for the products queued for it, so the
+    /// lock is free unless the caller itself still holds it, an internal error said as such (never a hang).
     pub fn lock(&self, slot: usize) -> MutexGuard<'_, Tile> {
-        // A poisoned lock means the helper panicked in the middle of a product; the caller then reports the
-        // helper's failure (see `Offload::wait`) before ever getting here, so the tile's value is moot.
+        match self.tiles[slot].try_lock() {
+            Ok(t) => t,
+            // A poisoned lock means the helper panicked in the middle of a product; the caller reports the
+            // helper's failure (see `Offload::wait`) before ever getting here, so the tile's value is moot.
+            Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => {
+                panic!("DST tile {slot} is read while a read or write of it is still under way")
+            }
+        }
+    }
+
+    /// Tile `slot`, on the helper thread.
+    fn lock_for_helper(&self, slot: usize) -> MutexGuard<'_, Tile> {
         self.tiles[slot].lock().unwrap_or_else(|e| e.into_inner())
     }
 }
@@ -81,7 +93,7 @@ impl Offload {
                 for batch in rx {
                     for j in batch {
                         {
-                            let mut t = j.bank.lock(j.slot);
+                            let mut t = j.bank.lock_for_helper(j.slot);
                             if j.zero {
                                 t.fill(0.0);
                             }

@@ -133,7 +133,9 @@ impl Compute<'_> {
         self.ctx.spend(self.cost().sfpu_binary(op));
         let fp32 = self.settings.fp32_dest_acc;
         self.state(|s| {
-            let (a, b) = (*s.dst(s0), *s.dst(s1));
+            // One read at a time: both operands may be the same DST tile.
+            let a = *s.dst(s0);
+            let b = *s.dst(s1);
             math::sfpu_binary(&mut s.dst_mut(so), &a, &b, op, fp32);
         });
     }
