@@ -4,17 +4,25 @@
 //! is shared with the helper ([`DstBank`]), and every other read or write of DST first waits until the
 //! products queued for its core are done ([`DstBank::done`]), so each DST tile sees exactly the same
 //! operations in the same order as without the helper: results are bit-identical, whether it runs or not
-//! (a test compares). Timing never depends on DST's values, so cycles are unchanged too.
+//! (a test compares). Timing never depends on DST's values, so cycles are unchanged too. A core that has to
+//! wait takes back its products the helper has not started and runs them itself, so a wait lasts one batch
+//! at most and a helper that falls behind (it shares its core with other work) leaves more work here
+//! instead of stalling the simulation.
 
 use super::math::{self, Tile};
 use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, mpsc};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
 /// Products sent to the helper at once: fewer wake-ups of a helper that caught up, and the simulation
 /// hardly ever waits for products it queued long before.
 const BATCH: usize = 64;
+
+/// Polls of a product's completion before a waiting simulation thread yields its core (a wait lasts one
+/// batch at most).
+const SPINS_BEFORE_YIELD: u32 = 4096;
 
 /// The DST storage of one core, shared with the helper thread.
 #[derive(Debug)]
@@ -63,19 +71,72 @@ struct Job {
 
 /// The helper thread of one simulation run, shared by its cores' compute states (on the simulation thread).
 pub struct Offload {
+    /// Products not sent yet.
     batch: RefCell<Vec<Job>>,
-    tx: RefCell<Option<mpsc::Sender<Vec<Job>>>>,
-    failed: Arc<AtomicBool>,
+    shared: Arc<Shared>,
     handle: RefCell<Option<JoinHandle<()>>>,
 }
 
+/// What the simulation thread and the helper share.
+struct Shared {
+    queue: Mutex<Queue>,
+    /// Signalled when a batch is queued for a sleeping helper, or the run ends.
+    ready: Condvar,
+    /// The helper panicked.
+    failed: AtomicBool,
+}
+
+/// Batches sent and not yet started by the helper, in order.
+#[derive(Default)]
+struct Queue {
+    batches: VecDeque<Vec<Job>>,
+    /// The helper sleeps until signalled.
+    sleeping: bool,
+    /// The run is over: the helper ends once the queue is empty.
+    closed: bool,
+}
+
 /// Sets `failed` when the helper thread unwinds.
-struct FailFlag(Arc<AtomicBool>);
+struct FailFlag(Arc<Shared>);
 
 impl Drop for FailFlag {
     fn drop(&mut self) {
         if std::thread::panicking() {
-            self.0.store(true, Ordering::Release);
+            self.0.failed.store(true, Ordering::Release);
+        }
+    }
+}
+
+/// Run `j` on `t`, its DST tile.
+fn run_job(t: &mut Tile, j: &Job) {
+    if j.zero {
+        t.fill(0.0);
+    }
+    math::matmul(t, &j.a, &j.b, j.phases, j.fp32);
+}
+
+impl Shared {
+    /// The helper's loop: take the oldest batch, run it, until the run is over.
+    fn serve(&self) {
+        loop {
+            let batch = {
+                let mut q = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+                loop {
+                    if let Some(b) = q.batches.pop_front() {
+                        break b;
+                    }
+                    if q.closed {
+                        return;
+                    }
+                    q.sleeping = true;
+                    q = self.ready.wait(q).unwrap_or_else(|e| e.into_inner());
+                    q.sleeping = false;
+                }
+            };
+            for j in &batch {
+                run_job(&mut j.bank.lock_for_helper(j.slot), j);
+                j.bank.done.fetch_add(1, Ordering::Release);
+            }
         }
     }
 }
@@ -83,33 +144,20 @@ impl Drop for FailFlag {
 impl Offload {
     /// Start the helper thread; `None` if the host cannot start one (the products then run inline).
     pub fn start() -> Option<Offload> {
-        let (tx, rx) = mpsc::channel::<Vec<Job>>();
-        let failed = Arc::new(AtomicBool::new(false));
-        let flag = FailFlag(failed.clone());
+        let shared = Arc::new(Shared {
+            queue: Mutex::new(Queue::default()),
+            ready: Condvar::new(),
+            failed: AtomicBool::new(false),
+        });
+        let (helper, flag) = (shared.clone(), FailFlag(shared.clone()));
         let handle = std::thread::Builder::new()
             .name("tensim math".into())
             .spawn(move || {
                 let _flag = flag;
-                for batch in rx {
-                    for j in batch {
-                        {
-                            let mut t = j.bank.lock_for_helper(j.slot);
-                            if j.zero {
-                                t.fill(0.0);
-                            }
-                            math::matmul(&mut t, &j.a, &j.b, j.phases, j.fp32);
-                        }
-                        j.bank.done.fetch_add(1, Ordering::Release);
-                    }
-                }
+                helper.serve();
             })
             .ok()?;
-        Some(Offload {
-            batch: RefCell::new(Vec::with_capacity(BATCH)),
-            tx: RefCell::new(Some(tx)),
-            failed,
-            handle: RefCell::new(Some(handle)),
-        })
+        Some(Offload { batch: RefCell::new(Vec::with_capacity(BATCH)), shared, handle: RefCell::new(Some(handle)) })
     }
 
     /// Queue DST tile `slot` of `bank` (zeroed first when `zero`) += `a` · `b`.
@@ -134,51 +182,52 @@ impl Offload {
     }
 
     fn send(&self, jobs: Vec<Job>) {
-        if let Some(tx) = self.tx.borrow().as_ref()
-            && tx.send(jobs).is_err()
-        {
-            // The helper is gone: only a panic ends it early, and `wait` reports that.
-            self.failed.store(true, Ordering::Release);
+        let wake = {
+            let mut q = self.shared.queue.lock().unwrap_or_else(|e| e.into_inner());
+            q.batches.push_back(jobs);
+            q.sleeping
+        };
+        if wake {
+            self.shared.ready.notify_one();
         }
     }
 
-    /// Wait until the helper has finished the first `issued` products queued for `bank`.
+    /// Wait until the first `issued` products queued for `bank` are done.
     pub fn wait(&self, bank: &DstBank, issued: u64) {
         if bank.done.load(Ordering::Acquire) >= issued {
             return;
         }
-        // This core's products not sent yet are the latest of its queue: once the helper has finished the
-        // ones sent before them, they run here, in order (the helper never sees them). The other cores'
-        // stay in the batch.
+        // This core's products that the helper has not started are the latest of its queue: they are taken
+        // back, from the batches sent (oldest first) and the one not sent yet, and run here in order once
+        // the helper has finished the ones it has started. The other cores' stay where they are. So a wait
+        // lasts one batch at most, and a helper that falls behind (sharing its core) leaves more of the work
+        // here.
+        let ours = |j: &Job| std::ptr::eq(&*j.bank, bank);
         let mut mine = Vec::new();
-        self.batch.borrow_mut().retain(|j| {
-            let ours = std::ptr::eq(&*j.bank, bank);
-            if ours {
-                mine.push((j.slot, j.zero, j.phases, j.fp32, j.a.clone(), j.b.clone()));
+        {
+            let mut q = self.shared.queue.lock().unwrap_or_else(|e| e.into_inner());
+            for b in q.batches.iter_mut() {
+                take_into(b, &mut mine, ours);
             }
-            !ours
-        });
-        let sent = issued - mine.len() as u64;
-        self.wait_for(bank, sent);
-        for (slot, zero, phases, fp32, a, b) in mine {
-            let mut t = bank.lock(slot);
-            if zero {
-                t.fill(0.0);
-            }
-            math::matmul(&mut t, &a, &b, phases, fp32);
+            q.batches.retain(|b| !b.is_empty());
+        }
+        take_into(&mut self.batch.borrow_mut(), &mut mine, ours);
+        self.wait_for(bank, issued - mine.len() as u64);
+        for j in &mine {
+            run_job(&mut bank.lock(j.slot), j);
         }
         bank.done.store(issued, Ordering::Release);
     }
 
-    /// Wait until the helper has finished the first `sent` products of `bank`, all already sent.
-    fn wait_for(&self, bank: &DstBank, sent: u64) {
+    /// Wait until the helper has finished the first `started` products of `bank`.
+    fn wait_for(&self, bank: &DstBank, started: u64) {
         let mut spins = 0u32;
-        while bank.done.load(Ordering::Acquire) < sent {
-            if self.failed.load(Ordering::Acquire) {
+        while bank.done.load(Ordering::Acquire) < started {
+            if self.shared.failed.load(Ordering::Acquire) {
                 panic!("the helper thread computing tile products failed (see the message above)");
             }
             spins += 1;
-            if spins < 256 {
+            if spins < SPINS_BEFORE_YIELD {
                 std::hint::spin_loop();
             } else {
                 std::thread::yield_now();
@@ -187,9 +236,18 @@ impl Offload {
     }
 }
 
+/// Move the jobs of `batch` for which `ours` holds to the end of `mine`, keeping both in order.
+fn take_into(batch: &mut Vec<Job>, mine: &mut Vec<Job>, ours: impl Fn(&Job) -> bool) {
+    if batch.iter().any(&ours) {
+        let (taken, kept): (Vec<Job>, Vec<Job>) = batch.drain(..).partition(&ours);
+        mine.extend(taken);
+        *batch = kept;
+    }
+}
+
 impl std::fmt::Debug for Offload {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Offload({} products waiting to be sent)", self.batch.borrow().len())
+        write!(f, "Offload({} products not sent yet)", self.batch.borrow().len())
     }
 }
 
@@ -197,10 +255,14 @@ impl Drop for Offload {
     /// Let the helper finish what was queued and end.
     fn drop(&mut self) {
         let queued = std::mem::take(&mut *self.batch.borrow_mut());
-        if !queued.is_empty() {
-            self.send(queued);
+        {
+            let mut q = self.shared.queue.lock().unwrap_or_else(|e| e.into_inner());
+            if !queued.is_empty() {
+                q.batches.push_back(queued);
+            }
+            q.closed = true;
         }
-        self.tx.borrow_mut().take();
+        self.shared.ready.notify_one();
         if let Some(h) = self.handle.borrow_mut().take() {
             let _ = h.join();
         }
