@@ -160,6 +160,17 @@ impl Offload {
         Some(Offload { batch: RefCell::new(Vec::with_capacity(BATCH)), shared, handle: RefCell::new(Some(handle)) })
     }
 
+    /// An offload whose helper never runs (tests: every wait then takes all its products back).
+    #[cfg(test)]
+    fn without_helper() -> Offload {
+        let shared = Arc::new(Shared {
+            queue: Mutex::new(Queue::default()),
+            ready: Condvar::new(),
+            failed: AtomicBool::new(false),
+        });
+        Offload { batch: RefCell::new(Vec::with_capacity(BATCH)), shared, handle: RefCell::new(None) }
+    }
+
     /// Queue DST tile `slot` of `bank` (zeroed first when `zero`) += `a` · `b`.
     #[allow(clippy::too_many_arguments)]
     pub fn matmul(
@@ -283,7 +294,14 @@ mod tests {
 
     #[test]
     fn queued_products_equal_inline_ones_and_wait_sees_them_all() {
-        let o = Offload::start().expect("a host thread");
+        interleaved_cores_and_a_wait_mid_stream(&Offload::start().expect("a host thread"));
+        // Without a helper, every product is taken back from the batches sent and the one not sent.
+        let o = Offload::without_helper();
+        interleaved_cores_and_a_wait_mid_stream(&o);
+        assert!(o.shared.queue.lock().unwrap().batches.is_empty() && o.batch.borrow().is_empty());
+    }
+
+    fn interleaved_cores_and_a_wait_mid_stream(o: &Offload) {
         // Two cores' banks, their products interleaved: waiting for one mid-stream (its unsent products then
         // run on the waiting thread) leaves the other's queued, in order.
         let banks = [DstBank::new(4), DstBank::new(4)];
