@@ -28,7 +28,8 @@ const SPINS_BEFORE_YIELD: u32 = 4096;
 #[derive(Debug)]
 pub struct DstBank {
     tiles: Box<[Mutex<Tile>]>,
-    /// Products of this core the helper has finished (it finishes them in the order they were queued).
+    /// Products of this core done, in the order they were queued (by the helper, or by the simulation
+    /// thread for the ones it took back).
     done: AtomicU64,
 }
 
@@ -116,6 +117,10 @@ fn run_job(t: &mut Tile, j: &Job) {
 }
 
 impl Shared {
+    fn new() -> Arc<Shared> {
+        Arc::new(Shared { queue: Mutex::new(Queue::default()), ready: Condvar::new(), failed: AtomicBool::new(false) })
+    }
+
     /// The helper's loop: take the oldest batch, run it, until the run is over.
     fn serve(&self) {
         loop {
@@ -144,11 +149,7 @@ impl Shared {
 impl Offload {
     /// Start the helper thread; `None` if the host cannot start one (the products then run inline).
     pub fn start() -> Option<Offload> {
-        let shared = Arc::new(Shared {
-            queue: Mutex::new(Queue::default()),
-            ready: Condvar::new(),
-            failed: AtomicBool::new(false),
-        });
+        let shared = Shared::new();
         let (helper, flag) = (shared.clone(), FailFlag(shared.clone()));
         let handle = std::thread::Builder::new()
             .name("tensim math".into())
@@ -163,12 +164,7 @@ impl Offload {
     /// An offload whose helper never runs (tests: every wait then takes all its products back).
     #[cfg(test)]
     fn without_helper() -> Offload {
-        let shared = Arc::new(Shared {
-            queue: Mutex::new(Queue::default()),
-            ready: Condvar::new(),
-            failed: AtomicBool::new(false),
-        });
-        Offload { batch: RefCell::new(Vec::with_capacity(BATCH)), shared, handle: RefCell::new(None) }
+        Offload { batch: RefCell::new(Vec::with_capacity(BATCH)), shared: Shared::new(), handle: RefCell::new(None) }
     }
 
     /// Queue DST tile `slot` of `bank` (zeroed first when `zero`) += `a` · `b`.
@@ -249,11 +245,7 @@ impl Offload {
 
 /// Move the jobs of `batch` for which `ours` holds to the end of `mine`, keeping both in order.
 fn take_into(batch: &mut Vec<Job>, mine: &mut Vec<Job>, ours: impl Fn(&Job) -> bool) {
-    if batch.iter().any(&ours) {
-        let (taken, kept): (Vec<Job>, Vec<Job>) = batch.drain(..).partition(&ours);
-        mine.extend(taken);
-        *batch = kept;
-    }
+    mine.extend(batch.extract_if(.., |j| ours(j)));
 }
 
 impl std::fmt::Debug for Offload {
