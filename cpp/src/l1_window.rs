@@ -53,13 +53,23 @@ struct Registration {
 }
 
 impl Drop for Registration {
+    /// Drops the L1 mapping if it shows one of this device's cores. Only the owner of the L1 range changes
+    /// the mapping, so this takes the range first: unmapping from outside could land after another
+    /// thread's kernel had mapped its own core (a kernel would then fault with its core mapped) or leave
+    /// the range showing that core while `MAPPED` says nothing is mapped (the next thread's kernel would
+    /// then read and write the other core's L1 without faulting).
     fn drop(&mut self) {
+        let owned_before = OWNER.load(Ordering::SeqCst) == thread_token();
+        acquire();
         let base = REG[self.slot][0].load(Ordering::SeqCst);
         let mapped = MAPPED.load(Ordering::SeqCst);
         if mapped != NONE && mapped >= base && mapped < base + REG[self.slot][1].load(Ordering::SeqCst) {
             unmap_low();
         }
         REG[self.slot][0].store(0, Ordering::SeqCst);
+        if !owned_before {
+            OWNER.store(0, Ordering::SeqCst);
+        }
     }
 }
 
@@ -243,6 +253,19 @@ mod tests {
     /// would see the other's kernel holding it.
     static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
+    /// This thread's C++ code of window `w` holds the L1 range until the guard drops (also when a failed
+    /// assertion unwinds, so that the other tests do not wait for the range forever).
+    struct Held;
+    impl Drop for Held {
+        fn drop(&mut self) {
+            enter_kernel(None);
+        }
+    }
+    fn hold(w: usize) -> Held {
+        enter_kernel(Some(w));
+        Held
+    }
+
     #[test]
     fn l1_moves_into_windows_and_faults_are_classified() {
         let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
@@ -254,19 +277,44 @@ mod tests {
         let size = dev.l1_size_per_core() as usize;
         // No kernel running: faults are not tensim's.
         assert!(matches!(on_fault(0x20000), FaultAction::Pass));
-        let slot = (0..SLOTS).find(|&s| REG[s][4].load(Ordering::Relaxed) == size).unwrap();
+        let live = |s: usize| ![0, NONE].contains(&REG[s][0].load(Ordering::Relaxed));
+        let slot = (0..SLOTS).find(|&s| live(s) && REG[s][4].load(Ordering::Relaxed) == size).unwrap();
         let (base, stride) = (REG[slot][0].load(Ordering::Relaxed), REG[slot][3].load(Ordering::Relaxed));
-        enter_kernel(Some(base + stride));
+        let held = hold(base + stride);
         let past = on_fault(size + 3);
         let FaultAction::Report(m) = past else { panic!("an overrun is reported") };
         assert!(m.contains("core #1") && m.contains(&format!("{:#x}", size + 3)), "{m}");
         // A first access inside L1 maps core 1's L1 at its own addresses.
         assert!(matches!(on_fault(0x20000), FaultAction::Retry));
         assert_ne!(MAPPED.load(Ordering::SeqCst), NONE);
-        enter_kernel(None);
-        enter_kernel(Some(base));
+        drop(held);
+        let held = hold(base);
         assert_eq!(MAPPED.load(Ordering::SeqCst), NONE, "another core's kernel drops the mapping");
-        enter_kernel(None);
+        drop(held);
+    }
+
+    /// Dropping a device changes the L1 mapping only while holding the L1 range: while another thread's
+    /// kernel holds it, the drop waits (unmapping under that kernel could leave the range showing a core
+    /// that `MAPPED` does not name, and the next kernel would use that core's L1 without a fault).
+    #[test]
+    fn dropping_a_device_waits_for_the_kernel_holding_the_l1_range() {
+        use std::sync::atomic::AtomicBool;
+        let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+        let mut dev = Device::builtin(Arch::WormholeB0).unwrap();
+        map_device(&mut dev).unwrap();
+        let held = hold(12345);
+        let dropped = Arc::new(AtomicBool::new(false));
+        let flag = dropped.clone();
+        let other = std::thread::spawn(move || {
+            drop(dev);
+            flag.store(true, Ordering::SeqCst);
+        });
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(!dropped.load(Ordering::SeqCst), "the drop waits while this thread's C++ code runs");
+        drop(held);
+        other.join().unwrap();
+        assert!(dropped.load(Ordering::SeqCst));
+        assert_eq!(OWNER.load(Ordering::SeqCst), 0, "the drop gives the range back");
     }
 
     /// While one thread's C++ code holds the L1 range, another thread's kernel waits for it; faults on a
@@ -275,7 +323,7 @@ mod tests {
     fn threads_take_turns_at_the_l1_range() {
         use std::sync::atomic::AtomicBool;
         let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-        enter_kernel(Some(12345));
+        let held = hold(12345);
         let entered = Arc::new(AtomicBool::new(false));
         let flag = entered.clone();
         let other = std::thread::spawn(move || {
@@ -288,7 +336,7 @@ mod tests {
         std::thread::sleep(std::time::Duration::from_millis(50));
         assert!(!entered.load(Ordering::SeqCst), "the other thread waits while this one's C++ code runs");
         assert_eq!(RUNNING.load(Ordering::SeqCst), 12345);
-        enter_kernel(None);
+        drop(held);
         other.join().unwrap();
         assert!(entered.load(Ordering::SeqCst));
         assert_eq!(OWNER.load(Ordering::SeqCst), 0);
