@@ -44,6 +44,9 @@ pub struct Calendar {
     debt: u64,
     /// Just after the latest of those flits crossed: a reservation from this time on does not meet them.
     debt_until: u64,
+    /// Where the last search placed its booking (an index into `iv`, possibly stale): the next search on a
+    /// busy resource mostly lands within a few intervals of it, so it starts there.
+    cursor: usize,
 }
 
 impl Default for Calendar {
@@ -58,6 +61,7 @@ impl Default for Calendar {
             hint: (0, 0, 0),
             debt: 0,
             debt_until: 0,
+            cursor: 0,
         }
     }
 }
@@ -91,6 +95,7 @@ impl Calendar {
         // Reclaim the dead prefix once it outweighs the live part.
         if h >= 64 && h >= self.iv.len() - h {
             self.iv.drain(..h);
+            self.cursor = self.cursor.saturating_sub(h);
             h = 0;
         }
         self.head = h;
@@ -148,7 +153,7 @@ impl Calendar {
         let (hd, hf, ht) = self.hint;
         let from = if hd != 0 && dur >= hd && earliest >= hf && earliest < ht { ht } else { earliest };
         let live = self.live();
-        let mut i = Self::first_ending_after(live, from);
+        let mut i = Self::first_ending_after(live, from, self.cursor.saturating_sub(self.head));
         let mut t = from;
         for &(s, e) in &live[i..] {
             if t + dur <= s {
@@ -164,24 +169,33 @@ impl Calendar {
         let n = self.iv.len() - h;
         let merge_prev = i > 0 && self.iv[h + i - 1].1 == t;
         let merge_next = i < n && self.iv[h + i].0 == end;
-        match (merge_prev, merge_next) {
+        self.cursor = match (merge_prev, merge_next) {
             (true, true) => {
                 self.iv[h + i - 1].1 = self.iv[h + i].1;
                 self.iv.remove(h + i);
+                h + i - 1
             }
-            (true, false) => self.iv[h + i - 1].1 = end,
-            (false, true) => self.iv[h + i].0 = t,
+            (true, false) => {
+                self.iv[h + i - 1].1 = end;
+                h + i - 1
+            }
+            (false, true) => {
+                self.iv[h + i].0 = t;
+                h + i
+            }
             (false, false) => {
                 if h > 0 && i < n - i {
                     // Move the front back into the dead prefix.
                     self.iv.copy_within(h..h + i, h - 1);
                     self.head = h - 1;
                     self.iv[h - 1 + i] = (t, end);
+                    h - 1 + i
                 } else {
                     self.iv.insert(h + i, (t, end));
+                    h + i
                 }
             }
-        }
+        };
         if i <= 1 {
             // The first interval may have changed.
             self.front_end = self.iv[self.head].1;
@@ -190,26 +204,45 @@ impl Calendar {
         t
     }
 
-    /// Index of the first interval that ends after `t`. After the past is forgotten, searches mostly
-    /// start a few dozen intervals from the front of a calendar whose bookings run far ahead (a replay of
-    /// 53 M recorded reservations from Blackhole all-to-all points: 27-40 intervals from the front of
-    /// 117-175), so the search gallops from the front (1, 2, 4, … intervals) and then bisects the last
-    /// step.
-    fn first_ending_after(iv: &[(u64, u64)], t: u64) -> usize {
+    /// Index of the first interval that ends after `t`, searched from index `c` (any index gives the same
+    /// answer). After the past is forgotten, searches on a busy resource start far from the front of a
+    /// calendar whose bookings run far ahead — about 126 intervals from the front of 262 on average in the
+    /// 16 KiB × 256 Blackhole all-to-all point — but 9 in 10 of them within 8 intervals of where the
+    /// resource's previous search booked. So the search gallops from `c` (1, 2, 4, … intervals, forward or
+    /// back) and then bisects the last step.
+    fn first_ending_after(iv: &[(u64, u64)], t: u64, c: usize) -> usize {
         let n = iv.len();
-        let mut lo = 0; // every interval before `lo` ends at or before `t`
+        let c = c.min(n);
+        // Every interval before `lo` ends at or before `t`; the one at `hi` (if any) ends after it.
+        let (mut lo, mut hi);
         let mut step = 1;
-        let mut hi = loop {
-            let j = lo + step - 1;
-            if j >= n {
-                break n;
-            }
-            if iv[j].1 > t {
-                break j;
-            }
-            lo = j + 1;
-            step *= 2;
-        };
+        if c < n && iv[c].1 <= t {
+            lo = c + 1;
+            hi = loop {
+                let j = lo + step - 1;
+                if j >= n {
+                    break n;
+                }
+                if iv[j].1 > t {
+                    break j;
+                }
+                lo = j + 1;
+                step *= 2;
+            };
+        } else {
+            hi = c;
+            lo = loop {
+                if hi < step {
+                    break 0;
+                }
+                let j = hi - step;
+                if iv[j].1 <= t {
+                    break j + 1;
+                }
+                hi = j;
+                step *= 2;
+            };
+        }
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
             if iv[mid].1 <= t {
@@ -318,6 +351,19 @@ mod tests {
             }
         }
         merged
+    }
+
+    #[test]
+    fn the_search_from_any_start_finds_the_first_interval_ending_after_t() {
+        for n in [0usize, 1, 2, 3, 7, 64, 300] {
+            let iv: Vec<(u64, u64)> = (0..n as u64).map(|k| (10 * k + 2, 10 * k + 7)).collect();
+            for t in (0..10 * n as u64 + 12).step_by(3) {
+                let want = iv.iter().position(|&(_, e)| e > t).unwrap_or(n);
+                for c in 0..n + 3 {
+                    assert_eq!(Calendar::first_ending_after(&iv, t, c), want, "n {n}, t {t}, from {c}");
+                }
+            }
+        }
     }
 
     #[test]
