@@ -3,11 +3,13 @@
 //! order packets are processed, with back-filling of earlier gaps), so resources are never double-booked
 //! and are work-conserving up to the order of processing.
 //!
-//! Intervals are kept in time order in a vector whose live part starts at `head`. Reservations arrive
-//! roughly in time order, so the search starts from the front; intervals that ended before the current time
-//! (the `floor` the caller passes) are dropped from the front as they are passed (`head` moves on, and the
-//! dead prefix is reclaimed now and then), which keeps the calendar to what is still ahead. An interval
-//! inserted in the middle shifts the shorter side: the front moves back into the dead prefix when it can.
+//! Intervals are kept in time order in a vector whose live part starts at `head`. Reservations on one
+//! resource arrive roughly in time order, so a search starts where the previous one booked (a cursor);
+//! intervals that ended before the current time (the `floor` the caller passes) are dropped from the front
+//! as they are passed (`head` moves on, and the dead prefix is reclaimed now and then), which keeps the
+//! calendar to what is still ahead. An interval inserted in the middle, or a booking that joins its two
+//! neighbours into one, shifts the shorter side: the front moves back into the dead prefix when it can,
+//! or forward into it.
 //!
 //! On a congested resource the search for a gap walks many short gaps. Each search leaves a hint: "no
 //! reservation of `dur` or more cycles can start in `[from, to)`". Reservations only add busy time, so the
@@ -171,9 +173,17 @@ impl Calendar {
         let merge_next = i < n && self.iv[h + i].0 == end;
         self.cursor = match (merge_prev, merge_next) {
             (true, true) => {
-                self.iv[h + i - 1].1 = self.iv[h + i].1;
-                self.iv.remove(h + i);
-                h + i - 1
+                // The booking joins its two neighbours into one: the shorter side moves by one.
+                if i - 1 < n - i - 1 {
+                    self.iv[h + i].0 = self.iv[h + i - 1].0;
+                    self.iv.copy_within(h..h + i - 1, h + 1);
+                    self.head = h + 1;
+                    h + i
+                } else {
+                    self.iv[h + i - 1].1 = self.iv[h + i].1;
+                    self.iv.remove(h + i);
+                    h + i - 1
+                }
             }
             (true, false) => {
                 self.iv[h + i - 1].1 = end;
