@@ -11,16 +11,27 @@ fn device(lookahead: bool) -> Device {
     Device::open_with_params(&ChipSpec::builtin(Arch::WormholeB0), p).unwrap()
 }
 
-/// Producer on BRISC and consumer on NCRISC of every core of a 4×2 grid, `pages` one-page hand-offs through
-/// a 4-page CB, the consumer spending `work` cycles per page; returns the report.
-fn pingpong(dev: &mut Device, pages: u32, work: u64) -> RunReport {
-    let cores = CoreRange::new(CoreCoord::new(0, 0), CoreCoord::new(3, 1));
+/// A program with a 4-page CB c_0 of 64-byte pages on `cores`.
+fn with_cb(cores: impl Into<CoreRangeSet>) -> Program {
     let mut p = Program::new();
     p.create_circular_buffer(
         cores,
         CircularBufferConfig::new(4 * 64, &[(CBIndex::c_0, DataFormat::UInt32)]).set_page_size(CBIndex::c_0, 64),
     )
     .unwrap();
+    p
+}
+
+/// A data-movement kernel on NCRISC, NoC 1.
+fn ncrisc() -> DataMovementConfig {
+    DataMovementConfig { processor: DataMovementProcessor::RISCV_1, noc: NocId::Noc1, ..Default::default() }
+}
+
+/// Producer on BRISC and consumer on NCRISC of every core of a 4×2 grid, `pages` one-page hand-offs through
+/// a 4-page CB, the consumer spending `work` cycles per page; returns the report.
+fn pingpong(dev: &mut Device, pages: u32, work: u64) -> RunReport {
+    let cores = CoreRange::new(CoreCoord::new(0, 0), CoreCoord::new(3, 1));
+    let mut p = with_cb(cores);
     p.create_kernel(
         Kernel::dataflow("producer", move |k: &mut Dataflow| {
             for _ in 0..pages {
@@ -41,7 +52,7 @@ fn pingpong(dev: &mut Device, pages: u32, work: u64) -> RunReport {
             }
         }),
         cores,
-        DataMovementConfig { processor: DataMovementProcessor::RISCV_1, noc: NocId::Noc1, ..Default::default() },
+        ncrisc(),
     )
     .unwrap();
     dev.enqueue_program(&p).unwrap()
@@ -72,12 +83,7 @@ fn a_cb_pushed_by_two_kernels_of_a_core_is_refused_not_misordered() {
     let run = |lookahead: bool| {
         let mut dev = device(lookahead);
         let core = CoreCoord::new(0, 0);
-        let mut p = Program::new();
-        p.create_circular_buffer(
-            core,
-            CircularBufferConfig::new(4 * 64, &[(CBIndex::c_0, DataFormat::UInt32)]).set_page_size(CBIndex::c_0, 64),
-        )
-        .unwrap();
+        let mut p = with_cb(core);
         p.create_kernel(
             Kernel::dataflow("late_producer", |k: &mut Dataflow| {
                 k.delay(100);
@@ -94,7 +100,7 @@ fn a_cb_pushed_by_two_kernels_of_a_core_is_refused_not_misordered() {
                 k.cb_push_back(CBIndex::c_0, 1);
             }),
             core,
-            DataMovementConfig { processor: DataMovementProcessor::RISCV_1, noc: NocId::Noc1, ..Default::default() },
+            ncrisc(),
         )
         .unwrap();
         dev.enqueue_program(&p)
