@@ -81,6 +81,24 @@ impl SyncView {
         self.lookahead[id as usize] != 0 && self.hw.get() > EventKey::fiber(at, id).packed()
     }
 
+    /// Whether fiber `id` at cycle `at` may update a counter of its own core that only its own kernels
+    /// read, each as of its own key (CB pages), without waiting for the kernels behind it: the same
+    /// condition as [`SyncView::wait_ahead_ok`]. The caller keeps the update readable as of its key until
+    /// [`SyncView::settled`] passes it.
+    #[inline]
+    pub fn update_ahead_ok(&self, at: Cycle, id: u32) -> bool {
+        self.wait_ahead_ok(at, id)
+    }
+
+    /// A cycle before which nothing can still read a core's state: the earliest pending hardware event,
+    /// the earliest pending kernel, and `now` of the running one. A blocked kernel is woken only by one of
+    /// them, at or after its cycle; so every read still to come is at this cycle or later.
+    #[inline]
+    pub fn settled(&self, now: Cycle) -> Cycle {
+        let first = self.hw.get().min(self.min.get());
+        Cycle(((first >> 64) as u64).min(now.0))
+    }
+
     #[inline(never)]
     fn local_ok_ahead(&self, at: Cycle, id: u32, key: u128, first: u128) -> bool {
         let first_at = (first >> 64) as u64;

@@ -1,6 +1,6 @@
-//! Waits that already hold go on without waiting for the core's other kernels (the scheduler's lookahead):
-//! the same cycles and data as in exact order with fewer resumptions, and a CB pushed by two kernels of one
-//! core is refused with a clear message instead of giving a different result.
+//! Waits that already hold, and CB pushes and pops, go on without waiting for the core's other kernels (the
+//! scheduler's lookahead): the same cycles and data as in exact order with fewer resumptions, and a CB
+//! pushed by two kernels of one core is refused with a clear message instead of giving a different result.
 
 use sim_device::prelude::*;
 use sim_device::{DeviceError, Kernel, Params};
@@ -73,6 +73,84 @@ fn waits_that_hold_go_ahead_with_the_same_cycles() {
             ahead.resumes,
             exact.resumes
         );
+    }
+}
+
+#[test]
+fn pushes_and_pops_go_ahead_so_the_kernels_hand_over_a_cb_full_at_a_time() {
+    // 8 cores, 64 pages through a 4-page CB: with pushes and pops in exact order the two kernels of a core
+    // alternate about once per page (about 1040 resumptions); going ahead, each runs until the CB is full
+    // (or empty) as of its own cycle: one resumption per kernel per 4 pages, and one to start.
+    let r = pingpong(&mut device(true), 64, 0);
+    assert!(r.resumes <= 2 * 8 * (64 / 4 + 1), "{} resumptions", r.resumes);
+}
+
+#[test]
+fn a_consumer_behind_a_push_made_ahead_wakes_when_that_push_happens() {
+    // BRISC pushes at about cycle 100 while NCRISC is still at cycle 0, so the push goes on ahead; NCRISC
+    // then waits at about cycle 10, finds no page as of its cycle, and must wake exactly as it would have
+    // in exact order: the CB wake-up latency after the push.
+    let run = |lookahead: bool| {
+        let mut dev = device(lookahead);
+        let core = CoreCoord::new(0, 0);
+        let mut p = with_cb(core);
+        p.create_kernel(
+            Kernel::dataflow("producer", |k: &mut Dataflow| {
+                k.delay(100);
+                k.cb_reserve_back(CBIndex::c_0, 1);
+                k.cb_push_back(CBIndex::c_0, 1);
+            }),
+            core,
+            DataMovementConfig::default(),
+        )
+        .unwrap();
+        p.create_kernel(
+            Kernel::dataflow("consumer", |k: &mut Dataflow| {
+                k.delay(10);
+                k.cb_wait_front(CBIndex::c_0, 1);
+                k.cb_pop_front(CBIndex::c_0, 1);
+            }),
+            core,
+            ncrisc(),
+        )
+        .unwrap();
+        dev.enqueue_program(&p).unwrap()
+    };
+    let (exact, ahead) = (run(false), run(true));
+    let times = |r: &RunReport| r.kernels.iter().map(|k| (k.start, k.end, k.busy, k.blocked)).collect::<Vec<_>>();
+    assert_eq!(times(&ahead), times(&exact));
+    assert_eq!(ahead.cycles, exact.cycles);
+    let consumer = exact.kernels.iter().find(|k| k.kernel == "consumer").unwrap();
+    assert!(consumer.blocked.0 > 80, "the consumer waited for the push: {:?}", consumer.blocked);
+}
+
+#[test]
+fn a_cb_pushed_ahead_and_then_by_a_kernel_behind_is_refused() {
+    // BRISC pushes at about cycle 100, ahead of NCRISC, which then pushes the same CB at about cycle 10.
+    let run = |lookahead: bool| {
+        let mut dev = device(lookahead);
+        let core = CoreCoord::new(0, 0);
+        let mut p = with_cb(core);
+        for (name, wait, config) in [("late", 100, DataMovementConfig::default()), ("early", 10, ncrisc())] {
+            p.create_kernel(
+                Kernel::dataflow(name, move |k: &mut Dataflow| {
+                    k.delay(wait);
+                    k.cb_push_back(CBIndex::c_0, 1);
+                }),
+                core,
+                config,
+            )
+            .unwrap();
+        }
+        dev.enqueue_program(&p)
+    };
+    assert!(run(false).is_ok(), "exact order runs it");
+    match run(true) {
+        Err(DeviceError::Kernel { kernel, message, .. }) => {
+            assert_eq!(kernel, "early");
+            assert!(message.contains("cb_push_back(c_0): not modelled with the scheduler's lookahead"), "{message}");
+        }
+        other => panic!("expected the two-producer error, got {other:?}"),
     }
 }
 

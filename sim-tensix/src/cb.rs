@@ -4,6 +4,7 @@
 
 use crate::format::DataFormat;
 use crate::risc::Risc;
+use std::collections::VecDeque;
 
 /// The shared counters of one circular buffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -60,6 +61,42 @@ pub struct CircularBuffer {
     pub(crate) front_ahead_key: u128,
     /// The same for `cb_reserve_back`.
     pub(crate) back_ahead_key: u128,
+    /// Pushes (`[0]`) and pops (`[1]`) made ahead of exact order, readable as of their keys.
+    ahead: [AheadLog; 2],
+}
+
+/// One side's updates that a kernel made ahead of the core's other kernels (see ARCHITECTURE.md, "Time
+/// and ordering contract"): `counters` already include them, and a kernel still behind reads the counters
+/// as of its own key by taking back those after it. Entries leave once no read can come before them.
+#[derive(Debug, Clone, Default)]
+struct AheadLog {
+    /// `(scheduler key, pages)`, oldest first.
+    entries: VecDeque<(u128, u16)>,
+    /// The key of this side's latest update, ahead or not (0: none).
+    last_key: u128,
+}
+
+impl AheadLog {
+    /// The pages of the entries after `key`.
+    #[inline]
+    fn after(&self, key: u128) -> u16 {
+        let mut n = 0u16;
+        for &(k, p) in self.entries.iter().rev() {
+            if k <= key {
+                break;
+            }
+            n = n.wrapping_add(p);
+        }
+        n
+    }
+
+    /// Forget the entries of cycles before `settled`.
+    #[inline]
+    fn settle(&mut self, settled: u64) {
+        while self.entries.front().is_some_and(|&(k, _)| ((k >> 64) as u64) < settled) {
+            self.entries.pop_front();
+        }
+    }
 }
 
 impl CircularBuffer {
@@ -77,6 +114,7 @@ impl CircularBuffer {
             tile_wr: [0; Risc::COUNT],
             front_ahead_key: 0,
             back_ahead_key: 0,
+            ahead: Default::default(),
         }
     }
 
@@ -126,6 +164,78 @@ impl CircularBuffer {
     /// push (or pop) the same CB.
     pub fn update_behind(&self, push: bool, key: u128) -> bool {
         key < if push { self.back_ahead_key } else { self.front_ahead_key }
+    }
+
+    /// The shared counters as a kernel at scheduler key `key` reads them: without the updates made ahead
+    /// of it.
+    #[inline]
+    pub fn counters_at(&self, key: u128) -> CbCounters {
+        let [pushes, pops] = &self.ahead;
+        if pushes.entries.is_empty() && pops.entries.is_empty() {
+            return self.counters;
+        }
+        CbCounters {
+            received: self.counters.received.wrapping_sub(pushes.after(key)),
+            acked: self.counters.acked.wrapping_sub(pops.after(key)),
+        }
+    }
+
+    /// Pages available to a consumer at scheduler key `key`.
+    pub fn pages_available_at(&self, key: u128) -> u32 {
+        self.counters_at(key).pages_available() as u32
+    }
+
+    /// Pages free for a producer at scheduler key `key`.
+    pub fn pages_free_at(&self, key: u128) -> i64 {
+        self.counters_at(key).pages_free(self.num_pages())
+    }
+
+    /// The cycle of the earliest update made ahead of `key` after which `holds` is true of the counters
+    /// (`None`: no such update yet). A kernel at `key` that finds its wait false would, in exact order,
+    /// have blocked and been woken by exactly that update.
+    pub fn first_ahead_where(&self, key: u128, holds: impl Fn(&CbCounters) -> bool) -> Option<u64> {
+        let mut c = self.counters_at(key);
+        let [pushes, pops] = &self.ahead;
+        let (mut i, mut j) =
+            (pushes.entries.partition_point(|e| e.0 <= key), pops.entries.partition_point(|e| e.0 <= key));
+        loop {
+            let (p, q) = (pushes.entries.get(i), pops.entries.get(j));
+            let (k, push, n) = match (p, q) {
+                (Some(&(a, n)), Some(&(b, _))) if a < b => (a, true, n),
+                (_, Some(&(b, n))) => (b, false, n),
+                (Some(&(a, n)), None) => (a, true, n),
+                (None, None) => return None,
+            };
+            if push {
+                c.push(n);
+                i += 1;
+            } else {
+                c.pop(n);
+                j += 1;
+            }
+            if holds(&c) {
+                return Some((k >> 64) as u64);
+            }
+        }
+    }
+
+    /// Note a push (`push`) or pop of `n` pages at scheduler key `key`, made ahead of exact order
+    /// (`ahead`: kept readable as of `key`) or not, forgetting the updates of cycles before `settled`.
+    /// Returns false when the key comes before this side's previous update: two kernels of the core update
+    /// the side, which the lookahead does not model.
+    pub fn note_update(&mut self, push: bool, key: u128, n: u32, ahead: bool, settled: u64) -> bool {
+        for log in &mut self.ahead {
+            log.settle(settled);
+        }
+        let log = &mut self.ahead[if push { 0 } else { 1 }];
+        if key < log.last_key {
+            return false;
+        }
+        log.last_key = key;
+        if ahead {
+            log.entries.push_back((key, n as u16));
+        }
+        true
     }
 
     /// `cb_push_back(n)` by `risc`: publish `n` pages and move its write pointer.
@@ -273,5 +383,69 @@ mod tests {
         cb2.push(Risc::Brisc, 2);
         cb2.push(Risc::Brisc, 3);
         assert_eq!(cb2.write_ptr(Risc::Brisc), 80);
+    }
+
+    fn key(cycle: u64, fiber: u64) -> u128 {
+        ((cycle as u128) << 64) | (1u128 << 63) | fiber as u128
+    }
+
+    /// Push (`push`) or pop one page at `k`, ahead of exact order.
+    fn ahead(cb: &mut CircularBuffer, push: bool, k: u128, settled: u64) {
+        assert!(cb.note_update(push, k, 1, true, settled));
+        if push { cb.push(Risc::Brisc, 1) } else { cb.pop(Risc::Ncrisc, 1) }
+    }
+
+    #[test]
+    fn kernels_behind_read_the_counters_as_of_their_key() {
+        let mut cb = CircularBuffer::new(0, 0, 4 * 16, 16, DataFormat::UInt32);
+        // The producer (fiber 0) pushes at cycles 10, 20 and 30 while the consumer (fiber 1) is behind.
+        for t in [10, 20, 30] {
+            ahead(&mut cb, true, key(t, 0), 0);
+        }
+        assert_eq!(cb.pages_available(), 3, "the counters hold every update");
+        assert_eq!(cb.pages_available_at(key(5, 1)), 0);
+        assert_eq!(cb.pages_available_at(key(10, 1)), 1, "a push at the same cycle by a lower fiber id is seen");
+        assert_eq!(cb.pages_available_at(key(25, 1)), 2);
+        assert_eq!(cb.pages_available_at(key(99, 1)), 3);
+        assert_eq!(cb.pages_free_at(key(25, 1)), 2);
+        // The consumer pops ahead at cycle 40; the producer, behind at 35, does not see it yet.
+        ahead(&mut cb, false, key(40, 1), 0);
+        assert_eq!(cb.pages_free_at(key(35, 0)), 1);
+        assert_eq!(cb.pages_free_at(key(41, 0)), 2);
+    }
+
+    #[test]
+    fn a_wait_that_fails_finds_the_update_ahead_that_wakes_it() {
+        let mut cb = CircularBuffer::new(0, 0, 4 * 16, 16, DataFormat::UInt32);
+        for t in [10, 20, 30] {
+            ahead(&mut cb, true, key(t, 0), 0);
+        }
+        let available = |n: u16| move |c: &CbCounters| c.pages_available() >= n;
+        assert_eq!(cb.first_ahead_where(key(5, 1), available(1)), Some(10));
+        assert_eq!(cb.first_ahead_where(key(5, 1), available(2)), Some(20), "the update that makes it hold");
+        assert_eq!(cb.first_ahead_where(key(15, 1), available(3)), Some(30));
+        assert_eq!(cb.first_ahead_where(key(5, 1), available(4)), None, "no update makes it hold yet");
+        // Pops and pushes interleave in key order: a pop at 25 takes back the page pushed at 20.
+        ahead(&mut cb, false, key(25, 1), 0);
+        assert_eq!(cb.first_ahead_where(key(5, 2), available(2)), Some(20));
+        assert_eq!(cb.first_ahead_where(key(21, 2), available(2)), Some(30));
+        let free = |n: i64| move |c: &CbCounters| c.pages_free(4) >= n;
+        assert_eq!(cb.first_ahead_where(key(22, 0), free(3)), Some(25));
+    }
+
+    #[test]
+    fn updates_are_forgotten_once_settled_and_a_side_updated_out_of_order_is_refused() {
+        let mut cb = CircularBuffer::new(0, 0, 4 * 16, 16, DataFormat::UInt32);
+        ahead(&mut cb, true, key(10, 0), 0);
+        ahead(&mut cb, true, key(20, 0), 0);
+        // Nothing can read before cycle 15 any more: the push at 10 is everyone's now.
+        ahead(&mut cb, false, key(30, 1), 15);
+        assert_eq!(cb.pages_available_at(key(12, 1)), 1, "the settled push is seen");
+        assert_eq!(cb.pages_available_at(key(19, 1)), 1);
+        assert_eq!(cb.pages_available_at(key(20, 1)), 2);
+        // Another kernel pushes at cycle 18, before this side's update at 20: refused.
+        assert!(!cb.note_update(true, key(18, 2), 1, true, 15));
+        assert!(cb.note_update(true, key(21, 2), 1, false, 15), "in order, and in exact order it is not kept");
+        assert_eq!(cb.ahead[0].entries.len(), 1);
     }
 }

@@ -312,6 +312,32 @@ impl TensixCore {
         }
     }
 
+    /// Whether `w` holds for a kernel at scheduler key `key`: CB counters are read without the updates
+    /// other kernels of the core made ahead of it (see [`CircularBuffer::counters_at`]); everything else
+    /// is only ever changed in exact order.
+    #[inline]
+    pub fn satisfied_at(&self, w: &Wait, key: u128) -> bool {
+        match *w {
+            Wait::CbFront { cb, pages } => self.cb(cb).is_some_and(|c| c.pages_available_at(key) >= pages),
+            Wait::CbBack { cb, pages } => self.cb(cb).is_some_and(|c| c.pages_free_at(key) >= pages as i64),
+            _ => self.satisfied(w),
+        }
+    }
+
+    /// For a kernel at scheduler key `key` whose wait `w` does not hold: the cycle of the update, made
+    /// ahead of it by another kernel of the core, that makes it hold (`None`: none yet, so it blocks).
+    pub fn ahead_wake(&self, w: &Wait, key: u128) -> Option<u64> {
+        match *w {
+            Wait::CbFront { cb, pages } => self.cb(cb)?.first_ahead_where(key, |c| c.pages_available() as u32 >= pages),
+            Wait::CbBack { cb, pages } => {
+                let c = self.cb(cb)?;
+                let n = c.num_pages();
+                c.first_ahead_where(key, |k| k.pages_free(n) >= pages as i64)
+            }
+            _ => None,
+        }
+    }
+
     /// Remember that `w`, which holds, returned at scheduler key `key` without waiting for the core's
     /// other kernels (see [`crate::cb::CircularBuffer::update_behind`]).
     pub fn note_wait_ahead(&mut self, w: &Wait, key: u128) {

@@ -154,7 +154,7 @@ impl<'y> KernelCtx<'y> {
             None => {
                 // Most waits already hold: a small frame for them, the blocking loop out of line.
                 self.sync_local();
-                if self.host.borrow().core(self.k.core).satisfied(&wait) {
+                if self.host.borrow().core(self.k.core).satisfied_at(&wait, self.key()) {
                     return;
                 }
             }
@@ -176,12 +176,13 @@ impl<'y> KernelCtx<'y> {
         if now.0 > self.k.max_cycles || !self.k.sync.wait_ahead_ok(now, id) {
             return None;
         }
+        let key = EventKey::fiber(now, id).packed();
         let mut h = self.host.borrow_mut();
         let core = h.core_mut(self.k.core);
-        if !core.satisfied(wait) {
+        if !core.satisfied_at(wait, key) {
             return Some(false);
         }
-        core.note_wait_ahead(wait, EventKey::fiber(now, id).packed());
+        core.note_wait_ahead(wait, key);
         Some(true)
     }
 
@@ -189,15 +190,30 @@ impl<'y> KernelCtx<'y> {
     fn wait_blocked(&mut self, wait: Wait, latency: Cycles) {
         loop {
             self.sync_local();
-            {
+            let since = self.now();
+            let ahead_wake = {
                 let mut h = self.host.borrow_mut();
-                if h.core(self.k.core).satisfied(&wait) {
+                let key = self.key();
+                let core = h.core(self.k.core);
+                if core.satisfied_at(&wait, key) {
                     return;
                 }
-                h.block(self.k.core, Waiter { fiber: self.k.fiber, wait, latency }, self.now());
+                // Another kernel of the core already made, ahead of this one, the update that wakes it.
+                let wake = core.ahead_wake(&wait, key);
+                if wake.is_none() {
+                    h.block(self.k.core, Waiter { fiber: self.k.fiber, wait, latency }, since);
+                }
+                wake
+            };
+            match ahead_wake {
+                Some(at) => {
+                    self.clock.catch_up(Cycle(at) + latency);
+                    self.clock.yield_now();
+                }
+                None => {
+                    self.clock.block();
+                }
             }
-            let since = self.now();
-            self.clock.block();
             let woke = self.now();
             self.blocked += woke - since;
             if self.tracing && woke > since {
@@ -205,6 +221,12 @@ impl<'y> KernelCtx<'y> {
                 self.host.borrow_mut().trace_slice(self.k.fiber, &name, "wait", since, woke, Vec::new());
             }
         }
+    }
+
+    /// This kernel's scheduler key now.
+    #[inline]
+    pub(crate) fn key(&self) -> u128 {
+        EventKey::fiber(self.now(), self.k.fiber.0).packed()
     }
 
     pub(crate) fn with_core<R>(&mut self, f: impl FnOnce(&mut TensixCore) -> R) -> R {
@@ -260,7 +282,7 @@ impl<'y> KernelCtx<'y> {
         let (side, wait) = if push { ("push", "cb_reserve_back") } else { ("pop", "cb_wait_front") };
         self.fail(format!(
             "{api}(c_{cb}): not modelled with the scheduler's lookahead: two kernels of this core {side} c_{cb}, \
-             and another kernel's {wait} on it already went on ahead of this call; run with \
+             and another kernel's {wait} or {side} on it already went on ahead of this call; run with \
              `--set sim.lookahead=0` (exact order)"
         ))
     }
@@ -302,11 +324,20 @@ impl<'y> KernelCtx<'y> {
         let cb = self.cb_index(api, cb);
         self.spend(self.costs.cb_update);
         self.cb_checked(api, cb, n);
-        self.sync_local();
-        let (risc, key) = (self.k.risc, EventKey::fiber(self.now(), self.k.fiber.0).packed());
+        // Only the core's kernels read CB counters, each as of its own key; so, with a wake-up latency that
+        // keeps every wake-up after the update that causes it, the update may go on ahead of them.
+        let (now, id) = (self.now(), self.k.fiber.0);
+        let within = now.0 <= self.k.max_cycles;
+        let in_order = within && self.k.sync.local_ok(now, id);
+        let ahead = !in_order && within && self.costs.cb_wake.0 > 0 && self.k.sync.update_ahead_ok(now, id);
+        if !in_order && !ahead {
+            self.clock.yield_now();
+        }
+        let (risc, key) = (self.k.risc, self.key());
+        let settled = self.k.sync.settled(self.now()).0;
         let behind = self.update_core(|c| {
             let b = c.cb_mut(cb).expect("checked");
-            if b.update_behind(push, key) {
+            if b.update_behind(push, key) || !b.note_update(push, key, n, ahead, settled) {
                 return true;
             }
             if push {

@@ -264,12 +264,13 @@ impl Compute<'_> {
         let slot = self.settings.slot(self.pack_section, dst);
         let core = self.ctx.k.core;
         let (data, l1_acc) = (self.data, self.l1_acc);
+        let key = self.ctx.key();
         let r: Result<(), String> = {
             let mut h = self.ctx.host.borrow_mut();
             let tc = h.core_mut(core);
             let cbv = tc.cb(cbi).expect("checked");
             let index = out_index.unwrap_or_else(|| cbv.tile_write_index(risc));
-            let (free, format, page, wp) = (cbv.pages_free(), cbv.format, cbv.page_size, cbv.write_ptr(risc));
+            let (free, format, page, wp) = (cbv.pages_free_at(key), cbv.format, cbv.page_size, cbv.write_ptr(risc));
             if free < index as i64 + 1 {
                 Err(format!(
                     "{api}(dst {dst}, c_{cbi}): c_{cbi} has no room for page {index}: {} of {} pages free; call cb_reserve_back first",

@@ -210,7 +210,8 @@ impl<'y> Dataflow<'y> {
         self.ctx.spend(self.ctx.costs.cb_poll);
         self.ctx.cb_checked("cb_pages_reservable_at_back", cb, 0);
         self.ctx.sync_local();
-        self.ctx.with_core(|c| c.satisfied(&Wait::CbBack { cb, pages: n }))
+        let key = self.ctx.key();
+        self.ctx.with_core(|c| c.satisfied_at(&Wait::CbBack { cb, pages: n }, key))
     }
 
     /// `cb_pages_available_at_front(cb, n)`: non-blocking probe.
@@ -219,7 +220,8 @@ impl<'y> Dataflow<'y> {
         self.ctx.spend(self.ctx.costs.cb_poll);
         self.ctx.cb_checked("cb_pages_available_at_front", cb, 0);
         self.ctx.sync_local();
-        self.ctx.with_core(|c| c.satisfied(&Wait::CbFront { cb, pages: n }))
+        let key = self.ctx.key();
+        self.ctx.with_core(|c| c.satisfied_at(&Wait::CbFront { cb, pages: n }, key))
     }
 
     fn cb_field<R>(&self, api: &str, cb: u32, f: impl FnOnce(&crate::cb::CircularBuffer, crate::risc::Risc) -> R) -> R {
