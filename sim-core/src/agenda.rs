@@ -71,23 +71,15 @@ impl SyncView {
         self.local_ok_ahead(at, id, key, first)
     }
 
-    /// Whether fiber `id` at cycle `at` may let a wait on a counter of its own core that only grows (CB
-    /// pages, compute hand-offs) and already holds return without synchronising: the lookahead is on
-    /// for it and no hardware event (nor a window's end) is pending before it. Such a wait stays true
-    /// whatever the kernels still behind it do, so it returns as it would in exact order (see
-    /// ARCHITECTURE.md "Time and ordering contract").
+    /// Whether fiber `id` may let a wait on a counter of its own core that only grows (CB pages, compute
+    /// hand-offs) and already holds return without synchronising, or update a CB counter without waiting
+    /// for the kernels behind it (the caller keeps the update readable as of its key until
+    /// [`SyncView::settled`] passes it): the lookahead is on for it. Only the core's kernels change or
+    /// read these counters, never a hardware event, so neither the kernels behind nor the hardware events
+    /// pending before it can change what it sees (see ARCHITECTURE.md "Time and ordering contract").
     #[inline]
-    pub fn wait_ahead_ok(&self, at: Cycle, id: u32) -> bool {
-        self.lookahead[id as usize] != 0 && self.hw.get() > EventKey::fiber(at, id).packed()
-    }
-
-    /// Whether fiber `id` at cycle `at` may update a counter of its own core that only its own kernels
-    /// read, each as of its own key (CB pages), without waiting for the kernels behind it: the same
-    /// condition as [`SyncView::wait_ahead_ok`]. The caller keeps the update readable as of its key until
-    /// [`SyncView::settled`] passes it.
-    #[inline]
-    pub fn update_ahead_ok(&self, at: Cycle, id: u32) -> bool {
-        self.wait_ahead_ok(at, id)
+    pub fn counter_ahead_ok(&self, id: u32) -> bool {
+        self.lookahead[id as usize] != 0
     }
 
     /// A cycle before which nothing can still read a core's state: the earliest pending hardware event,
@@ -446,7 +438,7 @@ mod tests {
     }
 
     #[test]
-    fn waits_that_hold_pass_kernels_but_not_hardware_events() {
+    fn counter_calls_pass_kernels_and_hardware_events_with_lookahead_only() {
         // Fibers 0,1 on core 0 (lookahead 10), fiber 2 on core 1 without lookahead.
         let mut a: Agenda<&str> = Agenda::new(&[0, 0, 1], 2, &[Cycles(10), Cycles(10), Cycles(0)]);
         let v = a.view();
@@ -454,12 +446,12 @@ mod tests {
         a.push_fiber(Cycle(6), 2);
         // Past its own core's kernel and past another core's by more than the lookahead.
         assert!(!v.local_ok(Cycle(50), 0));
-        assert!(v.wait_ahead_ok(Cycle(50), 0));
-        // Not past a hardware event, and never without lookahead.
+        assert!(v.counter_ahead_ok(0));
+        // Past a hardware event too (none touches these counters), but never without lookahead.
         a.push(Cycle(40), "hw");
-        assert!(!v.wait_ahead_ok(Cycle(50), 0));
-        assert!(v.wait_ahead_ok(Cycle(39), 0));
-        assert!(!v.wait_ahead_ok(Cycle(7), 2));
+        assert!(v.counter_ahead_ok(0));
+        assert!(!v.local_ok(Cycle(50), 0));
+        assert!(!v.counter_ahead_ok(2));
         assert_eq!(v.went_ahead(0), Cycle(0), "a wait records nothing");
     }
 

@@ -164,7 +164,7 @@ impl<'y> KernelCtx<'y> {
 
     /// A wait on a counter of this core that only grows (CB pages, compute hand-offs) and holds now
     /// returns without waiting for the core's other kernels: what they do before this cycle can only add
-    /// to the counter (`SyncView::wait_ahead_ok`). A CB that two kernels of the core push (or pop) breaks
+    /// to the counter (`SyncView::counter_ahead_ok`). A CB that two kernels of the core push (or pop) breaks
     /// that, and the push (pop) says so (`cb_update`).
     /// Returns whether the wait holds, or `None` when it may not be checked ahead.
     #[inline]
@@ -173,7 +173,7 @@ impl<'y> KernelCtx<'y> {
             return None;
         }
         let (now, id) = (self.now(), self.k.fiber.0);
-        if now.0 > self.k.max_cycles || !self.k.sync.wait_ahead_ok(now, id) {
+        if now.0 > self.k.max_cycles || !self.k.sync.counter_ahead_ok(id) {
             return None;
         }
         let key = EventKey::fiber(now, id).packed();
@@ -329,7 +329,7 @@ impl<'y> KernelCtx<'y> {
         let (now, id) = (self.now(), self.k.fiber.0);
         let within = now.0 <= self.k.max_cycles;
         let in_order = within && self.k.sync.local_ok(now, id);
-        let ahead = !in_order && within && self.costs.cb_wake.0 > 0 && self.k.sync.update_ahead_ok(now, id);
+        let ahead = !in_order && within && self.costs.cb_wake.0 > 0 && self.k.sync.counter_ahead_ok(id);
         if !in_order && !ahead {
             self.clock.yield_now();
         }
