@@ -166,4 +166,5 @@ fn lookahead_off_gives_the_same_stats() {
         docs.push(std::fs::read(&path).unwrap());
     }
     assert!(docs[0] == docs[1], "stats differ with the lookahead off");
+    std::fs::remove_dir_all(&d).unwrap();
 }
