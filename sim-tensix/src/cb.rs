@@ -4,7 +4,6 @@
 
 use crate::format::DataFormat;
 use crate::risc::Risc;
-use std::collections::VecDeque;
 
 /// The shared counters of one circular buffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -70,18 +69,29 @@ pub struct CircularBuffer {
 /// as of its own key by taking back those after it. Entries leave once no read can come before them.
 #[derive(Debug, Clone, Default)]
 struct AheadLog {
-    /// `(scheduler key, pages)`, oldest first.
-    entries: VecDeque<(u128, u16)>,
+    /// `(scheduler key, pages)`, oldest first, from `head` on (the entries before it are forgotten).
+    entries: Vec<(u128, u16)>,
+    head: usize,
     /// The key of this side's latest update, ahead or not (0: none).
     last_key: u128,
 }
 
 impl AheadLog {
+    /// The entries still kept.
+    #[inline]
+    fn live(&self) -> &[(u128, u16)] {
+        &self.entries[self.head..]
+    }
+
     /// The pages of the entries after `key`.
     #[inline]
     fn after(&self, key: u128) -> u16 {
+        // Most reads come after every update of the side.
+        if self.last_key <= key {
+            return 0;
+        }
         let mut n = 0u16;
-        for &(k, p) in self.entries.iter().rev() {
+        for &(k, p) in self.live().iter().rev() {
             if k <= key {
                 break;
             }
@@ -93,8 +103,18 @@ impl AheadLog {
     /// Forget the entries of cycles before `settled`.
     #[inline]
     fn settle(&mut self, settled: u64) {
-        while self.entries.front().is_some_and(|&(k, _)| ((k >> 64) as u64) < settled) {
-            self.entries.pop_front();
+        let live = self.live();
+        let gone = live.iter().take_while(|&&(k, _)| ((k >> 64) as u64) < settled).count();
+        if gone == 0 {
+            return;
+        }
+        self.head += gone;
+        if self.head == self.entries.len() {
+            self.entries.clear();
+            self.head = 0;
+        } else if self.head >= 64 && self.head * 2 >= self.entries.len() {
+            self.entries.drain(..self.head);
+            self.head = 0;
         }
     }
 }
@@ -171,7 +191,7 @@ impl CircularBuffer {
     #[inline]
     pub fn counters_at(&self, key: u128) -> CbCounters {
         let [pushes, pops] = &self.ahead;
-        if pushes.entries.is_empty() && pops.entries.is_empty() {
+        if pushes.live().is_empty() && pops.live().is_empty() {
             return self.counters;
         }
         CbCounters {
@@ -197,9 +217,9 @@ impl CircularBuffer {
         let mut c = self.counters_at(key);
         let [pushes, pops] = &self.ahead;
         let (mut i, mut j) =
-            (pushes.entries.partition_point(|e| e.0 <= key), pops.entries.partition_point(|e| e.0 <= key));
+            (pushes.live().partition_point(|e| e.0 <= key), pops.live().partition_point(|e| e.0 <= key));
         loop {
-            let (p, q) = (pushes.entries.get(i), pops.entries.get(j));
+            let (p, q) = (pushes.live().get(i), pops.live().get(j));
             let (k, push, n) = match (p, q) {
                 (Some(&(a, n)), Some(&(b, _))) if a < b => (a, true, n),
                 (_, Some(&(b, n))) => (b, false, n),
@@ -220,20 +240,21 @@ impl CircularBuffer {
     }
 
     /// Note a push (`push`) or pop of `n` pages at scheduler key `key`, made ahead of exact order
-    /// (`ahead`: kept readable as of `key`) or not, forgetting the updates of cycles before `settled`.
-    /// Returns false when the key comes before this side's previous update: two kernels of the core update
-    /// the side, which the lookahead does not model.
-    pub fn note_update(&mut self, push: bool, key: u128, n: u32, ahead: bool, settled: u64) -> bool {
-        for log in &mut self.ahead {
-            log.settle(settled);
-        }
+    /// (`ahead`: kept readable as of `key`) or not, forgetting this side's updates of cycles before
+    /// `settled()` (asked only when the side keeps any). Returns false when the key comes before this side's
+    /// previous update: two kernels of the core update the side, which the lookahead does not model.
+    #[inline]
+    pub fn note_update(&mut self, push: bool, key: u128, n: u32, ahead: bool, settled: impl FnOnce() -> u64) -> bool {
         let log = &mut self.ahead[if push { 0 } else { 1 }];
         if key < log.last_key {
             return false;
         }
         log.last_key = key;
+        if log.head < log.entries.len() {
+            log.settle(settled());
+        }
         if ahead {
-            log.entries.push_back((key, n as u16));
+            log.entries.push((key, n as u16));
         }
         true
     }
@@ -391,7 +412,7 @@ mod tests {
 
     /// Push (`push`) or pop one page at `k`, ahead of exact order.
     fn ahead(cb: &mut CircularBuffer, push: bool, k: u128, settled: u64) {
-        assert!(cb.note_update(push, k, 1, true, settled));
+        assert!(cb.note_update(push, k, 1, true, || settled));
         if push { cb.push(Risc::Brisc, 1) } else { cb.pop(Risc::Ncrisc, 1) }
     }
 
@@ -438,14 +459,15 @@ mod tests {
         let mut cb = CircularBuffer::new(0, 0, 4 * 16, 16, DataFormat::UInt32);
         ahead(&mut cb, true, key(10, 0), 0);
         ahead(&mut cb, true, key(20, 0), 0);
-        // Nothing can read before cycle 15 any more: the push at 10 is everyone's now.
-        ahead(&mut cb, false, key(30, 1), 15);
-        assert_eq!(cb.pages_available_at(key(12, 1)), 1, "the settled push is seen");
+        assert_eq!(cb.ahead[0].live().len(), 2);
+        // Another kernel pushes at cycle 18, before this side's update at 20: refused.
+        assert!(!cb.note_update(true, key(18, 2), 1, true, || 15));
+        // Nothing can read before cycle 15 any more: the side's next update forgets the push at 10. That
+        // update, made in exact order, is not kept.
+        assert!(cb.note_update(true, key(21, 2), 1, false, || 15));
+        assert_eq!(cb.ahead[0].live().len(), 1);
+        assert_eq!(cb.pages_available_at(key(12, 1)), 1, "the forgotten push is still seen");
         assert_eq!(cb.pages_available_at(key(19, 1)), 1);
         assert_eq!(cb.pages_available_at(key(20, 1)), 2);
-        // Another kernel pushes at cycle 18, before this side's update at 20: refused.
-        assert!(!cb.note_update(true, key(18, 2), 1, true, 15));
-        assert!(cb.note_update(true, key(21, 2), 1, false, 15), "in order, and in exact order it is not kept");
-        assert_eq!(cb.ahead[0].entries.len(), 1);
     }
 }

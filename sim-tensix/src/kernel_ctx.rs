@@ -333,11 +333,11 @@ impl<'y> KernelCtx<'y> {
         if !in_order && !ahead {
             self.clock.yield_now();
         }
-        let (risc, key) = (self.k.risc, self.key());
-        let settled = self.k.sync.settled(self.now()).0;
+        let (risc, key, now) = (self.k.risc, self.key(), self.now());
+        let settled = self.k.sync.settled(now).0;
         let behind = self.update_core(|c| {
             let b = c.cb_mut(cb).expect("checked");
-            if b.update_behind(push, key) || !b.note_update(push, key, n, ahead, settled) {
+            if b.update_behind(push, key) || !b.note_update(push, key, n, ahead, || settled) {
                 return true;
             }
             if push {
