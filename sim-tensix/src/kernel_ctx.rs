@@ -207,6 +207,9 @@ impl<'y> KernelCtx<'y> {
             };
             match ahead_wake {
                 Some(at) => {
+                    // Updates go ahead only with a wake-up latency above zero (`cb_update`), so the wake-up
+                    // comes after the update and the next check sees it: the loop always moves on.
+                    debug_assert!(latency.0 > 0, "an update went ahead with a zero wake-up latency");
                     self.clock.catch_up(Cycle(at) + latency);
                     self.clock.yield_now();
                 }
