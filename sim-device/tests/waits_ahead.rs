@@ -27,6 +27,28 @@ fn ncrisc() -> DataMovementConfig {
     DataMovementConfig { processor: DataMovementProcessor::RISCV_1, noc: NocId::Noc1, ..Default::default() }
 }
 
+/// Run kernel `brisc` on BRISC and `ncrisc` on NCRISC of core (0,0), which has the 4-page CB c_0.
+fn one_core(lookahead: bool, brisc: Kernel, ncrisc_kernel: Kernel) -> Result<RunReport, DeviceError> {
+    let mut dev = device(lookahead);
+    let core = CoreCoord::new(0, 0);
+    let mut p = with_cb(core);
+    p.create_kernel(brisc, core, DataMovementConfig::default())?;
+    p.create_kernel(ncrisc_kernel, core, ncrisc())?;
+    dev.enqueue_program(&p)
+}
+
+/// Check that `r` is the lookahead's refusal of a CB pushed by two kernels, raised in `kernel`.
+fn assert_refused(r: Result<RunReport, DeviceError>, kernel: &str) {
+    match r {
+        Err(DeviceError::Kernel { kernel: k, message, .. }) => {
+            assert_eq!(k, kernel);
+            assert!(message.contains("cb_push_back(c_0): not modelled with the scheduler's lookahead"), "{message}");
+            assert!(message.contains("--set sim.lookahead=0"), "{message}");
+        }
+        other => panic!("expected the two-producer error, got {other:?}"),
+    }
+}
+
 /// Producer on BRISC and consumer on NCRISC of every core of a 4×2 grid, `pages` one-page hand-offs through
 /// a 4-page CB, the consumer spending `work` cycles per page; returns the report.
 fn pingpong(dev: &mut Device, pages: u32, work: u64) -> RunReport {
@@ -91,30 +113,17 @@ fn a_consumer_behind_a_push_made_ahead_wakes_when_that_push_happens() {
     // then waits at about cycle 10, finds no page as of its cycle, and must wake exactly as it would have
     // in exact order: the CB wake-up latency after the push.
     let run = |lookahead: bool| {
-        let mut dev = device(lookahead);
-        let core = CoreCoord::new(0, 0);
-        let mut p = with_cb(core);
-        p.create_kernel(
-            Kernel::dataflow("producer", |k: &mut Dataflow| {
-                k.delay(100);
-                k.cb_reserve_back(CBIndex::c_0, 1);
-                k.cb_push_back(CBIndex::c_0, 1);
-            }),
-            core,
-            DataMovementConfig::default(),
-        )
-        .unwrap();
-        p.create_kernel(
-            Kernel::dataflow("consumer", |k: &mut Dataflow| {
-                k.delay(10);
-                k.cb_wait_front(CBIndex::c_0, 1);
-                k.cb_pop_front(CBIndex::c_0, 1);
-            }),
-            core,
-            ncrisc(),
-        )
-        .unwrap();
-        dev.enqueue_program(&p).unwrap()
+        let producer = Kernel::dataflow("producer", |k: &mut Dataflow| {
+            k.delay(100);
+            k.cb_reserve_back(CBIndex::c_0, 1);
+            k.cb_push_back(CBIndex::c_0, 1);
+        });
+        let consumer = Kernel::dataflow("consumer", |k: &mut Dataflow| {
+            k.delay(10);
+            k.cb_wait_front(CBIndex::c_0, 1);
+            k.cb_pop_front(CBIndex::c_0, 1);
+        });
+        one_core(lookahead, producer, consumer).unwrap()
     };
     let (exact, ahead) = (run(false), run(true));
     let times = |r: &RunReport| r.kernels.iter().map(|k| (k.start, k.end, k.busy, k.blocked)).collect::<Vec<_>>();
@@ -128,30 +137,16 @@ fn a_consumer_behind_a_push_made_ahead_wakes_when_that_push_happens() {
 fn a_cb_pushed_ahead_and_then_by_a_kernel_behind_is_refused() {
     // BRISC pushes at about cycle 100, ahead of NCRISC, which then pushes the same CB at about cycle 10.
     let run = |lookahead: bool| {
-        let mut dev = device(lookahead);
-        let core = CoreCoord::new(0, 0);
-        let mut p = with_cb(core);
-        for (name, wait, config) in [("late", 100, DataMovementConfig::default()), ("early", 10, ncrisc())] {
-            p.create_kernel(
-                Kernel::dataflow(name, move |k: &mut Dataflow| {
-                    k.delay(wait);
-                    k.cb_push_back(CBIndex::c_0, 1);
-                }),
-                core,
-                config,
-            )
-            .unwrap();
-        }
-        dev.enqueue_program(&p)
+        let pusher = |name: &str, wait: u64| {
+            Kernel::dataflow(name, move |k: &mut Dataflow| {
+                k.delay(wait);
+                k.cb_push_back(CBIndex::c_0, 1);
+            })
+        };
+        one_core(lookahead, pusher("late", 100), pusher("early", 10))
     };
     assert!(run(false).is_ok(), "exact order runs it");
-    match run(true) {
-        Err(DeviceError::Kernel { kernel, message, .. }) => {
-            assert_eq!(kernel, "early");
-            assert!(message.contains("cb_push_back(c_0): not modelled with the scheduler's lookahead"), "{message}");
-        }
-        other => panic!("expected the two-producer error, got {other:?}"),
-    }
+    assert_refused(run(true), "early");
 }
 
 #[test]
@@ -159,37 +154,15 @@ fn a_cb_pushed_by_two_kernels_of_a_core_is_refused_not_misordered() {
     // BRISC spends 100 cycles, then reserves (which holds and goes on ahead of NCRISC, still at cycle 0)
     // and pushes; NCRISC pushes the same CB at once, before BRISC's reserve in exact order.
     let run = |lookahead: bool| {
-        let mut dev = device(lookahead);
-        let core = CoreCoord::new(0, 0);
-        let mut p = with_cb(core);
-        p.create_kernel(
-            Kernel::dataflow("late_producer", |k: &mut Dataflow| {
-                k.delay(100);
+        let producer = |name: &str, wait: u64| {
+            Kernel::dataflow(name, move |k: &mut Dataflow| {
+                k.delay(wait);
                 k.cb_reserve_back(CBIndex::c_0, 1);
                 k.cb_push_back(CBIndex::c_0, 1);
-            }),
-            core,
-            DataMovementConfig::default(),
-        )
-        .unwrap();
-        p.create_kernel(
-            Kernel::dataflow("early_producer", |k: &mut Dataflow| {
-                k.cb_reserve_back(CBIndex::c_0, 1);
-                k.cb_push_back(CBIndex::c_0, 1);
-            }),
-            core,
-            ncrisc(),
-        )
-        .unwrap();
-        dev.enqueue_program(&p)
+            })
+        };
+        one_core(lookahead, producer("late_producer", 100), producer("early_producer", 0))
     };
     assert!(run(false).is_ok(), "exact order runs it");
-    match run(true) {
-        Err(DeviceError::Kernel { kernel, message, .. }) => {
-            assert_eq!(kernel, "early_producer");
-            assert!(message.contains("cb_push_back(c_0): not modelled with the scheduler's lookahead"), "{message}");
-            assert!(message.contains("--set sim.lookahead=0"), "{message}");
-        }
-        other => panic!("expected the two-producer error, got {other:?}"),
-    }
+    assert_refused(run(true), "early_producer");
 }
