@@ -241,17 +241,17 @@ impl CircularBuffer {
 
     /// Note a push (`push`) or pop of `n` pages at scheduler key `key`, made ahead of exact order
     /// (`ahead`: kept readable as of `key`) or not, forgetting this side's updates of cycles before
-    /// `settled()` (asked only when the side keeps any). Returns false when the key comes before this side's
-    /// previous update: two kernels of the core update the side, which the lookahead does not model.
+    /// `settled`. Returns false when the key comes before this side's previous update: two kernels of the
+    /// core update the side, which the lookahead does not model.
     #[inline]
-    pub fn note_update(&mut self, push: bool, key: u128, n: u32, ahead: bool, settled: impl FnOnce() -> u64) -> bool {
+    pub fn note_update(&mut self, push: bool, key: u128, n: u32, ahead: bool, settled: u64) -> bool {
         let log = &mut self.ahead[if push { 0 } else { 1 }];
         if key < log.last_key {
             return false;
         }
         log.last_key = key;
         if log.head < log.entries.len() {
-            log.settle(settled());
+            log.settle(settled);
         }
         if ahead {
             log.entries.push((key, n as u16));
@@ -412,7 +412,7 @@ mod tests {
 
     /// Push (`push`) or pop one page at `k`, ahead of exact order.
     fn ahead(cb: &mut CircularBuffer, push: bool, k: u128, settled: u64) {
-        assert!(cb.note_update(push, k, 1, true, || settled));
+        assert!(cb.note_update(push, k, 1, true, settled));
         if push { cb.push(Risc::Brisc, 1) } else { cb.pop(Risc::Ncrisc, 1) }
     }
 
@@ -461,10 +461,10 @@ mod tests {
         ahead(&mut cb, true, key(20, 0), 0);
         assert_eq!(cb.ahead[0].live().len(), 2);
         // Another kernel pushes at cycle 18, before this side's update at 20: refused.
-        assert!(!cb.note_update(true, key(18, 2), 1, true, || 15));
+        assert!(!cb.note_update(true, key(18, 2), 1, true, 15));
         // Nothing can read before cycle 15 any more: the side's next update forgets the push at 10. That
         // update, made in exact order, is not kept.
-        assert!(cb.note_update(true, key(21, 2), 1, false, || 15));
+        assert!(cb.note_update(true, key(21, 2), 1, false, 15));
         assert_eq!(cb.ahead[0].live().len(), 1);
         assert_eq!(cb.pages_available_at(key(12, 1)), 1, "the forgotten push is still seen");
         assert_eq!(cb.pages_available_at(key(19, 1)), 1);

@@ -140,6 +140,23 @@ impl<'y> KernelCtx<'y> {
         }
     }
 
+    /// [`KernelCtx::sync_local`] for an update that the core's other kernels read as of their own keys (a
+    /// CB push or pop): when `may_go_ahead`, it goes on instead of waiting for them. Returns whether it
+    /// went on ahead of exact order for its core.
+    #[inline]
+    pub(crate) fn sync_local_or_ahead(&self, may_go_ahead: bool) -> bool {
+        let now = self.now();
+        let within = now.0 <= self.k.max_cycles;
+        if within && self.k.sync.local_ok(now, self.k.fiber.0) {
+            return false;
+        }
+        if within && may_go_ahead {
+            return true;
+        }
+        self.clock.yield_now();
+        false
+    }
+
     pub(crate) fn fail(&self, msg: String) -> ! {
         abort(msg)
     }
@@ -176,7 +193,7 @@ impl<'y> KernelCtx<'y> {
         if now.0 > self.k.max_cycles || !self.k.sync.counter_ahead_ok(id) {
             return None;
         }
-        let key = EventKey::fiber(now, id).packed();
+        let key = self.key();
         let mut h = self.host.borrow_mut();
         let core = h.core_mut(self.k.core);
         if !core.satisfied_at(wait, key) {
@@ -329,18 +346,12 @@ impl<'y> KernelCtx<'y> {
         self.cb_checked(api, cb, n);
         // Only the core's kernels read CB counters, each as of its own key; so, with a wake-up latency that
         // keeps every wake-up after the update that causes it, the update may go on ahead of them.
-        let (now, id) = (self.now(), self.k.fiber.0);
-        let within = now.0 <= self.k.max_cycles;
-        let in_order = within && self.k.sync.local_ok(now, id);
-        let ahead = !in_order && within && self.costs.cb_wake.0 > 0 && self.k.sync.counter_ahead_ok(id);
-        if !in_order && !ahead {
-            self.clock.yield_now();
-        }
-        let (risc, key, now) = (self.k.risc, self.key(), self.now());
-        let settled = self.k.sync.settled(now).0;
+        let ahead = self.sync_local_or_ahead(self.costs.cb_wake.0 > 0 && self.k.sync.counter_ahead_ok(self.k.fiber.0));
+        let (risc, key) = (self.k.risc, self.key());
+        let settled = self.k.sync.settled(self.now()).0;
         let behind = self.update_core(|c| {
             let b = c.cb_mut(cb).expect("checked");
-            if b.update_behind(push, key) || !b.note_update(push, key, n, ahead, || settled) {
+            if b.update_behind(push, key) || !b.note_update(push, key, n, ahead, settled) {
                 return true;
             }
             if push {
