@@ -166,3 +166,50 @@ fn a_cb_pushed_by_two_kernels_of_a_core_is_refused_not_misordered() {
     assert!(run(false).is_ok(), "exact order runs it");
     assert_refused(run(true), "early_producer");
 }
+
+#[test]
+fn a_consumer_blocks_ahead_of_its_producer_and_goes_on_where_exact_order_would() {
+    // NCRISC waits for a page at about cycle `wait` while BRISC, which pushes it, is still at about cycle
+    // 50 (its probe made it hand control back). NCRISC blocks at once instead of first letting BRISC catch
+    // up. A page pushed before NCRISC's wait lets NCRISC go on at its own cycle, as exact order does, even
+    // when that is less than the CB wake-up latency after the push; one pushed later wakes NCRISC the
+    // wake-up latency after the push.
+    let run = |lookahead: bool, late: u64, wait: u64| {
+        let producer = Kernel::dataflow("producer", move |k: &mut Dataflow| {
+            k.delay(50);
+            assert!(k.cb_pages_reservable_at_back(CBIndex::c_0, 1));
+            k.delay(late);
+            k.cb_reserve_back(CBIndex::c_0, 1);
+            k.cb_push_back(CBIndex::c_0, 1);
+        });
+        let consumer = Kernel::dataflow("consumer", move |k: &mut Dataflow| {
+            k.delay(wait);
+            k.cb_wait_front(CBIndex::c_0, 1);
+            k.delay(5);
+            k.cb_pop_front(CBIndex::c_0, 1);
+        });
+        one_core(lookahead, producer, consumer).unwrap()
+    };
+    let times = |r: &RunReport| r.kernels.iter().map(|k| (k.start, k.end, k.busy, k.blocked)).collect::<Vec<_>>();
+    // Every wait cycle around the push (at about 75), so that some fall within the wake-up latency after it.
+    for wait in 60..=100 {
+        let (exact, ahead) = (run(false, 0, wait), run(true, 0, wait));
+        assert_eq!(times(&ahead), times(&exact), "wait at {wait}");
+        assert_eq!(ahead.cycles, exact.cycles, "wait at {wait}");
+        assert!(
+            ahead.resumes <= exact.resumes,
+            "wait at {wait}: {} resumptions, exact {}",
+            ahead.resumes,
+            exact.resumes
+        );
+    }
+    let consumer = |r: &RunReport| r.kernels.iter().find(|k| k.kernel == "consumer").unwrap().blocked.0;
+    assert_eq!(consumer(&run(true, 0, 100)), 0, "pushed before the wait");
+    // Pushed at about 325: blocking at once saves the resumption that let BRISC catch up only for the wait
+    // to block anyway. Each kernel starts (2), BRISC goes on after its probe (1), NCRISC wakes (1); in
+    // exact order BRISC and NCRISC also resume once each to keep the order.
+    let (exact, ahead) = (run(false, 250, 100), run(true, 250, 100));
+    assert_eq!(times(&ahead), times(&exact));
+    assert!((150..=300).contains(&consumer(&ahead)), "consumer blocked {}", consumer(&ahead));
+    assert_eq!((ahead.resumes, exact.resumes), (4, 6));
+}

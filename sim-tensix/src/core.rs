@@ -4,7 +4,7 @@
 use crate::cb::CircularBuffer;
 use crate::l1::L1;
 use crate::risc::Risc;
-use sim_core::{Cycles, FiberId};
+use sim_core::{Cycle, Cycles, FiberId};
 use soc_descriptors::NocId;
 use std::fmt;
 
@@ -246,6 +246,10 @@ pub struct Waiter {
     pub wait: Wait,
     /// Cycles between the condition becoming true and the kernel noticing it.
     pub latency: Cycles,
+    /// The scheduler key of the check that found the wait not holding. A kernel may block on a counter
+    /// that only its core's kernels change before the kernels behind it have run (see
+    /// [`TensixCore::take_ready`]).
+    pub key: u128,
 }
 
 /// Names of the compute-pipeline sync slots (see [`Wait::Sync`]).
@@ -361,8 +365,12 @@ impl TensixCore {
         self.waiters.push(w);
     }
 
-    /// Remove every waiter whose condition now holds, appending `(fiber, latency)` to `out`.
-    pub fn take_ready(&mut self, out: &mut Vec<(FiberId, Cycles)>) {
+    /// Remove every waiter whose condition now holds after an update at `now` with scheduler key `by`,
+    /// appending `(fiber, cycle it resumes at)` to `out`. A waiter normally notices the update `latency`
+    /// cycles after it. A waiter that blocked ahead of the update in key order (on a counter of its core,
+    /// before the kernels behind it ran: `KernelCtx::wait_blocked`) would, in exact order, have found the
+    /// wait holding when it checked: it goes on at that check's cycle instead.
+    pub fn take_ready(&mut self, now: Cycle, by: u128, out: &mut Vec<(FiberId, Cycle)>) {
         if self.waiters.is_empty() {
             return;
         }
@@ -370,7 +378,8 @@ impl TensixCore {
         while i < self.waiters.len() {
             if self.satisfied(&self.waiters[i].wait) {
                 let w = self.waiters.swap_remove(i);
-                out.push((w.fiber, w.latency));
+                let at = if by < w.key { Cycle((w.key >> 64) as u64) } else { now + w.latency };
+                out.push((w.fiber, at));
             } else {
                 i += 1;
             }
@@ -420,5 +429,49 @@ impl TensixCore {
                 format!("compute hand-off slot {slot}: {} of {at_least}", self.sync[slot as usize])
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sim_core::EventKey;
+
+    fn key(at: u64, fiber: u32) -> u128 {
+        EventKey::fiber(Cycle(at), fiber).packed()
+    }
+
+    #[test]
+    fn a_waiter_resumes_at_its_own_check_when_the_update_came_before_it_in_key_order() {
+        let mut c = TensixCore::new(L1::new(1024), 0);
+        let wait = Wait::Sync { slot: 0, at_least: 1 };
+        let waiter =
+            |fiber: u32, at: u64| Waiter { fiber: FiberId(fiber), wait, latency: Cycles(3), key: key(at, fiber) };
+        let mut out = Vec::new();
+        // Two kernels blocked (ahead of exact order) at cycles 100 and 40; the counter is bumped at cycle 50
+        // by kernel 0. The one that checked at 100 would have found it bumped: it goes on at 100. The one at
+        // 40 checked before the bump: it notices it 3 cycles after.
+        c.add_waiter(waiter(2, 100));
+        c.add_waiter(waiter(1, 40));
+        c.take_ready(Cycle(50), key(50, 0), &mut out);
+        assert!(out.is_empty(), "the counter has not changed yet");
+        c.sync[0] = 1;
+        c.take_ready(Cycle(50), key(50, 0), &mut out);
+        assert_eq!(out, vec![(FiberId(1), Cycle(53)), (FiberId(2), Cycle(100))]);
+        // The same cycle: the fiber order decides which came first.
+        out.clear();
+        c.sync[0] = 0;
+        c.add_waiter(waiter(2, 50));
+        c.add_waiter(waiter(4, 50));
+        c.sync[0] = 1;
+        c.take_ready(Cycle(50), key(50, 3), &mut out);
+        assert_eq!(out, vec![(FiberId(2), Cycle(53)), (FiberId(4), Cycle(50))]);
+        // A hardware event comes after every check.
+        out.clear();
+        c.sync[0] = 0;
+        c.add_waiter(waiter(5, 900));
+        c.sync[0] = 1;
+        c.take_ready(Cycle(60), u128::MAX, &mut out);
+        assert_eq!(out, vec![(FiberId(5), Cycle(63))]);
     }
 }

@@ -312,8 +312,9 @@ pub trait KernelHost {
     fn core(&self, c: CoreIdx) -> &TensixCore;
     /// A core's shared state, mutably. Callers must [`KernelHost::notify`] after changing it.
     fn core_mut(&mut self, c: CoreIdx) -> &mut TensixCore;
-    /// Wake every kernel of core `c` whose wait condition now holds (at `now` + its latency).
-    fn notify(&mut self, c: CoreIdx, now: Cycle);
+    /// Wake every kernel of core `c` whose wait condition now holds, after an update at `now` by the
+    /// kernel at scheduler key `by` ([`TensixCore::take_ready`] says when each goes on).
+    fn notify(&mut self, c: CoreIdx, now: Cycle, by: u128);
     /// Register `w` as blocked on core `c` from `now`.
     fn block(&mut self, c: CoreIdx, w: Waiter, now: Cycle);
     /// Issue one read packet at `now`; returns when the issuing RISC may continue.

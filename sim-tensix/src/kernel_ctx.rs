@@ -186,11 +186,7 @@ impl<'y> KernelCtx<'y> {
     /// Returns whether the wait holds, or `None` when it may not be checked ahead.
     #[inline]
     fn wait_holds_ahead(&mut self, wait: &Wait) -> Option<bool> {
-        if !matches!(wait, Wait::CbFront { .. } | Wait::CbBack { .. } | Wait::Sync { .. }) {
-            return None;
-        }
-        let (now, id) = (self.now(), self.k.fiber.0);
-        if now.0 > self.k.max_cycles || !self.k.sync.counter_ahead_ok(id) {
+        if !self.counter_wait_ahead(wait) {
             return None;
         }
         let key = self.key();
@@ -203,10 +199,26 @@ impl<'y> KernelCtx<'y> {
         Some(true)
     }
 
+    /// Whether `wait`, on a counter of this core that only grows (CB pages, compute hand-offs), may be
+    /// checked, and blocked on, without waiting for the core's other kernels (`SyncView::counter_ahead_ok`).
+    #[inline]
+    fn counter_wait_ahead(&self, wait: &Wait) -> bool {
+        matches!(wait, Wait::CbFront { .. } | Wait::CbBack { .. } | Wait::Sync { .. })
+            && self.now().0 <= self.k.max_cycles
+            && self.k.sync.counter_ahead_ok(self.k.fiber.0)
+    }
+
+    /// The blocking loop of [`KernelCtx::wait_for`]. A counter wait blocks without first waiting for the
+    /// core's kernels behind it: only they can still change the counter before this cycle, and an update
+    /// of theirs that makes the wait hold lets it go on at the cycle it blocked at, where exact order
+    /// would have found it holding ([`TensixCore::take_ready`]). Otherwise a kernel resumed to synchronise
+    /// usually found the wait still not holding and blocked anyway.
     #[inline(never)]
     fn wait_blocked(&mut self, wait: Wait, latency: Cycles) {
         loop {
-            self.sync_local();
+            if !self.counter_wait_ahead(&wait) {
+                self.sync_local();
+            }
             let since = self.now();
             let ahead_wake = {
                 let mut h = self.host.borrow_mut();
@@ -218,7 +230,7 @@ impl<'y> KernelCtx<'y> {
                 // Another kernel of the core already made, ahead of this one, the update that wakes it.
                 let wake = core.ahead_wake(&wait, key);
                 if wake.is_none() {
-                    h.block(self.k.core, Waiter { fiber: self.k.fiber, wait, latency }, since);
+                    h.block(self.k.core, Waiter { fiber: self.k.fiber, wait, latency, key }, since);
                 }
                 wake
             };
@@ -260,13 +272,13 @@ impl<'y> KernelCtx<'y> {
         let (core, now) = (self.k.core, self.now());
         let mut h = self.host.borrow_mut();
         let r = f(h.core_mut(core));
-        h.notify(core, now);
+        h.notify(core, now, self.key());
         r
     }
 
     pub(crate) fn notify(&mut self) {
-        let now = self.now();
-        self.host.borrow_mut().notify(self.k.core, now);
+        let (now, key) = (self.now(), self.key());
+        self.host.borrow_mut().notify(self.k.core, now, key);
     }
 
     pub(crate) fn trace_noc(&mut self, name: &'static str, bytes: u32, addr: u64) {

@@ -18,8 +18,8 @@ impl KernelHost for Engine {
         &mut self.chip.cores[c.0 as usize]
     }
 
-    fn notify(&mut self, c: CoreIdx, now: Cycle) {
-        self.notify_core(c, now);
+    fn notify(&mut self, c: CoreIdx, now: Cycle, by: u128) {
+        self.notify_core_by(c, now, by);
     }
 
     fn block(&mut self, c: CoreIdx, w: Waiter, now: Cycle) {

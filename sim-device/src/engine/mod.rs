@@ -119,8 +119,8 @@ pub(crate) struct Scheduler {
     /// Hardware events and kernel resumptions (fiber ids are indices of `fibers`).
     pub queue: Agenda<Ev>,
     pub fibers: Vec<FiberMeta>,
-    /// Scratch list of woken kernels.
-    pub ready: Vec<(FiberId, Cycles)>,
+    /// Scratch list of woken kernels and the cycles they resume at.
+    pub ready: Vec<(FiberId, Cycle)>,
     /// Cycle of the last hardware event.
     pub last_event: Cycle,
     pub events: u64,
@@ -225,13 +225,21 @@ impl Engine {
         Engine { chip, sched, rec }
     }
 
-    /// Wake every waiter of core `c` whose condition holds.
+    /// Wake every waiter of core `c` whose condition holds after a hardware event at `now` (it comes after
+    /// every waiter's check in key order: hardware events never change the counters a kernel may block on
+    /// ahead of exact order).
     pub fn notify_core(&mut self, c: CoreIdx, now: Cycle) {
+        self.notify_core_by(c, now, u128::MAX);
+    }
+
+    /// Wake every waiter of core `c` whose condition holds after an update at `now` with scheduler key
+    /// `by` (`TensixCore::take_ready`).
+    pub fn notify_core_by(&mut self, c: CoreIdx, now: Cycle, by: u128) {
         let sched = &mut self.sched;
-        self.chip.cores[c.0 as usize].take_ready(&mut sched.ready);
-        for (f, lat) in sched.ready.drain(..) {
+        self.chip.cores[c.0 as usize].take_ready(now, by, &mut sched.ready);
+        for (f, at) in sched.ready.drain(..) {
             sched.fibers[f.0 as usize].blocked = None;
-            sched.queue.push_fiber(now + lat, f.0);
+            sched.queue.push_fiber(at, f.0);
         }
         if self.chip.is_eth_core(c) && !self.chip.routers.is_empty() {
             self.fabric_poke(c.0 - self.chip.num_workers, now);

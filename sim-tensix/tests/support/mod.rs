@@ -57,12 +57,12 @@ impl KernelHost for FakeHost {
     fn core_mut(&mut self, _: CoreIdx) -> &mut TensixCore {
         &mut self.core
     }
-    fn notify(&mut self, _: CoreIdx, now: Cycle) {
+    fn notify(&mut self, _: CoreIdx, now: Cycle, by: u128) {
         let mut ready = Vec::new();
-        self.core.take_ready(&mut ready);
-        for (f, lat) in ready {
+        self.core.take_ready(now, by, &mut ready);
+        for (f, at) in ready {
             self.blocked[f.0 as usize] = None;
-            self.queue.push_fiber(now + lat, f.0);
+            self.queue.push_fiber(at, f.0);
         }
     }
     fn block(&mut self, _: CoreIdx, w: Waiter, _now: Cycle) {
@@ -256,7 +256,7 @@ pub fn run(
                 } else {
                     c.nonposted_acked += 1;
                 }
-                h.notify(CoreIdx(0), key.at);
+                h.notify(CoreIdx(0), key.at, u128::MAX);
             }
             Next::Event(Ev::Atomic { addr, op, risc, noc }) => {
                 let mut h = host.borrow_mut();
@@ -267,7 +267,7 @@ pub fn run(
                 };
                 h.core.l1.write_u32(addr, new).map_err(|e| e.to_string())?;
                 h.core.counters(risc, noc).atomics_acked += 1;
-                h.notify(CoreIdx(0), key.at);
+                h.notify(CoreIdx(0), key.at, u128::MAX);
             }
         }
     }
