@@ -246,10 +246,10 @@ pub struct Waiter {
     pub wait: Wait,
     /// Cycles between the condition becoming true and the kernel noticing it.
     pub latency: Cycles,
-    /// The scheduler key of the check that found the wait not holding. A kernel may block on a counter
-    /// that only its core's kernels change before the kernels behind it have run (see
-    /// [`TensixCore::take_ready`]).
-    pub key: u128,
+    /// For a kernel that blocked on a counter only its core's kernels change, without first letting the
+    /// kernels behind it run: the scheduler key of the check that found the wait not holding (see
+    /// [`TensixCore::take_ready`]). `None` when it blocked in exact order.
+    pub ahead: Option<u128>,
 }
 
 /// Names of the compute-pipeline sync slots (see [`Wait::Sync`]).
@@ -367,9 +367,9 @@ impl TensixCore {
 
     /// Remove every waiter whose condition now holds after an update at `now` with scheduler key `by`,
     /// appending `(fiber, cycle it resumes at)` to `out`. A waiter normally notices the update `latency`
-    /// cycles after it. A waiter that blocked ahead of the update in key order (on a counter of its core,
-    /// before the kernels behind it ran: `KernelCtx::wait_blocked`) would, in exact order, have found the
-    /// wait holding when it checked: it goes on at that check's cycle instead.
+    /// cycles after it. A waiter that blocked ahead of exact order (on a counter of its core, before the
+    /// kernels behind it ran: `KernelCtx::wait_blocked`), at a check that comes after the update in key
+    /// order, would in exact order have found the wait holding there: it goes on at that check's cycle.
     pub fn take_ready(&mut self, now: Cycle, by: u128, out: &mut Vec<(FiberId, Cycle)>) {
         if self.waiters.is_empty() {
             return;
@@ -378,7 +378,10 @@ impl TensixCore {
         while i < self.waiters.len() {
             if self.satisfied(&self.waiters[i].wait) {
                 let w = self.waiters.swap_remove(i);
-                let at = if by < w.key { Cycle((w.key >> 64) as u64) } else { now + w.latency };
+                let at = match w.ahead {
+                    Some(check) if by < check => Cycle((check >> 64) as u64),
+                    _ => now + w.latency,
+                };
                 out.push((w.fiber, at));
             } else {
                 i += 1;
@@ -445,8 +448,12 @@ mod tests {
     fn a_waiter_resumes_at_its_own_check_when_the_update_came_before_it_in_key_order() {
         let mut c = TensixCore::new(L1::new(1024), 0);
         let wait = Wait::Sync { slot: 0, at_least: 1 };
-        let waiter =
-            |fiber: u32, at: u64| Waiter { fiber: FiberId(fiber), wait, latency: Cycles(3), key: key(at, fiber) };
+        let waiter = |fiber: u32, at: u64| Waiter {
+            fiber: FiberId(fiber),
+            wait,
+            latency: Cycles(3),
+            ahead: Some(key(at, fiber)),
+        };
         let mut out = Vec::new();
         // Two kernels blocked (ahead of exact order) at cycles 100 and 40; the counter is bumped at cycle 50
         // by kernel 0. The one that checked at 100 would have found it bumped: it goes on at 100. The one at
@@ -473,5 +480,12 @@ mod tests {
         c.sync[0] = 1;
         c.take_ready(Cycle(60), u128::MAX, &mut out);
         assert_eq!(out, vec![(FiberId(5), Cycle(63))]);
+        // A waiter that blocked in exact order always notices an update the latency after it.
+        out.clear();
+        c.sync[0] = 0;
+        c.add_waiter(Waiter { ahead: None, ..waiter(6, 900) });
+        c.sync[0] = 1;
+        c.take_ready(Cycle(60), key(60, 0), &mut out);
+        assert_eq!(out, vec![(FiberId(6), Cycle(63))]);
     }
 }

@@ -216,7 +216,8 @@ impl<'y> KernelCtx<'y> {
     #[inline(never)]
     fn wait_blocked(&mut self, wait: Wait, latency: Cycles) {
         loop {
-            if !self.counter_wait_ahead(&wait) {
+            let may_block_ahead = self.counter_wait_ahead(&wait);
+            if !may_block_ahead {
                 self.sync_local();
             }
             let since = self.now();
@@ -230,7 +231,8 @@ impl<'y> KernelCtx<'y> {
                 // Another kernel of the core already made, ahead of this one, the update that wakes it.
                 let wake = core.ahead_wake(&wait, key);
                 if wake.is_none() {
-                    h.block(self.k.core, Waiter { fiber: self.k.fiber, wait, latency, key }, since);
+                    let ahead = may_block_ahead.then_some(key);
+                    h.block(self.k.core, Waiter { fiber: self.k.fiber, wait, latency, ahead }, since);
                 }
                 wake
             };
