@@ -1,6 +1,6 @@
 //! Raw L1 pointers for C++ kernels. A kernel may turn any L1 address — `get_write_ptr(cb)`, a semaphore, an
 //! L1 buffer address from its runtime args — into a pointer and read or write L1 through it. So a device
-//! running C++ kernels keeps every core's L1 in one shared memory file ([`Arena`]: tensim's own mapping,
+//! running C++ kernels keeps every core's L1 in one shared memory file (`Arena`: tensim's own mapping,
 //! one window per core), and while a C++ kernel runs, the first access to an L1 address faults and maps
 //! that kernel's core's L1 at its own addresses (L1 address A at host address A); when a kernel of
 //! another core runs, the mapping is dropped and the next access maps that core's. Kernels therefore see

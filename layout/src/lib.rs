@@ -1,6 +1,6 @@
 //! layout: where every element of a tensor lives — the one owner of placement, with no device knowledge.
 //!
-//! - [`format`]: data formats, their tile sizes and codecs.
+//! - [`format`](mod@format): data formats, their tile sizes and codecs.
 //! - [`tile`]: tile shapes and the face order inside a tile; tilize/untilize.
 //! - [`coords`]: core coordinates, ranges and sets, and the orders tt-metal walks them in.
 //! - [`shape`]: N-D shapes and their arithmetic.

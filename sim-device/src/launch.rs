@@ -224,7 +224,7 @@ fn check_global_cb(dev: &Device, cb: &crate::program::CbDef, b: &crate::buffer::
 
 impl Device {
     /// `EnqueueProgram(cq, program, blocking)`: run the program to completion. The program is checked and
-    /// placed first ([`Launch::build`]); a rejected program leaves the device as it was.
+    /// placed first (`Launch::build`); a rejected program leaves the device as it was.
     pub fn enqueue_program(&mut self, p: &Program) -> Result<RunReport, DeviceError> {
         Launch::build(self, p)?.run(self)
     }

@@ -1,4 +1,4 @@
-//! Everything tensim prints on standard output goes through [`say!`]: a write error is returned (a closed
+//! Everything tensim prints on standard output goes through `say!`: a write error is returned (a closed
 //! pipe becomes [`CliError::Closed`](crate::error::CliError), which ends the command quietly) instead of
 //! the panic `println!` raises. Progress bars for long work go to standard error, only when it is a
 //! terminal.

@@ -22,7 +22,7 @@ pub struct HostOutcome {
     pub mesh_runs: u32,
 }
 
-/// Run a built host program (`build::build`) with `args` (argv[0] first) on a session configured by
+/// Run a built host program (`build::build`) with `args` (`argv[0]` first) on a session configured by
 /// `cfg`. An exception that ends `main` (tt-metal's TT_THROW/TT_FATAL, or an error tensim reported to a
 /// host call) is an error with its text.
 pub fn run(lib: &Path, cfg: HostConfig, args: &[String]) -> Result<HostOutcome, String> {

@@ -2,7 +2,7 @@
 //! programs ([`suites`], [`kernels`]). Each measuring kernel issues its transactions back to back and waits
 //! on the matching barrier inside a profiler zone; a row's "Latency (cycles)" is the median of the zone
 //! lengths over the measuring cores and its "Bandwidth (bytes/cycle)" the median of their bytes / length.
-//! Sweeps, sizes and the table layout follow tt-metal's; [`table`] reads measured tables and compares.
+//! Sweeps, sizes and the table layout follow tt-metal's; `table` reads measured tables and compares.
 
 pub mod dram_pairing;
 pub mod kernels;

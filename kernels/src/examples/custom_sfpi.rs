@@ -61,7 +61,7 @@ fn add_tile_face(s: &mut Sfpi, in0: u32, in1: u32, out: u32) {
     }
 }
 
-/// `custom_sfpi_add`'s compute kernel: c_0 and c_1 copied to DST 0 and 1, added by [`add_tile_face`],
+/// `custom_sfpi_add`'s compute kernel: c_0 and c_1 copied to DST 0 and 1, added by `add_tile_face`,
 /// DST 0 packed to c_16. RT arg 0: tiles.
 pub fn sfpi_add(c: &mut Compute) {
     let n: u32 = c.get_arg_val(0);
@@ -100,7 +100,7 @@ fn smoothstep_face(s: &mut Sfpi, edge0: f32, inv_width: f32) {
     }
 }
 
-/// `custom_sfpi_smoothstep`'s compute kernel: c_0 copied to DST 0, [`smoothstep_face`] over it, packed to
+/// `custom_sfpi_smoothstep`'s compute kernel: c_0 copied to DST 0, `smoothstep_face` over it, packed to
 /// c_16. RT args: tiles, edge0 and edge1 as f32 bits.
 pub fn sfpi_smoothstep(c: &mut Compute) {
     let n: u32 = c.get_arg_val(0);

@@ -15,7 +15,7 @@ use sim_device::prelude::*;
 const VALID: u32 = 1;
 const INVALID: u32 = 0;
 
-/// The runtime args every reader variant takes (see [`ReaderArgs::to_vec`] for the order).
+/// The runtime args every reader variant takes (see `ReaderArgs::to_vec` for the order).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ReaderArgs {
     in0_addr: u32,

@@ -14,7 +14,7 @@ fn round_up(v: u64, a: u64) -> u64 {
     v.div_ceil(a.max(1)) * a.max(1)
 }
 
-/// The largest padded 2-D area (elements, shard padding included) [`derive`] works out: 2^48.
+/// The largest padded 2-D area (elements, shard padding included) [`derive()`] works out: 2^48.
 pub const MAX_PHYSICAL_ELEMENTS: u64 = 1 << 48;
 
 /// Every shape of `spec` within what [`derive`]'s arithmetic can hold (see [`Shape::check_tensor_size`]).

@@ -2,7 +2,7 @@
 //! one shard row when sharded — or tiles) and a memory config (interleaved, height/width/block sharded with
 //! a 2-D shard spec, or N-D sharded; L1 or DRAM). [`TensorSpec::derive`] works out what TTNN derives: the
 //! padded and physical (2-D) shapes, alignment, strides, page size and count, logical and physical shard
-//! shapes, shards, and which core holds which host page ([`derive`]).
+//! shapes, shards, and which core holds which host page ([`derive()`]).
 //!
 //! tensim's reading of TTNN's rules (documented in ARCHITECTURE.md): the outer dimensions collapse into
 //! the physical height; tiles pad the last two dimensions to the tile; a physical-mode shard spec pads the

@@ -1,5 +1,5 @@
 //! The simulated device and its host API (tt-metal's classic API in Rust): open a chip, allocate buffers,
-//! write and read them ([`buffers`]), enqueue programs. Memory (L1 of every worker, sparse DRAM) persists
+//! write and read them (`buffers`), enqueue programs. Memory (L1 of every worker, sparse DRAM) persists
 //! across programs.
 
 mod buffers;

@@ -1,7 +1,7 @@
 //! Per-arch parameters, typed once and checked once. The data files in `sim-device/arch/` (one per chip,
 //! every value with a source note) and every override (`--set KEY=VALUE`, a `--params` file) resolve into
 //! [`Params`]: typed structs (`NocParams`, `DramParams`, `MemLayout`, `ApiCosts` with `ComputeParams`, …)
-//! whose every field has a key in [`keys`] with an allowed range. A value outside its range, a fraction,
+//! whose every field has a key in `keys` with an allowed range. A value outside its range, a fraction,
 //! a negative number or one too wide for its integer type is a [`ParamError`] echoing what was written; the
 //! simulation never looks a parameter up by name.
 

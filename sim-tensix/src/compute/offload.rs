@@ -2,7 +2,7 @@
 //! hand-off; only the arithmetic of `matmul_tiles`/`matmul_block` (the largest single cost of a matmul run)
 //! is queued to one helper thread, which runs the products in the order they were queued. DST's storage
 //! is shared with the helper ([`DstBank`]), and every other read or write of DST first waits until the
-//! products queued for its core are done ([`DstBank::done`]), so each DST tile sees exactly the same
+//! products queued for its core are done (`DstBank::done`), so each DST tile sees exactly the same
 //! operations in the same order as without the helper: results are bit-identical, whether it runs or not
 //! (a test compares). Timing never depends on DST's values, so cycles are unchanged too. A core that has to
 //! wait takes back its products the helper has not started and runs them itself, so a wait lasts one batch

@@ -144,7 +144,7 @@ impl Compute<'_> {
     pub fn add_binary_tile_init(&mut self) {
         self.sfpu_init("add_binary_tile");
     }
-    /// `add_binary_tile(i0, i1, out)`: DST[out] = DST[i0] + DST[i1].
+    /// `add_binary_tile(i0, i1, out)`: `DST[out] = DST[i0] + DST[i1]`.
     pub fn add_binary_tile(&mut self, i0: u32, i1: u32, out: u32) {
         self.sfpu_binary(SfpuBinary::Add, i0, i1, out);
     }
