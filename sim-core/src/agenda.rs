@@ -88,7 +88,7 @@ impl SyncView {
     #[inline]
     pub fn settled(&self, now: Cycle) -> Cycle {
         let first = self.hw.get().min(self.min.get());
-        Cycle(((first >> 64) as u64).min(now.0))
+        EventKey::unpacked(first).at.min(now)
     }
 
     #[inline(never)]

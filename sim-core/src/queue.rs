@@ -50,7 +50,9 @@ impl EventKey {
         ((self.at.0 as u128) << 64) | self.order as u128
     }
 
-    pub(crate) fn unpacked(k: u128) -> EventKey {
+    /// The key [`EventKey::packed`] made `k` from.
+    #[inline]
+    pub fn unpacked(k: u128) -> EventKey {
         EventKey { at: Cycle((k >> 64) as u64), order: k as u64 }
     }
 }

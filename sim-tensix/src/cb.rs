@@ -4,6 +4,7 @@
 
 use crate::format::DataFormat;
 use crate::risc::Risc;
+use sim_core::EventKey;
 
 /// The shared counters of one circular buffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -104,7 +105,7 @@ impl AheadLog {
     #[inline]
     fn settle(&mut self, settled: u64) {
         let live = self.live();
-        let gone = live.iter().take_while(|&&(k, _)| ((k >> 64) as u64) < settled).count();
+        let gone = live.iter().take_while(|&&(k, _)| EventKey::unpacked(k).at.0 < settled).count();
         if gone == 0 {
             return;
         }
@@ -234,7 +235,7 @@ impl CircularBuffer {
                 j += 1;
             }
             if holds(&c) {
-                return Some((k >> 64) as u64);
+                return Some(EventKey::unpacked(k).at.0);
             }
         }
     }
@@ -406,8 +407,8 @@ mod tests {
         assert_eq!(cb2.write_ptr(Risc::Brisc), 80);
     }
 
-    fn key(cycle: u64, fiber: u64) -> u128 {
-        ((cycle as u128) << 64) | (1u128 << 63) | fiber as u128
+    fn key(cycle: u64, fiber: u32) -> u128 {
+        EventKey::fiber(sim_core::Cycle(cycle), fiber).packed()
     }
 
     /// Push (`push`) or pop one page at `k`, ahead of exact order.

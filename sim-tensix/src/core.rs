@@ -4,7 +4,7 @@
 use crate::cb::CircularBuffer;
 use crate::l1::L1;
 use crate::risc::Risc;
-use sim_core::{Cycle, Cycles, FiberId};
+use sim_core::{Cycle, Cycles, EventKey, FiberId};
 use soc_descriptors::NocId;
 use std::fmt;
 
@@ -379,7 +379,7 @@ impl TensixCore {
             if self.satisfied(&self.waiters[i].wait) {
                 let w = self.waiters.swap_remove(i);
                 let at = match w.ahead {
-                    Some(check) if by < check => Cycle((check >> 64) as u64),
+                    Some(check) if by < check => EventKey::unpacked(check).at,
                     _ => now + w.latency,
                 };
                 out.push((w.fiber, at));
@@ -438,7 +438,6 @@ impl TensixCore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sim_core::EventKey;
 
     fn key(at: u64, fiber: u32) -> u128 {
         EventKey::fiber(Cycle(at), fiber).packed()
