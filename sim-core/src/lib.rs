@@ -13,6 +13,7 @@
 
 pub mod agenda;
 pub mod fiber;
+pub mod host;
 pub mod queue;
 pub mod resumptions;
 pub mod simd;
