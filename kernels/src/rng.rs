@@ -16,8 +16,16 @@ impl Rng {
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
+        let z = self.peek_u64(0);
         self.0 = self.0.wrapping_add(GAMMA);
-        let mut z = self.0;
+        z
+    }
+
+    /// The bits [`Rng::next_u64`] will return after `i` more draws, without drawing (the state is a
+    /// counter, so any draw can be computed on its own).
+    #[inline(always)]
+    pub fn peek_u64(&self, i: u64) -> u64 {
+        let mut z = self.0.wrapping_add(i.wrapping_add(1).wrapping_mul(GAMMA));
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
@@ -36,8 +44,7 @@ impl Rng {
 
     /// A uniform f32 in `[lo, hi)`.
     pub fn uniform(&mut self, lo: f32, hi: f32) -> f32 {
-        let u = (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
-        lo + (hi - lo) * u
+        uniform_of(self.next_u64(), lo, hi)
     }
 
     /// `n` random u32 values.
@@ -49,12 +56,46 @@ impl Rng {
 /// `n` uniform values in `[lo, hi)`, each rounded to bfloat16 (so the host reference sees the device's inputs);
 /// one draw each.
 pub fn random_bf16(rng: &mut Rng, n: usize, lo: f32, hi: f32) -> Vec<f32> {
-    (0..n).map(|_| sim_device::bfloat16::from_f32(rng.uniform(lo, hi)).to_f32()).collect()
+    // Each value from its own draw, computed by index (vectorised where the host allows): the same values
+    // as drawing them one by one.
+    let mut out = vec![0f32; n];
+    let at = rng.clone();
+    sim_core::simd::fill_indexed(&mut out, |i| round_bf16(uniform_of(at.peek_u64(i), lo, hi)));
+    rng.skip(n as u64);
+    out
+}
+
+/// The uniform f32 in `[lo, hi)` of 64 random bits (the top 24 make the fraction).
+#[inline(always)]
+fn uniform_of(bits: u64, lo: f32, hi: f32) -> f32 {
+    let u = (bits >> 40) as f32 / (1u64 << 24) as f32;
+    lo + (hi - lo) * u
+}
+
+/// `v` rounded to the nearest bfloat16 (ties to even), as an f32: what `bfloat16::from_f32(v).to_f32()`
+/// gives for the finite values [`uniform_of`] makes, without a branch.
+#[inline(always)]
+fn round_bf16(v: f32) -> f32 {
+    let b = v.to_bits();
+    f32::from_bits(b.wrapping_add(0x7fff + ((b >> 16) & 1)) & 0xffff_0000)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn random_bf16_by_index_equals_drawing_one_by_one() {
+        for (seed, n) in [(7u64, 1000usize), (u64::MAX - 3, 37), (12345, 0)] {
+            let (mut a, mut b) = (Rng::new(seed), Rng::new(seed));
+            let got = random_bf16(&mut a, n, -1.5, 2.0);
+            let want: Vec<f32> =
+                (0..n).map(|_| sim_device::bfloat16::from_f32(b.uniform(-1.5, 2.0)).to_f32()).collect();
+            assert!(got.iter().zip(&want).all(|(x, y)| x.to_bits() == y.to_bits()), "seed {seed}");
+            assert_eq!(got.len(), want.len());
+            assert_eq!(a.next_u64(), b.next_u64(), "the stream goes on where drawing would leave it");
+        }
+    }
 
     #[test]
     fn deterministic_and_in_range() {

@@ -10,6 +10,14 @@ pub(super) fn axpy_body(y: &mut [f32], a: f32, x: &[f32]) {
     }
 }
 
+/// The loop of [`fill_indexed`].
+#[inline(always)]
+pub(super) fn fill_indexed_body<F: Fn(u64) -> f32>(out: &mut [f32], f: &F) {
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = f(i as u64);
+    }
+}
+
 /// The loop of [`widen_bf16_rows`]: row `r` of 16 little-endian bfloat16 values lands at `dst[map(r)..]`.
 #[inline(always)]
 pub(super) fn widen_bf16_body<F: Fn(usize) -> usize>(src: &[u8], dst: &mut [f32], map: &F) {

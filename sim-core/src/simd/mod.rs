@@ -46,6 +46,12 @@ fn has_avx512bw() -> bool {
     host_has!("avx512f", "avx512bw")
 }
 
+/// AVX-512F and AVX-512DQ (64-bit multiplies): [`fill_indexed`]'s best path.
+#[inline]
+fn has_avx512dq() -> bool {
+    host_has!("avx512f", "avx512dq")
+}
+
 /// AVX2: axpy and the bfloat16 conversions.
 #[inline]
 fn has_avx2() -> bool {
@@ -66,6 +72,19 @@ pub fn axpy(y: &mut [f32], a: f32, x: &[f32]) {
         return unsafe { avx2::axpy(y, a, x) };
     }
     axpy_body(y, a, x)
+}
+
+/// `out[i] = f(i)` for every `i`, the loop compiled with AVX-512 (with 64-bit multiplies) when the host has
+/// it, so that an `f` of integer and single f32 operations — a counter-based random generator, say —
+/// runs on vectors. `f` sees each index once, in any order, and must not depend on the order: every path
+/// then computes the same values (IEEE operations and integer arithmetic give the same bits on vectors).
+pub fn fill_indexed<F: Fn(u64) -> f32>(out: &mut [f32], f: F) {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx512dq() {
+        // SAFETY: the host supports AVX-512F and AVX-512DQ (checked above); the function is otherwise safe.
+        return unsafe { avx512::fill_indexed(out, &f) };
+    }
+    fill_indexed_body(out, &f)
 }
 
 /// Widen rows of 16 little-endian bfloat16 values (32 bytes each) from `src` to f32: row `r` lands at

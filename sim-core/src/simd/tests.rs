@@ -104,3 +104,20 @@ fn bfloat16_widening_and_narrowing_agree_on_every_path() {
     assert_eq!(bits(&w1), bits(&w2));
     assert_eq!(w1[(rows - 1) * 16 + 1].to_bits() >> 16, u16::from_le_bytes([fast[2], fast[3]]) as u32);
 }
+
+#[test]
+fn an_indexed_fill_gives_the_portable_loops_values() {
+    // Integer mixing, an int-to-float conversion, a multiply and an add, as a counter-based generator does.
+    let f = |i: u64| {
+        let z = i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (i >> 7);
+        let z = (z ^ (z >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        -1.25 + 2.5 * ((z >> 40) as f32 / (1u64 << 24) as f32)
+    };
+    for n in [0usize, 1, 15, 16, 17, 1000] {
+        let (mut got, mut want) = (vec![0f32; n], vec![0f32; n]);
+        fill_indexed(&mut got, f);
+        fill_indexed_body(&mut want, &f);
+        assert!(got.iter().zip(&want).all(|(x, y)| x.to_bits() == y.to_bits()), "{n} values");
+        assert!(want.iter().enumerate().all(|(i, v)| v.to_bits() == f(i as u64).to_bits()));
+    }
+}

@@ -196,6 +196,11 @@ pub(super) mod avx2 {
 pub(super) mod avx512 {
     super::isa_paths!("avx512f,avx512bw", "avx512f,fma");
 
+    #[target_feature(enable = "avx512f,avx512dq")]
+    pub(in crate::simd) unsafe fn fill_indexed<F: Fn(u64) -> f32>(out: &mut [f32], f: &F) {
+        super::fill_indexed_body(out, f)
+    }
+
     // [`super::matmul_body`] for 32 columns in two 16-lane registers per row, eight rows per pass (sixteen
     // accumulators).
     super::matmul32_kernel!(
