@@ -16,6 +16,7 @@ use allocator::report::ProgramL1Usage;
 use sim_core::{Cycle, Cycles, Fiber, FiberId};
 use sim_noc::{DramTiming, NocModel};
 use sim_tensix::compute::offload::Offload;
+use sim_tensix::compute::shared::SharedTiles;
 use sim_tensix::compute::state::ComputeState;
 use sim_tensix::{
     CircularBuffer, Compute, ComputeRole, CoreIdx, Dataflow, EthInfo, KernelArgs, KernelHost, KernelInstance, Risc,
@@ -298,8 +299,10 @@ impl Launch {
         }
 
         // From here on the device's memories move into the run; every check has passed.
-        let mut cores: Vec<TensixCore> =
-            std::mem::take(&mut dev.l1).into_iter().map(|l1| TensixCore::new(l1, num_cbs as usize)).collect();
+        let mut cores: Vec<TensixCore> = std::mem::take(&mut dev.l1)
+            .into_iter()
+            .map(|l1| TensixCore::new(l1.untagged(), num_cbs as usize))
+            .collect();
         cores.extend(std::mem::take(&mut dev.eth_l1).into_iter().map(|l1| TensixCore::new(l1, 0)));
         // Each run's routers start counting from zero: so do their doorbells and credit words in L1.
         if let Some(l) = links.layout {
@@ -331,10 +334,16 @@ impl Launch {
         } else {
             running.math_thread(params.sim.math_thread).then(Offload::start).flatten().map(Rc::new)
         };
+        // Decoded tiles of multicast bytes, shared by the cores (8 per core: a matmul block's operands).
+        let shared = (!compute_cores.is_empty() && !dev.recording.timing_only)
+            .then(|| Rc::new(RefCell::new(SharedTiles::new(8 * compute_cores.len()))));
         for (core, settings) in compute_cores {
             let mut state = ComputeState::new(settings);
             if let Some(o) = &offload {
                 state.set_offload(o.clone());
+            }
+            if let Some(s) = &shared {
+                state.set_shared(s.clone());
             }
             cores[core.0 as usize].compute = Some(Box::new(state));
         }
@@ -392,6 +401,8 @@ impl Launch {
             free_xfers: Vec::new(),
             xfer_data: Vec::new(),
             xfer_more: Vec::new(),
+            xfer_tags: Vec::new(),
+            next_tag: 1,
             spare_dests: Vec::new(),
             lands: Vec::new(),
             mcast_paths: Default::default(),

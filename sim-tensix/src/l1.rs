@@ -49,6 +49,9 @@ pub struct L1 {
     pages: Vec<Option<Box<[u8]>>>,
     /// Version of each chunk: the write count when it was last written (0: never).
     versions: Vec<u64>,
+    /// The tagged write that last wrote each chunk (see [`L1::content_tag`]); tag 0 for any other. Empty
+    /// until the first tagged write (most runs multicast nothing into this L1).
+    origins: Vec<Origin>,
     writes: u64,
     /// The host window holding the bytes instead of `pages`, when kernels may touch L1 directly.
     window: Option<Box<dyn HostWindow>>,
@@ -59,7 +62,12 @@ pub struct L1 {
 impl Clone for L1 {
     /// A copy in pages (a window belongs to one L1).
     fn clone(&self) -> L1 {
-        let mut c = L1 { pages: self.pages.clone(), versions: self.versions.clone(), ..L1::new(self.size) };
+        let mut c = L1 {
+            pages: self.pages.clone(),
+            versions: self.versions.clone(),
+            origins: self.origins.clone(),
+            ..L1::new(self.size)
+        };
         c.writes = self.writes;
         if let Some(w) = &self.window {
             c.write(0, &w.bytes()[..self.size as usize]).expect("same size");
@@ -81,6 +89,7 @@ impl L1 {
             size,
             pages: vec![None; (size as usize).div_ceil(L1_PAGE_BYTES)],
             versions: vec![0; (size as usize).div_ceil(L1_CHUNK_BYTES)],
+            origins: Vec::new(),
             writes: 0,
             window: None,
             window_versions: std::sync::atomic::AtomicU64::new(1 << 62),
@@ -208,13 +217,53 @@ impl L1 {
         self.versions[first..=last].iter().copied().max().unwrap_or(0)
     }
 
+    /// The tag of the write that put every byte of `[addr, addr + len)` (a range inside L1) where it is, if
+    /// that write was tagged ([`L1::write_tagged`]) and covered the whole range, and nothing has written
+    /// any chunk the range touches since. Writers give one tag to the same bytes at the same address only
+    /// (a multicast's destinations), so two L1s of a chip with the same tag for the same range hold the
+    /// same bytes there: what a decoded tile shared between cores relies on. `None` in a host window
+    /// (kernels write it behind tensim's back).
+    pub fn content_tag(&self, addr: u64, len: u64) -> Option<u64> {
+        if self.window.is_some() || len == 0 || self.origins.is_empty() {
+            return None;
+        }
+        let (first, last) = (addr as usize / L1_CHUNK_BYTES, (addr + len - 1) as usize / L1_CHUNK_BYTES);
+        let o = self.origins[first];
+        let whole = o.tag != 0 && u64::from(o.start) <= addr && addr + len <= u64::from(o.end);
+        (whole && self.origins[first + 1..=last].iter().all(|c| c.tag == o.tag)).then_some(o.tag)
+    }
+
+    /// The same L1 with every chunk's tag forgotten: tags are meaningful within one run (one writer of
+    /// tags), and a launch starts from this.
+    pub fn untagged(mut self) -> L1 {
+        self.origins = Vec::new();
+        self
+    }
+
+    /// Write `data` at `addr` as the write tagged `tag` (non-zero; see [`L1::content_tag`]).
+    pub fn write_tagged(&mut self, addr: u64, data: &[u8], tag: u64) -> Result<(), L1OutOfRange> {
+        debug_assert_ne!(tag, 0, "tag 0 marks untagged writes");
+        self.write(addr, data)?;
+        if let Some((first, last)) = chunks(addr, data.len()) {
+            if self.origins.is_empty() {
+                self.origins = vec![Origin::default(); self.versions.len()];
+            }
+            // In range (checked by the write): the end fits 32 bits as L1 sizes do.
+            let o = Origin { tag, start: addr as u32, end: (addr as usize + data.len()) as u32 };
+            self.origins[first..=last].fill(o);
+        }
+        Ok(())
+    }
+
     /// Write `data` at `addr`.
     pub fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), L1OutOfRange> {
         self.check(addr, data.len() as u64)?;
-        if !data.is_empty() {
+        if let Some((first, last)) = chunks(addr, data.len()) {
             self.writes += 1;
-            let (first, last) = (addr as usize / L1_CHUNK_BYTES, (addr as usize + data.len() - 1) / L1_CHUNK_BYTES);
             self.versions[first..=last].fill(self.writes);
+            if !self.origins.is_empty() {
+                self.origins[first..=last].fill(Origin::default());
+            }
         }
         if let Some(w) = &mut self.window {
             w.bytes_mut()[addr as usize..addr as usize + data.len()].copy_from_slice(data);
@@ -252,6 +301,19 @@ impl L1 {
         self.copy_out(src as usize, &mut tmp);
         self.write(dst, &tmp)
     }
+}
+
+/// The first and last chunk of a write of `len` bytes at `addr` (`None` for no bytes).
+fn chunks(addr: u64, len: usize) -> Option<(usize, usize)> {
+    (len > 0).then(|| (addr as usize / L1_CHUNK_BYTES, (addr as usize + len - 1) / L1_CHUNK_BYTES))
+}
+
+/// The tagged write that last wrote a chunk: its tag (0: the last write was untagged) and its byte range.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Origin {
+    tag: u64,
+    start: u32,
+    end: u32,
 }
 
 #[cfg(test)]
@@ -309,5 +371,33 @@ mod tests {
         let w = big.version(4096, 2048);
         big.write_u32(1500, 2).unwrap();
         assert_eq!(big.version(4096, 2048), w, "a write elsewhere leaves the range's version alone");
+    }
+
+    #[test]
+    fn a_content_tag_needs_one_tagged_write_over_the_whole_range_and_nothing_since() {
+        let k = L1_CHUNK_BYTES as u64;
+        let mut l1 = L1::new(16 * L1_CHUNK_BYTES as u32);
+        // A tile that starts mid-chunk, written by one tagged write: its tag, for it and any part of it.
+        let (at, len) = (k + 96, 2048);
+        l1.write_tagged(at, &[5; 2048], 7).unwrap();
+        assert_eq!(l1.content_tag(at, len), Some(7));
+        assert_eq!(l1.content_tag(at + 100, 500), Some(7));
+        // Ranges reaching past the write, untouched memory and empty ranges have none.
+        assert_eq!(l1.content_tag(at - 1, len), None);
+        assert_eq!(l1.content_tag(at, len + 1), None);
+        assert_eq!(l1.content_tag(8 * k, 64), None);
+        assert_eq!(l1.content_tag(at, 0), None);
+        // A later write to any chunk the range touches, even outside the range itself, ends it...
+        let mut other = l1.clone();
+        other.write_u32(k, 1).unwrap();
+        assert_eq!(other.content_tag(at, len), None);
+        assert_eq!(other.content_tag(2 * k, 64), Some(7), "chunks not written since keep it");
+        // ...and so does a tagged write of another range that starts inside it.
+        let mut again = l1.clone();
+        again.write_tagged(at + 1024, &[6; 64], 8).unwrap();
+        assert_eq!(again.content_tag(at, len), None);
+        assert_eq!(again.content_tag(at + 1024, 64), Some(8));
+        // A clone keeps the tags (its bytes are the same).
+        assert_eq!(l1.clone().content_tag(at, len), Some(7));
     }
 }

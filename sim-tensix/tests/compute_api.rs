@@ -3,9 +3,13 @@
 
 mod support;
 
+use sim_tensix::compute::shared::SharedTiles;
 use sim_tensix::compute::state::ComputeSettings;
 use sim_tensix::{CBIndex, Compute, DataFormat, Risc, bfloat16, pack_tiles, unpack_tiles};
-use support::{Body, run, unit_costs};
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+use support::{Body, run, run_prepared, unit_costs};
 
 const IN0: (u8, u32, u32, u32, DataFormat) = (0, 0x10000, 2 * 2048, 2048, DataFormat::Float16_b);
 const IN1: (u8, u32, u32, u32, DataFormat) = (1, 0x20000, 2 * 2048, 2048, DataFormat::Float16_b);
@@ -94,6 +98,83 @@ fn add_and_matmul_give_the_cpu_results() {
             assert!((got - want).abs() <= want.abs() * 0.02 + 0.05, "({i},{j}): {got} vs {want}");
         }
     }
+}
+
+/// A matmul of the tiles whose bytes sit in CBs 0 and 1 before the run: A written there by a tagged
+/// (multicast) write with tag 5 when `a_tagged`, B by one with tag 6; `planted`, if any, is the tile the
+/// shared table holds for A's bytes (as if another core had decoded them). Returns the product and the
+/// table afterwards.
+fn matmul_of_multicast_bytes(
+    a: &[u8],
+    b: &[u8],
+    a_tagged: bool,
+    planted: Option<Arc<[f32; 1024]>>,
+) -> (Vec<f32>, Rc<RefCell<SharedTiles>>) {
+    let shared = Rc::new(RefCell::new(SharedTiles::new(16)));
+    let (a, b, table) = (a.to_vec(), b.to_vec(), shared.clone());
+    let prepare = move |core: &mut sim_tensix::TensixCore| {
+        if a_tagged {
+            core.l1.write_tagged(u64::from(IN0.1), &a, 5).unwrap();
+        } else {
+            core.l1.write(u64::from(IN0.1), &a).unwrap();
+        }
+        core.l1.write_tagged(u64::from(IN1.1), &b, 6).unwrap();
+        core.compute.as_mut().unwrap().set_shared(table.clone());
+        if let Some(t) = planted {
+            table.borrow_mut().insert(5, IN0.1, DataFormat::Float16_b, false, t);
+        }
+    };
+    // The bytes are in place: the feeder only hands the pages over.
+    let feeder = Body::Dataflow(
+        Risc::Ncrisc,
+        Box::new(|k| {
+            for cb in [CBIndex::c_0, CBIndex::c_1] {
+                k.cb_reserve_back(cb, 1);
+                k.cb_push_back(cb, 1);
+            }
+        }),
+    );
+    let body = |c: &mut Compute| {
+        c.mm_init(CBIndex::c_0, CBIndex::c_1, CBIndex::c_16, 0);
+        c.cb_wait_front(CBIndex::c_0, 1);
+        c.cb_wait_front(CBIndex::c_1, 1);
+        c.tile_regs_acquire();
+        c.matmul_tiles(CBIndex::c_0, CBIndex::c_1, 0, 0, 0);
+        c.tile_regs_commit();
+        c.tile_regs_wait();
+        c.cb_reserve_back(CBIndex::c_16, 1);
+        c.pack_tile(0, CBIndex::c_16);
+        c.cb_push_back(CBIndex::c_16, 1);
+        c.tile_regs_release();
+    };
+    let bodies = vec![feeder, Body::Compute(settings(), Box::new(body))];
+    let out = run_prepared(prepare, &[IN0, IN1, OUT], &[], unit_costs(), bodies).unwrap();
+    let bytes = out.host.core.l1.read(u64::from(OUT.1), 2048).unwrap().to_vec();
+    (rows_of(&unpack_tiles(DataFormat::Float16_b, &bytes)), shared)
+}
+
+#[test]
+fn an_unpack_takes_the_tile_another_core_decoded_from_the_same_multicast_bytes() {
+    let (_, ab) = tile(|i| (i % 13) as f32 * 0.25 - 1.0);
+    let (bv, bb) = tile(|i| (i % 7) as f32 * 0.5);
+    // Decoding A's bytes gives a different product from the planted all-twos tile, so the output shows
+    // which one the unpack used.
+    let twos = Arc::new([2.0f32; 1024]);
+    let want_twos: Vec<f32> = (0..1024)
+        .map(|e| bfloat16::from_f32((0..32).map(|k| 2.0 * bv[k * 32 + e % 32]).sum::<f32>()).to_f32())
+        .collect();
+    let (decoded, _) = matmul_of_multicast_bytes(&ab, &bb, false, None);
+    assert_ne!(decoded, want_twos);
+    // Tagged bytes: the planted tile is taken (one hit), and B, decoded here, is left for the others.
+    let (shared_a, table) = matmul_of_multicast_bytes(&ab, &bb, true, Some(twos.clone()));
+    assert_eq!(shared_a, want_twos);
+    let t = table.borrow_mut().get(6, IN1.1, DataFormat::Float16_b, false).expect("B's tile is shared");
+    assert_eq!(t[..], rows_of(&layout_faces(&bv))[..], "B's decoded rows");
+    assert_eq!(table.borrow().hits(), 2);
+    // Untagged bytes (any plain write since) are decoded here even with a tile under the old tag.
+    let (own, table) = matmul_of_multicast_bytes(&ab, &bb, false, Some(twos));
+    assert_eq!(own, decoded);
+    assert_eq!(table.borrow().hits(), 0);
 }
 
 #[test]

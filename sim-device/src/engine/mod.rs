@@ -91,6 +91,12 @@ pub(crate) struct ChipState {
     /// after the first.
     pub xfer_data: Vec<Vec<u8>>,
     pub xfer_more: Vec<Vec<(noc::Mem, Noc0Coord)>>,
+    /// Beside each packet: the tag its L1 writes carry when it has more than one destination (0 for one):
+    /// a multicast's copies are the same bytes at the same address, which L1 records so that cores can
+    /// share what they decode from them (`L1::content_tag`). Tags count from 1 in each run (a launch
+    /// clears the L1s' tags).
+    pub xfer_tags: Vec<u64>,
+    pub next_tag: u64,
     pub free_xfers: Vec<u32>,
     /// Scratch: a destination list to reuse, and the (first byte, landing) times of the packet being issued.
     pub spare_dests: Vec<(noc::Mem, Noc0Coord)>,

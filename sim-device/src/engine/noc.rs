@@ -63,8 +63,15 @@ impl Xfer {
 impl ChipState {
     /// A slot for packet `x`, whose other destinations are `more` (a multicast's; empty otherwise).
     pub(super) fn alloc_xfer(&mut self, x: Xfer, more: Vec<(Mem, Noc0Coord)>) -> u32 {
+        let tag = if more.is_empty() {
+            0
+        } else {
+            self.next_tag += 1;
+            self.next_tag - 1
+        };
         if let Some(i) = self.free_xfers.pop() {
             self.xfers[i as usize] = x;
+            self.xfer_tags[i as usize] = tag;
             if more.is_empty() {
                 // Only destinations after the first are read from the slot's list, so a packet without
                 // any leaves it alone and hands the allocation back for the next packet.
@@ -75,6 +82,7 @@ impl ChipState {
             i
         } else {
             self.xfers.push(x);
+            self.xfer_tags.push(tag);
             self.xfer_more.push(more);
             self.xfer_data.push(Vec::new());
             self.xfers.len() as u32 - 1
@@ -475,7 +483,10 @@ impl Engine {
             Mem::L1 { core, addr } => {
                 self.sched.touch(core, at);
                 if c.carries(id) {
-                    c.cores[core.0 as usize].l1.write(addr, &c.xfer_data[id as usize]).expect("checked at issue");
+                    let (l1, data, tag) =
+                        (&mut c.cores[core.0 as usize].l1, &c.xfer_data[id as usize], c.xfer_tags[id as usize]);
+                    if tag == 0 { l1.write(addr, data) } else { l1.write_tagged(addr, data, tag) }
+                        .expect("checked at issue");
                 }
                 woken = Some(core);
                 at

@@ -12,6 +12,7 @@ pub mod offload;
 mod pipeline;
 pub mod sfpi;
 mod sfpu;
+pub mod shared;
 pub mod state;
 mod tilize;
 

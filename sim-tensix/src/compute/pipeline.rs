@@ -159,6 +159,17 @@ impl Compute<'_> {
                     tiles.push(t);
                     continue;
                 }
+                // Bytes another core received from the same multicast may have been decoded there.
+                let tag = if cache { st.shared().and_then(|_| tc.l1.content_tag(a as u64, size)) } else { None };
+                let found = match (tag, st.shared()) {
+                    (Some(tag), Some(shared)) => shared.borrow_mut().get(tag, a, f, transposed),
+                    _ => None,
+                };
+                if let Some(t) = found {
+                    st.remember_tile(a, version, f, transposed, t.clone());
+                    tiles.push(t);
+                    continue;
+                }
                 let mut t = st.tile();
                 let bytes = tc.l1.read(a as u64, size).expect("checked");
                 {
@@ -182,6 +193,9 @@ impl Compute<'_> {
                 }
                 if cache {
                     st.remember_tile(a, version, f, transposed, t.clone());
+                }
+                if let (Some(tag), Some(shared)) = (tag, st.shared()) {
+                    shared.borrow_mut().insert(tag, a, f, transposed, t.clone());
                 }
                 tiles.push(t);
             }

@@ -8,7 +8,9 @@
 
 use super::math::{BroadcastType, EltwiseOp, PoolType, ReduceDim, Tile, bf16_rows_to_faces, rows_to_faces};
 use super::offload::{DstBank, Offload};
+use super::shared::SharedTiles;
 use crate::format::{DataFormat, encode_tile};
+use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 use std::sync::{Arc, MutexGuard};
@@ -177,6 +179,8 @@ pub struct ComputeState {
     offload: Option<Rc<Offload>>,
     /// Products queued to the helper for this core.
     issued: u64,
+    /// Decoded tiles of multicast bytes, shared with the run's other cores (see [`super::shared`]).
+    shared: Option<Rc<RefCell<SharedTiles>>>,
     /// Whether a DST tile was written since its section was last cleared.
     dst_written: [bool; DST_TILES],
     /// Source registers.
@@ -200,6 +204,7 @@ impl ComputeState {
             dst: DstBank::new(DST_TILES),
             offload: None,
             issued: 0,
+            shared: None,
             dst_written: [false; DST_TILES],
             src: VecDeque::new(),
             pool: Vec::new(),
@@ -216,6 +221,16 @@ impl ComputeState {
     pub fn set_offload(&mut self, offload: Rc<Offload>) {
         self.settle();
         self.offload = Some(offload);
+    }
+
+    /// Share decoded tiles of multicast bytes through `shared` from now on.
+    pub fn set_shared(&mut self, shared: Rc<RefCell<SharedTiles>>) {
+        self.shared = Some(shared);
+    }
+
+    /// The tiles shared with the run's other cores, if any.
+    pub fn shared(&self) -> Option<&Rc<RefCell<SharedTiles>>> {
+        self.shared.as_ref()
     }
 
     /// Wait until the helper thread has finished every product queued for this core.

@@ -147,6 +147,17 @@ pub fn run(
     costs: ApiCosts,
     bodies: Vec<Body>,
 ) -> Result<Outcome, String> {
+    run_prepared(|_| {}, cbs, args, costs, bodies)
+}
+
+/// [`run`] with `prepare` applied to the core (its compute state made) before any kernel starts.
+pub fn run_prepared(
+    prepare: impl FnOnce(&mut TensixCore),
+    cbs: &[(u8, u32, u32, u32, DataFormat)],
+    args: &[u32],
+    costs: ApiCosts,
+    bodies: Vec<Body>,
+) -> Result<Outcome, String> {
     let mut core = TensixCore::new(L1::new(1 << 20), 32);
     for &(i, base, size, page, fmt) in cbs {
         core.cbs[i as usize] = Some(CircularBuffer::new(i, base, size, page, fmt));
@@ -175,6 +186,7 @@ pub fn run(
             }
         }
     }
+    prepare(&mut core);
     plan.sort_by_key(|p| p.0);
     let n = plan.len();
     let host = Rc::new(RefCell::new(FakeHost {
