@@ -13,12 +13,15 @@ use std::sync::Arc;
 /// whether it was transposed on the way in.
 type Key = (u64, u32, DataFormat, bool);
 
+/// A slot of the table: a key and its tile, or nothing yet.
+type Slot = Option<(Key, Arc<Tile>)>;
+
 /// Decoded tiles of multicast bytes in a direct-mapped table: each key has one slot, and a tile replaces
 /// whatever held its slot (the destinations of one multicast unpack it at about the same time, so a
 /// table of a few tiles per core keeps them; one lookup costs a multiply and one cache line).
 #[derive(Debug)]
 pub struct SharedTiles {
-    slots: Box<[Option<(Key, Arc<Tile>)>]>,
+    slots: Box<[Slot]>,
     /// Lookups that found a tile (for tests and diagnostics).
     hits: u64,
 }
