@@ -63,15 +63,18 @@ impl Xfer {
 impl ChipState {
     /// A slot for packet `x`, whose other destinations are `more` (a multicast's; empty otherwise).
     pub(super) fn alloc_xfer(&mut self, x: Xfer, more: Vec<(Mem, Noc0Coord)>) -> u32 {
-        let tag = if more.is_empty() {
-            0
-        } else {
+        // Tags matter only where payloads move (timing-only runs never touch the tag of a slot: it stays 0).
+        let tag = if self.move_data && !more.is_empty() {
             self.next_tag += 1;
             self.next_tag - 1
+        } else {
+            0
         };
         if let Some(i) = self.free_xfers.pop() {
             self.xfers[i as usize] = x;
-            self.xfer_tags[i as usize] = tag;
+            if self.move_data {
+                self.xfer_tags[i as usize] = tag;
+            }
             if more.is_empty() {
                 // Only destinations after the first are read from the slot's list, so a packet without
                 // any leaves it alone and hands the allocation back for the next packet.
