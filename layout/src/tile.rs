@@ -212,15 +212,23 @@ pub fn tilize_bf16_bytes(data: &[f32], rows: usize, cols: usize) -> Vec<u8> {
 /// Tilized bfloat16 bytes (as [`tilize_bf16_bytes`] writes them) as a row-major `rows × cols` f32 matrix:
 /// [`untilize_nfaces`] and widening in one pass. Bytes past the matrix are ignored.
 pub fn untilize_bf16_bytes(bytes: &[u8], rows: usize, cols: usize) -> Vec<f32> {
+    let mut out = Vec::new();
+    untilize_bf16_bytes_into(bytes, rows, cols, &mut out);
+    out
+}
+
+/// [`untilize_bf16_bytes`] into `out`, whose memory is reused (replaced contents, length `rows × cols`):
+/// fresh memory for a large matrix costs a page fault per 4 KiB.
+pub fn untilize_bf16_bytes_into(bytes: &[u8], rows: usize, cols: usize, out: &mut Vec<f32>) {
     assert!(
         rows.is_multiple_of(TILE_HEIGHT) && cols.is_multiple_of(TILE_WIDTH),
         "untilize: {rows}x{cols} is not a multiple of 32x32"
     );
     let n = rows * cols;
     assert!(bytes.len() >= n * 2, "untilize: {} bytes are short of {rows}x{cols} bfloat16 values", bytes.len());
-    let mut out = vec![0f32; n];
-    sim_core::simd::widen_bf16_rows(&bytes[..n * 2], &mut out, |k| face_row_offset(k, cols));
-    out
+    out.clear();
+    out.resize(n, 0.0);
+    sim_core::simd::widen_bf16_rows(&bytes[..n * 2], out, |k| face_row_offset(k, cols));
 }
 
 #[cfg(test)]
@@ -290,6 +298,9 @@ mod tests {
         let got = tilize_bf16_bytes(&m, r, c);
         assert_eq!(got, want);
         let back = untilize_bf16_bytes(&got, r, c);
+        let mut reused = vec![7.0f32; 3];
+        untilize_bf16_bytes_into(&got, r, c, &mut reused);
+        assert_eq!(reused, back, "into a used vector: the same values, nothing left over");
         let rounded: Vec<f32> = m.iter().map(|&v| crate::format::bfloat16::from_f32(v).to_f32()).collect();
         assert_eq!(back, rounded);
         assert_eq!(back, untilize_nfaces(&tilize_nfaces(&rounded, r, c), r, c));

@@ -125,12 +125,15 @@ pub fn finish(
     fidelity: MathFidelity,
     min_pcc: f64,
 ) -> Result<Outcome, DeviceError> {
-    let got = super::common::read_bf16_matrix(dev, &d.out, s.m as usize, s.n as usize)?;
-    // The reference thread computes exactly what this would (it panics only if the host is out of memory).
+    // The reference thread computes exactly what this would (it panics only if the host is out of memory);
+    // it is done long before the simulation in practice.
     let want = match d.reference.take().map(|h| h.join()) {
         Some(Ok(v)) => v,
         _ => matmul_reference(&d.a, &d.b, s.m as usize, s.n as usize, s.k as usize),
     };
+    // A's host copy is not needed any more: its memory takes the output.
+    let spare = std::sync::Arc::try_unwrap(std::mem::take(&mut d.a)).unwrap_or_default();
+    let got = super::common::read_bf16_matrix_into(dev, &d.out, s.m as usize, s.n as usize, spare)?;
     let (passed, check) = check_pcc(&format!("C = A·B ({}x{}x{})", s.m, s.k, s.n), &got, &want, min_pcc);
     let metrics = matmul_metrics(dev, &report, (s.m, s.n, s.k), cores, fidelity);
     Ok(Outcome { passed, check, report, metrics })
