@@ -53,6 +53,21 @@ fn compute(a: &[u8], b: &[u8], body: impl Fn(&mut Compute) + 'static) -> Result<
     Ok(rows_of(&unpack_tiles(DataFormat::Float16_b, &bytes)))
 }
 
+/// The compute kernel of a one-tile matmul: c_0 · c_1 into c_16.
+fn matmul_one_tile(c: &mut Compute) {
+    c.mm_init(CBIndex::c_0, CBIndex::c_1, CBIndex::c_16, 0);
+    c.cb_wait_front(CBIndex::c_0, 1);
+    c.cb_wait_front(CBIndex::c_1, 1);
+    c.tile_regs_acquire();
+    c.matmul_tiles(CBIndex::c_0, CBIndex::c_1, 0, 0, 0);
+    c.tile_regs_commit();
+    c.tile_regs_wait();
+    c.cb_reserve_back(CBIndex::c_16, 1);
+    c.pack_tile(0, CBIndex::c_16);
+    c.cb_push_back(CBIndex::c_16, 1);
+    c.tile_regs_release();
+}
+
 #[test]
 fn add_and_matmul_give_the_cpu_results() {
     let (av, ab) = tile(|i| (i % 13) as f32 * 0.25 - 1.0);
@@ -77,20 +92,7 @@ fn add_and_matmul_give_the_cpu_results() {
     for i in 0..1024 {
         assert_eq!(sum[i], bfloat16::from_f32(av[i] + bv[i]).to_f32(), "element {i}");
     }
-    let prod = compute(&ab, &bb, |c| {
-        c.mm_init(CBIndex::c_0, CBIndex::c_1, CBIndex::c_16, 0);
-        c.cb_wait_front(CBIndex::c_0, 1);
-        c.cb_wait_front(CBIndex::c_1, 1);
-        c.tile_regs_acquire();
-        c.matmul_tiles(CBIndex::c_0, CBIndex::c_1, 0, 0, 0);
-        c.tile_regs_commit();
-        c.tile_regs_wait();
-        c.cb_reserve_back(CBIndex::c_16, 1);
-        c.pack_tile(0, CBIndex::c_16);
-        c.cb_push_back(CBIndex::c_16, 1);
-        c.tile_regs_release();
-    })
-    .unwrap();
+    let prod = compute(&ab, &bb, matmul_one_tile).unwrap();
     for i in 0..32 {
         for j in 0..32 {
             let want: f64 = (0..32).map(|k| av[i * 32 + k] as f64 * bv[k * 32 + j] as f64).sum();
@@ -134,20 +136,7 @@ fn matmul_of_multicast_bytes(
             }
         }),
     );
-    let body = |c: &mut Compute| {
-        c.mm_init(CBIndex::c_0, CBIndex::c_1, CBIndex::c_16, 0);
-        c.cb_wait_front(CBIndex::c_0, 1);
-        c.cb_wait_front(CBIndex::c_1, 1);
-        c.tile_regs_acquire();
-        c.matmul_tiles(CBIndex::c_0, CBIndex::c_1, 0, 0, 0);
-        c.tile_regs_commit();
-        c.tile_regs_wait();
-        c.cb_reserve_back(CBIndex::c_16, 1);
-        c.pack_tile(0, CBIndex::c_16);
-        c.cb_push_back(CBIndex::c_16, 1);
-        c.tile_regs_release();
-    };
-    let bodies = vec![feeder, Body::Compute(settings(), Box::new(body))];
+    let bodies = vec![feeder, Body::Compute(settings(), Box::new(matmul_one_tile))];
     let out = run_prepared(prepare, &[IN0, IN1, OUT], &[], unit_costs(), bodies).unwrap();
     let bytes = out.host.core.l1.read(u64::from(OUT.1), 2048).unwrap().to_vec();
     (rows_of(&unpack_tiles(DataFormat::Float16_b, &bytes)), shared)
