@@ -53,19 +53,24 @@ fn compute(a: &[u8], b: &[u8], body: impl Fn(&mut Compute) + 'static) -> Result<
     Ok(rows_of(&unpack_tiles(DataFormat::Float16_b, &bytes)))
 }
 
-/// The compute kernel of a one-tile matmul: c_0 · c_1 into c_16.
-fn matmul_one_tile(c: &mut Compute) {
-    c.mm_init(CBIndex::c_0, CBIndex::c_1, CBIndex::c_16, 0);
+/// One tile of c_0 and c_1 through `op` (which leaves its result in DST 0), packed to c_16.
+fn one_tile(c: &mut Compute, op: impl Fn(&mut Compute)) {
     c.cb_wait_front(CBIndex::c_0, 1);
     c.cb_wait_front(CBIndex::c_1, 1);
     c.tile_regs_acquire();
-    c.matmul_tiles(CBIndex::c_0, CBIndex::c_1, 0, 0, 0);
+    op(c);
     c.tile_regs_commit();
     c.tile_regs_wait();
     c.cb_reserve_back(CBIndex::c_16, 1);
     c.pack_tile(0, CBIndex::c_16);
     c.cb_push_back(CBIndex::c_16, 1);
     c.tile_regs_release();
+}
+
+/// The compute kernel of a one-tile matmul: c_0 · c_1 into c_16.
+fn matmul_one_tile(c: &mut Compute) {
+    c.mm_init(CBIndex::c_0, CBIndex::c_1, CBIndex::c_16, 0);
+    one_tile(c, |c| c.matmul_tiles(CBIndex::c_0, CBIndex::c_1, 0, 0, 0));
 }
 
 #[test]
@@ -75,16 +80,7 @@ fn add_and_matmul_give_the_cpu_results() {
     let sum = compute(&ab, &bb, |c| {
         c.binary_op_init_common(CBIndex::c_0, CBIndex::c_1, CBIndex::c_16);
         c.add_tiles_init(CBIndex::c_0, CBIndex::c_1, false);
-        c.cb_wait_front(CBIndex::c_0, 1);
-        c.cb_wait_front(CBIndex::c_1, 1);
-        c.tile_regs_acquire();
-        c.add_tiles(CBIndex::c_0, CBIndex::c_1, 0, 0, 0);
-        c.tile_regs_commit();
-        c.tile_regs_wait();
-        c.cb_reserve_back(CBIndex::c_16, 1);
-        c.pack_tile(0, CBIndex::c_16);
-        c.cb_push_back(CBIndex::c_16, 1);
-        c.tile_regs_release();
+        one_tile(c, |c| c.add_tiles(CBIndex::c_0, CBIndex::c_1, 0, 0, 0));
         c.cb_pop_front(CBIndex::c_0, 1);
         c.cb_pop_front(CBIndex::c_1, 1);
     })
