@@ -330,7 +330,7 @@ impl Device {
         Ok(bytes)
     }
 
-    fn core_index(&self, c: CoreCoord, what: &str) -> Result<usize, DeviceError> {
+    pub(crate) fn core_index(&self, c: CoreCoord, what: &str) -> Result<usize, DeviceError> {
         let g = self.chip.logical_grid();
         if c.x >= g.x || c.y >= g.y {
             return Err(DeviceError::api(format!("{what}: core ({},{}) is outside the {g} logical grid", c.x, c.y)));

@@ -10,6 +10,8 @@ mod fabric;
 mod host;
 mod noc;
 mod run;
+#[cfg(test)]
+mod tag_tests;
 
 pub use eth::EthPacket;
 pub(crate) use eth::{EthPort, EthTiming};
