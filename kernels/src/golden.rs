@@ -11,26 +11,20 @@ pub fn pcc(a: &[f32], b: &[f32]) -> f64 {
         return 1.0;
     }
     let n = a.len() as f64;
-    let (sa, sb) = lane_sums(a, b);
-    let (ma, mb) = (sa / n, sb / n);
+    let (mut sa, mut sb) = ([0f64; LANES], [0f64; LANES]);
+    for_each_lane(a, b, |l, x, y| {
+        sa[l] += x as f64;
+        sb[l] += y as f64;
+    });
+    let total = |v: [f64; LANES]| v.iter().sum::<f64>();
+    let (ma, mb) = (total(sa) / n, total(sb) / n);
     let (mut sab, mut saa, mut sbb) = ([0f64; LANES], [0f64; LANES], [0f64; LANES]);
-    let mut add = |l: usize, x: f32, y: f32| {
+    for_each_lane(a, b, |l, x, y| {
         let (dx, dy) = (x as f64 - ma, y as f64 - mb);
         sab[l] += dx * dy;
         saa[l] += dx * dx;
         sbb[l] += dy * dy;
-    };
-    let (ca, cb) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
-    let (ra, rb) = (ca.remainder(), cb.remainder());
-    for (xs, ys) in ca.zip(cb) {
-        for l in 0..LANES {
-            add(l, xs[l], ys[l]);
-        }
-    }
-    for (l, (&x, &y)) in ra.iter().zip(rb).enumerate() {
-        add(l, x, y);
-    }
-    let total = |v: [f64; LANES]| v.iter().sum::<f64>();
+    });
     let (sab, saa, sbb) = (total(sab), total(saa), total(sbb));
     if saa == 0.0 || sbb == 0.0 {
         return if a == b { 1.0 } else { 0.0 };
@@ -41,23 +35,20 @@ pub fn pcc(a: &[f32], b: &[f32]) -> f64 {
 /// The lanes of [`pcc`]'s sums.
 const LANES: usize = 8;
 
-/// (Σ `a[i]`, Σ `b[i]`) in f64, each over [`LANES`] interleaved lanes added in order at the end: one pass
-/// over both series.
-fn lane_sums(a: &[f32], b: &[f32]) -> (f64, f64) {
-    let (mut acc_a, mut acc_b) = ([0f64; LANES], [0f64; LANES]);
+/// `f(lane, a[i], b[i])` for every `i`, with `lane = i % LANES`: chunk by chunk, so that per-lane
+/// accumulators form independent add chains.
+#[inline(always)]
+fn for_each_lane(a: &[f32], b: &[f32], mut f: impl FnMut(usize, f32, f32)) {
     let (ca, cb) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
     let (ra, rb) = (ca.remainder(), cb.remainder());
     for (xs, ys) in ca.zip(cb) {
         for l in 0..LANES {
-            acc_a[l] += xs[l] as f64;
-            acc_b[l] += ys[l] as f64;
+            f(l, xs[l], ys[l]);
         }
     }
     for (l, (&x, &y)) in ra.iter().zip(rb).enumerate() {
-        acc_a[l] += x as f64;
-        acc_b[l] += y as f64;
+        f(l, x, y);
     }
-    (acc_a.iter().sum(), acc_b.iter().sum())
 }
 
 /// Largest absolute difference between two equally long series.

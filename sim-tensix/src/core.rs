@@ -237,6 +237,10 @@ impl Wait {
     }
 }
 
+/// The key a hardware event passes to [`TensixCore::take_ready`]: after every kernel's check in key order
+/// (hardware events never change the counters a kernel may block on ahead of exact order).
+pub const BY_HARDWARE: u128 = u128::MAX;
+
 /// A kernel blocked on this core.
 #[derive(Debug, Clone, Copy)]
 pub struct Waiter {
@@ -371,7 +375,7 @@ impl TensixCore {
     /// kernels behind it ran: `KernelCtx::wait_blocked`), at a check that comes after the update in key
     /// order, would in exact order have found the wait holding there: it goes on at that check's cycle.
     ///
-    /// `by` is `u128::MAX` for a hardware event (a NoC packet landing, an acknowledgement): those never
+    /// `by` is [`BY_HARDWARE`] for a hardware event (a NoC packet landing, an acknowledgement): those never
     /// change a CB's or the compute hand-off's counters, which only the core's kernels update (each update
     /// wakes whoever it satisfies), so waiters on them are not checked — a check would miss cold cache lines
     /// for nothing on every packet that lands.
@@ -379,7 +383,7 @@ impl TensixCore {
         if self.waiters.is_empty() {
             return;
         }
-        let hardware = by == u128::MAX;
+        let hardware = by == BY_HARDWARE;
         let mut i = 0;
         while i < self.waiters.len() {
             let w = &self.waiters[i].wait;
@@ -465,6 +469,13 @@ mod tests {
             ahead: Some(key(at, fiber)),
         };
         let mut out = Vec::new();
+        // Clear `out`, block `ws` on the counter at 0, then bump it (the update is passed to take_ready).
+        let block_then_bump = |c: &mut TensixCore, out: &mut Vec<(FiberId, Cycle)>, ws: &[Waiter]| {
+            out.clear();
+            c.sync[0] = 0;
+            ws.iter().for_each(|w| c.add_waiter(*w));
+            c.sync[0] = 1;
+        };
         // Two kernels blocked (ahead of exact order) at cycles 100 and 40; the counter is bumped at cycle 50
         // by kernel 0. The one that checked at 100 would have found it bumped: it goes on at 100. The one at
         // 40 checked before the bump: it notices it 3 cycles after.
@@ -476,28 +487,18 @@ mod tests {
         c.take_ready(Cycle(50), key(50, 0), &mut out);
         assert_eq!(out, vec![(FiberId(1), Cycle(53)), (FiberId(2), Cycle(100))]);
         // The same cycle: the fiber order decides which came first.
-        out.clear();
-        c.sync[0] = 0;
-        c.add_waiter(waiter(2, 50));
-        c.add_waiter(waiter(4, 50));
-        c.sync[0] = 1;
+        block_then_bump(&mut c, &mut out, &[waiter(2, 50), waiter(4, 50)]);
         c.take_ready(Cycle(50), key(50, 3), &mut out);
         assert_eq!(out, vec![(FiberId(2), Cycle(53)), (FiberId(4), Cycle(50))]);
         // A hardware event never changes these counters, so it leaves their waiters alone; the update that
         // satisfies a waiter wakes it.
-        out.clear();
-        c.sync[0] = 0;
-        c.add_waiter(waiter(5, 900));
-        c.sync[0] = 1;
-        c.take_ready(Cycle(60), u128::MAX, &mut out);
+        block_then_bump(&mut c, &mut out, &[waiter(5, 900)]);
+        c.take_ready(Cycle(60), BY_HARDWARE, &mut out);
         assert!(out.is_empty(), "{out:?}");
         c.take_ready(Cycle(60), key(60, 0), &mut out);
         assert_eq!(out, vec![(FiberId(5), Cycle(900))]);
         // A waiter that blocked in exact order always notices an update the latency after it.
-        out.clear();
-        c.sync[0] = 0;
-        c.add_waiter(Waiter { ahead: None, ..waiter(6, 900) });
-        c.sync[0] = 1;
+        block_then_bump(&mut c, &mut out, &[Waiter { ahead: None, ..waiter(6, 900) }]);
         c.take_ready(Cycle(60), key(60, 0), &mut out);
         assert_eq!(out, vec![(FiberId(6), Cycle(63))]);
     }

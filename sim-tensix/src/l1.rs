@@ -224,10 +224,10 @@ impl L1 {
     /// same bytes there: what a decoded tile shared between cores relies on. `None` in a host window
     /// (kernels write it behind tensim's back).
     pub fn content_tag(&self, addr: u64, len: u64) -> Option<u64> {
-        if self.window.is_some() || len == 0 || self.origins.is_empty() {
+        if self.window.is_some() || self.origins.is_empty() {
             return None;
         }
-        let (first, last) = (addr as usize / L1_CHUNK_BYTES, (addr + len - 1) as usize / L1_CHUNK_BYTES);
+        let (first, last) = chunks(addr, len as usize)?;
         let o = self.origins[first];
         let whole = o.tag != 0 && u64::from(o.start) <= addr && addr + len <= u64::from(o.end);
         (whole && self.origins[first + 1..=last].iter().all(|c| c.tag == o.tag)).then_some(o.tag)
@@ -243,31 +243,34 @@ impl L1 {
     /// Write `data` at `addr` as the write tagged `tag` (non-zero; see [`L1::content_tag`]).
     pub fn write_tagged(&mut self, addr: u64, data: &[u8], tag: u64) -> Result<(), L1OutOfRange> {
         debug_assert_ne!(tag, 0, "tag 0 marks untagged writes");
-        self.write(addr, data)?;
-        if let Some((first, last)) = chunks(addr, data.len()) {
-            if self.origins.is_empty() {
-                self.origins = vec![Origin::default(); self.versions.len()];
-            }
-            // In range (checked by the write): the end fits 32 bits as L1 sizes do.
-            let o = Origin { tag, start: addr as u32, end: (addr as usize + data.len()) as u32 };
-            self.origins[first..=last].fill(o);
-        }
+        self.check(addr, data.len() as u64)?;
+        // In range (just checked): the end fits 32 bits as L1 sizes do.
+        self.store(addr, data, Origin { tag, start: addr as u32, end: (addr as usize + data.len()) as u32 });
         Ok(())
     }
 
     /// Write `data` at `addr`.
     pub fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), L1OutOfRange> {
         self.check(addr, data.len() as u64)?;
+        self.store(addr, data, Origin::default());
+        Ok(())
+    }
+
+    /// Write `data` at `addr` (checked), stamping the chunks it touches with a new version and `origin`.
+    fn store(&mut self, addr: u64, data: &[u8], origin: Origin) {
         if let Some((first, last)) = chunks(addr, data.len()) {
             self.writes += 1;
             self.versions[first..=last].fill(self.writes);
+            if origin.tag != 0 && self.origins.is_empty() {
+                self.origins = vec![Origin::default(); self.versions.len()];
+            }
             if !self.origins.is_empty() {
-                self.origins[first..=last].fill(Origin::default());
+                self.origins[first..=last].fill(origin);
             }
         }
         if let Some(w) = &mut self.window {
             w.bytes_mut()[addr as usize..addr as usize + data.len()].copy_from_slice(data);
-            return Ok(());
+            return;
         }
         let (mut a, mut done) = (addr as usize, 0);
         while done < data.len() {
@@ -278,7 +281,6 @@ impl L1 {
             done += n;
             a += n;
         }
-        Ok(())
     }
 
     /// A little-endian 32-bit word.

@@ -30,7 +30,7 @@ pub use compute::math::{BroadcastType, EltwiseOp, PoolType, ReduceDim, SfpuUnary
 pub use compute::sfpi::{Sfpi, VCond, VFloat, VInt, VUInt, VectorMode};
 pub use compute::state::ComputeSettings;
 pub use compute::{Compute, ComputeRole, DataCopyType, EltwiseBinaryReuseDestType};
-pub use core::{Barrier, NocCounters, TensixCore, Wait, Waiter, WordCond};
+pub use core::{BY_HARDWARE, Barrier, NocCounters, TensixCore, Wait, Waiter, WordCond};
 pub use dataflow::Dataflow;
 pub use format::{DataFormat, bfloat16, pack_tiles, pack_two_bfloat16_into_uint32, unpack_tiles};
 pub use host::{AtomicOp, AtomicReq, CoreIdx, EthError, EthSend, KernelHost, McastReq, NocError, ReadReq, WriteReq};

@@ -237,7 +237,7 @@ impl Engine {
     /// every waiter's check in key order: hardware events never change the counters a kernel may block on
     /// ahead of exact order).
     pub fn notify_core(&mut self, c: CoreIdx, now: Cycle) {
-        self.notify_core_by(c, now, u128::MAX);
+        self.notify_core_by(c, now, sim_tensix::BY_HARDWARE);
     }
 
     /// Wake every waiter of core `c` whose condition holds after an update at `now` with scheduler key

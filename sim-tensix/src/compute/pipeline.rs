@@ -160,12 +160,8 @@ impl Compute<'_> {
                     continue;
                 }
                 // Bytes another core received from the same multicast may have been decoded there.
-                let tag = if cache { st.shared().and_then(|_| tc.l1.content_tag(a as u64, size)) } else { None };
-                let found = match (tag, st.shared()) {
-                    (Some(tag), Some(shared)) => shared.borrow_mut().get(tag, a, f, transposed),
-                    _ => None,
-                };
-                if let Some(t) = found {
+                let tag = if cache && st.shares_tiles() { tc.l1.content_tag(a as u64, size) } else { None };
+                if let Some(t) = tag.and_then(|tag| st.shared_tile(tag, a, f, transposed)) {
                     st.remember_tile(a, version, f, transposed, t.clone());
                     tiles.push(t);
                     continue;
@@ -194,8 +190,8 @@ impl Compute<'_> {
                 if cache {
                     st.remember_tile(a, version, f, transposed, t.clone());
                 }
-                if let (Some(tag), Some(shared)) = (tag, st.shared()) {
-                    shared.borrow_mut().insert(tag, a, f, transposed, t.clone());
+                if let Some(tag) = tag {
+                    st.share_tile(tag, a, f, transposed, &t);
                 }
                 tiles.push(t);
             }

@@ -228,9 +228,21 @@ impl ComputeState {
         self.shared = Some(shared);
     }
 
-    /// The tiles shared with the run's other cores, if any.
-    pub fn shared(&self) -> Option<&Rc<RefCell<SharedTiles>>> {
-        self.shared.as_ref()
+    /// Whether this core shares decoded tiles of multicast bytes with the run's other cores.
+    pub fn shares_tiles(&self) -> bool {
+        self.shared.is_some()
+    }
+
+    /// The tile another core decoded from the bytes multicast with `tag` at `addr`, if it is kept.
+    pub fn shared_tile(&self, tag: u64, addr: u32, format: DataFormat, transposed: bool) -> Option<Arc<Tile>> {
+        self.shared.as_ref()?.borrow_mut().get(tag, addr, format, transposed)
+    }
+
+    /// Offer `tile`, decoded here from the bytes multicast with `tag` at `addr`, to the other cores.
+    pub fn share_tile(&self, tag: u64, addr: u32, format: DataFormat, transposed: bool, tile: &Arc<Tile>) {
+        if let Some(s) = &self.shared {
+            s.borrow_mut().insert(tag, addr, format, transposed, tile.clone());
+        }
     }
 
     /// Wait until the helper thread has finished every product queued for this core.

@@ -8,8 +8,8 @@ use sim_core::{Agenda, Cycle, Cycles, Fiber, FiberId, Next, Step, Suspend, Trace
 use sim_noc::NocAddrMap;
 use sim_tensix::compute::state::{ComputeSettings, ComputeState};
 use sim_tensix::{
-    ApiCosts, AtomicOp, AtomicReq, BankTables, CircularBuffer, Compute, ComputeRole, CoreIdx, DataFormat, Dataflow,
-    KernelArgs, KernelHost, KernelInstance, L1, NocError, ReadReq, Risc, TensixCore, Waiter, WriteReq,
+    ApiCosts, AtomicOp, AtomicReq, BY_HARDWARE, BankTables, CircularBuffer, Compute, ComputeRole, CoreIdx, DataFormat,
+    Dataflow, KernelArgs, KernelHost, KernelInstance, L1, NocError, ReadReq, Risc, TensixCore, Waiter, WriteReq,
 };
 use soc_descriptors::{Arch, NocId};
 use std::cell::RefCell;
@@ -268,7 +268,7 @@ pub fn run_prepared(
                 } else {
                     c.nonposted_acked += 1;
                 }
-                h.notify(CoreIdx(0), key.at, u128::MAX);
+                h.notify(CoreIdx(0), key.at, BY_HARDWARE);
             }
             Next::Event(Ev::Atomic { addr, op, risc, noc }) => {
                 let mut h = host.borrow_mut();
@@ -279,7 +279,7 @@ pub fn run_prepared(
                 };
                 h.core.l1.write_u32(addr, new).map_err(|e| e.to_string())?;
                 h.core.counters(risc, noc).atomics_acked += 1;
-                h.notify(CoreIdx(0), key.at, u128::MAX);
+                h.notify(CoreIdx(0), key.at, BY_HARDWARE);
             }
         }
     }
