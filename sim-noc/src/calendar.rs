@@ -6,8 +6,9 @@
 //! Intervals are kept in time order in a vector whose live part starts at `head`. Reservations on one
 //! resource arrive roughly in time order, so a search starts where the previous one booked (a cursor);
 //! intervals that ended before the current time (the `floor` the caller passes) are dropped from the front
-//! as they are passed (`head` moves on, and the dead prefix is reclaimed now and then), which keeps the
-//! calendar to what is still ahead. An interval inserted in the middle, or a booking that joins its two
+//! by each search and whenever the vector is full (`head` moves on, and the dead prefix is reclaimed now
+//! and then), which keeps the calendar to what is still ahead. Between those, ended intervals may stay:
+//! they lie before every start a search can return, so they change no answer. An interval inserted in the middle, or a booking that joins its two
 //! neighbours into one, shifts the shorter side: the front moves back into the dead prefix when it can,
 //! or forward into it.
 //!
@@ -22,48 +23,55 @@
 //! ([`Calendar::pass_flit`]).
 
 /// Busy intervals of one resource, plus its counters.
+///
+/// A reservation that falls after everything booked (most of them) reads and writes only the first 64
+/// bytes: the vector's pointer and length, the mirror of the last interval's end, the counters and the
+/// debt. Everything the searches need sits after them, and intervals that ended are forgotten only by a
+/// search or when the vector is full: thousands of calendars are touched in turn, so a reservation that
+/// reaches into a second line or the front of its buffer waits for memory.
 #[derive(Debug, Clone)]
+#[repr(C, align(64))]
 pub struct Calendar {
     /// Sorted, disjoint, non-adjacent `[start, end)` intervals (cycles) from `head` on; before `head`,
-    /// forgotten ones.
+    /// forgotten ones. Intervals that ended before the current time may still be live: they never change
+    /// an answer (no reservation starts before the time it is made at).
     iv: Vec<(u64, u64)>,
-    /// Index of the first live interval.
-    head: usize,
-    /// The end of the first interval (`u64::MAX` when there is none): whether anything can be forgotten is
-    /// decided without reaching into the buffer, whose front is rarely near its back in memory.
-    front_end: u64,
+    /// The end of the last interval (`0`: none, as every interval ends after cycle 0).
+    last_end: u64,
     /// Total cycles reserved.
     pub busy: u64,
     /// Total payload bytes carried.
     pub bytes: u64,
     /// Reservations made.
     pub uses: u64,
-    /// The last search's hint: no start in `[hint.1, hint.2)` fits `hint.0` or more cycles (`hint.0 == 0`:
-    /// none yet).
-    hint: (u64, u64, u64),
     /// Cycles owed by the next reservation: one-flit packets of other virtual channels that crossed while
     /// the resource was idle ([`Calendar::pass_flit`]).
     debt: u64,
     /// Just after the latest of those flits crossed: a reservation from this time on does not meet them.
     debt_until: u64,
+    /// Index of the first live interval.
+    head: usize,
     /// Where the last search placed its booking (an index into `iv`, possibly stale): the next search on a
     /// busy resource mostly lands within a few intervals of it, so it starts there.
     cursor: usize,
+    /// The last search's hint: no start in `[hint.1, hint.2)` fits `hint.0` or more cycles (`hint.0 == 0`:
+    /// none yet).
+    hint: (u64, u64, u64),
 }
 
 impl Default for Calendar {
     fn default() -> Calendar {
         Calendar {
             iv: Vec::new(),
-            head: 0,
-            front_end: u64::MAX,
+            last_end: 0,
             busy: 0,
             bytes: 0,
             uses: 0,
-            hint: (0, 0, 0),
             debt: 0,
             debt_until: 0,
+            head: 0,
             cursor: 0,
+            hint: (0, 0, 0),
         }
     }
 }
@@ -74,16 +82,9 @@ impl Calendar {
         Calendar::default()
     }
 
-    /// Drop the intervals that ended at or before `t` (nothing will be reserved before `t` any more).
-    #[inline]
+    /// Drop the intervals that ended at or before `t` (nothing will be reserved before `t` any more), and
+    /// reclaim the dead prefix once it outweighs the live part.
     fn forget_until(&mut self, t: u64) {
-        if self.front_end <= t {
-            self.forget_slow(t);
-        }
-    }
-
-    #[inline(never)]
-    fn forget_slow(&mut self, t: u64) {
         let mut h = self.head;
         while h < self.iv.len() && self.iv[h].1 <= t {
             h += 1;
@@ -91,17 +92,16 @@ impl Calendar {
         if h == self.iv.len() {
             self.iv.clear();
             self.head = 0;
-            self.front_end = u64::MAX;
+            self.cursor = 0;
+            self.last_end = 0;
             return;
         }
-        // Reclaim the dead prefix once it outweighs the live part.
         if h >= 64 && h >= self.iv.len() - h {
             self.iv.drain(..h);
             self.cursor = self.cursor.saturating_sub(h);
             h = 0;
         }
         self.head = h;
-        self.front_end = self.iv[h].1;
     }
 
     /// The live intervals.
@@ -117,7 +117,7 @@ impl Calendar {
     }
 
     /// [`Calendar::reserve`], where no reservation will ever again start before `floor` (the current
-    /// time, at most `earliest`): intervals that ended by then are forgotten.
+    /// time, at most `earliest`): intervals that ended by then may be forgotten.
     pub fn reserve_after(&mut self, floor: u64, earliest: u64, dur: u64, bytes: u64) -> u64 {
         self.busy += dur;
         self.bytes += bytes;
@@ -125,32 +125,34 @@ impl Calendar {
         if dur == 0 {
             return earliest;
         }
-        let (debt, until) = (std::mem::take(&mut self.debt), std::mem::take(&mut self.debt_until));
-        let dur = if earliest < until { dur + debt } else { dur };
-        self.forget_until(floor);
+        let dur = if self.debt != 0 {
+            let (debt, until) = (std::mem::take(&mut self.debt), std::mem::take(&mut self.debt_until));
+            if earliest < until { dur + debt } else { dur }
+        } else {
+            dur
+        };
         // Most reservations fall after everything booked so far.
-        let len = self.iv.len() - self.head;
-        match self.iv.last_mut().filter(|_| len > 0) {
-            None => {
-                self.iv.clear();
-                self.head = 0;
-                self.iv.push((earliest, earliest + dur));
-                self.front_end = earliest + dur;
-                return earliest;
-            }
-            Some(last) if earliest >= last.1 => {
-                if earliest == last.1 {
-                    last.1 += dur;
-                    if len == 1 {
-                        self.front_end = last.1;
-                    }
-                } else {
-                    self.iv.push((earliest, earliest + dur));
+        if earliest >= self.last_end {
+            let end = earliest + dur;
+            if earliest == self.last_end && earliest != 0 {
+                self.iv.last_mut().expect("a last end is an interval's").1 = end;
+            } else {
+                if self.iv.len() == self.iv.capacity() {
+                    self.forget_until(floor);
                 }
-                return earliest;
+                self.iv.push((earliest, end));
             }
-            _ => {}
+            self.last_end = end;
+            return earliest;
         }
+        self.forget_until(floor);
+        self.search(earliest, dur)
+    }
+
+    /// Book `dur` cycles at the earliest start ≥ `earliest` that is free for that long, when something is
+    /// booked after `earliest`.
+    #[inline(never)]
+    fn search(&mut self, earliest: u64, dur: u64) -> u64 {
         // Where the search may start: after the range the last search found too full for this length.
         let (hd, hf, ht) = self.hint;
         let from = if hd != 0 && dur >= hd && earliest >= hf && earliest < ht { ht } else { earliest };
@@ -206,11 +208,7 @@ impl Calendar {
                 }
             }
         };
-        if i <= 1 {
-            // The first interval may have changed.
-            self.front_end = self.iv[self.head].1;
-        }
-        debug_assert_eq!(self.front_end, self.live().first().map_or(u64::MAX, |f| f.1));
+        self.last_end = self.iv.last().map_or(0, |l| l.1);
         t
     }
 
@@ -271,18 +269,12 @@ impl Calendar {
     pub fn pass_flit(&mut self, t: u64) {
         self.busy += 1;
         self.uses += 1;
-        let len = self.iv.len() - self.head;
-        match self.iv.last_mut() {
-            Some(last) if len > 0 && t < last.1 => {
-                last.1 += 1;
-                if len == 1 {
-                    self.front_end = last.1;
-                }
-            }
-            _ => {
-                self.debt += 1;
-                self.debt_until = self.debt_until.max(t + 1);
-            }
+        if t < self.last_end {
+            self.last_end += 1;
+            self.iv.last_mut().expect("a last end is an interval's").1 = self.last_end;
+        } else {
+            self.debt += 1;
+            self.debt_until = self.debt_until.max(t + 1);
         }
     }
 
@@ -293,7 +285,7 @@ impl Calendar {
 
     /// When the last reservation ends.
     pub fn free_after(&self) -> u64 {
-        self.live().last().map(|&(_, e)| e).unwrap_or(0)
+        self.last_end
     }
 
     /// Number of stored intervals.

@@ -69,7 +69,6 @@ pub struct NocModel {
     traffic: [NocTraffic; 2],
     /// Arrival of the last packet of each ordered flow, indexed by [`NocModel::flow`].
     flows: Vec<Cycle>,
-    route: Vec<LinkId>,
     /// The current time: no packet is ever injected before it (calendars forget what ended by then).
     now: u64,
     /// Flits one virtual channel parks per router (`vc_buffer_bytes` in flits).
@@ -93,7 +92,6 @@ impl NocModel {
             topo,
             traffic: Default::default(),
             flows: vec![Cycle::ZERO; grid.count() * grid.count() * 4],
-            route: Vec::new(),
             now: 0,
         }
     }
@@ -203,21 +201,20 @@ impl NocModel {
         if looped {
             head += self.params.loopback_turn.0;
         }
-        let mut route = std::mem::take(&mut self.route);
-        route.clear();
-        self.topo.unicast_route(noc, src, dst, &mut route);
         let dst_tile = self.tile_index(dst);
-        for (k, &l) in route.iter().enumerate() {
-            let s = self.links[l.0 as usize].reserve_after(self.now, head, dur, payload as u64);
-            // Behind its head, the packet's body fills this router's and every earlier router's buffer
-            // (and the source NIU's) at one flit per cycle.
-            let buffered = self.vc_buffer_flits * (k as u64 + 1);
+        let (now, hop, vc_buffer_flits) = (self.now, self.params.hop.0, self.vc_buffer_flits);
+        let (links, backpressure) = (&mut self.links, &mut self.backpressure);
+        // Behind its head, the packet's body fills this router's and every earlier router's buffer (and
+        // the source NIU's) at one flit per cycle.
+        let mut buffered = 0;
+        self.topo.for_each_route_link(noc, src, dst, |l| {
+            let s = links[l.0 as usize].reserve_after(now, head, dur, payload as u64);
+            buffered += vc_buffer_flits;
             if s - head > buffered {
-                self.backpressure.queued(l, dst_tile, head, s, dur, s - head - buffered);
+                backpressure.queued(l, dst_tile, head, s, dur, s - head - buffered);
             }
-            head = s + self.params.hop.0;
-        }
-        self.route = route;
+            head = s + hop;
+        });
         let (first, arrive) = self.eject_at(noc, dst, head, dur, payload);
         let arrive = self.in_order(noc, src, dst, vc, arrive);
         Delivery { inject_start: Cycle(start), inject_end: Cycle(start + dur), first_byte: first.min(arrive), arrive }
@@ -276,15 +273,11 @@ impl NocModel {
     /// ([`Calendar::pass_flit`]: the data it meets is a cycle longer). Returns when its
     /// head reaches the last router.
     fn header_flit_route(&mut self, noc: NocId, src: Noc0Coord, dst: Noc0Coord, mut head: u64) -> u64 {
-        let hop = self.params.hop.0;
-        let mut route = std::mem::take(&mut self.route);
-        route.clear();
-        self.topo.unicast_route(noc, src, dst, &mut route);
-        for &l in &route {
-            self.links[l.0 as usize].pass_flit(head);
+        let (hop, links) = (self.params.hop.0, &mut self.links);
+        self.topo.for_each_route_link(noc, src, dst, |l| {
+            links[l.0 as usize].pass_flit(head);
             head += hop;
-        }
-        self.route = route;
+        });
         head
     }
 

@@ -167,35 +167,49 @@ impl Topology {
     /// Append the links of the unicast route from `src` to `dst` on `noc` to `out`, in path order:
     /// NoC0 east then south, NoC1 north then west.
     pub fn unicast_route(&self, noc: NocId, src: Noc0Coord, dst: Noc0Coord, out: &mut Vec<LinkId>) {
+        self.for_each_route_link(noc, src, dst, |l| out.push(l));
+    }
+
+    /// Call `f` with each link of the unicast route from `src` to `dst` on `noc`, in path order (the
+    /// links of [`Topology::unicast_route`], without a list: the NoC model times every packet's route).
+    #[inline]
+    pub fn for_each_route_link(&self, noc: NocId, src: Noc0Coord, dst: Noc0Coord, mut f: impl FnMut(LinkId)) {
         let (w, h) = (self.grid.x, self.grid.y);
-        // Link ids without division: router (x, y) of NoC n owns links ((n·h + y)·w + x)·2 + local.
-        let link = |n: u32, x: u32, y: u32, local: u32| LinkId(((n * h + y) * w + x) * 2 + local);
+        // Router (x, y) of NoC n owns links ((n·h + y)·w + x)·2 + local: a step along x moves the id by 2,
+        // one along y by 2·w, and a wrap around the torus by the row's or column's length less one step.
+        let link = |n: u32, x: u32, y: u32, local: u32| ((n * h + y) * w + x) * 2 + local;
+        // `n` links from `first` at position `at` of a ring of `len`, each `step` further on (wrapping
+        // back by `len` steps at the ring's end when `forward`, forward by `len` steps at 0 otherwise).
+        let mut run = |first: u32, mut at: u32, n: u32, len: u32, step: u32, forward: bool| {
+            let mut id = first;
+            for _ in 0..n {
+                f(LinkId(id));
+                if forward {
+                    at += 1;
+                    id += step;
+                    if at == len {
+                        at = 0;
+                        id -= step * len;
+                    }
+                } else if at == 0 {
+                    at = len - 1;
+                    id += step * (len - 1);
+                } else {
+                    at -= 1;
+                    id -= step;
+                }
+            }
+        };
         match noc {
             NocId::Noc0 => {
                 // East along row src.y, then south along column dst.x.
-                let mut x = src.x;
-                for _ in 0..(dst.x + w - src.x) % w {
-                    out.push(link(0, x, src.y, 0));
-                    x = if x + 1 == w { 0 } else { x + 1 };
-                }
-                let mut y = src.y;
-                for _ in 0..(dst.y + h - src.y) % h {
-                    out.push(link(0, dst.x, y, 1));
-                    y = if y + 1 == h { 0 } else { y + 1 };
-                }
+                run(link(0, src.x, src.y, 0), src.x, (dst.x + w - src.x) % w, w, 2, true);
+                run(link(0, dst.x, src.y, 1), src.y, (dst.y + h - src.y) % h, h, 2 * w, true);
             }
             NocId::Noc1 => {
                 // North along column src.x, then west along row dst.y.
-                let mut y = src.y;
-                for _ in 0..(src.y + h - dst.y) % h {
-                    out.push(link(1, src.x, y, 0));
-                    y = if y == 0 { h - 1 } else { y - 1 };
-                }
-                let mut x = src.x;
-                for _ in 0..(src.x + w - dst.x) % w {
-                    out.push(link(1, x, dst.y, 1));
-                    x = if x == 0 { w - 1 } else { x - 1 };
-                }
+                run(link(1, src.x, src.y, 0), src.y, (src.y + h - dst.y) % h, h, 2 * w, false);
+                run(link(1, src.x, dst.y, 1), src.x, (src.x + w - dst.x) % w, w, 2, false);
             }
         }
     }
