@@ -29,7 +29,7 @@
 /// debt. Everything the searches need sits after them, and intervals that ended are forgotten only by a
 /// search or when the vector is full: thousands of calendars are touched in turn, so a reservation that
 /// reaches into a second line or the front of its buffer waits for memory.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 #[repr(C, align(64))]
 pub struct Calendar {
     /// Sorted, disjoint, non-adjacent `[start, end)` intervals (cycles) from `head` on; before `head`,
@@ -57,23 +57,6 @@ pub struct Calendar {
     /// The last search's hint: no start in `[hint.1, hint.2)` fits `hint.0` or more cycles (`hint.0 == 0`:
     /// none yet).
     hint: (u64, u64, u64),
-}
-
-impl Default for Calendar {
-    fn default() -> Calendar {
-        Calendar {
-            iv: Vec::new(),
-            last_end: 0,
-            busy: 0,
-            bytes: 0,
-            uses: 0,
-            debt: 0,
-            debt_until: 0,
-            head: 0,
-            cursor: 0,
-            hint: (0, 0, 0),
-        }
-    }
 }
 
 impl Calendar {
@@ -283,7 +266,7 @@ impl Calendar {
         self.forget_until(now);
     }
 
-    /// When the last reservation ends.
+    /// When the last reservation ends (0: nothing booked since the calendar was last found idle).
     pub fn free_after(&self) -> u64 {
         self.last_end
     }
