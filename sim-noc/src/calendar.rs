@@ -51,6 +51,10 @@ pub struct Calendar {
     debt_until: u64,
     /// Index of the first live interval.
     head: usize,
+    /// At most the end of the first live interval (`0` after the calendar was found idle): a search whose
+    /// floor is before it has nothing to forget and leaves the front of the buffer, rarely near its back in
+    /// memory, alone.
+    front_end: u64,
     /// Where the last search placed its booking (an index into `iv`, possibly stale): the next search on a
     /// busy resource mostly lands within a few intervals of it, so it starts there.
     cursor: usize,
@@ -68,6 +72,9 @@ impl Calendar {
     /// Drop the intervals that ended at or before `t` (nothing will be reserved before `t` any more), and
     /// reclaim the dead prefix once it outweighs the live part.
     fn forget_until(&mut self, t: u64) {
+        if self.front_end > t {
+            return;
+        }
         let mut h = self.head;
         while h < self.iv.len() && self.iv[h].1 <= t {
             h += 1;
@@ -77,6 +84,7 @@ impl Calendar {
             self.head = 0;
             self.cursor = 0;
             self.last_end = 0;
+            self.front_end = 0;
             return;
         }
         if h >= 64 && h >= self.iv.len() - h {
@@ -85,6 +93,7 @@ impl Calendar {
             h = 0;
         }
         self.head = h;
+        self.front_end = self.iv[h].1;
     }
 
     /// The live intervals.
@@ -179,6 +188,10 @@ impl Calendar {
                 h + i
             }
             (false, false) => {
+                if i == 0 {
+                    // A new first interval, ending before the old one did.
+                    self.front_end = self.front_end.min(end);
+                }
                 if h > 0 && i < n - i {
                     // Move the front back into the dead prefix.
                     self.iv.copy_within(h..h + i, h - 1);
@@ -192,6 +205,7 @@ impl Calendar {
             }
         };
         self.last_end = self.iv.last().map_or(0, |l| l.1);
+        debug_assert!(self.live().first().is_none_or(|f| self.front_end <= f.1), "front_end is a lower bound");
         t
     }
 

@@ -284,9 +284,19 @@ impl L1 {
     }
 
     /// A little-endian 32-bit word.
+    #[inline]
     pub fn read_u32(&self, addr: u64) -> Result<u32, L1OutOfRange> {
+        self.check(addr, 4)?;
+        let (page, off) = (addr as usize / L1_PAGE_BYTES, addr as usize % L1_PAGE_BYTES);
+        if self.window.is_none() && off + 4 <= L1_PAGE_BYTES {
+            // The word lies in one page (as every aligned word does): no copy loop.
+            return Ok(match &self.pages[page] {
+                Some(p) => u32::from_le_bytes(p[off..off + 4].try_into().expect("four bytes")),
+                None => 0,
+            });
+        }
         let mut b = [0u8; 4];
-        self.read_into(addr, &mut b)?;
+        self.copy_out(addr as usize, &mut b);
         Ok(u32::from_le_bytes(b))
     }
 
@@ -361,7 +371,9 @@ mod tests {
         let at = L1_PAGE_BYTES as u64 - 40;
         big.write(at, &data).unwrap();
         assert_eq!(&big.read(at, 100).unwrap()[..], &data[..]);
+        assert_eq!(big.read_u32(L1_PAGE_BYTES as u64 - 2).unwrap(), u32::from_le_bytes([38, 39, 40, 41]));
         assert_eq!(big.read_u32(2 * L1_PAGE_BYTES as u64).unwrap(), 0);
+        assert!(big.read_u32(3 * L1_PAGE_BYTES as u64 - 3).is_err());
         assert_eq!(big.resident_bytes(), 2 * L1_PAGE_BYTES as u64);
         big.copy_within(at, at + 1, 100).unwrap();
         assert_eq!(&big.read(at + 1, 100).unwrap()[..], &data[..]);
