@@ -470,6 +470,22 @@ mod tests {
     }
 
     #[test]
+    fn bookings_that_never_search_still_forget_the_past_when_the_vector_fills() {
+        // Every booking falls after everything booked (the fast path, which forgets nothing by itself),
+        // with gaps so that each is an interval of its own; the floor follows 1000 cycles behind. Only
+        // about 50 intervals are ever live, and the vector stays near that instead of holding all 100 k.
+        let mut c = Calendar::new();
+        for k in 0..100_000u64 {
+            let at = k * 20;
+            assert_eq!(c.reserve_after(at.saturating_sub(1000), at, 10, 0), at);
+        }
+        assert!(c.iv.capacity() <= 256, "{} intervals kept", c.iv.capacity());
+        c.prune(100_000 * 20 - 1000);
+        assert_eq!(c.intervals(), 50);
+        assert_eq!(c.free_after(), 99_999 * 20 + 10);
+    }
+
+    #[test]
     fn the_past_is_forgotten_but_never_double_booked() {
         let mut c = Calendar::new();
         for k in 0..10 {
