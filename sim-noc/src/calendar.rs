@@ -204,7 +204,9 @@ impl Calendar {
                 }
             }
         };
-        self.last_end = self.iv.last().map_or(0, |l| l.1);
+        // The busy time now ends at the later of the old end and this booking's.
+        self.last_end = self.last_end.max(end);
+        debug_assert_eq!(self.last_end, self.iv.last().map_or(0, |l| l.1));
         debug_assert!(self.live().first().is_none_or(|f| self.front_end <= f.1), "front_end is a lower bound");
         t
     }
