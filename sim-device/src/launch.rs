@@ -6,12 +6,13 @@
 
 use crate::coords::CoreRangeSet;
 use crate::device::{Device, DispatchMode};
-use crate::engine::{ChipState, Engine, EthPort, EthTiming, FiberMeta, Recorder, Router, RunOutcome, Runner, run};
+use crate::engine::{ChipState, Engine, EthPort, EthTiming, FiberMeta, Finished, Recorder, Router, Runner, run};
 use crate::error::DeviceError;
 use crate::fabric::{FabricLayout, RouterSpec};
 use crate::params::{PACKET_HEADER_POOL_SLOT_BYTES, RUNTIME_ARG_SLOT_BYTES, SEMAPHORE_BYTES};
 use crate::program::{EthernetConfig, KernelBody, KernelConfig, Program, check_arg_count};
 use crate::report::RunReport;
+use crate::runs::Running;
 use allocator::report::ProgramL1Usage;
 use sim_core::{Cycle, Cycles, Fiber, FiberId};
 use sim_noc::{DramTiming, NocModel};
@@ -25,40 +26,6 @@ use sim_tensix::{
 use soc_descriptors::{LogicalCoord, NocId};
 use std::cell::RefCell;
 use std::rc::Rc;
-
-/// Simulation runs under way in this process.
-static RUNNING: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
-/// One run counted in [`RUNNING`] while it lives.
-pub(crate) struct Running(());
-
-impl Running {
-    fn enter() -> Running {
-        RUNNING.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        Running(())
-    }
-
-    /// Whether this run computes its tile products on a helper thread under `sim.math_thread` = `policy`:
-    /// 0 never, 2 always, 1 when the host has a core to spare: at least two, and no other run in this
-    /// process (parallel sweeps and multi-chip runs already use every core).
-    fn math_thread(&self, policy: u32) -> bool {
-        static HOST_CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-        match policy {
-            0 => false,
-            2 => true,
-            _ => {
-                *HOST_CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get())) >= 2
-                    && RUNNING.load(std::sync::atomic::Ordering::Relaxed) == 1
-            }
-        }
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        RUNNING.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
-    }
-}
 
 /// A chip's Ethernet links and fabric routers in a mesh run.
 #[derive(Debug, Clone, Default)]
@@ -555,16 +522,8 @@ impl Launch {
     /// Run the program to completion on `dev` (the device it was built for) and give its memories back.
     pub(crate) fn run(self, dev: &mut Device) -> Result<RunReport, DeviceError> {
         let max = Cycle(dev.params.sim.max_cycles);
-        let outcome = run(
-            self.engine,
-            self.fibers,
-            &self.starts,
-            max,
-            self.program_id,
-            dev.params.clock_mhz,
-            dev.progress.as_mut(),
-        );
-        LaunchTail { program_id: self.program_id, cb_top: self.cb_top }.complete(dev, outcome)
+        let finished = run(self.engine, self.fibers, &self.starts, max, dev.progress.as_mut());
+        LaunchTail { program_id: self.program_id, cb_top: self.cb_top }.complete(dev, finished)
     }
 
     /// The run as a [`Runner`] to drive in time windows, and what completing it needs.
@@ -584,12 +543,16 @@ pub(crate) struct LaunchTail {
 }
 
 impl LaunchTail {
-    /// Give the memories back to `dev` and count the program.
-    pub(crate) fn complete(self, dev: &mut Device, outcome: RunOutcome) -> Result<RunReport, DeviceError> {
-        let RunOutcome { cores, eth, dram, result } = outcome;
+    /// Build the finished run's report (when it succeeded), give the memories back to `dev` (whatever
+    /// happened) and count the program.
+    pub(crate) fn complete(self, dev: &mut Device, finished: Finished) -> Result<RunReport, DeviceError> {
+        let Finished { engine, result } = finished;
+        let result = result.map(|()| crate::report::build::report(&engine, self.program_id, dev.params.clock_mhz));
+        let mut cores = engine.chip.cores;
+        let eth = cores.split_off(engine.chip.num_workers as usize);
         dev.l1 = cores.into_iter().map(TensixCore::into_l1).collect();
         dev.eth_l1 = eth.into_iter().map(TensixCore::into_l1).collect();
-        dev.dram = dram;
+        dev.dram = engine.chip.dram;
         dev.programs_run += 1;
         dev.l1_usage.push(ProgramL1Usage::measure(self.program_id, self.cb_top, &dev.allocator));
         if let Ok(r) = &result {

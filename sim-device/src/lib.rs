@@ -15,6 +15,7 @@ pub mod mesh;
 pub mod params;
 pub mod program;
 pub mod report;
+mod runs;
 pub mod tensor;
 
 pub use buffer::{

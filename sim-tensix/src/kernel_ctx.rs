@@ -34,9 +34,21 @@ pub struct KernelCtx<'y> {
     /// The transaction id the read and the write command buffers tag transactions with.
     pub(crate) trid: [u8; 2],
     /// What `*_set_state` calls stored in each command buffer (per NoC: read, write).
-    pub(crate) cmd_state: [[Option<crate::dataflow::CmdState>; 2]; 2],
+    pub(crate) cmd_state: [[Option<CmdState>; 2]; 2],
     /// The issue cost of the next NoC commands when not a full command's (`*_with_state`).
     pub(crate) cmd_cost_override: Option<Cycles>,
+}
+
+/// What a `set_state` call left in a command buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct CmdState {
+    /// The remote NoC address given to `set_state` (its coordinates are kept; `with_state` replaces the
+    /// low 32 bits of its local address).
+    pub remote: u64,
+    /// The size of the one-packet forms (`None`: the call gives it).
+    pub size: Option<u32>,
+    /// Writes: posted.
+    pub posted: bool,
 }
 
 /// The NoC command buffers a RISC programs.

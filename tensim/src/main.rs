@@ -4,7 +4,6 @@
 
 mod chip_args;
 mod cmd_build_and_run;
-mod cmd_ccl;
 mod cmd_device;
 mod cmd_dm_bench;
 mod cmd_gemm_bench;

@@ -16,7 +16,7 @@ mod tag_tests;
 pub use eth::EthPacket;
 pub(crate) use eth::{EthPort, EthTiming};
 pub(crate) use fabric::Router;
-pub(crate) use run::{Pause, RunOutcome, Runner, run};
+pub(crate) use run::{Finished, Pause, Runner, run};
 
 use crate::params::MemLayout;
 use crate::report::{DataRecord, TransferRecord, ZoneRecord};
@@ -78,7 +78,7 @@ pub(crate) struct ChipState {
     /// NoC transfers carry their data (else timing only; see [`crate::Recording::timing_only`]).
     pub move_data: bool,
     /// Counts this run among the process's runs while it lives.
-    pub _running: crate::launch::Running,
+    pub _running: crate::runs::Running,
     pub cores: Vec<TensixCore>,
     /// NoC0 tile of each core.
     pub core_tile: Vec<Noc0Coord>,

@@ -4,20 +4,15 @@
 
 use super::{Engine, Ev};
 use crate::error::{BlockedKernel, DeviceError};
-use crate::report::RunReport;
 use sim_core::{Cycle, EventKey, Fiber, Next, Step, Suspend};
-use sim_noc::Dram;
-use sim_tensix::TensixCore;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// Everything a finished run hands back: the memories (whatever happened) and the report or the error.
-pub(crate) struct RunOutcome {
-    pub cores: Vec<TensixCore>,
-    /// The Ethernet cores.
-    pub eth: Vec<TensixCore>,
-    pub dram: Dram,
-    pub result: Result<RunReport, DeviceError>,
+/// A finished run: its engine (the chip's state, whatever happened) and how it ended. The launch builds
+/// the report from it and hands the memories back to the device.
+pub(crate) struct Finished {
+    pub engine: Engine,
+    pub result: Result<(), DeviceError>,
 }
 
 /// Where a run in windows stopped.
@@ -143,8 +138,8 @@ impl Runner {
         deadlock(&self.engine.borrow())
     }
 
-    /// End the run: check the watchdog once more, unwind the threads still suspended and build the report.
-    pub fn finish(self, result: Result<(), DeviceError>, program_id: u32, clock_mhz: u32) -> RunOutcome {
+    /// End the run: check the watchdog once more and unwind the threads still suspended.
+    pub fn finish(self, result: Result<(), DeviceError>) -> Finished {
         let max_cycles = self.max_cycles;
         // A kernel that ran past the watchdog without ever waiting (a huge `delay`) ends past it too.
         let result = result.and_then(|()| {
@@ -167,10 +162,7 @@ impl Runner {
             Ok(cell) => cell.into_inner(),
             Err(_) => unreachable!("kernel threads hold the engine only while they run"),
         };
-        let result = result.map(|()| crate::report::build::report(&engine, program_id, clock_mhz));
-        let mut cores = engine.chip.cores;
-        let eth = cores.split_off(engine.chip.num_workers as usize);
-        RunOutcome { cores, eth, dram: engine.chip.dram, result }
+        Finished { engine, result }
     }
 }
 
@@ -180,17 +172,15 @@ pub(crate) fn run(
     fibers: Vec<Fiber>,
     starts: &[Cycle],
     max_cycles: Cycle,
-    program_id: u32,
-    clock_mhz: u32,
     progress: Option<&mut super::Progress>,
-) -> RunOutcome {
+) -> Finished {
     let mut r = Runner::new(engine, fibers, starts, max_cycles);
     let result = match r.run_until(None, progress) {
         Ok(Pause::Done) => Ok(()),
         Ok(_) => Err(r.deadlock()),
         Err(e) => Err(e),
     };
-    r.finish(result, program_id, clock_mhz)
+    r.finish(result)
 }
 
 fn livelock(e: &Engine, max_cycles: Cycle) -> DeviceError {

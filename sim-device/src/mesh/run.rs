@@ -10,26 +10,14 @@
 //!
 //! A run without Ethernet traffic is one window of unbounded length: the chips run independently.
 
-use super::worker::{ChipWindow, Chips, FromWorker, Mailbox, ToWorker, WindowEnd, serve};
+use super::worker::{ChipJob, ChipWindow, Chips, FromWorker, Mailbox, ToWorker, WindowEnd, serve};
 use crate::device::Device;
 use crate::engine::{EthPacket, EthTiming, Pause};
 use crate::error::DeviceError;
-use crate::launch::Links;
-use crate::program::Program;
 use crate::report::RunReport;
-use parking_lot::Mutex;
 use sim_core::Cycle;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
-
-/// One chip's part of a run.
-pub(crate) struct ChipJob<'a> {
-    pub device: &'a Mutex<Device>,
-    pub program: &'a Program,
-    /// Its Ethernet links (the other ends as (job index, channel)) and fabric routers.
-    pub links: Links,
-    pub chip_id: u32,
-}
 
 /// Raises `stop` when the coordinator leaves, however it leaves: waiting workers then end.
 struct StopOnDrop<'a>(&'a AtomicBool);

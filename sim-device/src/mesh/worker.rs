@@ -4,11 +4,11 @@
 //! futex costs a wake-up per window, which on a virtual machine is tens of microseconds — as much as a
 //! window's simulation.
 
-use super::run::ChipJob;
 use crate::device::Device;
 use crate::engine::{EthPacket, Pause, Runner};
 use crate::error::DeviceError;
-use crate::launch::{Launch, LaunchTail};
+use crate::launch::{Launch, LaunchTail, Links};
+use crate::program::Program;
 use crate::report::RunReport;
 use parking_lot::{Mutex, MutexGuard};
 use sim_core::Cycle;
@@ -45,12 +45,20 @@ pub(crate) enum FromWorker {
     Reports(Vec<(usize, Result<RunReport, DeviceError>)>),
 }
 
+/// One chip's part of a run.
+pub(crate) struct ChipJob<'a> {
+    pub device: &'a Mutex<Device>,
+    pub program: &'a Program,
+    /// Its Ethernet links (the other ends as (job index, channel)) and fabric routers.
+    pub links: Links,
+    pub chip_id: u32,
+}
+
 /// A chip whose launch was built.
 struct LiveChip {
     index: usize,
     runner: Runner,
     tail: LaunchTail,
-    clock_mhz: u32,
     failed: Option<DeviceError>,
 }
 
@@ -72,9 +80,8 @@ impl<'a> Chips<'a> {
             let dev = &mut devices[k];
             match Launch::build_linked(dev, jobs[i].program, &jobs[i].links) {
                 Ok(launch) => {
-                    let clock_mhz = dev.params.clock_mhz;
                     let (runner, tail) = launch.into_runner(dev);
-                    live.push(Some(LiveChip { index: i, runner, tail, clock_mhz, failed: None }));
+                    live.push(Some(LiveChip { index: i, runner, tail, failed: None }));
                     built.push((i, Ok(())));
                 }
                 Err(e) => {
@@ -121,14 +128,13 @@ impl<'a> Chips<'a> {
     fn finish(&mut self, ok: bool) -> Vec<(usize, Result<RunReport, DeviceError>)> {
         let mut reports = Vec::new();
         for (k, chip) in self.live.iter_mut().enumerate() {
-            let Some(LiveChip { index, runner, tail, clock_mhz, failed }) = chip.take() else { continue };
+            let Some(LiveChip { index, runner, tail, failed }) = chip.take() else { continue };
             let result = match failed {
                 Some(e) => Err(e),
                 None if ok => Ok(()),
                 None => Err(runner.deadlock()),
             };
-            let outcome = runner.finish(result, tail.program_id, clock_mhz);
-            reports.push((index, tail.complete(&mut self.devices[k], outcome)));
+            reports.push((index, tail.complete(&mut self.devices[k], runner.finish(result))));
         }
         reports
     }

@@ -2,7 +2,8 @@
 //! of its range — the chips together (`run.rs`), each chip's simulation on one thread as always, so the
 //! results are the same with any number of workers.
 
-use super::run::{ChipJob, run_chips, window_of};
+use super::run::{run_chips, window_of};
+use super::worker::ChipJob;
 use super::{MeshCoordinate, MeshCoordinateRange, MeshDevice, MeshShape};
 use crate::error::DeviceError;
 use crate::fabric::{FabricConfig, FabricLayout};

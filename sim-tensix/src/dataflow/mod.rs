@@ -14,7 +14,6 @@ pub mod fabric_mesh;
 mod noc;
 mod sem;
 mod state;
-pub(crate) use state::CmdState;
 
 use crate::args::{ArgValue, KernelInstance};
 use crate::cb::CbId;

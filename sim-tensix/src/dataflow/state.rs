@@ -7,20 +7,8 @@
 use super::Dataflow;
 use super::noc::WriteOpts;
 use crate::core::Barrier;
-use crate::kernel_ctx::CmdBuf;
+use crate::kernel_ctx::{CmdBuf, CmdState};
 use sim_core::Cycles;
-
-/// What a `set_state` call left in a command buffer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct CmdState {
-    /// The remote NoC address given to `set_state` (its coordinates are kept; `with_state` replaces the
-    /// low 32 bits of its local address).
-    pub remote: u64,
-    /// The size of the one-packet forms (`None`: the call gives it).
-    pub size: Option<u32>,
-    /// Writes: posted.
-    pub posted: bool,
-}
 
 impl Dataflow<'_> {
     fn set_state(&mut self, buf: CmdBuf, state: CmdState) {

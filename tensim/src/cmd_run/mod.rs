@@ -3,6 +3,8 @@
 //! trace, a NoC heatmap, a tt-npe timeline, stats JSON and the allocator's memory reports. Every option is
 //! checked (and every output path planned) before the simulation starts.
 
+mod collectives;
+
 use crate::chip_args::{ChipArgs, ParamArgs, parse_dispatch, setup, whole_u32, whole_u64};
 use crate::error::{CliError, CliResult};
 use crate::outputs::{self, OutputId, OutputPlan};
@@ -221,7 +223,7 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
             say!("  {:<28} {}", e.name, e.about);
             say!("  {:<28}   options: {}", "", e.describe_options());
         }
-        for (name, about) in crate::cmd_ccl::COLLECTIVES {
+        for (name, about) in collectives::COLLECTIVES {
             say!("  {name:<28} {about}");
             say!(
                 "  {:<28}   options: --system/--cluster, --devices, --topology, --shape A,B,H,W, --dim, --workers, --seed, --trace, --stats, --noc-heatmap",
@@ -231,8 +233,8 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let name = a.example.as_deref().unwrap_or_default();
-    if crate::cmd_ccl::COLLECTIVES.iter().any(|c| c.0 == name) {
-        return crate::cmd_ccl::run_collective(a);
+    if collectives::COLLECTIVES.iter().any(|c| c.0 == name) {
+        return collectives::run_collective(a);
     }
     a.reject_collective_options(name)?;
     let ex = find(name).ok_or_else(|| {

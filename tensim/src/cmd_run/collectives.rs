@@ -3,7 +3,7 @@
 //! the host reference, per-chip cycles, the Ethernet traffic and bandwidth of the busiest link, µs at the
 //! chip clock, and the simulation's own speed.
 
-use crate::cmd_run::RunArgs;
+use super::RunArgs;
 use crate::error::{CliError, CliResult};
 use crate::say;
 use kernels::mesh::all_gather::{self, AllGather};
