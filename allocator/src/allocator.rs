@@ -115,10 +115,22 @@ impl Allocator {
 
     /// Allocate an interleaved buffer of `size` bytes in pages of `page_size` bytes.
     pub fn allocate(&mut self, kind: BufferKind, size: u64, page_size: u64) -> Result<u64, AllocError> {
+        self.allocate_from(kind, size, page_size, None)
+    }
+
+    /// [`Allocator::allocate`] from the bottom or the top of the bank (`None`: DRAM bottom-up, L1 top-down,
+    /// tt-metal's defaults; `bottom_up` of a buffer config).
+    pub fn allocate_from(
+        &mut self,
+        kind: BufferKind,
+        size: u64,
+        page_size: u64,
+        direction: Option<Direction>,
+    ) -> Result<u64, AllocError> {
         let num_pages = size.div_ceil(page_size.max(1)).max(1);
         let m = self.banks_mut(kind);
         let per_bank = m.size_per_bank(num_pages, page_size);
-        m.allocate(num_pages, page_size).ok_or_else(|| AllocError {
+        m.allocate_bytes_from(per_bank, direction).ok_or_else(|| AllocError {
             kind,
             per_bank,
             largest_free: m.free_list().largest_free_block(),
@@ -129,9 +141,19 @@ impl Allocator {
     /// Allocate `per_bank` bytes at the same address in every bank of `kind` (lock-step), as a sharded
     /// buffer does: each bank reserves what its fullest bank needs.
     pub fn allocate_per_bank(&mut self, kind: BufferKind, per_bank: u64) -> Result<u64, AllocError> {
+        self.allocate_per_bank_from(kind, per_bank, None)
+    }
+
+    /// [`Allocator::allocate_per_bank`] from the bottom or the top (`None`: the memory's default).
+    pub fn allocate_per_bank_from(
+        &mut self,
+        kind: BufferKind,
+        per_bank: u64,
+        direction: Option<Direction>,
+    ) -> Result<u64, AllocError> {
         let m = self.banks_mut(kind);
         let per_bank = per_bank.div_ceil(m.alignment()) * m.alignment();
-        m.allocate_bytes(per_bank).ok_or_else(|| AllocError {
+        m.allocate_bytes_from(per_bank, direction).ok_or_else(|| AllocError {
             kind,
             per_bank,
             largest_free: m.free_list().largest_free_block(),

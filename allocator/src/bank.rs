@@ -50,6 +50,12 @@ impl BankManager {
         self.list.allocate(per_bank, self.direction)
     }
 
+    /// Allocate `per_bank` bytes in every bank from the bottom or the top of the range (`None`: this
+    /// memory's usual direction).
+    pub fn allocate_bytes_from(&mut self, per_bank: u64, direction: Option<Direction>) -> Option<u64> {
+        self.list.allocate(per_bank, direction.unwrap_or(self.direction))
+    }
+
     /// Allocate `per_bank` bytes in every bank at exactly `addr`.
     pub fn allocate_at(&mut self, addr: u64, per_bank: u64) -> Option<u64> {
         self.list.allocate_at(addr, per_bank)

@@ -49,7 +49,15 @@ pub struct Spec {
     pub defines: Vec<(String, String)>,
     /// `ARCH_WORMHOLE`, `ARCH_BLACKHOLE` or `ARCH_GRAYSKULL`.
     pub arch_define: &'static str,
+    /// Where the host appended TensorAccessorArgs in `compile_args` (today's layout), when known.
+    pub accessor_blocks: Vec<u32>,
+    /// Build for the older one-word accessor layout: the compile-time args lose each block's page-size word.
+    pub one_word_accessors: bool,
 }
+
+/// The marker tensim's headers put in the compile error of a kernel that reads accessor args (or
+/// compile-time args) at offsets only the one-word layout explains.
+const ONE_WORD_MARKER: &str = "tensim-accessor-layout-one-word";
 
 /// 128-bit FNV-1a (two 64-bit lanes): a stable content hash for cache keys.
 #[derive(Clone)]
@@ -188,9 +196,17 @@ impl Spec {
                 f.push(format!("-DTENSIM_DST_ACCUM_MODE={}", *fp32_dest_acc as u32));
             }
         }
-        if !self.compile_args.is_empty() {
-            let list: Vec<String> = self.compile_args.iter().map(|v| v.to_string()).collect();
+        let compile_args = self.kernel_compile_args();
+        if !compile_args.is_empty() {
+            let list: Vec<String> = compile_args.iter().map(|v| v.to_string()).collect();
             f.push(format!("-DKERNEL_COMPILE_TIME_ARGS={}", list.join(",")));
+        }
+        if !self.accessor_blocks.is_empty() {
+            let list: Vec<String> = self.accessor_blocks.iter().map(|v| v.to_string()).collect();
+            f.push(format!("-DTENSIM_TA_BLOCKS={}", list.join(",")));
+        }
+        if self.one_word_accessors {
+            f.push("-DTENSIM_TA_ONE_WORD=1".into());
         }
         if !self.named_args.is_empty() {
             let list: Vec<String> = self.named_args.iter().map(|(k, v)| format!("{{\"{k}\",{v}}}")).collect();
@@ -200,6 +216,16 @@ impl Spec {
             f.push(format!("-D{k}={v}"));
         }
         f
+    }
+
+    /// The compile-time args the kernel sees: as given, or without each accessor block's page-size word in
+    /// the one-word layout.
+    fn kernel_compile_args(&self) -> Vec<u32> {
+        if !self.one_word_accessors {
+            return self.compile_args.clone();
+        }
+        let drop: Vec<usize> = self.accessor_blocks.iter().map(|&b| b as usize + 1).collect();
+        self.compile_args.iter().enumerate().filter(|(i, _)| !drop.contains(i)).map(|(_, &v)| v).collect()
     }
 
     /// The wrapper translation unit: the API, the kernel, and the entry point.
@@ -238,7 +264,7 @@ impl Spec {
 /// address A sits at host address A (below 4 GiB), so such casts stay exact: `-fpermissive` lets them
 /// compile (with their warning silenced).
 const BUILD_FLAGS: &[&str] = &[
-    "-std=c++17",
+    "-std=c++20",
     "-O2",
     "-fpermissive",
     "-w",
@@ -255,8 +281,46 @@ const BUILD_FLAGS: &[&str] = &[
     "-MMD",
 ];
 
-/// Build (or find in the cache) the shared object of `spec`.
+/// Build (or find in the cache) the shared object of `spec`. A kernel written for the one-word accessor
+/// layout (its build stops at the headers' marker) is built again for that layout; a marker file in the
+/// cache remembers it, so later runs build it that way at once.
 pub fn build(spec: &Spec) -> Result<PathBuf, String> {
+    if spec.accessor_blocks.is_empty() || spec.one_word_accessors {
+        return build_one(spec);
+    }
+    let mut one_word = spec.clone();
+    one_word.one_word_accessors = true;
+    let marker = cache_dir()?.join("kernels").join(format!("{}.one-word", build_key(spec)?));
+    if marker.exists() {
+        return build_one(&one_word);
+    }
+    match build_one(spec) {
+        Err(e) if e.contains(ONE_WORD_MARKER) => {
+            let so = build_one(&one_word)?;
+            let _ = std::fs::write(&marker, b"");
+            Ok(so)
+        }
+        r => r,
+    }
+}
+
+/// The cache key of a build: the kernel's text and path, the header tree, the compiler and every flag.
+fn build_key(spec: &Spec) -> Result<String, String> {
+    let source = std::fs::read_to_string(&spec.source).map_err(|e| {
+        format!("kernel file {}: {e} (paths are relative to the current folder, or absolute)", spec.source.display())
+    })?;
+    let cxx = compiler()?;
+    let include = header_root(&cache_dir()?)?;
+    let mut h = Hash::new();
+    h.add(source.as_bytes()).add(spec.source.display().to_string().as_bytes());
+    h.add(include.display().to_string().as_bytes()).add(cxx.display().to_string().as_bytes());
+    for f in BUILD_FLAGS.iter().copied().chain(spec.flags().iter().map(String::as_str)) {
+        h.add(f.as_bytes());
+    }
+    Ok(h.hex())
+}
+
+fn build_one(spec: &Spec) -> Result<PathBuf, String> {
     let source = std::fs::read_to_string(&spec.source).map_err(|e| {
         format!("kernel file {}: {e} (paths are relative to the current folder, or absolute)", spec.source.display())
     })?;
@@ -264,13 +328,7 @@ pub fn build(spec: &Spec) -> Result<PathBuf, String> {
     let cache = cache_dir()?;
     let include = header_root(&cache)?;
     let flags = spec.flags();
-    let mut h = Hash::new();
-    h.add(source.as_bytes()).add(spec.source.display().to_string().as_bytes());
-    h.add(include.display().to_string().as_bytes()).add(cxx.display().to_string().as_bytes());
-    for f in BUILD_FLAGS.iter().copied().chain(flags.iter().map(String::as_str)) {
-        h.add(f.as_bytes());
-    }
-    let key = h.hex();
+    let key = build_key(spec)?;
     let dir = cache.join("kernels");
     let so = dir.join(format!("{key}.so"));
     let deps = dir.join(format!("{key}.deps"));

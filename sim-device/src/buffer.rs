@@ -170,35 +170,53 @@ impl Buffer {
     }
 }
 
-/// `TensorAccessorArgs(buffer).append_to(compile_args)`: an interleaved buffer appends one arg, its
-/// `ArgsConfig` bitmask (`IsDram = 2`); a sharded one (`Sharded = 1`) appends, after the bitmask, its rank,
-/// its number of banks, the tensor and the shard shape in pages, and one word per bank: the bank's
-/// coordinate, x in the high 16 bits and y in the low (for DRAM, the bank id in x); a `GRID_2D` buffer
-/// (tensim's extension bit 8) ends with the core grid's columns and rows.
+/// `TensorAccessorArgs(buffer).append_to(compile_args)`: the compile-time words of the buffer's accessor
+/// in today's layout (see [`tensor_accessor_args_with`]), with no runtime fields.
 pub fn tensor_accessor_args(b: &Buffer) -> Vec<u32> {
-    let dram = if b.is_dram() { sim_tensix::addrgen::args_config::IS_DRAM } else { 0 };
-    match &b.sharding {
-        None => vec![dram],
-        Some(s) => {
-            let grid = match s.dist.strategy() {
-                DistributionStrategy::Grid2D { cols, rows } => Some((cols, rows)),
-                DistributionStrategy::RoundRobin1D => None,
-            };
-            let flags = sim_tensix::addrgen::args_config::SHARDED
-                | if grid.is_some() { sim_tensix::addrgen::args_config::GRID_2D } else { 0 };
-            let mut v = vec![dram | flags];
-            let t = s.dist.tensor_pages();
-            v.push(t.rank() as u32);
-            v.push(s.bank_xy.len() as u32);
-            v.extend(t.dims().iter().map(|&d| d as u32));
-            v.extend(s.dist.shard_pages().dims().iter().map(|&d| d as u32));
-            v.extend(s.bank_xy.iter().map(|&(x, y)| (x << 16) | (y & 0xffff)));
-            if let Some((c, r)) = grid {
-                v.extend([c, r]);
-            }
-            v
-        }
+    tensor_accessor_args_with(Some(b), 0).expect("no runtime fields").0
+}
+
+/// `TensorAccessorArgs(buffer, config).append_to(compile_args, common_runtime_args)`: the words of a
+/// buffer's accessor. The config word (`Sharded` for a sharded buffer, plus the `Runtime*` bits of
+/// `runtime` — dropped for an interleaved buffer, as tt-metal drops them — plus `IsDram`), the aligned
+/// page size, then for a sharded buffer its rank, its number of banks, the tensor and the shard shape in
+/// pages and the bank coordinates two per word (`(x & 0xff) << 8 | (y & 0xff)`; for DRAM the bank id in
+/// x), each into the common runtime args instead where its `Runtime*` bit is set; a `GRID_2D` buffer
+/// (tensim's extension bit 8) ends the compile-time words with the core grid's columns and rows. `None`
+/// is a placeholder (config 0, page size 0). An invalid mix of runtime bits is an error in tt-metal's words.
+pub fn tensor_accessor_args_with(b: Option<&Buffer>, runtime: u32) -> Result<(Vec<u32>, Vec<u32>), String> {
+    use sim_tensix::addrgen::{args_config as cfg, pack_bank_coords};
+    let Some(b) = b else { return Ok((vec![0, 0], Vec::new())) };
+    let dram = if b.is_dram() { cfg::IS_DRAM } else { 0 };
+    let page = b.aligned_page_size as u32;
+    let Some(s) = &b.sharding else { return Ok((vec![dram, page], Vec::new())) };
+    let runtime = runtime & cfg::RUNTIME;
+    if runtime & cfg::RUNTIME_RANK != 0
+        && runtime & (cfg::RUNTIME_TENSOR_SHAPE | cfg::RUNTIME_SHARD_SHAPE)
+            != (cfg::RUNTIME_TENSOR_SHAPE | cfg::RUNTIME_SHARD_SHAPE)
+    {
+        return Err("TensorAccessorArgs: if rank is runtime, tensor shape and shard shape must also be runtime".into());
     }
+    if runtime & cfg::RUNTIME_NUM_BANKS != 0 && runtime & cfg::RUNTIME_BANK_COORDS == 0 {
+        return Err("TensorAccessorArgs: if number of banks is runtime, bank coordinates must also be runtime".into());
+    }
+    let grid = match s.dist.strategy() {
+        DistributionStrategy::Grid2D { cols, rows } => Some((cols, rows)),
+        DistributionStrategy::RoundRobin1D => None,
+    };
+    let config = dram | cfg::SHARDED | runtime | if grid.is_some() { cfg::GRID_2D } else { 0 };
+    let (mut ct, mut crta) = (vec![config, page], Vec::new());
+    let mut put = |bit: u32, words: Vec<u32>| if runtime & bit != 0 { crta.extend(words) } else { ct.extend(words) };
+    let t = s.dist.tensor_pages();
+    put(cfg::RUNTIME_RANK, vec![t.rank() as u32]);
+    put(cfg::RUNTIME_NUM_BANKS, vec![s.bank_xy.len() as u32]);
+    put(cfg::RUNTIME_TENSOR_SHAPE, t.dims().iter().map(|&d| d as u32).collect());
+    put(cfg::RUNTIME_SHARD_SHAPE, s.dist.shard_pages().dims().iter().map(|&d| d as u32).collect());
+    put(cfg::RUNTIME_BANK_COORDS, pack_bank_coords(&s.bank_xy));
+    if let Some((c, r)) = grid {
+        ct.extend([c, r]);
+    }
+    Ok((ct, crta))
 }
 
 /// Element types the host can write to and read from buffers (little-endian).

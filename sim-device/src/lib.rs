@@ -20,11 +20,11 @@ pub mod tensor;
 
 pub use buffer::{
     Buffer, BufferSharding, BufferType, HostData, InterleavedBufferConfig, ShardParameters, ShardedBufferConfig,
-    from_bytes, tensor_accessor_args, to_bytes,
+    from_bytes, tensor_accessor_args, tensor_accessor_args_with, to_bytes,
 };
 pub use chip_spec::{ChipSpec, SocSource, default_harvest};
 pub use coords::{CoreCoord, CoreRange, CoreRangeSet, WorkSplit, num_cores_to_corerangeset, split_work_to_cores};
-pub use device::{Device, DeviceSetup, DispatchMode, MemoryReports, Progress, Recording};
+pub use device::{AllocatorStatistics, Device, DeviceSetup, DispatchMode, MemoryReports, Progress, Recording};
 pub use error::{BlockedKernel, DeviceError};
 pub use params::{
     DispatchParams, EthParams, FabricParams, MemLayout, ParamEntry, ParamError, ParamProblem, Params, ReplayParams,

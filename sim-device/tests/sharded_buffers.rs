@@ -98,8 +98,8 @@ fn a_kernel_reads_sharded_pages_through_its_tensor_accessor() {
                     let (a, b, n): (u32, u32, u32) = (k.get_arg_val(0), k.get_arg_val(1), k.get_arg_val(2));
                     let sa = k.tensor_accessor_args(0);
                     let da = k.tensor_accessor_args(sa.next_compile_time_args_offset());
-                    let s = TensorAccessor { args: sa, bank_base_address: a, page_size: 128 };
-                    let d = TensorAccessor { args: da, bank_base_address: b, page_size: 128 };
+                    let s = TensorAccessor::new(sa, a, 128);
+                    let d = TensorAccessor::new(da, b, 128);
                     let l1 = k.get_write_ptr(CBIndex::c_0);
                     for i in 0..n {
                         k.noc_async_read_page(i, &s, l1, 0);
@@ -142,7 +142,7 @@ fn whole_shards_move_with_read_shard_and_show_in_the_memory_reports() {
             Kernel::dataflow("read_shard", |k: &mut Dataflow| {
                 let (a, d): (u32, u32) = (k.get_arg_val(0), k.get_arg_val(1));
                 let args = k.tensor_accessor_args(0);
-                let s = TensorAccessor { args, bank_base_address: a, page_size: 128 };
+                let s = TensorAccessor::new(args, a, 128);
                 let l1 = k.get_write_ptr(CBIndex::c_0);
                 k.noc_async_read_shard(2, &s, l1);
                 k.noc_async_read_barrier();

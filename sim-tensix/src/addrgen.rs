@@ -145,9 +145,34 @@ pub mod args_config {
     pub const SHARDED: u32 = 1;
     /// Buffer in DRAM.
     pub const IS_DRAM: u32 = 2;
-    /// tensim's extension: shards dealt block-cyclically over a core grid (`GRID_2D`); two more words
-    /// (grid columns, rows) follow the bank coordinates.
+    /// The rank is in the common runtime args, not the compile-time args.
+    pub const RUNTIME_RANK: u32 = 4;
+    /// The number of banks is in the common runtime args.
+    pub const RUNTIME_NUM_BANKS: u32 = 8;
+    /// The tensor shape is in the common runtime args.
+    pub const RUNTIME_TENSOR_SHAPE: u32 = 16;
+    /// The shard shape is in the common runtime args.
+    pub const RUNTIME_SHARD_SHAPE: u32 = 32;
+    /// The bank coordinates are in the common runtime args.
+    pub const RUNTIME_BANK_COORDS: u32 = 64;
+    /// Every runtime bit.
+    pub const RUNTIME: u32 =
+        RUNTIME_RANK | RUNTIME_NUM_BANKS | RUNTIME_TENSOR_SHAPE | RUNTIME_SHARD_SHAPE | RUNTIME_BANK_COORDS;
+    /// Metal 2.0's binding marker: never set by `append_to`, ignored.
+    pub const BOUND: u32 = 128;
+    /// tensim's extension: shards dealt block-cyclically over a core grid (`GRID_2D`); two more
+    /// compile-time words (grid columns, rows) follow the bank coordinates.
     pub const GRID_2D: u32 = 1 << 8;
+}
+
+/// Which generation of the compile-time layout a kernel reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ArgsLayout {
+    /// Today's layout: the config word, then the aligned page size (two words for an interleaved buffer).
+    #[default]
+    Current,
+    /// The layout before the page-size word (2025): the config word alone for an interleaved buffer.
+    OneWord,
 }
 
 /// The shard description a sharded buffer's accessor args carry: the distribution (tensor and shard in
@@ -161,57 +186,157 @@ pub struct ShardedArgs {
     pub banks: Vec<(u32, u32)>,
 }
 
-/// `TensorAccessorArgs<CTA_OFFSET>()`: the accessor description a host appended to the compile-time args.
-/// Interleaved buffers take one word (the `ArgsConfig` bitmask); sharded ones add the rank, the number of
-/// banks, the tensor and shard shapes in pages and one word per bank (`x << 16 | y`).
+/// Pack bank coordinates as the args carry them: two per word, bank `2k` in the low half; each half
+/// `(x & 0xff) << 8 | (y & 0xff)`.
+pub fn pack_bank_coords(banks: &[(u32, u32)]) -> Vec<u32> {
+    banks
+        .chunks(2)
+        .map(|pair| {
+            let half = |&(x, y): &(u32, u32)| ((x & 0xff) << 8) | (y & 0xff);
+            half(&pair[0]) | pair.get(1).map_or(0, |b| half(b) << 16)
+        })
+        .collect()
+}
+
+/// `TensorAccessorArgs<CTA_OFFSET, CRTA_OFFSET>()`: the accessor description a host appended to the
+/// compile-time args (and, for the fields it marked runtime, to the common runtime args). Current layout:
+/// the `ArgsConfig` word, the aligned page size, then for a sharded buffer the rank, the number of banks,
+/// the tensor and shard shapes in pages (outermost first) and the bank coordinates two per word; every
+/// field whose `Runtime*` bit is set is read, in the same order, from the common runtime args at
+/// `crta_offset` instead.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TensorAccessorArgs {
     /// Where the description starts in the compile-time args.
     pub cta_offset: u32,
+    /// Where its runtime fields start in the common runtime args.
+    pub crta_offset: u32,
+    /// The layout it was read in.
+    pub layout: ArgsLayout,
     /// The `ArgsConfig` bitmask.
     pub config: u32,
+    /// The aligned page size the host recorded (0 in the one-word layout and for a placeholder).
+    pub aligned_page_size: u32,
+    /// Compile-time words the description takes.
+    pub num_ct: u32,
+    /// Common runtime words it takes.
+    pub num_crta: u32,
     /// The shard description of a sharded buffer.
     pub sharded: Option<Rc<ShardedArgs>>,
 }
 
 impl TensorAccessorArgs {
-    /// Read a description at `cta_offset` of `args` (the kernel's compile-time args).
+    /// Read a description at `cta_offset` of `args` (the kernel's compile-time args) in the current layout,
+    /// with no runtime fields.
     pub fn parse(args: &[u32], cta_offset: u32) -> Result<TensorAccessorArgs, String> {
-        let at = |i: u32| {
-            args.get(i as usize).copied().ok_or_else(|| {
+        Self::parse_with(args, cta_offset, &[], 0, ArgsLayout::Current)
+    }
+
+    /// Read a description at `cta_offset` of `ct`, its runtime fields at `crta_offset` of `crta` (the
+    /// kernel's common runtime args), in `layout`.
+    pub fn parse_with(
+        ct: &[u32],
+        cta_offset: u32,
+        crta: &[u32],
+        crta_offset: u32,
+        layout: ArgsLayout,
+    ) -> Result<TensorAccessorArgs, String> {
+        let name = format!("TensorAccessorArgs<{cta_offset}>");
+        let ct_at = |i: u32| {
+            ct.get(i as usize).copied().ok_or_else(|| {
                 format!(
-                    "TensorAccessorArgs<{cta_offset}>: compile-time arg {i} is missing (only {} given); append the buffer's TensorAccessorArgs on the host",
-                    args.len()
+                    "{name}: compile-time arg {i} is missing (only {} given); append the buffer's TensorAccessorArgs on the host",
+                    ct.len()
                 )
             })
         };
-        let config = at(cta_offset)?;
+        let config = ct_at(cta_offset)?;
+        let mut next_ct = cta_offset + 1;
+        let aligned_page_size = match layout {
+            ArgsLayout::Current => {
+                next_ct += 1;
+                ct_at(cta_offset + 1)?
+            }
+            ArgsLayout::OneWord => 0,
+        };
         if config & args_config::SHARDED == 0 {
-            return Ok(TensorAccessorArgs { cta_offset, config, sharded: None });
+            return Ok(TensorAccessorArgs {
+                cta_offset,
+                crta_offset,
+                layout,
+                config,
+                aligned_page_size,
+                num_ct: next_ct - cta_offset,
+                num_crta: 0,
+                sharded: None,
+            });
         }
-        let rank = at(cta_offset + 1)?;
-        let banks = at(cta_offset + 2)?;
-        if rank == 0 || rank > 8 || banks == 0 {
+        if config & args_config::RUNTIME_RANK != 0
+            && config & (args_config::RUNTIME_TENSOR_SHAPE | args_config::RUNTIME_SHARD_SHAPE)
+                != (args_config::RUNTIME_TENSOR_SHAPE | args_config::RUNTIME_SHARD_SHAPE)
+        {
             return Err(format!(
-                "TensorAccessorArgs<{cta_offset}>: a sharded description needs rank 1..=8 and at least one bank (rank {rank}, {banks} banks)"
+                "{name}: a runtime rank needs a runtime tensor shape and shard shape (config {config:#x})"
             ));
         }
-        let dims = |first: u32| -> Result<Shape, String> {
-            (0..rank).map(|i| at(first + i).map(u64::from)).collect::<Result<Vec<_>, _>>().map(Shape::new)
+        if config & args_config::RUNTIME_NUM_BANKS != 0 && config & args_config::RUNTIME_BANK_COORDS == 0 {
+            return Err(format!("{name}: a runtime number of banks needs runtime bank coordinates (config {config:#x})"));
+        }
+        let mut next_crta = crta_offset;
+        // One field: from the common runtime args when its runtime bit is set, else the compile-time args.
+        let mut field = |bit: u32, words: u32| -> Result<Vec<u32>, String> {
+            if config & bit != 0 {
+                let v = (next_crta..next_crta + words)
+                    .map(|i| {
+                        crta.get(i as usize).copied().ok_or_else(|| {
+                            format!(
+                                "{name}: common runtime arg {i} is missing (only {} given); set the accessor's common runtime args on the host (SetCommonRuntimeArgs)",
+                                crta.len()
+                            )
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                next_crta += words;
+                Ok(v)
+            } else {
+                let v = (next_ct..next_ct + words).map(ct_at).collect::<Result<Vec<_>, _>>()?;
+                next_ct += words;
+                Ok(v)
+            }
         };
-        let tensor = dims(cta_offset + 3)?;
-        let shard = dims(cta_offset + 3 + rank)?;
-        let first_bank = cta_offset + 3 + 2 * rank;
-        let n = banks;
-        let banks = (0..n).map(|i| at(first_bank + i).map(|w| (w >> 16, w & 0xffff))).collect::<Result<Vec<_>, _>>()?;
+        let rank = field(args_config::RUNTIME_RANK, 1)?[0];
+        let n = field(args_config::RUNTIME_NUM_BANKS, 1)?[0];
+        if rank == 0 || rank > 8 || n == 0 {
+            return Err(format!(
+                "{name}: a sharded description needs rank 1..=8 and at least one bank (rank {rank}, {n} banks)"
+            ));
+        }
+        let tensor = Shape::new(field(args_config::RUNTIME_TENSOR_SHAPE, rank)?.into_iter().map(u64::from).collect::<Vec<_>>());
+        let shard = Shape::new(field(args_config::RUNTIME_SHARD_SHAPE, rank)?.into_iter().map(u64::from).collect::<Vec<_>>());
+        let words = field(args_config::RUNTIME_BANK_COORDS, n.div_ceil(2))?;
+        let banks: Vec<(u32, u32)> = (0..n as usize)
+            .map(|k| {
+                let half = (words[k / 2] >> (16 * (k % 2))) & 0xffff;
+                (half >> 8, half & 0xff)
+            })
+            .collect();
         let strategy = if config & args_config::GRID_2D != 0 {
-            DistributionStrategy::Grid2D { cols: at(first_bank + n)?, rows: at(first_bank + n + 1)? }
+            let g = (next_ct..next_ct + 2).map(ct_at).collect::<Result<Vec<_>, _>>()?;
+            next_ct += 2;
+            DistributionStrategy::Grid2D { cols: g[0], rows: g[1] }
         } else {
             DistributionStrategy::RoundRobin1D
         };
-        let dist = ShardDistribution::new(tensor, shard, banks.len() as u32, strategy)
-            .map_err(|e| format!("TensorAccessorArgs<{cta_offset}>: {e}"))?;
-        Ok(TensorAccessorArgs { cta_offset, config, sharded: Some(Rc::new(ShardedArgs { dist, banks })) })
+        let dist = ShardDistribution::new(tensor, shard, banks.len() as u32, strategy).map_err(|e| format!("{name}: {e}"))?;
+        Ok(TensorAccessorArgs {
+            cta_offset,
+            crta_offset,
+            layout,
+            config,
+            aligned_page_size,
+            num_ct: next_ct - cta_offset,
+            num_crta: next_crta - crta_offset,
+            sharded: Some(Rc::new(ShardedArgs { dist, banks })),
+        })
     }
 
     /// Whether the buffer is in DRAM.
@@ -226,18 +351,22 @@ impl TensorAccessorArgs {
 
     /// Compile-time args the description takes.
     pub fn num_compile_time_args(&self) -> u32 {
-        match &self.sharded {
-            None => 1,
-            Some(s) => {
-                let grid = if self.config & args_config::GRID_2D != 0 { 2 } else { 0 };
-                3 + 2 * s.dist.tensor_pages().rank() as u32 + s.banks.len() as u32 + grid
-            }
-        }
+        self.num_ct
     }
 
     /// Offset of the next compile-time arg after this description.
     pub fn next_compile_time_args_offset(&self) -> u32 {
-        self.cta_offset + self.num_compile_time_args()
+        self.cta_offset + self.num_ct
+    }
+
+    /// Common runtime args the description takes.
+    pub fn num_common_runtime_args(&self) -> u32 {
+        self.num_crta
+    }
+
+    /// Offset of the next common runtime arg after this description.
+    pub fn next_common_runtime_args_offset(&self) -> u32 {
+        self.crta_offset + self.num_crta
     }
 }
 
@@ -253,6 +382,13 @@ pub struct TensorAccessor {
 }
 
 impl TensorAccessor {
+    /// `TensorAccessor(args, base_addr[, page_size])`: a page size of 0 takes the aligned page size the
+    /// host recorded in the args (today's default).
+    pub fn new(args: TensorAccessorArgs, bank_base_address: u32, page_size: u32) -> TensorAccessor {
+        let page_size = if page_size == 0 { args.aligned_page_size } else { page_size };
+        TensorAccessor { args, bank_base_address, page_size }
+    }
+
     /// The page size rounded up to the bank alignment (the stride between a bank's pages).
     pub fn aligned_page_size(&self, t: &BankTables) -> u64 {
         align_up(self.page_size as u64, t.alignment(self.args.is_dram()))

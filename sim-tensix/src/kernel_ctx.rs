@@ -315,6 +315,26 @@ impl<'y> KernelCtx<'y> {
 
     /// Check CB `cb` is configured and `n` pages can ever fit; returns its page count.
     #[inline]
+    /// Look at a field of a CB of this core as this RISC sees it (a local lookup's time).
+    pub(crate) fn cb_field<R>(
+        &self,
+        api: &str,
+        cb: u32,
+        f: impl FnOnce(&crate::cb::CircularBuffer, crate::risc::Risc) -> R,
+    ) -> R {
+        let cb = self.cb_index(api, cb);
+        self.spend(self.costs.local_lookup);
+        let risc = self.k.risc;
+        let h = self.host.borrow();
+        match h.core(self.k.core).cb(cb) {
+            Some(c) => f(c, risc),
+            None => {
+                drop(h);
+                self.fail(format!("{api}(c_{cb}): CB {cb} is not configured on this core"))
+            }
+        }
+    }
+
     pub(crate) fn cb_checked(&mut self, api: &str, cb: u8, n: u32) -> u32 {
         match self.cb_pages[cb as usize] {
             p if p != 0 && n <= p => p,

@@ -304,6 +304,11 @@ FORCE_INLINE void noc_semaphore_set_multicast_loopback_src(uint32_t src_local_l1
                                                            uint8_t noc = noc_index) {
     tensim::api->sem_set_mcast(src_local_l1_addr, dst_noc_addr_multicast, num_dests, linked, 1, noc);
 }
+// An atomic increment on every core of a multicast rectangle (timed as one increment per destination).
+FORCE_INLINE void noc_semaphore_inc_multicast(uint64_t dst_noc_addr_multicast, uint32_t incr, uint32_t num_dests,
+                                              uint8_t noc = noc_index) {
+    tensim::api->noc_state(12, dst_noc_addr_multicast, incr, num_dests, 0);
+}
 template <bool write_to_stream_reg = false, bool posted = false>
 FORCE_INLINE void noc_inline_dw_write(uint64_t addr, uint32_t val, uint8_t be = 0xF, uint8_t noc = noc_index) {
     tensim::api->inline_write(addr, val, noc);

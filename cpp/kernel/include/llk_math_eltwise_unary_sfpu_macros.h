@@ -1,3 +1,3 @@
-// tensim: the SFPI model and the low-level compute calls live in tensim/compute.h (SFPI in tensim/sfpi.h).
+// tensim: the SFPU call macros (tensim/sfpu_macros.h, reached through tensim/compute.h).
 #pragma once
 #include "tensim/compute.h"

@@ -1,13 +1,18 @@
-// tensim's C++ eltwise_binary program: 64 tiles of a + b (bf16, uniform in [-1, 1)) read by one kernel,
-// added on the FPU, written by another, checked against the CPU. Unit-mesh host API.
+// tensim's C++ eltwise_binary program, in today's TT-Metalium API: 64 tiles of a + b (bf16, uniform in
+// [-1, 1)) read by one kernel, added on the FPU, written by another, checked against the CPU. Mesh host
+// API on a unit mesh; the kernels' TensorAccessorArgs carry the page size.
 #include <cmath>
 #include <cstdint>
 #include <random>
 #include <vector>
 
+#include <fmt/base.h>
 #include <tt-metalium/bfloat16.hpp>
+#include <tt-metalium/constants.hpp>
 #include <tt-metalium/distributed.hpp>
 #include <tt-metalium/host_api.hpp>
+#include <tt-metalium/tensor_accessor_args.hpp>
+#include <tt_stl/assert.hpp>
 
 #ifndef OVERRIDE_KERNEL_PREFIX
 #define OVERRIDE_KERNEL_PREFIX ""
@@ -18,8 +23,9 @@ using namespace tt::tt_metal;
 
 int main() {
     auto mesh_device = distributed::MeshDevice::create_unit_mesh(0);
-    auto& cq = mesh_device->mesh_command_queue();
+    distributed::MeshCommandQueue& cq = mesh_device->mesh_command_queue();
     distributed::MeshWorkload workload;
+    auto device_range = distributed::MeshCoordinateRange(mesh_device->shape());
     Program program = CreateProgram();
     constexpr CoreCoord core = {0, 0};
     constexpr uint32_t n_tiles = 64;
@@ -42,17 +48,22 @@ int main() {
         CreateCircularBuffer(program, core,
                              CircularBufferConfig(2 * tile_bytes, {{cb, tt::DataFormat::Float16_b}}).set_page_size(cb, tile_bytes));
     }
+    std::vector<uint32_t> reader_args;
+    TensorAccessorArgs(*src0).append_to(reader_args);
+    TensorAccessorArgs(*src1).append_to(reader_args);
+    std::vector<uint32_t> writer_args;
+    TensorAccessorArgs(*dst).append_to(writer_args);
     auto reader = CreateKernel(program, OVERRIDE_KERNEL_PREFIX "eltwise_binary/kernels/dataflow/read_tiles.cpp", core,
-                               ReaderDataMovementConfig{});
+                               ReaderDataMovementConfig(reader_args));
     auto writer = CreateKernel(program, OVERRIDE_KERNEL_PREFIX "eltwise_binary/kernels/dataflow/write_tile.cpp", core,
-                               WriterDataMovementConfig{});
+                               WriterDataMovementConfig(writer_args));
     auto compute = CreateKernel(program, OVERRIDE_KERNEL_PREFIX "eltwise_binary/kernels/compute/tiles_add.cpp", core,
                                 ComputeConfig{.math_fidelity = MathFidelity::HiFi4});
-    SetRuntimeArgs(program, reader, core, {static_cast<uint32_t>(src0->address()), static_cast<uint32_t>(src1->address()), n_tiles, 0u});
-    SetRuntimeArgs(program, writer, core, {static_cast<uint32_t>(dst->address()), n_tiles, 0u});
+    SetRuntimeArgs(program, reader, core, {src0->address(), src1->address(), n_tiles, 0u});
+    SetRuntimeArgs(program, writer, core, {dst->address(), n_tiles, 0u});
     SetRuntimeArgs(program, compute, core, {n_tiles});
 
-    workload.add_program(distributed::MeshCoordinateRange(mesh_device->shape()), std::move(program));
+    workload.add_program(device_range, std::move(program));
     distributed::EnqueueMeshWorkload(cq, workload, false);
     distributed::Finish(cq);
     std::vector<bfloat16> result;
@@ -67,9 +78,9 @@ int main() {
         }
     }
     mesh_device->close();
-    if (bad != 0 || result.size() != a.size()) {
-        fmt::print("Test Failed: {} mismatches\n", bad);
-        return 1;
+    TT_FATAL(result.size() == a.size(), "read {} values, wrote {}", result.size(), a.size());
+    if (bad != 0) {
+        TT_THROW("Test Failed: {} mismatches", bad);
     }
     fmt::print("Test Passed\n");
     return 0;

@@ -151,6 +151,8 @@ pub(super) extern "C-unwind" fn compute(op: u32, a: u32, b: u32, c3: u32, d4: u3
             1 => c.pack_untilize_block(b, c3, d4, e5 & 0xffff, e5 >> 16, f6),
             _ => c.pack_untilize_uninit(d4),
         },
+        40 => c.unary_bcast(bcast(a), b, c3, d4),
+        41 => c.set_fp32_dest_acc(a != 0),
         _ => abort(format!("unknown compute operation {op}: the kernel was built against other tensim headers")),
     })
 }

@@ -4,6 +4,7 @@
 use super::{format, noc};
 use crate::ffi;
 use sim_core::fiber::abort;
+use sim_tensix::addrgen::ArgsLayout;
 use sim_tensix::{InterleavedAddrGen, InterleavedAddrGenFast, TensorAccessor};
 
 pub(super) extern "C-unwind" fn noc_addr_xy(x: u32, y: u32, addr: u32, _noc: u32) -> u64 {
@@ -198,19 +199,23 @@ pub(super) extern "C-unwind" fn inline_write(addr: u64, val: u32, _noc: u32) {
     ffi::dataflow("noc_inline_dw_write", |d| d.noc_inline_dw_write(addr, val))
 }
 
-/// The TensorAccessor a kernel describes by its compile-time offset, base address and page size.
-fn accessor(d: &sim_tensix::Dataflow<'_>, cta: u32, base: u32, page: u32) -> TensorAccessor {
-    let args = d.tensor_accessor_args(cta);
-    if page == 0 {
+/// The TensorAccessor a kernel describes by `desc` (its compile-time offset in the low 16 bits, its common
+/// runtime-arg offset above), base address and page size (0: the aligned page size in the args).
+fn accessor(d: &sim_tensix::Dataflow<'_>, desc: u32, base: u32, page: u32) -> TensorAccessor {
+    let (cta, crta) = (desc & 0xffff, desc >> 16);
+    let args = d.tensor_accessor_args_at(cta, crta, ArgsLayout::Current);
+    let a = TensorAccessor::new(args, base, page);
+    if a.page_size == 0 {
         abort(format!(
-            "not modelled: TensorAccessor(args<{cta}>, address) without a page size; pass the page size (e.g. get_tile_size(cb)) as the third argument"
+            "TensorAccessor(args<{cta}>, address): the page size is 0 (the args are a placeholder, or the host \
+             appended no page size); pass the page size (e.g. get_tile_size(cb)) as the third argument"
         ));
     }
-    TensorAccessor { args, bank_base_address: base, page_size: page }
+    a
 }
 
 pub(super) extern "C-unwind" fn ta_noc_addr(
-    cta: u32,
+    desc: u32,
     base: u32,
     page: u32,
     id: u32,
@@ -219,22 +224,61 @@ pub(super) extern "C-unwind" fn ta_noc_addr(
     shard: u32,
 ) -> u64 {
     ffi::dataflow("TensorAccessor::get_noc_addr", |d| {
-        let a = accessor(d, cta, base, page);
+        let a = accessor(d, desc, base, page);
         if shard != 0 { d.get_shard_noc_addr(&a, id, off) } else { d.get_noc_addr_page(id, &a, off) }
     })
 }
 
-pub(super) extern "C-unwind" fn ta_read(cta: u32, base: u32, page: u32, id: u32, l1: u32, off: u32, _noc: u32) {
+pub(super) extern "C-unwind" fn ta_read(desc: u32, base: u32, page: u32, id: u32, l1: u32, off: u32, _noc: u32) {
     ffi::dataflow("noc_async_read_page", |d| {
-        let a = accessor(d, cta, base, page);
+        let a = accessor(d, desc, base, page);
         d.noc_async_read_page(id, &a, l1, off)
     })
 }
 
-pub(super) extern "C-unwind" fn ta_write(cta: u32, base: u32, page: u32, id: u32, l1: u32, size: u32, _noc: u32) {
+/// `noc_offset`: the NoC in the low byte, the byte offset into the page above it.
+pub(super) extern "C-unwind" fn ta_write(desc: u32, base: u32, page: u32, id: u32, l1: u32, size: u32, noc_offset: u32) {
     ffi::dataflow("noc_async_write_page", |d| {
-        let a = accessor(d, cta, base, page);
-        d.noc_async_write_page(id, &a, l1, size, 0)
+        let a = accessor(d, desc, base, page);
+        d.noc_async_write_page(id, &a, l1, size, noc_offset >> 8)
+    })
+}
+
+/// What a TensorAccessor's distribution says (`tensim/accessor.h`): `what` 0 the bank (high word) and
+/// page offset in the bank (low word) of page `id`; 1 the page in slot `extra` of shard `id`; 2 the
+/// tensor's pages; 3 its shards; 4 the pages of a shard. `u64::MAX` where there is none (padding, a page
+/// or shard past the end, a question for an interleaved buffer that has no answer).
+pub(super) extern "C-unwind" fn ta_info(desc: u32, what: u32, id: u32, extra: u32) -> u64 {
+    ffi::dataflow("a TensorAccessor query", |d| {
+        let (cta, crta) = (desc & 0xffff, desc >> 16);
+        let args = d.tensor_accessor_args_at(cta, crta, ArgsLayout::Current);
+        let none = u64::MAX;
+        match (&args.sharded, what) {
+            (Some(s), 0) => s.dist.locate(id as u64).map_or(none, |l| ((l.bank as u64) << 32) | l.slot),
+            (None, 0) => {
+                let l = layout::interleaved_location(id as u64, d.num_banks(args.is_dram()));
+                ((l.bank as u64) << 32) | l.slot
+            }
+            (Some(s), 1) => s.dist.shard_location(id as u64).map_or(none, |l| {
+                if extra as u64 >= s.dist.shard_pages().volume() {
+                    return none;
+                }
+                s.dist.host_page(l.bank, l.slot + extra as u64).unwrap_or(none)
+            }),
+            (Some(s), 2) => s.dist.num_pages(),
+            (Some(s), 3) => s.dist.num_shards(),
+            (Some(s), 4) => s.dist.shard_pages().volume(),
+            (None, _) => none,
+            _ => abort(format!("unknown tensim TensorAccessor query {what}: the kernel was built against other tensim headers")),
+        }
+    })
+}
+
+/// The NoC coordinates `x | y << 16` an address names.
+pub(super) extern "C-unwind" fn noc_xy(addr: u64) -> u32 {
+    ffi::dataflow("a NoC address query", |d| {
+        let (x, y) = d.noc_addr_xy(addr);
+        x | (y << 16)
     })
 }
 
@@ -254,6 +298,8 @@ pub(super) extern "C-unwind" fn noc_state(op: u32, addr: u64, a: u32, b: u32, c:
         10 => d.noc_async_write_one_packet_with_trid_set_state(addr, a != 0),
         // addr: the size in the low word, the id in the high word.
         11 => d.noc_async_write_one_packet_with_trid_with_state(a, b, addr as u32, (addr >> 32) as u32),
+        12 => d.noc_semaphore_inc_multicast(addr, a, b),
+        13 => d.noc_async_write_zeros_l1(a, b, noc(c)),
         _ => abort(format!("unknown tensim NoC state call {op}: the kernel was built against other tensim headers")),
     })
 }

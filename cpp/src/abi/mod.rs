@@ -10,8 +10,8 @@ use crate::ffi::{self, c_str, text};
 use compute::{compute, sfpi};
 use dataflow::{
     barrier, inline_write, noc_addr_bank, noc_addr_mcast, noc_addr_page, noc_addr_xy, noc_state, read, read_page,
-    sem_inc, sem_set, sem_set_mcast, sem_set_remote, sem_wait, ta_noc_addr, ta_read, ta_write, write, write_mcast,
-    write_page,
+    noc_xy, sem_inc, sem_set, sem_set_mcast, sem_set_remote, sem_wait, ta_info, ta_noc_addr, ta_read, ta_write, write,
+    write_mcast, write_page,
 };
 use sim_core::fiber::abort;
 use sim_device::NocId;
@@ -21,7 +21,7 @@ use std::ffi::c_char;
 use std::sync::{LazyLock, Mutex};
 
 /// The ABI version `tensim/abi.h` declares.
-pub const ABI_VERSION: u32 = 6;
+pub const ABI_VERSION: u32 = 7;
 
 /// The table (`struct tensim_api` of `tensim/abi.h`).
 #[repr(C)]
@@ -61,6 +61,9 @@ pub struct TensimApi {
     noc_state: extern "C-unwind" fn(u32, u64, u32, u32, u32),
     eth: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32) -> u32,
     fabric: extern "C-unwind" fn(u32, *mut u32, *const u64) -> u32,
+    ta_info: extern "C-unwind" fn(u32, u32, u32, u32) -> u64,
+    noc_xy: extern "C-unwind" fn(u64) -> u32,
+    fail: extern "C-unwind" fn(*const c_char),
 }
 
 /// The one table every kernel gets.
@@ -100,7 +103,15 @@ pub static TABLE: TensimApi = TensimApi {
     noc_state,
     eth: multichip::eth,
     fabric: multichip::fabric,
+    ta_info,
+    noc_xy,
+    fail,
 };
+
+/// The kernel ends with an error (a misuse tensim's headers detect, or an exception the kernel threw).
+extern "C-unwind" fn fail(text: *const c_char) {
+    abort(c_str(text))
+}
 
 fn noc(n: u32) -> NocId {
     if n == 0 { NocId::Noc0 } else { NocId::Noc1 }
@@ -222,6 +233,17 @@ extern "C-unwind" fn query(what: u32, a: u32, b: u32) -> u32 {
             |c| if common { c.get_common_arg_addr(a as usize) } else { c.get_arg_addr(a as usize) },
             |d| if common { d.get_common_arg_addr(a as usize) } else { d.get_arg_addr(a as usize) },
         );
+    }
+    if ffi::is_compute() {
+        return ffi::compute("a circular-buffer query", |c| match what {
+            0 => c.get_write_ptr(a),
+            1 => c.get_read_ptr(a),
+            2 => c.get_tile_size(a),
+            3 => format_code(c.get_dataformat(a)),
+            4 => 1024,
+            5 => 4,
+            _ => abort(format!("tensim query {what} is for data-movement kernels only (this is a compute kernel)")),
+        });
     }
     ffi::dataflow("a data-movement query", |d| match what {
         0 => d.get_write_ptr(a),

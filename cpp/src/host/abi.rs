@@ -16,7 +16,7 @@ use std::cell::RefCell;
 use std::ffi::{CString, c_char, c_void};
 
 /// The ABI version `tensim/host_abi.h` declares.
-pub const HOST_ABI_VERSION: u32 = 2;
+pub const HOST_ABI_VERSION: u32 = 3;
 
 /// `struct tensim_kernel_config`.
 #[repr(C)]
@@ -64,11 +64,12 @@ pub struct HostApi {
     create_semaphore: extern "C" fn(u32, *const u32, u32, u32, *mut u32) -> i32,
     set_args: extern "C" fn(u32, u32, u32, u32, u32, *const u32, u32) -> i32,
     run_program: extern "C" fn(u32, u32) -> i32,
-    accessor_args: extern "C" fn(u32, *mut u32, u32, *mut u32) -> i32,
+    accessor_args: extern "C" fn(u32, u32, *mut u32, u32, *mut u32, *mut u32) -> i32,
     open_mesh: extern "C" fn(u32, u32, *mut u32) -> i32,
     set_fabric: extern "C" fn(u32) -> i32,
     run_mesh: extern "C" fn(*const i64, u32) -> i32,
     fabric_args: extern "C" fn(u32, u32, u32, u32, u32, u32, *mut u32, u32, *mut u32) -> i32,
+    accessor_appended: extern "C" fn(u32, *const u32, u32) -> i32,
 }
 
 /// The one table host programs get.
@@ -98,6 +99,7 @@ pub static HOST_TABLE: HostApi = HostApi {
     set_fabric: super::mesh::set_fabric,
     run_mesh: super::mesh::run_mesh,
     fabric_args: super::mesh::fabric_args,
+    accessor_appended,
 };
 
 thread_local! {
@@ -231,6 +233,18 @@ extern "C" fn device_query(dev: u32, what: u32, a: u32, b: u32, out: *mut u64) -
             }
             12 => d.num_eth_channels() as u64,
             13 => peer.map_or(u64::MAX, |(dev, ch)| pack(dev, ch)),
+            // The allocator of DRAM (a = 0) or L1 (a = 1).
+            14..=19 => {
+                let st = d.allocator_statistics(if a == 0 { BufferType::Dram } else { BufferType::L1 });
+                match what {
+                    14 => st.num_banks as u64,
+                    15 => st.bank_size_bytes,
+                    16 => st.base_address,
+                    17 => st.allocated_bytes,
+                    18 => st.free_bytes,
+                    _ => st.largest_free_block_bytes,
+                }
+            }
             _ => {
                 return Err(format!("unknown device query {what}: the program was built against other tensim headers"));
             }
@@ -252,14 +266,20 @@ extern "C" fn create_buffer(
     out: *mut u32,
 ) -> i32 {
     on_session(|s| {
-        let buffer_type = match ty {
+        let buffer_type = match ty & 0xff {
             0 => BufferType::Dram,
             1 => BufferType::L1,
-            _ => return Err(format!("CreateBuffer: buffer type {ty} is not modelled (DRAM and L1 are)")),
+            t => return Err(format!("CreateBuffer: buffer type {t} is not modelled (DRAM and L1 are)")),
+        };
+        // Bits 8-9: bottom_up (0 the memory's default, 1 true, 2 false).
+        let bottom_up = match (ty >> 8) & 3 {
+            1 => Some(true),
+            2 => Some(false),
+            _ => None,
         };
         let d = s.device(dev)?;
         let b = if layout == 0 {
-            d.create_buffer(InterleavedBufferConfig { size, page_size, buffer_type })
+            d.create_buffer_from(InterleavedBufferConfig { size, page_size, buffer_type }, bottom_up)
         } else {
             let v = read_slice(shard, shard_len as usize);
             let nr = *v.first().ok_or("CreateBuffer: sharded buffer without a shard spec")? as usize;
@@ -285,12 +305,10 @@ extern "C" fn create_buffer(
                 2 => layout::placement::TensorMemoryLayout::WidthSharded,
                 _ => layout::placement::TensorMemoryLayout::BlockSharded,
             };
-            d.create_sharded_buffer(&ShardedBufferConfig {
-                size,
-                page_size,
-                buffer_type,
-                shards: ShardParameters::Legacy { layout, spec },
-            })
+            d.create_sharded_buffer_from(
+                &ShardedBufferConfig { size, page_size, buffer_type, shards: ShardParameters::Legacy { layout, spec } },
+                bottom_up,
+            )
         }
         .map_err(|e| e.to_string())?;
         s.buffers.push(Some((dev, b)));
@@ -469,7 +487,13 @@ extern "C" fn create_kernel(
             Some(src) => s.kernel_from_string(&src)?,
             None => s.find_kernel(&c_string(path).unwrap_or_default())?,
         };
-        let kernel = crate::kernel_from_file(&file, &cfg, s.cfg.arch).map_err(|e| e.to_string())?;
+        let compile_args = match &cfg {
+            KernelConfig::DataMovement(c) => &c.compile_args,
+            KernelConfig::Compute(c) => &c.compile_args,
+            KernelConfig::Ethernet(c) => &c.compile_args,
+        };
+        let blocks = s.accessor_blocks_in(compile_args);
+        let kernel = crate::kernel_from_file_with(&file, &cfg, s.cfg.arch, &blocks).map_err(|e| e.to_string())?;
         let h = s.program(prog)?.create_kernel(kernel, cores, cfg).map_err(|e| e.to_string())?;
         let ks = &mut s.kernels[prog as usize];
         ks.push(h);
@@ -570,11 +594,23 @@ extern "C" fn run_program(dev: u32, prog: u32) -> i32 {
     })
 }
 
-extern "C" fn accessor_args(buf: u32, out: *mut u32, cap: u32, n: *mut u32) -> i32 {
+extern "C" fn accessor_args(buf: u32, config: u32, out: *mut u32, cap: u32, n_ct: *mut u32, n_crta: *mut u32) -> i32 {
     on_session(|s| {
-        let words = sim_device::buffer::tensor_accessor_args(&s.buffer(buf)?.1);
-        set_out(n, words.len() as u32);
+        let (ct, crta) = sim_device::buffer::tensor_accessor_args_with(Some(&s.buffer(buf)?.1), config)?;
+        set_out(n_ct, ct.len() as u32);
+        set_out(n_crta, crta.len() as u32);
+        let words: Vec<u32> = ct.into_iter().chain(crta).collect();
         write_slice(out, &words[..words.len().min(cap as usize)]);
+        Ok(())
+    })
+}
+
+extern "C" fn accessor_appended(offset: u32, words: *const u32, n: u32) -> i32 {
+    on_session(|s| {
+        let block = (offset, read_slice(words, n as usize).to_vec());
+        if !s.accessor_blocks.contains(&block) {
+            s.accessor_blocks.push(block);
+        }
         Ok(())
     })
 }

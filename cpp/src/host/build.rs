@@ -219,7 +219,7 @@ pub fn build(dir: &Path) -> Result<PathBuf, String> {
         let obj = out_dir.join(format!("{key}-{pid}-{i}.o"));
         let dfile = out_dir.join(format!("{key}-{pid}-{i}.d"));
         let mut cmd = Command::new(&cxx);
-        cmd.args(["-std=c++20", "-O1", "-fPIC", "-c", "-MMD", "-MF"]).arg(&dfile);
+        cmd.args(["-std=c++20", "-O1", "-fPIC", "-Wno-narrowing", "-c", "-MMD", "-MF"]).arg(&dfile);
         cmd.arg("-I").arg(&include);
         for inc in &includes {
             cmd.arg("-I").arg(inc);

@@ -79,6 +79,8 @@ pub(crate) struct Session {
     pub mesh: Option<OpenMesh>,
     /// `SetFabricConfig`: routers run on the Ethernet cores of the mesh's chips.
     pub fabric: FabricConfig,
+    /// Every TensorAccessorArgs block the program appended to a compile-time args vector: (offset, words).
+    pub accessor_blocks: Vec<(u32, Vec<u32>)>,
 }
 
 thread_local! {
@@ -99,6 +101,7 @@ pub(crate) fn with_session<R>(cfg: HostConfig, f: impl FnOnce() -> R) -> (R, Ses
             mesh_runs: 0,
             mesh: None,
             fabric: FabricConfig::Disabled,
+            accessor_blocks: Vec::new(),
         })
     });
     let r = f();
@@ -165,6 +168,20 @@ impl Session {
             "CreateKernel: kernel file `{name}` not found; looked at {} (set TT_METAL_HOME or TT_METAL_KERNEL_PATH to the folder the path is relative to)",
             tried.join(", ")
         ))
+    }
+
+    /// Where accessor blocks the program appended sit in `compile_args` (today's layout, ascending): each
+    /// recorded block whose words are found at its recorded offset.
+    pub fn accessor_blocks_in(&self, compile_args: &[u32]) -> Vec<u32> {
+        let mut at: Vec<u32> = self
+            .accessor_blocks
+            .iter()
+            .filter(|(o, w)| compile_args.get(*o as usize..*o as usize + w.len()) == Some(w.as_slice()))
+            .map(|(o, _)| *o)
+            .collect();
+        at.sort_unstable();
+        at.dedup();
+        at
     }
 
     /// A kernel given as source text (`CreateKernelFromString`): written once per content into the cache.

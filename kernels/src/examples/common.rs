@@ -63,6 +63,50 @@ pub fn reader_binary(k: &mut Dataflow) {
     }
 }
 
+/// `reader_binary` in today's API: two interleaved tensors described by TensorAccessorArgs (page size
+/// included) at compile-time offsets 0 and after the first; per tile, each CB's write pointer, the page's
+/// NoC address and a read of one tile (the object-style `noc.async_read(accessor, cb, …)`). RT args: src0
+/// address, src1 address, n, start.
+pub fn reader_binary_accessor(k: &mut Dataflow) {
+    let src0: u32 = k.get_arg_val(0);
+    let src1: u32 = k.get_arg_val(1);
+    let n: u32 = k.get_arg_val(2);
+    let start: u32 = k.get_arg_val(3);
+    let a_args = k.tensor_accessor_args(0);
+    let b_args = k.tensor_accessor_args(a_args.next_compile_time_args_offset());
+    let (a, b) = (TensorAccessor::new(a_args, src0, 0), TensorAccessor::new(b_args, src1, 0));
+    let tile = k.get_tile_size(CB_IN0);
+    for t in start..start + n {
+        k.cb_reserve_back(CB_IN0, 1);
+        k.cb_reserve_back(CB_IN1, 1);
+        let (l0, src) = (k.get_write_ptr(CB_IN0), k.get_noc_addr_page(t, &a, 0));
+        k.noc_async_read(src, l0, tile);
+        let (l1, src) = (k.get_write_ptr(CB_IN1), k.get_noc_addr_page(t, &b, 0));
+        k.noc_async_read(src, l1, tile);
+        k.noc_async_read_barrier();
+        k.cb_push_back(CB_IN0, 1);
+        k.cb_push_back(CB_IN1, 1);
+    }
+}
+
+/// `writer_unary` in today's API: the output's TensorAccessorArgs at compile-time offset 0; per tile, c_16's
+/// read pointer, the page's NoC address and a write of one tile. RT args: dst address, n, start.
+pub fn writer_unary_accessor(k: &mut Dataflow) {
+    let dst: u32 = k.get_arg_val(0);
+    let n: u32 = k.get_arg_val(1);
+    let start: u32 = k.get_arg_val(2);
+    let args = k.tensor_accessor_args(0);
+    let d = TensorAccessor::new(args, dst, 0);
+    let tile = k.get_tile_size(CB_OUT0);
+    for t in start..start + n {
+        k.cb_wait_front(CB_OUT0, 1);
+        let (l1, to) = (k.get_read_ptr(CB_OUT0), k.get_noc_addr_page(t, &d, 0));
+        k.noc_async_write(l1, to, tile);
+        k.noc_async_write_barrier();
+        k.cb_pop_front(CB_OUT0, 1);
+    }
+}
+
 /// `writer_unary`: n tiles from c_16 to tiles `start .. start + n` of an interleaved DRAM tensor.
 /// RT args: dst address, n, start.
 pub fn writer_unary(k: &mut Dataflow) {

@@ -2,16 +2,18 @@
 //! by tile, added on the FPU of one core, written back.
 
 use super::common::{
-    CB_IN0, CB_IN1, CB_OUT0, bf16_dram_buffer, check_close, create_bf16_cbs, random_bf16, reader_binary, writer_unary,
+    CB_IN0, CB_IN1, CB_OUT0, bf16_dram_buffer, check_close, create_bf16_cbs, random_bf16, reader_binary_accessor,
+    writer_unary_accessor,
 };
 use super::{ExampleOptions, Outcome};
 use crate::rng::Rng;
 use sim_device::prelude::*;
 
-/// The compute kernel `tiles_add`: RT arg 0 = number of tiles.
+/// The compute kernel `tiles_add`: RT arg 0 = number of tiles. (Today's `compute_kernel_hw_startup` +
+/// `add_init` are the same calls as `binary_op_init_common` + `add_tiles_init`.)
 pub fn tiles_add(c: &mut Compute) {
     let n: u32 = c.get_arg_val(0);
-    c.binary_op_init_common(CB_IN0, CB_IN1, CB_OUT0);
+    c.compute_kernel_hw_startup(CB_IN0, CB_IN1, CB_OUT0);
     c.add_tiles_init(CB_IN0, CB_IN1, false);
     for _ in 0..n {
         c.cb_wait_front(CB_IN0, 1);
@@ -44,14 +46,14 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
     let mut p = Program::new();
     create_bf16_cbs(&mut p, core, &[(CB_IN0, 2), (CB_IN1, 2), (CB_OUT0, 2)])?;
     let r = p.create_kernel(
-        Kernel::dataflow("eltwise_binary/kernels/dataflow/read_tiles.cpp", reader_binary),
+        Kernel::dataflow("eltwise_binary/kernels/dataflow/read_tiles.cpp", reader_binary_accessor),
         core,
-        DataMovementConfig::reader(vec![]),
+        DataMovementConfig::reader([tensor_accessor_args(&s0), tensor_accessor_args(&s1)].concat()),
     )?;
     let w = p.create_kernel(
-        Kernel::dataflow("eltwise_binary/kernels/dataflow/write_tile.cpp", writer_unary),
+        Kernel::dataflow("eltwise_binary/kernels/dataflow/write_tile.cpp", writer_unary_accessor),
         core,
-        DataMovementConfig::writer(vec![]),
+        DataMovementConfig::writer(tensor_accessor_args(&d)),
     )?;
     let c = p.create_kernel(
         Kernel::compute("eltwise_binary/kernels/compute/tiles_add.cpp", tiles_add),

@@ -15,8 +15,8 @@ pub fn loopback_dram_copy(k: &mut Dataflow) {
     let tile_size = 2048;
     let in_args = k.tensor_accessor_args(0);
     let out_args = k.tensor_accessor_args(in_args.next_compile_time_args_offset());
-    let input = TensorAccessor { args: in_args, bank_base_address: in_addr, page_size: tile_size };
-    let output = TensorAccessor { args: out_args, bank_base_address: out_addr, page_size: tile_size };
+    let input = TensorAccessor::new(in_args, in_addr, tile_size);
+    let output = TensorAccessor::new(out_args, out_addr, tile_size);
     for i in 0..num_tiles {
         k.noc_async_read_tile(i, &input, l1_buffer_addr);
         k.noc_async_read_barrier();

@@ -44,6 +44,11 @@ fn kind_of(t: BufferType) -> BufferKind {
     }
 }
 
+/// The allocation direction `bottom_up` asks for.
+fn direction(bottom_up: Option<bool>) -> Option<allocator::Direction> {
+    bottom_up.map(|b| if b { allocator::Direction::BottomUp } else { allocator::Direction::TopDown })
+}
+
 impl Device {
     fn check_sizes(api: &str, size: u64, page_size: u64) -> Result<(), DeviceError> {
         if page_size == 0 || size == 0 {
@@ -66,11 +71,22 @@ impl Device {
 
     /// `CreateBuffer(InterleavedBufferConfig{…})`.
     pub fn create_buffer(&mut self, cfg: InterleavedBufferConfig) -> Result<Buffer, DeviceError> {
+        self.create_buffer_from(cfg, None)
+    }
+
+    /// `CreateBuffer` with `bottom_up` (a buffer config's or `DeviceLocalBufferConfig`'s): `Some(true)`
+    /// allocates from the bottom of the banks, `Some(false)` from the top, `None` as the memory does by
+    /// default (DRAM from the bottom, L1 from the top).
+    pub fn create_buffer_from(
+        &mut self,
+        cfg: InterleavedBufferConfig,
+        bottom_up: Option<bool>,
+    ) -> Result<Buffer, DeviceError> {
         Device::check_sizes("CreateBuffer", cfg.size, cfg.page_size)?;
         let kind = kind_of(cfg.buffer_type);
         let address = self
             .allocator
-            .allocate(kind, cfg.size, cfg.page_size)
+            .allocate_from(kind, cfg.size, cfg.page_size, direction(bottom_up))
             .map_err(|e| DeviceError::api(format!("CreateBuffer: {e}")))?;
         let banks = self.allocator.banks(kind);
         let b = Buffer {
@@ -89,6 +105,15 @@ impl Device {
     /// `CreateBuffer(ShardedBufferConfig{…})`: shards on the cores of an L1 grid or on DRAM banks, allocated
     /// lock-step (every bank of the memory reserves what the fullest shard bank needs).
     pub fn create_sharded_buffer(&mut self, cfg: &ShardedBufferConfig) -> Result<Buffer, DeviceError> {
+        self.create_sharded_buffer_from(cfg, None)
+    }
+
+    /// [`Device::create_sharded_buffer`] with `bottom_up` (see [`Device::create_buffer_from`]).
+    pub fn create_sharded_buffer_from(
+        &mut self,
+        cfg: &ShardedBufferConfig,
+        bottom_up: Option<bool>,
+    ) -> Result<Buffer, DeviceError> {
         let api = "CreateBuffer(sharded)";
         Device::check_sizes(api, cfg.size, cfg.page_size)?;
         let (layout, spec, dist, cores) = match &cfg.shards {
@@ -113,7 +138,7 @@ impl Device {
         let kind = kind_of(cfg.buffer_type);
         let aligned = self.allocator.banks(kind).aligned_page_size(cfg.page_size);
         let per_bank = dist.slots_per_core() * aligned;
-        let address = self.allocator.allocate_per_bank(kind, per_bank).map_err(|e| {
+        let address = self.allocator.allocate_per_bank_from(kind, per_bank, direction(bottom_up)).map_err(|e| {
             DeviceError::api(format!(
                 "{api}: {e} ({} shard(s) of {} pages per {} of {})",
                 dist.max_shards_per_core(),

@@ -125,6 +125,23 @@ impl std::fmt::Debug for Device {
     }
 }
 
+/// What `allocator()->get_statistics(type)` and the bank queries report of one memory (per bank).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AllocatorStatistics {
+    /// Banks of the memory.
+    pub num_banks: u32,
+    /// Allocatable bytes per bank.
+    pub bank_size_bytes: u64,
+    /// The first allocatable address.
+    pub base_address: u64,
+    /// Bytes allocated per bank.
+    pub allocated_bytes: u64,
+    /// Bytes free per bank.
+    pub free_bytes: u64,
+    /// The largest free block per bank.
+    pub largest_free_block_bytes: u64,
+}
+
 impl Device {
     /// Open the chip `spec` describes, with its built-in parameters.
     pub fn open(spec: &ChipSpec) -> Result<Device, DeviceError> {
@@ -383,6 +400,25 @@ impl Device {
     /// `l1_size_per_core()`.
     pub fn l1_size_per_core(&self) -> u64 {
         self.chip.soc().worker_l1_size
+    }
+
+    /// The allocator's statistics of DRAM or L1 (`allocator()->get_statistics(type)`, per bank): total
+    /// allocatable, allocated and free bytes, and the largest free block.
+    pub fn allocator_statistics(&self, t: BufferType) -> AllocatorStatistics {
+        let kind = match t {
+            BufferType::Dram => allocator::BufferKind::Dram,
+            BufferType::L1 => allocator::BufferKind::L1,
+        };
+        let banks = self.allocator.banks(kind);
+        let list = banks.free_list();
+        AllocatorStatistics {
+            num_banks: banks.num_banks(),
+            bank_size_bytes: list.size(),
+            base_address: list.base(),
+            allocated_bytes: list.allocated_bytes(),
+            free_bytes: list.free_bytes(),
+            largest_free_block_bytes: list.largest_free_block(),
+        }
     }
 
     /// `allocator()->get_alignment(type)`.

@@ -52,6 +52,26 @@ impl Compute<'_> {
         }
     }
 
+    /// `unary_bcast<bcast>(cb, tile, dst)`: a CB tile into DST, broadcast (after `unary_bcast_init`, which is
+    /// the copy's init); timed as `copy_tile`.
+    pub fn unary_bcast(&mut self, bcast: BroadcastType, cb: impl CbId, tile: u32, dst: u32) {
+        if bcast == BroadcastType::None {
+            return self.copy_tile(cb, tile, dst);
+        }
+        match self.role {
+            ComputeRole::Unpack => self.unpack("unary_bcast", SrcKind::Copy, &[(cb.cb_index(), tile)], usize::MAX),
+            ComputeRole::Math => {
+                self.require("unary_bcast", FpuConfig::Copy);
+                let slot = self.math_slot("unary_bcast", dst);
+                let e = self.take("unary_bcast", |k| *k == SrcKind::Copy);
+                self.ctx.spend(self.cost().datacopy());
+                self.dst_overwrite(slot, |d, fp32, _| math::bcast_to_dst(d, &e.tiles[0], bcast, fp32));
+                self.state(|s| s.recycle(e.tiles));
+            }
+            ComputeRole::Pack => {}
+        }
+    }
+
     /// `add_tiles(cb0, cb1, t0, t1, dst)`: DST = A + B.
     pub fn add_tiles(&mut self, cb0: impl CbId, cb1: impl CbId, t0: u32, t1: u32, dst: u32) {
         self.tiles_bcast(EltwiseOp::Add, BroadcastType::None, cb0, cb1, t0, t1, dst);

@@ -53,6 +53,22 @@ pub fn copy_to_dst(dst: &mut Tile, src: &Tile, fp32_dest: bool) {
     }
 }
 
+/// A datacopy into DST of a broadcast of `src`: its row 0 down every row (`Row`), its column 0 across every
+/// column (`Col`) or its element (0,0) everywhere (`Scalar`) — `unary_bcast`.
+pub fn bcast_to_dst(dst: &mut Tile, src: &Tile, bcast: BroadcastType, fp32_dest: bool) {
+    for i in 0..32 {
+        for j in 0..32 {
+            let v = match bcast {
+                BroadcastType::None => src[i * 32 + j],
+                BroadcastType::Row => src[j],
+                BroadcastType::Col => src[i * 32],
+                BroadcastType::Scalar => src[0],
+            };
+            dst[i * 32 + j] = if fp32_dest { v } else { round_bf16(v) };
+        }
+    }
+}
+
 /// Operands as the source registers hold them (TF32: 10 mantissa bits).
 pub fn to_src_precision(t: &mut Tile) {
     for x in t.iter_mut() {

@@ -226,6 +226,32 @@ impl<'y> Compute<'y> {
     }
 
     /// A debug line (`DPRINT_UNPACK/MATH/PACK`).
+    /// `enable_fp32_dest_acc()` / `disable_fp32_dest_acc()`: DST in 32 bits from now on, or back in 16 (its
+    /// capacity per section halves or doubles; the kernel's other threads switch with their own call).
+    pub fn set_fp32_dest_acc(&mut self, on: bool) {
+        self.settings.fp32_dest_acc = on;
+    }
+
+    /// `get_write_ptr(cb)` in a compute kernel: the L1 address of this TRISC's write pointer.
+    pub fn get_write_ptr(&self, cb: impl crate::CbId) -> u32 {
+        self.ctx.cb_field("get_write_ptr", cb.cb_index(), |c, r| c.write_ptr(r))
+    }
+
+    /// `get_read_ptr(cb)` in a compute kernel: the L1 address of this TRISC's read pointer.
+    pub fn get_read_ptr(&self, cb: impl crate::CbId) -> u32 {
+        self.ctx.cb_field("get_read_ptr", cb.cb_index(), |c, r| c.read_ptr(r))
+    }
+
+    /// `get_tile_size(cb)` in a compute kernel.
+    pub fn get_tile_size(&self, cb: impl crate::CbId) -> u32 {
+        self.ctx.cb_field("get_tile_size", cb.cb_index(), |c, _| c.format.tile_size())
+    }
+
+    /// `get_dataformat(cb)` in a compute kernel.
+    pub fn get_dataformat(&self, cb: impl crate::CbId) -> crate::DataFormat {
+        self.ctx.cb_field("get_dataformat", cb.cb_index(), |c, _| c.format)
+    }
+
     pub fn dprint(&mut self, text: impl std::fmt::Display) {
         let text = text.to_string();
         self.ctx.spend(Cycles(self.ctx.costs.l1_store.0 * (text.len() as u64 / 4 + 1)));

@@ -2,7 +2,7 @@
 //! interleaved buffer through an address generator or a `TensorAccessor`.
 
 use super::Dataflow;
-use crate::addrgen::{AddrGen, InterleavedAddrGen, TensorAccessor, TensorAccessorArgs};
+use crate::addrgen::{AddrGen, ArgsLayout, InterleavedAddrGen, TensorAccessor, TensorAccessorArgs};
 
 impl Dataflow<'_> {
     // ---------------------------------------------------------------------------------------------
@@ -62,10 +62,28 @@ impl Dataflow<'_> {
         self.get_noc_addr_page(id, &InterleavedAddrGen::<false> { bank_base_address: base, page_size }, offset)
     }
 
+    /// The number of DRAM (`dram`) or L1 banks of the chip.
+    pub fn num_banks(&self, dram: bool) -> u32 {
+        self.ctx.k.tables.num_banks(dram)
+    }
+
+    /// The NoC coordinates a unicast NoC address names (no time: a few bit operations on the RISC).
+    pub fn noc_addr_xy(&self, addr: u64) -> (u32, u32) {
+        let (x, y, _) = self.ctx.k.tables.addr_map.decode(addr);
+        (x, y)
+    }
+
     /// `TensorAccessorArgs<cta_offset>()`: read an accessor description (interleaved or sharded) from the
     /// compile-time args.
     pub fn tensor_accessor_args(&self, cta_offset: u32) -> TensorAccessorArgs {
-        match TensorAccessorArgs::parse(&self.ctx.k.args.compile, cta_offset) {
+        self.tensor_accessor_args_at(cta_offset, 0, ArgsLayout::Current)
+    }
+
+    /// `TensorAccessorArgs<cta_offset, crta_offset>()` in a given layout: runtime fields come from the
+    /// common runtime args at `crta_offset`.
+    pub fn tensor_accessor_args_at(&self, cta_offset: u32, crta_offset: u32, layout: ArgsLayout) -> TensorAccessorArgs {
+        let a = &self.ctx.k.args;
+        match TensorAccessorArgs::parse_with(&a.compile, cta_offset, &a.common, crta_offset, layout) {
             Ok(a) => a,
             Err(e) => self.ctx.fail(e),
         }

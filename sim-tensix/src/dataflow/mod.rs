@@ -224,17 +224,7 @@ impl<'y> Dataflow<'y> {
     }
 
     fn cb_field<R>(&self, api: &str, cb: u32, f: impl FnOnce(&crate::cb::CircularBuffer, crate::risc::Risc) -> R) -> R {
-        let cb = self.ctx.cb_index(api, cb);
-        self.ctx.spend(self.ctx.costs.local_lookup);
-        let risc = self.ctx.k.risc;
-        let h = self.ctx.host.borrow();
-        match h.core(self.ctx.k.core).cb(cb) {
-            Some(c) => f(c, risc),
-            None => {
-                drop(h);
-                self.ctx.fail(format!("{api}(c_{cb}): CB {cb} is not configured on this core"))
-            }
-        }
+        self.ctx.cb_field(api, cb, f)
     }
 
     /// `get_write_ptr(cb)`: L1 address of this RISC's write pointer.

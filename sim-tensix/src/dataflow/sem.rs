@@ -57,6 +57,32 @@ impl Dataflow<'_> {
         self.atomic("noc_semaphore_inc", addr, AtomicOp::Inc(incr), noc, false);
     }
 
+    /// `noc_semaphore_inc_multicast(mcast_addr, incr, num_dests)`: an atomic add on every core of the
+    /// rectangle. Not modelled as one multicast: sent (and timed) as one atomic increment per destination,
+    /// which the run's warnings say.
+    pub fn noc_semaphore_inc_multicast(&mut self, mcast_addr: u64, incr: u32, num_dests: u32) {
+        let (x0, y0, x1, y1, local) = self.ctx.k.tables.addr_map.decode_multicast(mcast_addr);
+        let (xa, xb) = (x0.min(x1), x0.max(x1));
+        let (ya, yb) = (y0.min(y1), y0.max(y1));
+        let cores = (xb - xa + 1) * (yb - ya + 1);
+        if cores != num_dests {
+            self.ctx.fail(format!(
+                "noc_semaphore_inc_multicast: num_dests is {num_dests} but the rectangle ({x0},{y0})-({x1},{y1}) holds {cores} cores"
+            ));
+        }
+        self.ctx.host.borrow_mut().warn(
+            self.ctx.k.fiber,
+            "not modelled: noc_semaphore_inc_multicast as one multicast (timed as one atomic increment per destination)"
+                .into(),
+        );
+        for y in ya..=yb {
+            for x in xa..=xb {
+                let a = self.ctx.k.tables.addr_map.xy(x, y, local);
+                self.noc_semaphore_inc(a, incr);
+            }
+        }
+    }
+
     /// `noc_inline_dw_write(addr, val)`: a 32-bit write from a register.
     pub fn noc_inline_dw_write(&mut self, addr: u64, val: u32) {
         let noc = self.ctx.k.noc;
@@ -183,6 +209,18 @@ impl Dataflow<'_> {
     /// Read an f32 from this core's L1.
     pub fn l1_read_f32(&mut self, addr: u32) -> f32 {
         f32::from_bits(self.l1_read_u32(addr))
+    }
+
+    /// `noc.async_write_zeros(cb, size)`: zero `size` bytes of this core's L1 at `dst`, the hardware's way —
+    /// a NoC read of zeros into the core (timed as a read of this core's own L1 on `noc`; complete with a
+    /// read barrier).
+    pub fn noc_async_write_zeros_l1(&mut self, dst: u32, size: u32, noc: NocId) {
+        self.check_l1("async_write_zeros", dst, size);
+        self.ctx.sync_local();
+        self.ctx.update_core(|c| c.l1.write(dst as u64, &vec![0u8; size as usize]).expect("checked"));
+        let (x, y) = self.ctx.k.noc_xy;
+        let src = self.ctx.k.tables.addr_map.xy(x, y, dst as u64);
+        self.noc_async_read_on(src, dst, size, noc);
     }
 
     /// Copy `len` bytes inside this core's L1 (`memcpy` by the RISC: a load and a store per word).

@@ -199,7 +199,7 @@ void format_value(std::string& out, const T& v, const Spec& s) {
         else pad(out, std::string(1, v), s, '<');
     } else if constexpr (std::is_integral_v<U>) {
         format_int(out, v, s);
-    } else if constexpr (std::is_enum_v<U>) {
+    } else if constexpr (std::is_enum_v<U> && !streamable<U>::value) {
         format_int(out, static_cast<std::underlying_type_t<U>>(v), s);
     } else if constexpr (std::is_floating_point_v<U>) {
         format_float(out, static_cast<double>(v), s, std::is_same_v<U, float>);
@@ -332,6 +332,10 @@ void erased_plain(std::string& out, const void* p, const Spec& s) {
 }
 }  // namespace detail
 
+// fmt::format_string<Args...>: a format string checked (in {fmt}) against its arguments; here any string.
+template <typename... Args>
+using format_string = std::string_view;
+
 template <typename F, typename... Args>
 std::string format(const F& f, const Args&... args) {
     detail::Arg a[sizeof...(Args) + 1] = {detail::Arg{&args, &detail::erased_plain<std::remove_cvref_t<Args>>}...};
@@ -353,6 +357,12 @@ void println(const F& f, const Args&... args) {
     std::string s = fmt::format(f, args...);
     s += '\n';
     std::fwrite(s.data(), 1, s.size(), stdout);
+}
+template <typename F, typename... Args>
+void println(std::FILE* file, const F& f, const Args&... args) {
+    std::string s = fmt::format(f, args...);
+    s += '\n';
+    std::fwrite(s.data(), 1, s.size(), file);
 }
 template <typename OutIt, typename F, typename... Args>
 OutIt format_to(OutIt out, const F& f, const Args&... args) {

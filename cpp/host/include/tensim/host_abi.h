@@ -5,7 +5,7 @@
 #pragma once
 #include <cstdint>
 
-#define TENSIM_HOST_ABI_VERSION 2
+#define TENSIM_HOST_ABI_VERSION 3
 
 extern "C" {
 // A kernel's configuration (DataMovementConfig, ComputeConfig or EthernetConfig flattened).
@@ -62,8 +62,10 @@ struct tensim_host_api {
     int32_t (*set_args)(uint32_t prog, uint32_t kernel, uint32_t x, uint32_t y, uint32_t common,
                         const uint32_t* args, uint32_t n);
     int32_t (*run_program)(uint32_t dev, uint32_t prog);
-    // A buffer's TensorAccessorArgs compile-time words: up to cap into out, the count into n.
-    int32_t (*accessor_args)(uint32_t buf, uint32_t* out, uint32_t cap, uint32_t* n);
+    // A buffer's TensorAccessorArgs words for the ArgsConfig bits `config`: its compile-time words, then its
+    // common runtime words, up to cap into out; the two counts into n_ct and n_crta.
+    int32_t (*accessor_args)(uint32_t buf, uint32_t config, uint32_t* out, uint32_t cap, uint32_t* n_ct,
+                             uint32_t* n_crta);
     // Meshes: open a rows x cols mesh (its device ids, row-major, into out); SetFabricConfig (0 disabled,
     // 1 FABRIC_1D, 2 FABRIC_1D_RING, 3 FABRIC_2D); run the open mesh's devices together, progs[i] the
     // program of its device i or -1; a worker's fabric connection args from device src towards device dst
@@ -73,6 +75,9 @@ struct tensim_host_api {
     int32_t (*run_mesh)(const int64_t* progs, uint32_t n);
     int32_t (*fabric_args)(uint32_t prog, uint32_t src, uint32_t dst, uint32_t link, uint32_t x, uint32_t y,
                            uint32_t* out, uint32_t cap, uint32_t* n);
+    // TensorAccessorArgs words were appended to a compile-time args vector at `offset` (tensim recognises
+    // kernels written for the older one-word layout by these positions).
+    int32_t (*accessor_appended)(uint32_t offset, const uint32_t* words, uint32_t n);
 };
 }
 
@@ -90,6 +95,13 @@ struct tensim_host_api {
 #define TENSIM_DEV_ETH_XY 11        // of channel a
 #define TENSIM_DEV_ETH_CHANNELS 12
 #define TENSIM_DEV_ETH_PEER 13      // of channel a: (device id, channel), all ones when not linked
+// The allocator of DRAM (a = 0) or L1 (a = 1), per bank.
+#define TENSIM_DEV_NUM_BANKS 14
+#define TENSIM_DEV_BANK_SIZE 15
+#define TENSIM_DEV_ALLOC_BASE 16
+#define TENSIM_DEV_ALLOCATED 17
+#define TENSIM_DEV_FREE 18
+#define TENSIM_DEV_LARGEST_FREE 19
 
 #define TENSIM_BUF_ADDRESS 0
 #define TENSIM_BUF_SIZE 1

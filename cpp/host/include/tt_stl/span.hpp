@@ -1,4 +1,4 @@
-// tensim: tt::stl::Span, a view of contiguous elements (what TT-Metalium host calls take for argument lists).
+// tensim: ttsl::Span (also reachable as tt::stl::Span), a view of contiguous elements (what TT-Metalium host calls take for argument lists).
 #pragma once
 #include <array>
 #include <cstddef>
@@ -6,7 +6,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace tt::stl {
+namespace ttsl {
 template <typename T>
 class Span {
 public:
@@ -39,4 +39,15 @@ private:
 };
 template <typename T>
 using SmallVector = std::vector<T>;
-}  // namespace tt::stl
+template <typename C>
+auto make_span(C& c) {
+    return Span<std::remove_reference_t<decltype(*c.data())>>(c.data(), c.size());
+}
+template <typename C>
+auto make_const_span(const C& c) {
+    return Span<const std::remove_cv_t<std::remove_reference_t<decltype(*c.data())>>>(c.data(), c.size());
+}
+}  // namespace ttsl
+namespace tt {
+namespace stl = ::ttsl;
+}  // namespace tt

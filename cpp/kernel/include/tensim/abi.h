@@ -4,7 +4,7 @@
 #pragma once
 #include <cstdint>
 
-#define TENSIM_ABI_VERSION 6
+#define TENSIM_ABI_VERSION 7
 
 extern "C" {
 struct tensim_api {
@@ -50,8 +50,9 @@ struct tensim_api {
     void (*inline_write)(uint64_t addr, uint32_t val, uint32_t noc);
     // Compute: one entry, an operation code (tensim/compute_ops.h) and up to six operands.
     void (*compute)(uint32_t op, uint32_t a, uint32_t b, uint32_t c, uint32_t d, uint32_t e, uint32_t f);
-    // TensorAccessor: described by its compile-time offset, base address and page size. shard != 0: the
-    // NoC address of shard `id` instead of page `id`. ta_write size 0 = the page size.
+    // TensorAccessor: described by `desc` (its compile-time offset in today's layout in the low 16 bits, its
+    // common runtime-arg offset above), base address and page size (0: the aligned page size of the args).
+    // shard != 0: the NoC address of shard `id` instead of page `id`. ta_write size 0 = the page size.
     uint64_t (*ta_noc_addr)(uint32_t cta, uint32_t base, uint32_t page, uint32_t id, uint32_t offset, uint32_t noc,
                             uint32_t shard);
     void (*ta_read)(uint32_t cta, uint32_t base, uint32_t page, uint32_t id, uint32_t l1, uint32_t offset,
@@ -75,17 +76,32 @@ struct tensim_api {
     void (*timestamped_data)(const char* name, uint64_t data);
     // Command-buffer state and transaction ids (dataflow_api.h): op 0-5 the read/write set_state and
     // with_state calls, 6 set a trid (b: 0 read, 1 write), 7-9 the read barrier, write barrier and write flush with a trid, 10-11
-    // the one-packet write with_trid_set_state / with_trid_with_state (addr: size | trid << 32).
+    // the one-packet write with_trid_set_state / with_trid_with_state (addr: size | trid << 32), 12 the
+    // multicast semaphore increment (addr: the multicast address, a: the increment, b: destinations), 13
+    // zero L1 by a NoC read of zeros (a: the address, b: bytes, c: the NoC).
     void (*noc_state)(uint32_t op, uint64_t addr, uint32_t a, uint32_t b, uint32_t c);
     // Ethernet dataflow API of ERISC kernels (tensim/eth.h lists the ops).
     uint32_t (*eth)(uint32_t op, uint32_t a, uint32_t b, uint32_t c, uint32_t d, uint32_t e);
     // Fabric API of worker kernels (tensim/fabric.h lists the ops): conn is the connection's argument words
     // and packets written, updated by the call; p the op's operands.
     uint32_t (*fabric)(uint32_t op, uint32_t* conn, const uint64_t* p);
+    // TensorAccessor distribution queries (tensim/accessor.h): what 0 bank << 32 | page offset in the bank
+    // of page id; 1 the page in slot `extra` of shard id; 2 tensor pages; 3 shards; 4 pages of a shard.
+    // All ones where there is none (padding, past the end, interleaved).
+    uint64_t (*ta_info)(uint32_t desc, uint32_t what, uint32_t id, uint32_t extra);
+    // The NoC coordinates x | y << 16 a unicast address names.
+    uint32_t (*noc_xy)(uint64_t addr);
+    // End the kernel with an error (a misuse the headers detect, or an exception the kernel threw).
+    void (*fail)(const char* text);
 };
 }
 
 namespace tensim {
 // Set by the entry point before the kernel runs; the same table serves every core.
 inline const tensim_api* api = nullptr;
+// End the kernel with an error message (tensim names the kernel, core and RISC).
+[[noreturn]] inline void fail(const char* text) {
+    api->fail(text);
+    __builtin_unreachable();
+}
 }  // namespace tensim

@@ -39,19 +39,8 @@ constexpr uint32_t DRAM_ALIGNMENT = 32;
 constexpr uint32_t NOC_MAX_BURST_SIZE = 8192;
 #endif
 
-namespace tt {
-enum CBIndex : uint8_t {
-    c_0, c_1, c_2, c_3, c_4, c_5, c_6, c_7, c_8, c_9, c_10, c_11, c_12, c_13, c_14, c_15,
-    c_16, c_17, c_18, c_19, c_20, c_21, c_22, c_23, c_24, c_25, c_26, c_27, c_28, c_29, c_30, c_31,
-};
-enum CB : uint8_t {
-    c_in0 = 0, c_in1, c_in2, c_in3, c_in4, c_in5, c_in6, c_in7,
-    dataflow0 = 8, dataflow1, dataflow2, dataflow3, dataflow4, dataflow5, dataflow6, dataflow7,
-    c_out0 = 16, c_out1, c_out2, c_out3, c_out4, c_out5, c_out6, c_out7,
-    c_intermed0 = 24, c_intermed1, c_intermed2, c_intermed3, c_intermed4, c_intermed5, c_intermed6, c_intermed7,
-};
-enum class DstMode : uint8_t { Full = 0, Half = 1, Tile = 2, NUM_DST_MODES = 3 };
-}  // namespace tt
+#include "hostdevcommon/kernel_structs.h"
+#include "tt-metalium/constants.hpp"
 
 enum class DataFormat : uint8_t {
     Float32 = 0, Float16 = 1, Bfp8 = 2, Bfp4 = 3, Tf32 = 4, Float16_b = 5, Bfp8_b = 6, Bfp4_b = 7,
@@ -69,9 +58,35 @@ constexpr uint32_t tensim_num_compile_time_args = sizeof(kernel_compile_time_arg
 constexpr uint32_t kernel_compile_time_args[1] = {0};
 constexpr uint32_t tensim_num_compile_time_args = 0;
 #endif
+// Where the host appended TensorAccessorArgs (today's layout), and whether this build reads the layout
+// before the page-size word (see tensim/accessor.h).
+namespace tensim::ta {
+#ifdef TENSIM_TA_BLOCKS
+constexpr uint32_t blocks[] = {TENSIM_TA_BLOCKS};
+constexpr uint32_t num_blocks = sizeof(blocks) / sizeof(uint32_t);
+#else
+constexpr uint32_t blocks[1] = {0};
+constexpr uint32_t num_blocks = 0;
+#endif
+#ifdef TENSIM_TA_ONE_WORD
+constexpr bool one_word = true;
+#else
+constexpr bool one_word = false;
+#endif
+// Whether compile-time arg `o` is a page-size word of today's layout: a kernel of today never names one
+// directly, so a kernel that does was written for the older layout.
+constexpr bool is_page_word(uint32_t o) {
+    for (uint32_t i = 0; i < num_blocks; i++)
+        if (blocks[i] + 1 == o) return true;
+    return false;
+}
+}  // namespace tensim::ta
 template <uint32_t Idx>
 constexpr uint32_t get_ct_arg() {
     static_assert(Idx < tensim_num_compile_time_args, "get_compile_time_arg_val: index out of range of the kernel's compile_args");
+    static_assert(tensim::ta::num_blocks == 0 || tensim::ta::one_word || !tensim::ta::is_page_word(Idx),
+                  "tensim-accessor-layout-one-word: this kernel reads a compile-time arg at an offset of the layout "
+                  "without the page-size word");
     return kernel_compile_time_args[Idx];
 }
 #define get_compile_time_arg_val(arg_idx) get_ct_arg<arg_idx>()

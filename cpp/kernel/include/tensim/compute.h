@@ -53,11 +53,15 @@ ALWI void compute_kernel_hw_startup(uint32_t icb0, uint32_t icb1, uint32_t ocb) 
     compute(tensim::OP_HW_STARTUP, icb0, icb1, ocb);
 }
 ALWI void compute_kernel_hw_startup(uint32_t icb0, uint32_t ocb) { compute(tensim::OP_HW_STARTUP, icb0, icb0, ocb); }
-ALWI void binary_op_init_common(uint32_t icb0, uint32_t icb1, uint32_t ocb) {
+ALWI void binary_op_init_common(uint32_t icb0, uint32_t icb1, uint32_t ocb, uint32_t = __builtin_LINE()) {
     compute(tensim::OP_BINARY_OP_INIT_COMMON, icb0, icb1, ocb);
 }
-ALWI void unary_op_init_common(uint32_t icb, uint32_t ocb) { compute(tensim::OP_UNARY_OP_INIT_COMMON, icb, ocb); }
-ALWI void init_sfpu(uint32_t icb, uint32_t ocb) { compute(tensim::OP_UNARY_OP_INIT_COMMON, icb, ocb); }
+ALWI void unary_op_init_common(uint32_t icb, uint32_t ocb, uint32_t = __builtin_LINE()) {
+    compute(tensim::OP_UNARY_OP_INIT_COMMON, icb, ocb);
+}
+ALWI void init_sfpu(uint32_t icb, uint32_t ocb, uint32_t = __builtin_LINE()) {
+    compute(tensim::OP_UNARY_OP_INIT_COMMON, icb, ocb);
+}
 
 // DST ownership.
 ALWI void tile_regs_acquire() { compute(tensim::OP_TILE_REGS, 0); }
@@ -71,13 +75,19 @@ ALWI void acquire_dst(tt::DstMode) { acquire_dst(); }
 ALWI void release_dst(tt::DstMode) { release_dst(); }
 
 // Element-wise binary operations on the FPU.
-ALWI void add_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false) {
+ALWI void add_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false, uint32_t = __builtin_LINE()) {
     compute(tensim::OP_BINARY_INIT, 0, icb0, icb1, acc_to_dest);
 }
-ALWI void sub_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false) {
+ALWI void sub_tiles_init(uint32_t icb0, uint32_t icb1, bool acc_to_dest = false, uint32_t = __builtin_LINE()) {
     compute(tensim::OP_BINARY_INIT, 1, icb0, icb1, acc_to_dest);
 }
-ALWI void mul_tiles_init(uint32_t icb0, uint32_t icb1) { compute(tensim::OP_BINARY_INIT, 2, icb0, icb1, 0); }
+ALWI void mul_tiles_init(uint32_t icb0, uint32_t icb1, uint32_t = __builtin_LINE()) {
+    compute(tensim::OP_BINARY_INIT, 2, icb0, icb1, 0);
+}
+// (As upstream, a three-argument call is ambiguous between the two forms.)
+ALWI void mul_tiles_init(uint32_t icb0, uint32_t icb1, uint32_t, uint32_t = __builtin_LINE()) {
+    compute(tensim::OP_BINARY_INIT, 2, icb0, icb1, 0);
+}
 ALWI void add_tiles(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst) {
     compute(tensim::OP_BINARY_TILES, 0, icb0, icb1, itile0, itile1, idst);
 }
@@ -121,10 +131,12 @@ ALWI void reconfig_data_format(uint32_t, uint32_t srca_new, uint32_t, uint32_t s
 }
 
 // Matmul.
-ALWI void mm_init(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t out_cb_id, const uint32_t transpose = 0) {
+ALWI void mm_init(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t out_cb_id, const uint32_t transpose = 0,
+                  uint32_t = __builtin_LINE()) {
     compute(tensim::OP_MM_INIT, in0_cb_id, in1_cb_id, out_cb_id, transpose);
 }
-ALWI void mm_init_short(uint32_t in0_cb_id, uint32_t in1_cb_id, const uint32_t transpose = 0) {
+ALWI void mm_init_short(uint32_t in0_cb_id, uint32_t in1_cb_id, const uint32_t transpose = 0,
+                        uint32_t = __builtin_LINE()) {
     compute(tensim::OP_MM_INIT_SHORT, in0_cb_id, in1_cb_id, transpose);
 }
 ALWI void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
@@ -193,3 +205,5 @@ ALWI void llk_math_eltwise_unary_datacopy(uint32_t dst_index, uint32_t = 0) {
 }  // namespace ckernel
 using namespace ckernel;
 #include "tensim/compute_fpu.h"
+#include "tensim/compute_current.h"
+#include "tensim/sfpu_macros.h"

@@ -14,38 +14,43 @@ constexpr uint32_t binary_kind(EltwiseBinaryType t) {
 }  // namespace tensim_detail
 
 // Broadcasts: the second operand's row 0 (ROW), column 0 (COL) or element (0,0) (SCALAR) for all.
-template <EltwiseBinaryType tBcastOp, BroadcastType tBcastDim>
-ALWI void init_bcast(uint32_t icb0, uint32_t icb1, uint32_t ocb) {
+template <EltwiseBinaryType tBcastOp, BroadcastType tBcastDim, bool fp32 = DST_ACCUM_MODE>
+ALWI void init_bcast(uint32_t icb0, uint32_t icb1, uint32_t ocb, uint32_t = __builtin_LINE()) {
     compute(tensim::OP_BCAST_INIT, tensim_detail::binary_kind(tBcastOp), tBcastDim, icb0, icb1, ocb, 1);
 }
 #define TENSIM_BCAST(op, kind)                                                                             \
-    template <BroadcastType tBcastDim>                                                                     \
+    template <BroadcastType tBcastDim, bool fp32 = DST_ACCUM_MODE>                                         \
     ALWI void op##_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst, \
-                               uint32_t = 0) {                                                             \
+                               uint32_t bcast_row_idx = 0) {                                               \
+        if (bcast_row_idx != 0)                                                                            \
+            tensim::fail(#op "_tiles_bcast: not modelled: a broadcast row other than 0 (bcast_row_idx)");  \
         compute(tensim::OP_BCAST_TILES, kind | (uint32_t(tBcastDim) << 8), icb0, icb1, itile0, itile1, idst); \
     }                                                                                                      \
+    template <bool fp32 = DST_ACCUM_MODE>                                                                  \
     ALWI void op##_tiles_bcast_rows(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1,        \
-                                    uint32_t idst, uint32_t = 0) {                                         \
-        op##_tiles_bcast<BroadcastType::ROW>(icb0, icb1, itile0, itile1, idst);                            \
+                                    uint32_t idst, uint32_t bcast_row_idx = 0) {                           \
+        op##_tiles_bcast<BroadcastType::ROW>(icb0, icb1, itile0, itile1, idst, bcast_row_idx);             \
     }                                                                                                      \
+    template <bool fp32 = DST_ACCUM_MODE>                                                                  \
     ALWI void op##_tiles_bcast_cols(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1,        \
                                     uint32_t idst) {                                                       \
         op##_tiles_bcast<BroadcastType::COL>(icb0, icb1, itile0, itile1, idst);                            \
     }                                                                                                      \
+    template <bool fp32 = DST_ACCUM_MODE>                                                                  \
     ALWI void op##_tiles_bcast_scalar(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1,      \
                                       uint32_t idst) {                                                     \
         op##_tiles_bcast<BroadcastType::SCALAR>(icb0, icb1, itile0, itile1, idst);                         \
     }                                                                                                      \
-    ALWI void op##_bcast_rows_init_short(uint32_t icb0, uint32_t icb1) {                                   \
+    ALWI void op##_bcast_rows_init_short(uint32_t icb0, uint32_t icb1, uint32_t = __builtin_LINE()) {      \
         compute(tensim::OP_BCAST_INIT, kind, BroadcastType::ROW, icb0, icb1, 0, 0);                        \
     }                                                                                                      \
-    ALWI void op##_bcast_cols_init_short(uint32_t icb0, uint32_t icb1) {                                   \
+    ALWI void op##_bcast_cols_init_short(uint32_t icb0, uint32_t icb1, uint32_t = __builtin_LINE()) {      \
         compute(tensim::OP_BCAST_INIT, kind, BroadcastType::COL, icb0, icb1, 0, 0);                        \
     }                                                                                                      \
-    ALWI void op##_bcast_scalar_init_short(uint32_t icb0, uint32_t icb1) {                                 \
+    ALWI void op##_bcast_scalar_init_short(uint32_t icb0, uint32_t icb1, uint32_t = __builtin_LINE()) {    \
         compute(tensim::OP_BCAST_INIT, kind, BroadcastType::SCALAR, icb0, icb1, 0, 0);                     \
     }                                                                                                      \
-    ALWI void op##_tiles_bcast_scalar_init_short(uint32_t icb0, uint32_t icb1) {                           \
+    ALWI void op##_tiles_bcast_scalar_init_short(uint32_t icb0, uint32_t icb1, uint32_t = __builtin_LINE()) { \
         op##_bcast_scalar_init_short(icb0, icb1);                                                          \
     }
 TENSIM_BCAST(add, 0)
@@ -65,11 +70,11 @@ ALWI void transpose_tile(uint32_t icb, uint32_t itile, uint32_t idst) { transpos
 // Block matmul: an rt_dim × ct_dim block of DST tiles per K step. Packed arguments: CB ids below 256,
 // block dimensions below 65536.
 ALWI void mm_block_init(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t out_cb_id, const uint32_t transpose = 0,
-                        uint32_t = 1, uint32_t = 1, uint32_t = 1) {
+                        uint32_t = 1, uint32_t = 1, uint32_t = 1, uint32_t = __builtin_LINE()) {
     compute(tensim::OP_MM_INIT, in0_cb_id, in1_cb_id, out_cb_id, transpose);
 }
 ALWI void mm_block_init_short(uint32_t in0_cb_id, uint32_t in1_cb_id, const uint32_t transpose = 0, uint32_t = 1,
-                              uint32_t = 1, uint32_t = 1) {
+                              uint32_t = 1, uint32_t = 1, uint32_t = __builtin_LINE()) {
     compute(tensim::OP_MM_INIT_SHORT, in0_cb_id, in1_cb_id, transpose);
 }
 ALWI void mm_init_short_with_dt(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t c_in_old_srca,
@@ -81,7 +86,8 @@ ALWI void mm_block_init_short_with_dt(uint32_t in0_cb_id, uint32_t in1_cb_id, ui
     mm_init_short_with_dt(in0_cb_id, in1_cb_id, old_in1_cb_id, transpose);
 }
 ALWI void matmul_block(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile_index, uint32_t in1_tile_index,
-                       uint32_t idst, const uint32_t transpose, uint32_t ct_dim, uint32_t rt_dim, uint32_t kt_dim) {
+                       uint32_t idst, const uint32_t transpose, uint32_t ct_dim, uint32_t rt_dim, uint32_t kt_dim,
+                       uint32_t = __builtin_LINE()) {
     compute(tensim::OP_MATMUL_BLOCK, in0_cb_id | (in1_cb_id << 8) | (transpose ? 1u << 16 : 0u), in0_tile_index,
             in1_tile_index, idst, ct_dim | (rt_dim << 16), kt_dim);
 }
@@ -96,7 +102,7 @@ ALWI void pack_reconfig_l1_acc(uint32_t l1_acc_en) { compute(tensim::OP_PACK_L1_
 enum class EltwiseBinaryReuseDestType { NONE = 0, DEST_TO_SRCA = 1, DEST_TO_SRCB = 2 };
 template <EltwiseBinaryType eltwise_binary_type = ELWADD,
           EltwiseBinaryReuseDestType binary_reuse_dest = EltwiseBinaryReuseDestType::NONE>
-ALWI void binary_dest_reuse_tiles_init(uint32_t icb0) {
+ALWI void binary_dest_reuse_tiles_init(uint32_t icb0, uint32_t = __builtin_LINE()) {
     compute(tensim::OP_DEST_REUSE_INIT, tensim_detail::binary_kind(eltwise_binary_type), uint32_t(binary_reuse_dest),
             icb0);
 }

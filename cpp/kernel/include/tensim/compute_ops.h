@@ -42,6 +42,8 @@ enum ComputeOp : uint32_t {
     OP_TILIZE,                  // 0 init / 1 block / 2 uninit, icb, block, ocb, in tile, out tile
     OP_UNTILIZE,                // 0 init / 1 block / 2 uninit, icb, full_ct_dim, ocb
     OP_PACK_UNTILIZE,           // 0 init / 1 block / 2 uninit, icb, block_rt_dim, ocb, block_ct | full_ct << 16, c index
+    OP_UNARY_BCAST,             // bcast, icb, tile, dst
+    OP_FP32_DEST_ACC,           // enable
 };
 // Unary SFPU operations (OP_SFPU_INIT / OP_SFPU).
 enum SfpuOp : uint32_t {

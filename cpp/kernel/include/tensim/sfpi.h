@@ -444,6 +444,20 @@ inline void llk_math_eltwise_unary_sfpu_params(F&& sfpu_func, uint32_t dst_index
     _llk_math_eltwise_unary_sfpu_params_<APPROXIMATE>(std::forward<F>(sfpu_func), dst_index, vector_mode,
                                                       std::forward<ARGS>(args)...);
 }
+// Today's tt-llk spellings: the params functions without the APPROXIMATE template argument, taking the
+// vector mode (the face walk is the same).
+template <class F, class M, class... ARGS, typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, bool>>>
+inline void _llk_math_eltwise_unary_sfpu_params_(F&& sfpu_func, uint32_t dst_index, M vector_mode, ARGS&&... args) {
+    _llk_math_eltwise_unary_sfpu_params_<false>(std::forward<F>(sfpu_func), dst_index, vector_mode,
+                                                std::forward<ARGS>(args)...);
+}
+template <class F, class M, class... ARGS, typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, bool>>>
+inline void _llk_math_eltwise_binary_sfpu_params_(F&& sfpu_func, uint32_t dst_index_in0, uint32_t dst_index_in1,
+                                                  uint32_t dst_index_out, M vector_mode, ARGS&&... args) {
+    _llk_math_eltwise_binary_sfpu_params_<false>(std::forward<F>(sfpu_func), dst_index_in0, dst_index_in1,
+                                                 dst_index_out, vector_mode, std::forward<ARGS>(args)...);
+}
+
 // The SFPU init the wrappers' ops call before a custom function (nothing to configure in tensim).
 template <bool APPROXIMATE = false>
 inline void llk_math_eltwise_unary_sfpu_init() {}

@@ -23,9 +23,10 @@ struct CoreCoord {
     constexpr CoreCoord(std::size_t x_, std::size_t y_) : x(x_), y(y_) {}
     std::string str() const { return fmt::format("(x={},y={})", x, y); }
     friend constexpr bool operator==(const CoreCoord&, const CoreCoord&) = default;
+    // Lexicographic: x, then y (as tt-umd's xy_pair).
     friend constexpr auto operator<=>(const CoreCoord& a, const CoreCoord& b) {
-        if (auto c = a.y <=> b.y; c != 0) return c;
-        return a.x <=> b.x;
+        if (auto c = a.x <=> b.x; c != 0) return c;
+        return a.y <=> b.y;
     }
 };
 using tt_xy_pair = CoreCoord;

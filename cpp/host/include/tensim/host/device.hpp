@@ -21,6 +21,42 @@ namespace tt::tt_metal {
 class CommandQueue;
 class Buffer;
 
+enum class BufferType;
+enum class HalMemType : uint8_t { L1 = 0, DRAM = 1, HOST = 2 };
+// The device's allocator (tt-metalium/allocator.hpp): its queries of the DRAM and L1 banks. tensim's
+// allocator deals every buffer over all banks of its memory at one address (lock-step).
+class Allocator {
+public:
+    struct Statistics {
+        size_t total_allocatable_size_bytes = 0;
+        size_t total_allocated_bytes = 0;
+        size_t total_free_bytes = 0;
+        size_t largest_free_block_bytes = 0;
+        std::vector<uint32_t> largest_free_block_addrs;
+    };
+    explicit Allocator(uint32_t device) : device_(device) {}
+    // Bytes: DRAM 32 (Wormhole) or 64 (Blackhole); L1 16.
+    uint32_t get_alignment(BufferType buffer_type) const;
+    uint32_t get_num_banks(const BufferType& buffer_type) const;
+    DeviceAddr get_bank_size(const BufferType& buffer_type) const;
+    // The first allocatable address of L1 or DRAM.
+    DeviceAddr get_base_allocator_addr(const HalMemType& mem_type) const {
+        return query(TENSIM_DEV_ALLOC_BASE, mem_type == HalMemType::DRAM ? 0 : 1);
+    }
+    size_t get_worker_l1_size() const { return query(TENSIM_DEV_BANK_SIZE, 1); }
+    Statistics get_statistics(const BufferType& buffer_type) const;
+    uint32_t get_dram_channel_from_bank_id(uint32_t bank_id) const { return bank_id; }
+
+private:
+    uint64_t query(uint32_t what, uint32_t a) const {
+        uint64_t v = 0;
+        tensim::check(tensim::api().device_query(device_, what, a, 0, &v));
+        return v;
+    }
+    uint32_t mem(BufferType t) const;
+    uint32_t device_;
+};
+
 class IDevice {
 public:
     IDevice(uint32_t handle, int id) : handle_(handle), id_(id) {}
@@ -95,6 +131,11 @@ public:
     uint32_t get_dram_alignment() const { return static_cast<uint32_t>(query(TENSIM_DEV_DRAM_ALIGNMENT)); }
     uint32_t get_l1_alignment() const { return static_cast<uint32_t>(query(TENSIM_DEV_L1_ALIGNMENT)); }
     uint8_t num_hw_cqs() const { return 1; }
+    const std::unique_ptr<Allocator>& allocator() const {
+        if (!allocator_) allocator_ = std::make_unique<Allocator>(handle_);
+        return allocator_;
+    }
+    const std::unique_ptr<Allocator>& allocator(SubDeviceId) const { return allocator(); }
     bool is_initialized() const { return open_; }
     CommandQueue& command_queue(std::size_t cq_id = 0);
     bool close();
@@ -114,6 +155,7 @@ protected:
         return {static_cast<std::size_t>(v & 0xffffffffu), static_cast<std::size_t>(v >> 32)};
     }
     std::unique_ptr<CommandQueue> cq_;
+    mutable std::unique_ptr<Allocator> allocator_;
 };
 using Device = IDevice;
 
@@ -172,6 +214,31 @@ inline bool CloseDevice(IDevice* device) {
 // ---- Buffers ----
 
 enum class BufferType { DRAM, L1, SYSTEM_MEMORY, L1_SMALL, TRACE };
+
+inline uint32_t Allocator::mem(BufferType t) const {
+    switch (t) {
+        case BufferType::DRAM: return 0;
+        case BufferType::L1: return 1;
+        default: TT_THROW("Allocator: buffer type {} is not modelled (DRAM and L1 are)", static_cast<int>(t));
+    }
+}
+inline uint32_t Allocator::get_alignment(BufferType t) const {
+    return static_cast<uint32_t>(query(mem(t) == 0 ? TENSIM_DEV_DRAM_ALIGNMENT : TENSIM_DEV_L1_ALIGNMENT, 0));
+}
+inline uint32_t Allocator::get_num_banks(const BufferType& t) const {
+    return static_cast<uint32_t>(query(TENSIM_DEV_NUM_BANKS, mem(t)));
+}
+inline DeviceAddr Allocator::get_bank_size(const BufferType& t) const { return query(TENSIM_DEV_BANK_SIZE, mem(t)); }
+inline Allocator::Statistics Allocator::get_statistics(const BufferType& t) const {
+    const uint32_t m = mem(t);
+    const uint64_t banks = query(TENSIM_DEV_NUM_BANKS, m);
+    Statistics s;
+    s.total_allocatable_size_bytes = query(TENSIM_DEV_BANK_SIZE, m) * banks;
+    s.total_allocated_bytes = query(TENSIM_DEV_ALLOCATED, m) * banks;
+    s.total_free_bytes = query(TENSIM_DEV_FREE, m) * banks;
+    s.largest_free_block_bytes = query(TENSIM_DEV_LARGEST_FREE, m);
+    return s;
+}
 enum class TensorMemoryLayout { INTERLEAVED, HEIGHT_SHARDED, WIDTH_SHARDED, BLOCK_SHARDED };
 enum class ShardOrientation { ROW_MAJOR, COL_MAJOR };
 
@@ -243,14 +310,14 @@ public:
                                           const BufferShardingArgs& sharding = std::nullopt,
                                           std::optional<bool> bottom_up = std::nullopt,
                                           std::optional<SubDeviceId> = std::nullopt) {
-        if (bottom_up.has_value() && !*bottom_up)
-            TT_THROW("Buffer::create: top-down allocation (bottom_up = false) is not modelled");
         uint32_t t;
         switch (type) {
             case BufferType::DRAM: t = 0; break;
             case BufferType::L1: t = 1; break;
             default: TT_THROW("Buffer::create: buffer type {} is not modelled (DRAM and L1 are)", static_cast<int>(type));
         }
+        // bottom_up: allocate from the bottom (true) or the top (false) of the banks; unset, as the memory does.
+        if (bottom_up.has_value()) t |= (*bottom_up ? 1u : 2u) << 8;
         std::vector<uint32_t> shard;
         uint32_t layout = static_cast<uint32_t>(sharding.buffer_layout());
         if (layout != 0) {

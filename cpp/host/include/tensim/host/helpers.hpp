@@ -7,6 +7,7 @@
 #include <random>
 #include <tuple>
 
+#include "hostdevcommon/tensor_accessor/arg_config.hpp"
 #include "tensim/host/mesh.hpp"
 
 class bfloat16 {
@@ -248,49 +249,71 @@ inline CoreRangeSet num_cores_to_corerangeset(uint32_t target, CoreCoord grid, b
 }
 
 // ---- TensorAccessorArgs (host side) ----
-namespace tensor_accessor {
-enum class ArgConfig : uint8_t { None = 0, Sharded = 1, IsDram = 2, RuntimeRank = 4, RuntimeNumBanks = 8,
-                                 RuntimeTensorShape = 16, RuntimeShardShape = 32, RuntimeBankCoords = 64 };
-using ArgsConfig = ArgConfig;
-}  // namespace tensor_accessor
-// The compile-time words describing a buffer, as tensim's kernel-side TensorAccessorArgs reads them: one
-// config word for an interleaved buffer (the layout mid-2025 kernels hard-code offsets for); for a sharded
-// one, config, rank, banks, tensor and shard shapes in pages and the banks' coordinates.
+// The words describing a buffer to a kernel's TensorAccessorArgs, in today's layout: the ArgsConfig word and
+// the aligned page size (all an interleaved buffer needs), then for a sharded buffer its rank, number of
+// banks, tensor and shard shapes in pages and bank coordinates, each into the common runtime args instead
+// where the config marks it runtime. Where each block is appended is told to tensim, so kernels written
+// for the older one-word layout are recognised and built for it.
 class TensorAccessorArgs {
 public:
     TensorAccessorArgs() = default;
-    explicit TensorAccessorArgs(const Buffer& b, tensor_accessor::ArgsConfig = tensor_accessor::ArgConfig::None) { init(b); }
-    explicit TensorAccessorArgs(const Buffer* b, tensor_accessor::ArgsConfig = tensor_accessor::ArgConfig::None) { init(*b); }
-    explicit TensorAccessorArgs(const std::shared_ptr<Buffer>& b, tensor_accessor::ArgsConfig = tensor_accessor::ArgConfig::None) {
-        init(*b);
+    explicit TensorAccessorArgs(const Buffer& b, tensor_accessor::ArgsConfig cfg = tensor_accessor::ArgConfig::None) {
+        init(b, cfg);
     }
-    explicit TensorAccessorArgs(const distributed::MeshBuffer& b, tensor_accessor::ArgsConfig = tensor_accessor::ArgConfig::None) {
-        init(*b.get_reference_buffer());
+    explicit TensorAccessorArgs(const Buffer* b, tensor_accessor::ArgsConfig cfg = tensor_accessor::ArgConfig::None) {
+        if (b) init(*b, cfg);
     }
-    explicit TensorAccessorArgs(const distributed::MeshBuffer* b, tensor_accessor::ArgsConfig = tensor_accessor::ArgConfig::None) {
-        init(*b->get_reference_buffer());
+    explicit TensorAccessorArgs(const std::shared_ptr<Buffer>& b,
+                                tensor_accessor::ArgsConfig cfg = tensor_accessor::ArgConfig::None) {
+        if (b) init(*b, cfg);
+    }
+    explicit TensorAccessorArgs(const distributed::MeshBuffer& b,
+                                tensor_accessor::ArgsConfig cfg = tensor_accessor::ArgConfig::None) {
+        init(*b.get_reference_buffer(), cfg);
+    }
+    explicit TensorAccessorArgs(const distributed::MeshBuffer* b,
+                                tensor_accessor::ArgsConfig cfg = tensor_accessor::ArgConfig::None) {
+        if (b) init(*b->get_reference_buffer(), cfg);
     }
     explicit TensorAccessorArgs(const std::shared_ptr<distributed::MeshBuffer>& b,
-                                tensor_accessor::ArgsConfig = tensor_accessor::ArgConfig::None) {
-        init(*b->get_reference_buffer());
+                                tensor_accessor::ArgsConfig cfg = tensor_accessor::ArgConfig::None) {
+        if (b) init(*b->get_reference_buffer(), cfg);
     }
-    static TensorAccessorArgs create_dram_interleaved() { return TensorAccessorArgs(std::vector<uint32_t>{2}); }
-    static TensorAccessorArgs create_l1_interleaved() { return TensorAccessorArgs(std::vector<uint32_t>{0}); }
-    void append_to(std::vector<uint32_t>& ct) const { ct.insert(ct.end(), words_.begin(), words_.end()); }
-    void append_to(std::vector<uint32_t>& ct, std::vector<uint32_t>&) const { append_to(ct); }
+    static TensorAccessorArgs create_dram_interleaved() { return TensorAccessorArgs(std::vector<uint32_t>{2, 0}); }
+    static TensorAccessorArgs create_l1_interleaved() { return TensorAccessorArgs(std::vector<uint32_t>{0, 0}); }
+    void append_to(std::vector<uint32_t>& ct) const {
+        if (!crta_.empty() || (ct_[0] & static_cast<uint32_t>(tensor_accessor::ArgConfig::Runtime)) != 0) {
+            TT_THROW("TensorAccessorArgs::append_to(compile_time_args): the args have runtime fields; use "
+                     "append_to(compile_time_args, common_runtime_args)");
+        }
+        note(ct);
+        ct.insert(ct.end(), ct_.begin(), ct_.end());
+    }
+    void append_to(std::vector<uint32_t>& ct, std::vector<uint32_t>& crta) const {
+        note(ct);
+        ct.insert(ct.end(), ct_.begin(), ct_.end());
+        crta.insert(crta.end(), crta_.begin(), crta_.end());
+    }
     void append_args(std::vector<uint32_t>& ct) const { append_to(ct); }
-    std::vector<uint32_t> get_compile_time_args() const { return words_; }
-    std::vector<uint32_t> get_common_runtime_args() const { return {}; }
-    static constexpr uint32_t MAX_NUM_DIMENSIONS = 8;
+    std::vector<uint32_t> get_compile_time_args() const { return ct_; }
+    std::vector<uint32_t> get_common_runtime_args() const { return crta_; }
+    static constexpr size_t MAX_NUM_DIMENSIONS = 8;
 
 private:
-    explicit TensorAccessorArgs(std::vector<uint32_t> w) : words_(std::move(w)) {}
-    void init(const Buffer& b) {
-        uint32_t n = 0;
-        tensim::check(tensim::api().accessor_args(b.handle_, nullptr, 0, &n));
-        words_.resize(n);
-        tensim::check(tensim::api().accessor_args(b.handle_, words_.data(), n, &n));
+    explicit TensorAccessorArgs(std::vector<uint32_t> w) : ct_(std::move(w)) {}
+    void init(const Buffer& b, tensor_accessor::ArgsConfig cfg) {
+        uint32_t n_ct = 0, n_crta = 0;
+        tensim::check(tensim::api().accessor_args(b.handle_, cfg.raw(), nullptr, 0, &n_ct, &n_crta));
+        std::vector<uint32_t> all(n_ct + n_crta);
+        tensim::check(tensim::api().accessor_args(b.handle_, cfg.raw(), all.data(), n_ct + n_crta, &n_ct, &n_crta));
+        ct_.assign(all.begin(), all.begin() + n_ct);
+        crta_.assign(all.begin() + n_ct, all.end());
     }
-    std::vector<uint32_t> words_{0};
+    void note(const std::vector<uint32_t>& ct) const {
+        tensim::check(tensim::api().accessor_appended(static_cast<uint32_t>(ct.size()), ct_.data(),
+                                                      static_cast<uint32_t>(ct_.size())));
+    }
+    std::vector<uint32_t> ct_{0, 0};
+    std::vector<uint32_t> crta_;
 };
 }  // namespace tt::tt_metal

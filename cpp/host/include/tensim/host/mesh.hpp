@@ -12,6 +12,9 @@ namespace tt::tt_metal::distributed {
 class MeshShape {
 public:
     MeshShape(uint32_t rows, uint32_t cols) : dims_{rows, cols} {}
+    MeshShape(uint32_t x, uint32_t y, uint32_t z) : dims_{x, y} {
+        if (z != 1) TT_THROW("MeshShape({}, {}, {}): not modelled: 3-D meshes (tensim's meshes are 2-D)", x, y, z);
+    }
     explicit MeshShape(uint32_t n) : dims_{n, 1} {}
     uint32_t operator[](std::size_t i) const { return dims_.at(i); }
     std::size_t dims() const { return 2; }
@@ -24,11 +27,19 @@ private:
 class MeshCoordinate {
 public:
     MeshCoordinate(uint32_t row, uint32_t col) : c_{row, col} {}
+    explicit MeshCoordinate(uint32_t x) : c_{x, 0}, rank_(1) {}
+    MeshCoordinate(uint32_t x, uint32_t y, uint32_t z) : c_{x, y} {
+        if (z != 0) TT_THROW("MeshCoordinate({}, {}, {}): not modelled: 3-D meshes (tensim's meshes are 2-D)", x, y, z);
+    }
     uint32_t operator[](std::size_t i) const { return c_.at(i); }
+    std::size_t dims() const { return rank_; }
     std::string str() const { return fmt::format("MeshCoordinate([{}, {}])", c_[0], c_[1]); }
+    friend bool operator==(const MeshCoordinate& a, const MeshCoordinate& b) { return a.c_ == b.c_; }
+    friend bool operator!=(const MeshCoordinate& a, const MeshCoordinate& b) { return a.c_ != b.c_; }
 
 private:
     std::array<uint32_t, 2> c_;
+    std::size_t rank_ = 2;
 };
 class MeshCoordinateRange {
 public:
@@ -40,11 +51,22 @@ public:
 private:
     MeshCoordinate start_, end_;
 };
-struct MeshDeviceConfig {
-    MeshShape mesh_shape;
-    MeshDeviceConfig(const MeshShape& shape) : mesh_shape(shape) {}
-    template <typename... Rest>
-    MeshDeviceConfig(const MeshShape& shape, const Rest&...) : mesh_shape(shape) {}
+// MeshDeviceConfig (tt-metalium/mesh_config.hpp): a mesh shape, an optional offset into the system's mesh
+// and optional physical device ids. tensim places the mesh itself (an offset or explicit ids are an error
+// rather than silently ignored).
+class MeshDeviceConfig {
+public:
+    MeshDeviceConfig(const MeshShape& mesh_shape, const std::optional<MeshCoordinate>& offset = std::nullopt,
+                     const std::vector<chip_id_t>& physical_device_ids = {})
+        : mesh_shape_(mesh_shape), offset_(offset), physical_device_ids_(physical_device_ids) {}
+    const MeshShape& mesh_shape() const { return mesh_shape_; }
+    const std::optional<MeshCoordinate>& offset() const { return offset_; }
+    const std::vector<chip_id_t>& physical_device_ids() const { return physical_device_ids_; }
+
+private:
+    MeshShape mesh_shape_;
+    std::optional<MeshCoordinate> offset_;
+    std::vector<chip_id_t> physical_device_ids_;
 };
 
 class MeshDevice;
@@ -76,7 +98,15 @@ public:
                                               const DispatchCoreConfig& = DispatchCoreConfig{},
                                               tt::stl::Span<const std::uint32_t> = {},
                                               std::size_t = DEFAULT_WORKER_L1_SIZE) {
-        const MeshShape shape = config.mesh_shape;
+        const MeshShape shape = config.mesh_shape();
+        if (config.offset().has_value()) {
+            for (std::size_t d = 0; d < config.offset()->dims(); d++)
+                if ((*config.offset())[d] != 0)
+                    TT_THROW("MeshDeviceConfig: not modelled: a mesh offset ({}); tensim places the mesh on the system itself",
+                             config.offset()->str());
+        }
+        if (!config.physical_device_ids().empty())
+            TT_THROW("MeshDeviceConfig: not modelled: physical device ids; tensim places the mesh on the system itself");
         if (shape.mesh_size() == 0) TT_THROW("MeshDevice::create({}): a mesh needs at least one device", shape.str());
         if (num_cqs == 0 || num_cqs > 2) TT_THROW("MeshDevice: {} command queues: tensim models 1 or 2", num_cqs);
         // tensim places the mesh on the system's chips (or on independent chips) and opens its devices.

@@ -1,17 +1,19 @@
-// Compute kernel of tensim's eltwise_binary program: c_16 = c_0 + c_1, tile by tile on the FPU.
-// Runtime arg 0: the number of tiles. Legacy entry point (NAMESPACE / MAIN).
+// Compute kernel of tensim's eltwise_binary program, in today's compute API: c_16 = c_0 + c_1, tile by tile
+// on the FPU. Runtime arg 0: the number of tiles.
 #include <cstdint>
-#include "compute_kernel_api/eltwise_binary.h"
-#include "compute_kernel_api/tile_move_copy.h"
 
-namespace NAMESPACE {
-void MAIN {
+#include "api/compute/common.h"
+#include "api/compute/compute_kernel_hw_startup.h"
+#include "api/compute/eltwise_binary.h"
+#include "api/compute/tile_move_copy.h"
+
+void kernel_main() {
     uint32_t n = get_arg_val<uint32_t>(0);
     constexpr auto cb_in0 = tt::CBIndex::c_0;
     constexpr auto cb_in1 = tt::CBIndex::c_1;
     constexpr auto cb_out = tt::CBIndex::c_16;
-    binary_op_init_common(cb_in0, cb_in1, cb_out);
-    add_tiles_init(cb_in0, cb_in1);
+    compute_kernel_hw_startup(cb_in0, cb_in1, cb_out);
+    add_init(cb_in0, cb_in1);
     for (uint32_t i = 0; i < n; i++) {
         cb_wait_front(cb_in0, 1);
         cb_wait_front(cb_in1, 1);
@@ -27,4 +29,3 @@ void MAIN {
         cb_push_back(cb_out, 1);
     }
 }
-}  // namespace NAMESPACE
