@@ -77,6 +77,10 @@ pub fn kernel_from_file_with(
     let path = path.as_ref();
     let name = path.display().to_string();
     let err = |e: String| DeviceError::Config(e);
+    // The build wrapper lives in the cache: it includes the kernel by an absolute path.
+    let path = &path.canonicalize().map_err(|e| {
+        err(format!("kernel file {}: {e} (paths are relative to the current folder, or absolute)", path.display()))
+    })?;
     let spec = |target: Target, compile_args: &[u32], named: &[(String, u32)], defines: &[(String, String)]| Spec {
         source: path.to_path_buf(),
         target,

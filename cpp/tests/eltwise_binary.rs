@@ -3,7 +3,7 @@
 //! on Wormhole B0 and Blackhole. Needs the host C++ compiler and says so loudly when there is none.
 
 use kernels::examples::common::{
-    CB_IN0, CB_IN1, CB_OUT0, bf16_dram_buffer, create_bf16_cbs, reader_binary, writer_unary,
+    CB_IN0, CB_IN1, CB_OUT0, bf16_dram_buffer, create_bf16_cbs, reader_binary_accessor, writer_unary_accessor,
 };
 use kernels::examples::eltwise_binary::tiles_add;
 use sim_device::prelude::*;
@@ -36,6 +36,8 @@ fn run(arch: Arch, n: u32, cpp: bool) -> (Vec<u16>, RunReport) {
     let mut p = Program::new();
     create_bf16_cbs(&mut p, core, &[(CB_IN0, 2), (CB_IN1, 2), (CB_OUT0, 2)]).unwrap();
     let dir = program_dir();
+    let reader_args = [tensor_accessor_args(&s0), tensor_accessor_args(&s1)].concat();
+    let writer_args = tensor_accessor_args(&d);
     let (r, w, c) = if cpp {
         (
             cpp::create_kernel(
@@ -43,7 +45,7 @@ fn run(arch: Arch, n: u32, cpp: bool) -> (Vec<u16>, RunReport) {
                 &mut dev,
                 dir.join("dataflow/read_tiles.cpp"),
                 core,
-                DataMovementConfig::reader(vec![]),
+                DataMovementConfig::reader(reader_args.clone()),
             )
             .unwrap(),
             cpp::create_kernel(
@@ -51,7 +53,7 @@ fn run(arch: Arch, n: u32, cpp: bool) -> (Vec<u16>, RunReport) {
                 &mut dev,
                 dir.join("dataflow/write_tile.cpp"),
                 core,
-                DataMovementConfig::writer(vec![]),
+                DataMovementConfig::writer(writer_args.clone()),
             )
             .unwrap(),
             cpp::create_kernel(&mut p, &mut dev, dir.join("compute/tiles_add.cpp"), core, ComputeConfig::default())
@@ -59,10 +61,18 @@ fn run(arch: Arch, n: u32, cpp: bool) -> (Vec<u16>, RunReport) {
         )
     } else {
         (
-            p.create_kernel(Kernel::dataflow("read_tiles", reader_binary), core, DataMovementConfig::reader(vec![]))
-                .unwrap(),
-            p.create_kernel(Kernel::dataflow("write_tile", writer_unary), core, DataMovementConfig::writer(vec![]))
-                .unwrap(),
+            p.create_kernel(
+                Kernel::dataflow("read_tiles", reader_binary_accessor),
+                core,
+                DataMovementConfig::reader(reader_args),
+            )
+            .unwrap(),
+            p.create_kernel(
+                Kernel::dataflow("write_tile", writer_unary_accessor),
+                core,
+                DataMovementConfig::writer(writer_args),
+            )
+            .unwrap(),
             p.create_kernel(Kernel::compute("tiles_add", tiles_add), core, ComputeConfig::default()).unwrap(),
         )
     };

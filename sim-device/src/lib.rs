@@ -35,7 +35,7 @@ pub use program::{
     KernelConfig, KernelHandle, MAX_RUNTIME_ARGS, MathFidelity, NocMode, Program,
 };
 pub use report::{
-    DataRecord, DramUse, EthLinkUse, KernelRun, LinkUse, NocReport, PortUse, RunReport, TransferKind, TransferRecord,
+    DataRecord, DprintLine, DramUse, EthLinkUse, KernelRun, LinkUse, NocReport, PortUse, RunReport, TransferKind, TransferRecord,
     ZoneRecord,
 };
 pub use sim_core::{Cycle, Cycles};

@@ -37,6 +37,8 @@ pub struct KernelCtx<'y> {
     pub(crate) cmd_state: [[Option<CmdState>; 2]; 2],
     /// The issue cost of the next NoC commands when not a full command's (`*_with_state`).
     pub(crate) cmd_cost_override: Option<Cycles>,
+    /// The DPRINT stream's sticky format state (C++ kernels; 0 until first stored).
+    dprint_state: u32,
 }
 
 /// What a `set_state` call left in a command buffer.
@@ -110,7 +112,24 @@ impl<'y> KernelCtx<'y> {
             trid: [0; 2],
             cmd_state: [[None; 2]; 2],
             cmd_cost_override: None,
+            dprint_state: 0,
         }
+    }
+
+    /// Debug-print text (lines end at `\n`): DPRINT stores the message into the core's print buffer, one
+    /// word at a time.
+    pub(crate) fn dprint(&mut self, text: String) {
+        self.spend(Cycles(self.costs.l1_store.0 * (text.len() as u64 / 4 + 1)));
+        let now = self.now();
+        self.host.borrow_mut().dprint(self.k.fiber, now, text);
+    }
+
+    /// The DPRINT format state word of this RISC; stores `value` first when `set`.
+    pub(crate) fn dprint_state(&mut self, set: bool, value: u32) -> u32 {
+        if set {
+            self.dprint_state = value;
+        }
+        self.dprint_state
     }
 
     pub(crate) fn finish(self) {

@@ -46,6 +46,21 @@ impl Risc {
     }
 }
 
+impl Risc {
+    /// How tt-metal's print server names the RISC in a DPRINT line's prefix.
+    pub fn dprint_name(self) -> &'static str {
+        match self {
+            Risc::Brisc => "BR",
+            Risc::Ncrisc => "NC",
+            Risc::Trisc0 => "TR0",
+            Risc::Trisc1 => "TR1",
+            Risc::Trisc2 => "TR2",
+            Risc::Erisc0 => "ER0",
+            Risc::Erisc1 => "ER1",
+        }
+    }
+}
+
 impl fmt::Display for Risc {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())

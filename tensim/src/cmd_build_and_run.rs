@@ -87,10 +87,12 @@ struct Collected {
 /// relative to the examples' root), then $TT_METAL_KERNEL_PATH and $TT_METAL_HOME.
 fn kernel_roots(dir: &Path) -> Vec<PathBuf> {
     let mut roots: Vec<PathBuf> = dir.ancestors().map(Path::to_path_buf).collect();
-    for var in ["TT_METAL_KERNEL_PATH", "TT_METAL_HOME"] {
-        if let Some(v) = std::env::var_os(var) {
-            roots.push(PathBuf::from(v));
-        }
+    if let Some(v) = std::env::var_os("TT_METAL_KERNEL_PATH") {
+        roots.push(PathBuf::from(v));
+    }
+    roots.push(PathBuf::from("/usr/share/tenstorrent/kernels"));
+    if let Some(v) = std::env::var_os("TT_METAL_HOME") {
+        roots.push(PathBuf::from(v));
     }
     roots
 }
@@ -160,6 +162,16 @@ impl Devices {
             return Ok(Devices { arch, count: a.devices.unwrap_or(1), from: Source::Chip(Box::new(setup)) });
         }
         let (cluster, mesh) = crate::cmd_system::load_system(a.system.as_deref(), a.cluster.as_deref())?;
+        Self::of_system(cluster, mesh, a.devices, &a.params)
+    }
+
+    /// The chips of a system (at most `devices` of them).
+    fn of_system(
+        cluster: ClusterDescriptor,
+        mesh: MeshEmbedding,
+        devices: Option<u32>,
+        params: &crate::chip_args::ParamArgs,
+    ) -> CliResult<Devices> {
         let arch = cluster
             .chips
             .first()
@@ -172,7 +184,7 @@ impl Devices {
             )));
         }
         let chips = mesh.rows * mesh.cols;
-        let count = match a.devices {
+        let count = match devices {
             Some(n) if n > chips => {
                 return Err(CliError::User(format!(
                     "--devices {n}: {} has {chips} chips in its {}x{} mesh (give at most {chips})",
@@ -182,7 +194,7 @@ impl Devices {
             Some(n) => n,
             None => chips,
         };
-        let params = Box::new(a.params.resolve(arch)?);
+        let params = Box::new(params.resolve(arch)?);
         crate::note!(
             "note: {}: {count} {arch} chip(s) of a {}x{} mesh; a mesh the program creates (MeshDevice::create) runs its chips together over their Ethernet links, other devices run on their own",
             cluster.source,
@@ -190,6 +202,34 @@ impl Devices {
             mesh.cols
         );
         Ok(Devices { arch, count, from: Source::System { cluster, mesh, params } })
+    }
+
+    /// The smallest built-in system of `arch` chips whose mesh holds a `shape` mesh (fewest chips, then the
+    /// order of `tensim system --list`): for a program that creates a mesh larger than the devices at hand
+    /// when the command named neither a system nor a number of devices.
+    fn smallest_system_for(
+        arch: Arch,
+        shape: MeshShape,
+        params: &crate::chip_args::ParamArgs,
+    ) -> Result<(String, Devices), String> {
+        let mut best: Option<(u32, &str)> = None;
+        for (name, _, _) in soc_descriptors::cluster::BUILTIN_SYSTEMS {
+            let Some((cluster, mesh)) = soc_descriptors::builtin_system(name) else { continue };
+            let chips = mesh.rows * mesh.cols;
+            let fits = sim_device::mesh::place(&mesh, shape, MeshCoordinate::new(0, 0), name).is_ok();
+            if cluster.chips.iter().all(|c| c.arch == arch) && fits && best.is_none_or(|(n, _)| chips < n) {
+                best = Some((chips, name));
+            }
+        }
+        let n = shape.mesh_size();
+        let Some((_, name)) = best else {
+            return Err(format!(
+                "MeshDevice::create({shape}): no built-in system of {arch} chips holds a {shape} mesh; give `--devices {n}` (independent chips) or `--cluster FILE`"
+            ));
+        };
+        let (cluster, mesh) = soc_descriptors::builtin_system(name).expect("a built-in system");
+        let devices = Devices::of_system(cluster, mesh, None, params).map_err(|e| e.to_string())?;
+        Ok((name.to_string(), devices))
     }
 
     /// The links between the devices, when they are a system's chips.
@@ -236,13 +276,38 @@ pub fn run(a: &BuildAndRunArgs) -> CliResult<ExitCode> {
     let built = started.elapsed();
     let arch = devices.arch;
 
+    let dprint = crate::dprint::DprintSettings::from_env()?;
     let collected = Rc::new(RefCell::new(Collected::default()));
     let sink = collected.clone();
     let tracing = trace.is_some();
     let records = noc.needs_records();
     let maps_seen = std::cell::Cell::new(cpp::l1_window::pointer_mappings());
     let system = devices.links()?;
+    // A mesh bigger than the one device at hand, with no system or device count given: the smallest
+    // built-in system that holds it.
+    let pick_system: Option<cpp::host::PickSystem> =
+        if a.system.is_none() && a.cluster.is_none() && a.devices.is_none() {
+            let params = a.params.clone();
+            Some(Box::new(move |shape: MeshShape| {
+                let (name, devices) = Devices::smallest_system_for(arch, shape, &params)?;
+                crate::note!(
+                    "note: MeshDevice::create({shape}) runs on the built-in system {name} (the smallest of {arch} chips that holds it; give --system NAME, --cluster FILE or --devices N to choose)"
+                );
+                let links = devices.links().map_err(|e| e.to_string())?.expect("a system's links");
+                let num_devices = devices.count;
+                let open: cpp::host::OpenDevice = Box::new(move |id| {
+                    let mut d = devices.open(id)?;
+                    d.set_tracing(tracing);
+                    d.set_record_transfers(records);
+                    Ok(d)
+                });
+                Ok(cpp::host::AutoSystem { links, num_devices, open })
+            }))
+        } else {
+            None
+        };
     let cfg = HostConfig {
+        pick_system,
         system,
         workers: a.workers.unwrap_or(0) as usize,
         arch,
@@ -256,9 +321,7 @@ pub fn run(a: &BuildAndRunArgs) -> CliResult<ExitCode> {
         on_run: Box::new(move |dev_id, dev, r| {
             let mut c = sink.borrow_mut();
             let printed = (|| -> CliResult<()> {
-                for line in &r.dprints {
-                    say!("DPRINT {line}");
-                }
+                dprint.emit(dev_id, &r.dprints)?;
                 for w in &r.warnings {
                     crate::note!("warning: {w}");
                 }

@@ -13,6 +13,7 @@ mod cmd_replay;
 mod cmd_run;
 mod cmd_soc;
 mod cmd_system;
+mod dprint;
 mod error;
 mod out;
 mod outputs;

@@ -106,7 +106,7 @@ fn cmake_builds_an_unchanged_cmakelists_against_tensims_package() {
 #[test]
 fn a_mesh_program_runs_on_the_chips_of_a_system() {
     need_compiler();
-    let dir = root().join("cpp/programs/distributed_eltwise_add");
+    let dir = root().join("cpp/programs/distributed/3_distributed_eltwise_add");
     let dir = dir.to_str().unwrap();
     let (code, out, err) = tensim(&["build-and-run", dir, "--system", "t3000"]);
     assert_eq!(code, 0, "{err}");

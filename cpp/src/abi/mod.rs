@@ -64,6 +64,7 @@ pub struct TensimApi {
     ta_info: extern "C-unwind" fn(u32, u32, u32, u32) -> u64,
     noc_xy: extern "C-unwind" fn(u64) -> u32,
     fail: extern "C-unwind" fn(*const c_char),
+    dprint_state: extern "C-unwind" fn(u32, u32) -> u32,
 }
 
 /// The one table every kernel gets.
@@ -106,6 +107,7 @@ pub static TABLE: TensimApi = TensimApi {
     ta_info,
     noc_xy,
     fail,
+    dprint_state,
 };
 
 /// The kernel ends with an error (a misuse tensim's headers detect, or an exception the kernel threw).
@@ -175,10 +177,15 @@ extern "C-unwind" fn common_arg(i: u32) -> u32 {
     either("get_common_arg_val", |c| c.get_common_arg_val(i as usize), |d| d.get_common_arg_val(i as usize))
 }
 
+/// A print statement's text, as the kernel made it (lines end at its newlines).
 extern "C-unwind" fn dprint(ptr: *const u8, len: u32) {
     let t = text(ptr, len);
-    let t = t.strip_suffix('\n').unwrap_or(&t).to_string();
-    either("DPRINT", |c| c.dprint(&t), |d| d.dprint(&t))
+    either("DPRINT", |c| c.dprint_raw(t.clone()), |d| d.dprint_raw(t.clone()))
+}
+
+/// The DPRINT stream's sticky format state of the running RISC: stores `value` first when `set` != 0.
+extern "C-unwind" fn dprint_state(set: u32, value: u32) -> u32 {
+    either("DPRINT", |c| c.dprint_state(set != 0, value), |d| d.dprint_state(set != 0, value))
 }
 
 /// Zone names live as long as the process (a kernel names few).

@@ -182,11 +182,12 @@ fn cmake_sources(text: &str) -> Vec<String> {
 
 /// Build (or find in the cache) the shared object of the host program in `dir`.
 pub fn build(dir: &Path) -> Result<PathBuf, String> {
-    let sources = host_sources(dir)?;
+    // Absolute from here on: the cache key and the compiler's paths must not depend on the current folder.
+    let dir = dir.canonicalize().map_err(|e| format!("program folder {}: {e}", dir.display()))?;
+    let sources = host_sources(&dir)?;
     let cxx = compiler()?;
     let cache = cache_dir()?;
     let include = write_tree(&cache, "host-include", HOST_HEADERS)?;
-    let dir = dir.canonicalize().map_err(|e| format!("program folder {}: {e}", dir.display()))?;
     // The folder and its two parents: examples include their siblings' headers (`matmul_common/…`).
     let mut includes = vec![dir.clone()];
     includes.extend(dir.ancestors().skip(1).take(2).map(Path::to_path_buf));

@@ -8,7 +8,7 @@ pub mod build;
 mod mesh;
 pub(crate) mod session;
 
-pub use session::{HostConfig, OnRun, OpenDevice, SystemLinks};
+pub use session::{AutoSystem, HostConfig, OnRun, OpenDevice, PickSystem, SystemLinks};
 use std::path::Path;
 
 /// How a host program ended.

@@ -42,6 +42,17 @@ pub(crate) struct OpenMesh {
     pub devices: Vec<u32>,
 }
 
+/// The system a mesh the program creates runs on when the command named none: the chips, how many
+/// devices there are now, how to open them, and a note saying which system it is.
+pub struct AutoSystem {
+    pub links: SystemLinks,
+    pub num_devices: u32,
+    pub open: OpenDevice,
+}
+
+/// Picks a system for a mesh of the given shape (when the command named no system or device count).
+pub type PickSystem = Box<dyn FnMut(MeshShape) -> Result<AutoSystem, String>>;
+
 /// What a command gives a host program.
 pub struct HostConfig {
     /// The architecture every device has (kernels are compiled for it).
@@ -60,6 +71,9 @@ pub struct HostConfig {
     pub system: Option<SystemLinks>,
     /// Host threads simulating a mesh's chips side by side (0: as many as the host has).
     pub workers: usize,
+    /// When the command gave neither a system nor a number of devices: the system a mesh larger than the
+    /// devices at hand runs on (the smallest built-in one that holds it).
+    pub pick_system: Option<PickSystem>,
 }
 
 pub(crate) struct Session {
@@ -145,13 +159,19 @@ impl Session {
             .ok_or_else(|| format!("kernel handle {k} does not exist in program {prog}"))
     }
 
-    /// Where a kernel file named `name` in the host program is: tt-metal's search order (as given, i.e.
-    /// absolute or relative to the current folder; then each kernel root), plus the in-tree spelling
-    /// `tt_metal/programming_examples/…` tried without that prefix against the roots.
+    /// Where a kernel file named `name` in the host program is, as an absolute path: tt-metal's search order
+    /// (as given, i.e. absolute or relative to the current folder; then each kernel root: the program's
+    /// folder and its ancestors, `$TT_METAL_KERNEL_PATH`, the system kernel folder, `$TT_METAL_HOME`), plus
+    /// the in-tree spelling `tt_metal/programming_examples/…` tried without that prefix, and a path that names
+    /// the program's folder by another name (`old_name/kernels/…`, a folder copied under a new name) tried
+    /// inside the program's folder.
     pub fn find_kernel(&self, name: &str) -> Result<PathBuf, String> {
+        let absolute = |p: &Path| {
+            p.canonicalize().map_err(|e| format!("CreateKernel: kernel file `{}`: {e}", p.display()))
+        };
         let given = Path::new(name);
         if given.is_file() {
-            return Ok(given.to_path_buf());
+            return absolute(given);
         }
         let stripped = name.strip_prefix("tt_metal/programming_examples/");
         let mut tried = vec![given.display().to_string()];
@@ -159,9 +179,16 @@ impl Session {
             for n in [Some(name), stripped].into_iter().flatten() {
                 let p = root.join(n);
                 if p.is_file() {
-                    return Ok(p);
+                    return absolute(&p);
                 }
                 tried.push(p.display().to_string());
+            }
+        }
+        let renamed = stripped.unwrap_or(name).split_once('/').map(|(_, rest)| rest);
+        if let (Some(rest), Some(program)) = (renamed, self.cfg.kernel_roots.first()) {
+            let p = program.join(rest);
+            if rest.starts_with("kernels/") && p.is_file() {
+                return absolute(&p);
             }
         }
         Err(format!(

@@ -27,7 +27,7 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
     for c in cores.iter() {
         for risc in ["BRISC", "NCRISC"] {
             let line = format!("({},{}) {risc}: My logical coordinates are {},{}", c.x, c.y, c.x, c.y);
-            if !report.dprints.contains(&line) {
+            if !report.dprints.iter().any(|l| l.to_string() == line) {
                 missing.push(line);
             }
         }

@@ -2,7 +2,7 @@
 //! cycles, zones, debug prints in simulated-time order, warnings, per-link/port/channel NoC and DRAM use,
 //! and the Chrome trace when one was recorded.
 
-use super::{DramUse, KernelRun, LinkUse, NocReport, PortUse, RunReport};
+use super::{DprintLine, DramUse, KernelRun, LinkUse, NocReport, PortUse, RunReport};
 use crate::engine::Engine;
 use sim_core::{Cycle, FiberId, TraceArg, Track};
 use soc_descriptors::{Noc0Coord, NocId};
@@ -75,16 +75,7 @@ pub(crate) fn report(e: &Engine, program_id: u32, clock_mhz: u32) -> RunReport {
             blocked,
         });
     }
-    let mut dprints: Vec<(Cycle, FiberId, String)> = e.rec.dprints.clone();
-    dprints.sort_by_key(|(t, f, _)| (*t, *f));
-    let dprints = dprints
-        .into_iter()
-        .map(|(_, f, text)| {
-            let m = &e.sched.fibers[f.0 as usize];
-            let l = e.chip.logical(m.core);
-            format!("({},{}) {}: {}", l.0, l.1, m.risc, text)
-        })
-        .collect();
+    let dprints = dprint_lines(e);
     let trace_json = e.rec.trace.as_ref().map(|t| {
         let mut t = t.clone();
         t.set_other("clock_mhz", TraceArg::U(clock_mhz as u64));
@@ -185,4 +176,39 @@ pub(crate) fn report(e: &Engine, program_id: u32, clock_mhz: u32) -> RunReport {
             })
             .collect(),
     }
+}
+
+/// The lines kernels printed: each RISC's print text split at its newlines, a line stamped with the cycle
+/// of the print that completed it; text left without a newline at the end is a line of its own (tt-metal
+/// flushes it when the device closes). In order of (cycle, fiber).
+fn dprint_lines(e: &Engine) -> Vec<DprintLine> {
+    let mut prints: Vec<&(Cycle, FiberId, String)> = e.rec.dprints.iter().collect();
+    prints.sort_by_key(|(t, f, _)| (*t, *f));
+    let mut pending: std::collections::HashMap<FiberId, String> = std::collections::HashMap::new();
+    let mut lines: Vec<(Cycle, FiberId, String)> = Vec::new();
+    let mut last: std::collections::HashMap<FiberId, Cycle> = std::collections::HashMap::new();
+    for (at, f, text) in prints {
+        let buf = pending.entry(*f).or_default();
+        buf.push_str(text);
+        while let Some(i) = buf.find('\n') {
+            let line: String = buf.drain(..=i).collect();
+            lines.push((*at, *f, line[..line.len() - 1].to_string()));
+        }
+        last.insert(*f, *at);
+    }
+    let mut rest: Vec<(FiberId, String)> = pending.into_iter().filter(|(_, t)| !t.is_empty()).collect();
+    rest.sort_by_key(|(f, _)| *f);
+    for (f, text) in rest {
+        lines.push((last[&f], f, text));
+    }
+    lines.sort_by_key(|(t, f, _)| (*t, *f));
+    lines
+        .into_iter()
+        .map(|(at, f, text)| {
+            let m = &e.sched.fibers[f.0 as usize];
+            let tile = e.chip.core_tile[m.core.0 as usize];
+            let t = e.chip.chip.noc0_to_translated(tile);
+            DprintLine { at, core: e.chip.logical(m.core), noc_xy: (t.x, t.y), risc: m.risc, text }
+        })
+        .collect()
 }

@@ -162,6 +162,38 @@ impl NocReport {
 /// Cores up to which [`RunReport::summary`] lists every core.
 pub const SUMMARY_MAX_CORES: usize = 8;
 
+/// One line a kernel printed (DPRINT, DEVICE_PRINT): a line ends at a newline; text a RISC printed without
+/// one waits for its next print, or is flushed as a line at the end of the run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DprintLine {
+    /// The simulated cycle of the print that completed the line.
+    pub at: Cycle,
+    /// The core, logical (an Ethernet core is `(0, channel)`).
+    pub core: (u32, u32),
+    /// The core's NoC coordinates as kernels use them (translated): what tt-metal prints.
+    pub noc_xy: (u32, u32),
+    /// The RISC that printed it.
+    pub risc: Risc,
+    /// The line, without its newline.
+    pub text: String,
+}
+
+/// `(x,y) RISC: text`, the logical core and the RISC's full name (what tests compare).
+impl std::fmt::Display for DprintLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "({},{}) {}: {}", self.core.0, self.core.1, self.risc, self.text)
+    }
+}
+
+impl DprintLine {
+    /// The line as tt-metal's print server shows it: `<device>:(x=<X>,y=<Y>):<RISC>: <text>`, X/Y the
+    /// core's translated coordinates and RISC `BR`, `NC`, `TR0`-`TR2` or `ER0`/`ER1`.
+    pub fn prefixed(&self, device: u32) -> String {
+        format!("{device}:(x={},y={}):{}: {}", self.noc_xy.0, self.noc_xy.1, self.risc.dprint_name(), self.text)
+    }
+}
+
+
 /// One kernel instance's run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KernelRun {
@@ -232,8 +264,8 @@ pub struct RunReport {
     pub zones: Vec<ZoneRecord>,
     /// Timestamped values kernels logged, in simulated-time order of logging.
     pub timestamped_data: Vec<DataRecord>,
-    /// Debug prints, in simulated-time order.
-    pub dprints: Vec<String>,
+    /// Debug-print lines, in simulated-time order of the print that completed each.
+    pub dprints: Vec<DprintLine>,
     /// API-use warnings (once per kernel and kind).
     pub warnings: Vec<String>,
     /// NoC and DRAM use.

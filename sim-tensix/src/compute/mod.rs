@@ -225,7 +225,6 @@ impl<'y> Compute<'y> {
         self.ctx.notify();
     }
 
-    /// A debug line (`DPRINT_UNPACK/MATH/PACK`).
     /// `enable_fp32_dest_acc()` / `disable_fp32_dest_acc()`: DST in 32 bits from now on, or back in 16 (its
     /// capacity per section halves or doubles; the kernel's other threads switch with their own call).
     pub fn set_fp32_dest_acc(&mut self, on: bool) {
@@ -252,11 +251,21 @@ impl<'y> Compute<'y> {
         self.ctx.cb_field("get_dataformat", cb.cb_index(), |c, _| c.format)
     }
 
+    /// A debug line (`DPRINT_UNPACK/MATH/PACK`).
     pub fn dprint(&mut self, text: impl std::fmt::Display) {
-        let text = text.to_string();
-        self.ctx.spend(Cycles(self.ctx.costs.l1_store.0 * (text.len() as u64 / 4 + 1)));
-        let now = self.ctx.now();
-        self.ctx.host.borrow_mut().dprint(self.ctx.k.fiber, now, text);
+        self.ctx.dprint(format!("{text}\n"));
+    }
+
+    /// Debug-print text as a C++ kernel's print statement made it: lines end at each `\n`; text after the
+    /// last one waits for the RISC's next print (or the end of the run).
+    pub fn dprint_raw(&mut self, text: String) {
+        self.ctx.dprint(text);
+    }
+
+    /// The DPRINT stream's format state of this RISC (sticky manipulators), kept between print statements:
+    /// returns the stored word, after storing `value` when `set`.
+    pub fn dprint_state(&mut self, set: bool, value: u32) -> u32 {
+        self.ctx.dprint_state(set, value)
     }
 
     /// `DeviceTimestampedData(name, data)`: log `data` under `name` at this cycle (reports, stats, trace).

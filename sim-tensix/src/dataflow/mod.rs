@@ -144,11 +144,19 @@ impl<'y> Dataflow<'y> {
 
     /// `DPRINT << …`: a debug line attributed to this core and RISC.
     pub fn dprint(&mut self, text: impl std::fmt::Display) {
-        let text = text.to_string();
-        // DPRINT stores the message into the core's print buffer, one word at a time.
-        self.ctx.spend(Cycles(self.ctx.costs.l1_store.0 * (text.len() as u64 / 4 + 1)));
-        let now = self.ctx.now();
-        self.ctx.host.borrow_mut().dprint(self.ctx.k.fiber, now, text);
+        self.ctx.dprint(format!("{text}\n"));
+    }
+
+    /// Debug-print text as a C++ kernel's print statement made it: lines end at each `\n`; text after the
+    /// last one waits for the RISC's next print (or the end of the run).
+    pub fn dprint_raw(&mut self, text: String) {
+        self.ctx.dprint(text);
+    }
+
+    /// The DPRINT stream's format state of this RISC (sticky manipulators), kept between print statements:
+    /// returns the stored word, after storing `value` when `set`.
+    pub fn dprint_state(&mut self, set: bool, value: u32) -> u32 {
+        self.ctx.dprint_state(set, value)
     }
 
     /// `DeviceTimestampedData(name, data)`: log `data` under `name` at this cycle (reports, stats, trace).

@@ -292,9 +292,7 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
         say!("{m}");
     }
     crate::out::text(&if a.per_core { r.summary_with(true) } else { r.summary() })?;
-    for line in &r.dprints {
-        say!("DPRINT {line}");
-    }
+    crate::dprint::DprintSettings::from_env()?.emit(0, &r.dprints)?;
     for w in &r.warnings {
         crate::note!("warning: {w}");
     }

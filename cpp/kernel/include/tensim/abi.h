@@ -9,7 +9,7 @@
 extern "C" {
 struct tensim_api {
     uint32_t version;
-    // Arguments and prints (every kernel kind).
+    // Arguments and prints (every kernel kind). dprint: a print statement's text; lines end at its newlines.
     uint32_t (*arg)(uint32_t idx);
     uint32_t (*common_arg)(uint32_t idx);
     void (*dprint)(const char* text, uint32_t len);
@@ -93,6 +93,9 @@ struct tensim_api {
     uint32_t (*noc_xy)(uint64_t addr);
     // End the kernel with an error (a misuse the headers detect, or an exception the kernel threw).
     void (*fail)(const char* text);
+    // The DPRINT stream's sticky format state of this RISC (tensim/dprint.h): stores `value` first when
+    // `set` != 0; returns the stored word (0 until stored).
+    uint32_t (*dprint_state)(uint32_t set, uint32_t value);
 };
 }
 

@@ -41,16 +41,42 @@ private:
     std::array<uint32_t, 2> c_;
     std::size_t rank_ = 2;
 };
+// An inclusive rectangle of mesh coordinates, walked row-major.
 class MeshCoordinateRange {
 public:
     MeshCoordinateRange(const MeshShape& s) : start_(0, 0), end_(s[0] - 1, s[1] - 1) {}
     MeshCoordinateRange(const MeshCoordinate& start, const MeshCoordinate& end) : start_(start), end_(end) {}
     const MeshCoordinate& start_coord() const { return start_; }
     const MeshCoordinate& end_coord() const { return end_; }
+    bool contains(const MeshCoordinate& c) const {
+        return c[0] >= start_[0] && c[0] <= end_[0] && c[1] >= start_[1] && c[1] <= end_[1];
+    }
+    class Iterator {
+    public:
+        Iterator(const MeshCoordinateRange* r, uint32_t row, uint32_t col) : r_(r), row_(row), col_(col) {}
+        MeshCoordinate operator*() const { return MeshCoordinate(row_, col_); }
+        Iterator& operator++() {
+            if (++col_ > r_->end_[1]) col_ = r_->start_[1], row_++;
+            return *this;
+        }
+        bool operator!=(const Iterator& o) const { return row_ != o.row_ || col_ != o.col_; }
+        bool operator==(const Iterator& o) const { return !(*this != o); }
+
+    private:
+        const MeshCoordinateRange* r_;
+        uint32_t row_, col_;
+    };
+    Iterator begin() const { return Iterator(this, start_[0], start_[1]); }
+    Iterator end() const { return Iterator(this, end_[0] + 1, start_[1]); }
+    friend bool operator==(const MeshCoordinateRange& a, const MeshCoordinateRange& b) {
+        return a.start_ == b.start_ && a.end_ == b.end_;
+    }
+    friend bool operator!=(const MeshCoordinateRange& a, const MeshCoordinateRange& b) { return !(a == b); }
 
 private:
     MeshCoordinate start_, end_;
 };
+inline size_t to_linear_index(const MeshShape& shape, const MeshCoordinate& c) { return c[0] * shape[1] + c[1]; }
 // MeshDeviceConfig (tt-metalium/mesh_config.hpp): a mesh shape, an optional offset into the system's mesh
 // and optional physical device ids. tensim places the mesh itself (an offset or explicit ids are an error
 // rather than silently ignored).
@@ -71,11 +97,52 @@ private:
 
 class MeshDevice;
 class MeshWorkload;
+class MeshBuffer;
+struct MeshEvent;
+// One shard of a mesh buffer moved to or from host memory (today's form: built from the coordinate, the
+// host memory set with .host_data(ptr)).
+class ShardDataTransfer {
+public:
+    explicit ShardDataTransfer(const MeshCoordinate& coord) : coord_(coord) {}
+    ShardDataTransfer& host_data(void* p) {
+        data_ = p;
+        return *this;
+    }
+    const MeshCoordinate& shard_coord() const { return coord_; }
+    void* host_data() const { return data_; }
+
+private:
+    MeshCoordinate coord_;
+    void* data_ = nullptr;
+};
 class MeshCommandQueue {
 public:
+    // The 2025 form of a shard transfer (an aggregate nested in the queue).
+    struct ShardDataTransfer {
+        MeshCoordinate shard_coord;
+        void* host_data = nullptr;
+    };
     MeshCommandQueue(MeshDevice* d, uint32_t id) : device_(d), id_(id) {}
     MeshDevice* device() const { return device_; }
     uint32_t id() const { return id_; }
+    void enqueue_mesh_workload(MeshWorkload& mesh_workload, bool blocking);
+    void enqueue_write_mesh_buffer(const std::shared_ptr<MeshBuffer>& buffer, const void* host_data, bool blocking);
+    void enqueue_read_mesh_buffer(void* host_data, const std::shared_ptr<MeshBuffer>& buffer, bool blocking);
+    void enqueue_write_shards(const std::shared_ptr<MeshBuffer>& buffer,
+                              const std::vector<distributed::ShardDataTransfer>& transfers, bool blocking);
+    void enqueue_write_shards(const std::shared_ptr<MeshBuffer>& buffer, const std::vector<ShardDataTransfer>& transfers,
+                              bool blocking);
+    void enqueue_read_shards(const std::vector<distributed::ShardDataTransfer>& transfers,
+                             const std::shared_ptr<MeshBuffer>& buffer, bool blocking);
+    void enqueue_read_shards(const std::vector<ShardDataTransfer>& transfers, const std::shared_ptr<MeshBuffer>& buffer,
+                             bool blocking);
+    MeshEvent enqueue_record_event(tt::stl::Span<const SubDeviceId> = {},
+                                   const std::optional<MeshCoordinateRange>& = std::nullopt);
+    MeshEvent enqueue_record_event_to_host(tt::stl::Span<const SubDeviceId> = {},
+                                           const std::optional<MeshCoordinateRange>& = std::nullopt);
+    void enqueue_wait_for_event(const MeshEvent&) {}
+    // Queues run in order and to completion: nothing is left to wait for.
+    void finish(tt::stl::Span<const SubDeviceId> = {}) {}
 
 private:
     MeshDevice* device_;
@@ -309,6 +376,15 @@ private:
 class MeshWorkload {
 public:
     MeshWorkload() = default;
+    explicit MeshWorkload(Program&& program,
+                          const MeshCoordinateRange& device_range = MeshCoordinateRange(MeshCoordinate(0, 0),
+                                                                                        MeshCoordinate(0, 0))) {
+        add_program(device_range, std::move(program));
+    }
+    MeshWorkload(MeshWorkload&&) noexcept = default;
+    MeshWorkload& operator=(MeshWorkload&&) noexcept = default;
+    MeshWorkload(const MeshWorkload&) = delete;
+    MeshWorkload& operator=(const MeshWorkload&) = delete;
     void add_program(const MeshCoordinateRange& range, Program&& program) {
         programs_.emplace_back(range, std::move(program));
     }
@@ -368,16 +444,19 @@ inline void EnqueueMeshWorkload(MeshCommandQueue& cq, MeshWorkload& workload, bo
 template <typename T>
 void EnqueueWriteMeshBuffer(MeshCommandQueue&, std::shared_ptr<MeshBuffer>& buffer, const std::vector<T>& src,
                             bool /*blocking*/ = false) {
+    // As today's tt-metal: the host data must cover the buffer (more is ignored).
+    if (src.size() * sizeof(T) < buffer->size())
+        TT_THROW("EnqueueWriteMeshBuffer: {} bytes of host data for a buffer of {} bytes", src.size() * sizeof(T),
+                 buffer->size());
     if (buffer->sharded()) {
-        if (src.size() * sizeof(T) != buffer->size())
-            TT_THROW("EnqueueWriteMeshBuffer: {} bytes for a sharded buffer of {}", src.size() * sizeof(T), buffer->size());
-        std::vector<T> copy = src;
-        buffer->scatter_gather(reinterpret_cast<uint8_t*>(copy.data()), true);
+        std::vector<uint8_t> copy(reinterpret_cast<const uint8_t*>(src.data()),
+                                  reinterpret_cast<const uint8_t*>(src.data()) + buffer->size());
+        buffer->scatter_gather(copy.data(), true);
         return;
     }
     for (uint32_t r = 0; r < buffer->device()->num_rows(); r++)
         for (uint32_t c = 0; c < buffer->device()->num_cols(); c++)
-            tt::tt_metal::detail::write(buffer->get_device_buffer({r, c}), src.data(), src.size() * sizeof(T));
+            tt::tt_metal::detail::write(buffer->get_device_buffer({r, c}), src.data(), buffer->size());
 }
 template <typename T>
 void EnqueueReadMeshBuffer(MeshCommandQueue&, std::vector<T>& dst, std::shared_ptr<MeshBuffer>& buffer,
@@ -424,6 +503,57 @@ inline MeshEvent EnqueueRecordEventToHost(MeshCommandQueue& cq, tt::stl::Span<co
     return EnqueueRecordEvent(cq, {}, range);
 }
 inline void EnqueueWaitForEvent(MeshCommandQueue&, const MeshEvent&) {}
+inline MeshEvent MeshCommandQueue::enqueue_record_event(tt::stl::Span<const SubDeviceId>,
+                                                        const std::optional<MeshCoordinateRange>& range) {
+    return EnqueueRecordEvent(*this, {}, range);
+}
+inline MeshEvent MeshCommandQueue::enqueue_record_event_to_host(tt::stl::Span<const SubDeviceId>,
+                                                                const std::optional<MeshCoordinateRange>& range) {
+    return EnqueueRecordEvent(*this, {}, range);
+}
+inline void MeshCommandQueue::enqueue_mesh_workload(MeshWorkload& w, bool blocking) {
+    EnqueueMeshWorkload(*this, w, blocking);
+}
+inline void MeshCommandQueue::enqueue_write_mesh_buffer(const std::shared_ptr<MeshBuffer>& buffer, const void* host_data,
+                                                        bool) {
+    std::shared_ptr<MeshBuffer> b = buffer;
+    std::vector<uint8_t> bytes(static_cast<const uint8_t*>(host_data), static_cast<const uint8_t*>(host_data) + b->size());
+    EnqueueWriteMeshBuffer(*this, b, bytes, false);
+}
+inline void MeshCommandQueue::enqueue_read_mesh_buffer(void* host_data, const std::shared_ptr<MeshBuffer>& buffer, bool) {
+    std::shared_ptr<MeshBuffer> b = buffer;
+    std::vector<uint8_t> bytes;
+    EnqueueReadMeshBuffer(*this, bytes, b, true);
+    std::memcpy(host_data, bytes.data(), bytes.size());
+}
+inline void MeshCommandQueue::enqueue_write_shards(const std::shared_ptr<MeshBuffer>& buffer,
+                                                   const std::vector<distributed::ShardDataTransfer>& transfers, bool) {
+    for (const auto& t : transfers) {
+        Buffer* d = buffer->get_device_buffer(t.shard_coord());
+        tt::tt_metal::detail::write(d, t.host_data(), d->size());
+    }
+}
+inline void MeshCommandQueue::enqueue_write_shards(const std::shared_ptr<MeshBuffer>& buffer,
+                                                   const std::vector<ShardDataTransfer>& transfers, bool) {
+    for (const auto& t : transfers) {
+        Buffer* d = buffer->get_device_buffer(t.shard_coord);
+        tt::tt_metal::detail::write(d, t.host_data, d->size());
+    }
+}
+inline void MeshCommandQueue::enqueue_read_shards(const std::vector<distributed::ShardDataTransfer>& transfers,
+                                                  const std::shared_ptr<MeshBuffer>& buffer, bool) {
+    for (const auto& t : transfers) {
+        Buffer* d = buffer->get_device_buffer(t.shard_coord());
+        tt::tt_metal::detail::read(d, t.host_data(), d->size());
+    }
+}
+inline void MeshCommandQueue::enqueue_read_shards(const std::vector<ShardDataTransfer>& transfers,
+                                                  const std::shared_ptr<MeshBuffer>& buffer, bool) {
+    for (const auto& t : transfers) {
+        Buffer* d = buffer->get_device_buffer(t.shard_coord);
+        tt::tt_metal::detail::read(d, t.host_data, d->size());
+    }
+}
 inline void EventSynchronize(const MeshEvent&) {}
 
 inline void Finish(MeshCommandQueue&, tt::stl::Span<const SubDeviceId> = {}) {}

@@ -1,0 +1,3 @@
+// tensim: DEVICE_PRINT and its per-RISC forms live in tensim/dprint.h.
+#pragma once
+#include "tensim/dprint.h"
