@@ -15,7 +15,7 @@ pub enum Target {
     /// BRISC (`riscv` 0) or NCRISC (1), on `noc`.
     DataMovement { riscv: u32, noc: u32, dynamic_noc: bool },
     /// One TRISC's build of a compute kernel.
-    Compute { trisc: TriscBuild, fidelity: u32, approx: bool, fp32_dest_acc: bool },
+    Compute { trisc: TriscBuild, fidelity: u32, approx: bool, fp32_dest_acc: bool, dst_full_sync: bool },
     /// An ERISC.
     Ethernet { noc: u32 },
 }
@@ -184,7 +184,7 @@ impl Spec {
                 f.push("-DCOMPILE_FOR_ERISC".into());
                 f.push(format!("-DNOC_INDEX={noc}"));
             }
-            Target::Compute { trisc, fidelity, approx, fp32_dest_acc } => {
+            Target::Compute { trisc, fidelity, approx, fp32_dest_acc, dst_full_sync } => {
                 let (t, uck, ns, n) = trisc.defines();
                 f.push(format!("-D{t}"));
                 f.push(format!("-D{uck}"));
@@ -194,6 +194,7 @@ impl Spec {
                 f.push(format!("-DTENSIM_MATH_FIDELITY={fidelity}"));
                 f.push(format!("-DTENSIM_APPROX={}", *approx as u32));
                 f.push(format!("-DTENSIM_DST_ACCUM_MODE={}", *fp32_dest_acc as u32));
+                f.push(format!("-DTENSIM_DST_SYNC_FULL={}", *dst_full_sync as u32));
             }
         }
         let compile_args = self.kernel_compile_args();

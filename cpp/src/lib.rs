@@ -118,8 +118,13 @@ pub fn kernel_from_file_with(
             };
             let mut libs = Vec::with_capacity(3);
             for trisc in [TriscBuild::Unpack, TriscBuild::Math, TriscBuild::Pack] {
-                let target =
-                    Target::Compute { trisc, fidelity, approx: c.math_approx_mode, fp32_dest_acc: c.fp32_dest_acc_en };
+                let target = Target::Compute {
+                    trisc,
+                    fidelity,
+                    approx: c.math_approx_mode,
+                    fp32_dest_acc: c.fp32_dest_acc_en,
+                    dst_full_sync: c.dst_full_sync_en,
+                };
                 let so =
                     compile::build(&spec(target, &c.compile_args, &c.named_compile_args, &c.defines)).map_err(err)?;
                 libs.push(load(&so).map_err(err)?);

@@ -7,9 +7,12 @@
 #include <random>
 #include <vector>
 
+#include <fmt/base.h>
 #include <tt-metalium/bfloat16.hpp>
+#include <tt-metalium/constants.hpp>
 #include <tt-metalium/distributed.hpp>
 #include <tt-metalium/host_api.hpp>
+#include <tt-metalium/tensor_accessor_args.hpp>
 
 #ifndef OVERRIDE_KERNEL_PREFIX
 #define OVERRIDE_KERNEL_PREFIX ""
@@ -48,15 +51,18 @@ int main() {
         CreateCircularBuffer(program, core,
                              CircularBufferConfig(2 * tile_bytes, {{cb, tt::DataFormat::Float16_b}}).set_page_size(cb, tile_bytes));
     }
+    std::vector<uint32_t> reader_args, writer_args;
+    TensorAccessorArgs(*src).append_to(reader_args);
+    TensorAccessorArgs(*dst).append_to(writer_args);
     auto reader = CreateKernel(program, OVERRIDE_KERNEL_PREFIX "custom_sfpi_smoothstep/kernels/dataflow/read_tile.cpp",
-                               core, ReaderDataMovementConfig{});
+                               core, ReaderDataMovementConfig(reader_args));
     auto writer = CreateKernel(program, OVERRIDE_KERNEL_PREFIX "custom_sfpi_smoothstep/kernels/dataflow/write_tile.cpp",
-                               core, WriterDataMovementConfig{});
+                               core, WriterDataMovementConfig(writer_args));
     auto compute = CreateKernel(program,
                                 OVERRIDE_KERNEL_PREFIX "custom_sfpi_smoothstep/kernels/compute/tiles_smoothstep.cpp",
                                 core, ComputeConfig{.math_fidelity = MathFidelity::HiFi4});
-    SetRuntimeArgs(program, reader, core, {static_cast<uint32_t>(src->address()), n_tiles, 0u});
-    SetRuntimeArgs(program, writer, core, {static_cast<uint32_t>(dst->address()), n_tiles, 0u});
+    SetRuntimeArgs(program, reader, core, {src->address(), n_tiles, 0u});
+    SetRuntimeArgs(program, writer, core, {dst->address(), n_tiles, 0u});
     SetRuntimeArgs(program, compute, core, {n_tiles, bits(edge0), bits(edge1)});
 
     workload.add_program(distributed::MeshCoordinateRange(mesh_device->shape()), std::move(program));

@@ -1,14 +1,18 @@
 // tensim's C++ loopback program: copy tiles from one DRAM buffer to another through a one-tile L1 scratch
-// buffer on core (0,0), then compare. Written for tensim against the TT-Metalium host API (unit mesh).
+// buffer on core (0,0), then compare. Written for tensim against today's TT-Metalium host API (unit mesh,
+// accessor args with their page size).
 #include <cstdint>
 #include <cstdlib>
 #include <random>
 #include <vector>
 
+#include <fmt/base.h>
 #include <tt-metalium/bfloat16.hpp>
+#include <tt-metalium/constants.hpp>
 #include <tt-metalium/distributed.hpp>
 #include <tt-metalium/host_api.hpp>
 #include <tt-metalium/tensor_accessor_args.hpp>
+#include <tt_stl/assert.hpp>
 
 #ifndef OVERRIDE_KERNEL_PREFIX
 #define OVERRIDE_KERNEL_PREFIX ""
@@ -52,9 +56,7 @@ int main(int argc, char** argv) {
                                      DataMovementConfig{.processor = DataMovementProcessor::RISCV_0,
                                                         .noc = NOC::RISCV_0_default,
                                                         .compile_args = ct_args});
-    SetRuntimeArgs(program, copy, core,
-                   {static_cast<uint32_t>(l1_buffer->address()), static_cast<uint32_t>(input->address()),
-                    static_cast<uint32_t>(output->address()), num_tiles});
+    SetRuntimeArgs(program, copy, core, {l1_buffer->address(), input->address(), output->address(), num_tiles});
 
     workload.add_program(device_range, std::move(program));
     distributed::EnqueueMeshWorkload(cq, workload, false);

@@ -5,9 +5,12 @@
 #include <random>
 #include <vector>
 
+#include <fmt/base.h>
 #include <tt-metalium/bfloat16.hpp>
+#include <tt-metalium/constants.hpp>
 #include <tt-metalium/distributed.hpp>
 #include <tt-metalium/host_api.hpp>
+#include <tt-metalium/tensor_accessor_args.hpp>
 
 #ifndef OVERRIDE_KERNEL_PREFIX
 #define OVERRIDE_KERNEL_PREFIX ""
@@ -42,15 +45,19 @@ int main() {
         CreateCircularBuffer(program, core,
                              CircularBufferConfig(depth * tile_bytes, {{cb, tt::DataFormat::Float16_b}}).set_page_size(cb, tile_bytes));
     }
+    std::vector<uint32_t> reader_args, writer_args;
+    TensorAccessorArgs(*src).append_to(reader_args);
+    TensorAccessorArgs(*ones).append_to(reader_args);
+    TensorAccessorArgs(*dst).append_to(writer_args);
     auto reader = CreateKernel(program, OVERRIDE_KERNEL_PREFIX "sfpu_eltwise_chain/kernels/dataflow/reader.cpp",
-                               core, ReaderDataMovementConfig{});
+                               core, ReaderDataMovementConfig(reader_args));
     auto writer = CreateKernel(program, OVERRIDE_KERNEL_PREFIX "sfpu_eltwise_chain/kernels/dataflow/writer.cpp",
-                               core, WriterDataMovementConfig{});
+                               core, WriterDataMovementConfig(writer_args));
     auto compute = CreateKernel(program,
                                 OVERRIDE_KERNEL_PREFIX "sfpu_eltwise_chain/kernels/compute/compute.cpp",
                                 core, ComputeConfig{.math_fidelity = MathFidelity::HiFi4});
-    SetRuntimeArgs(program, reader, core, {static_cast<uint32_t>(src->address()), static_cast<uint32_t>(ones->address()), n_tiles});
-    SetRuntimeArgs(program, writer, core, {static_cast<uint32_t>(dst->address()), n_tiles, 0u});
+    SetRuntimeArgs(program, reader, core, {src->address(), ones->address(), n_tiles});
+    SetRuntimeArgs(program, writer, core, {dst->address(), n_tiles, 0u});
     SetRuntimeArgs(program, compute, core, {n_tiles});
 
     workload.add_program(distributed::MeshCoordinateRange(mesh_device->shape()), std::move(program));

@@ -33,6 +33,62 @@ pub fn reader_unary(k: &mut Dataflow) {
     }
 }
 
+/// `reader_unary` in today's API: the input's TensorAccessorArgs (page size included) at compile-time offset
+/// 0; per tile, a classic tile read through the accessor into c_0. RT args: src address, n, start.
+pub fn reader_unary_ta(k: &mut Dataflow) {
+    let src: u32 = k.get_arg_val(0);
+    let n: u32 = k.get_arg_val(1);
+    let start: u32 = k.get_arg_val(2);
+    let args = k.tensor_accessor_args(0);
+    let s = TensorAccessor::new(args, src, 0);
+    for t in start..start + n {
+        k.cb_reserve_back(CB_IN0, 1);
+        let l1 = k.get_write_ptr(CB_IN0);
+        k.noc_async_read_tile(t, &s, l1);
+        k.noc_async_read_barrier();
+        k.cb_push_back(CB_IN0, 1);
+    }
+}
+
+/// `writer_unary` in today's API: the output's TensorAccessorArgs at compile-time offset 0; per tile, a
+/// classic tile write of c_16 through the accessor. RT args: dst address, n, start.
+pub fn writer_unary_ta(k: &mut Dataflow) {
+    let dst: u32 = k.get_arg_val(0);
+    let n: u32 = k.get_arg_val(1);
+    let start: u32 = k.get_arg_val(2);
+    let args = k.tensor_accessor_args(0);
+    let d = TensorAccessor::new(args, dst, 0);
+    for t in start..start + n {
+        k.cb_wait_front(CB_OUT0, 1);
+        let l1 = k.get_read_ptr(CB_OUT0);
+        k.noc_async_write_tile(t, &d, l1);
+        k.noc_async_write_barrier();
+        k.cb_pop_front(CB_OUT0, 1);
+    }
+}
+
+/// `reader_binary` in today's API: two TensorAccessors from compile-time args (offset 0, then after the
+/// first), classic tile reads into c_0 and c_1 a pair at a time. RT args: src0 address, src1 address, n, start.
+pub fn reader_binary_ta(k: &mut Dataflow) {
+    let src0: u32 = k.get_arg_val(0);
+    let src1: u32 = k.get_arg_val(1);
+    let n: u32 = k.get_arg_val(2);
+    let start: u32 = k.get_arg_val(3);
+    let a_args = k.tensor_accessor_args(0);
+    let b_args = k.tensor_accessor_args(a_args.next_compile_time_args_offset());
+    let (a, b) = (TensorAccessor::new(a_args, src0, 0), TensorAccessor::new(b_args, src1, 0));
+    for t in start..start + n {
+        k.cb_reserve_back(CB_IN0, 1);
+        k.cb_reserve_back(CB_IN1, 1);
+        let (l0, l1) = (k.get_write_ptr(CB_IN0), k.get_write_ptr(CB_IN1));
+        k.noc_async_read_tile(t, &a, l0);
+        k.noc_async_read_tile(t, &b, l1);
+        k.noc_async_read_barrier();
+        k.cb_push_back(CB_IN0, 1);
+        k.cb_push_back(CB_IN1, 1);
+    }
+}
+
 /// `reader_binary`: tiles `start .. start + n` of two interleaved DRAM tensors into c_0 and c_1, a pair at
 /// a time. RT args: src0 address, src1 address, n, start.
 pub fn reader_binary(k: &mut Dataflow) {

@@ -4,8 +4,8 @@
 //! a face function under `_llk_math_eltwise_{binary,unary}_sfpu_params_`).
 
 use super::common::{
-    CB_IN0, CB_IN1, CB_OUT0, bf16_dram_buffer, check_close, create_bf16_cbs, random_bf16, reader_binary, reader_unary,
-    writer_unary,
+    CB_IN0, CB_IN1, CB_OUT0, bf16_dram_buffer, check_close, create_bf16_cbs, random_bf16, reader_binary, reader_binary_ta,
+    reader_unary_ta, writer_unary, writer_unary_ta,
 };
 use super::{ExampleOptions, Outcome};
 use crate::rng::Rng;
@@ -86,17 +86,16 @@ pub fn sfpi_add(c: &mut Compute) {
     }
 }
 
-/// `custom_sfpi_smoothstep`'s face function: t = clamp((x − edge0) / (edge1 − edge0), 0, 1), then
-/// t²(3 − 2t), in place.
+/// `custom_sfpi_smoothstep`'s face function (the shipped `smoothstep_tile_face`): for each vector i of the
+/// face, t = clamp((x − edge0) / (edge1 − edge0), 0, 1), then t²(3 − 2t), in place.
 fn smoothstep_face(s: &mut Sfpi, edge0: f32, inv_width: f32) {
-    for _ in 0..s.vectors_per_face() {
-        let x = s.dst(0);
+    for i in 0..s.vectors_per_face() as isize {
+        let x = s.dst(i);
         let mut t = (x - edge0) * inv_width;
         s.v_if(t.lt(0.0), |s| s.assign(&mut t, VFloat::CONST_0))
             .v_elseif(t.gt(1.0), |s| s.assign(&mut t, VFloat::CONST_1));
         let y = t * t * (3.0 - 2.0 * t);
-        s.set_dst(0, y);
-        s.inc();
+        s.set_dst(i, y);
     }
 }
 
@@ -133,12 +132,15 @@ fn read_f32(dev: &mut Device, b: &Buffer) -> Result<Vec<f32>, DeviceError> {
 }
 
 /// A two-input program: `compute` adds c_0 and c_1 into c_16 over `size` (default 16) tiles.
+/// `accessors`: the data-movement kernels of today's API (TensorAccessors from compile-time args), else the
+/// older ones (address generators the kernels build).
 fn run_add(
     dev: &mut Device,
     o: &ExampleOptions,
     dir: &str,
     kernel: &str,
     compute: fn(&mut Compute),
+    accessors: bool,
 ) -> Result<Outcome, DeviceError> {
     let n = o.size.unwrap_or(16);
     let core = CoreCoord::new(0, 0);
@@ -151,15 +153,25 @@ fn run_add(
     dev.enqueue_write_buffer(&s1, &to_bf16(&b))?;
     let mut p = Program::new();
     create_bf16_cbs(&mut p, core, &[(CB_IN0, 2), (CB_IN1, 2), (CB_OUT0, 2)])?;
+    let (reader, writer, reader_args, writer_args): (fn(&mut Dataflow), fn(&mut Dataflow), _, _) = if accessors {
+        (
+            reader_binary_ta,
+            writer_unary_ta,
+            [tensor_accessor_args(&s0), tensor_accessor_args(&s1)].concat(),
+            tensor_accessor_args(&d),
+        )
+    } else {
+        (reader_binary, writer_unary, vec![], vec![])
+    };
     let r = p.create_kernel(
-        Kernel::dataflow(&format!("{dir}/kernels/dataflow/read_tiles.cpp"), reader_binary),
+        Kernel::dataflow(&format!("{dir}/kernels/dataflow/read_tiles.cpp"), reader),
         core,
-        DataMovementConfig::reader(vec![]),
+        DataMovementConfig::reader(reader_args),
     )?;
     let w = p.create_kernel(
-        Kernel::dataflow(&format!("{dir}/kernels/dataflow/write_tile.cpp"), writer_unary),
+        Kernel::dataflow(&format!("{dir}/kernels/dataflow/write_tile.cpp"), writer),
         core,
-        DataMovementConfig::writer(vec![]),
+        DataMovementConfig::writer(writer_args),
     )?;
     let c = p.create_kernel(
         Kernel::compute(&format!("{dir}/kernels/compute/{kernel}"), compute),
@@ -178,12 +190,12 @@ fn run_add(
 
 /// Seed 002's program: `size` (default 16) tiles of a + b, the add done by a custom SFPU function.
 pub fn run_seed(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
-    run_add(dev, o, "sfpu_custom_add", "sfpu_custom_add.cpp", seed_custom_add)
+    run_add(dev, o, "sfpu_custom_add", "sfpu_custom_add.cpp", seed_custom_add, false)
 }
 
 /// `custom_sfpi_add`: `size` (default 16) tiles of a + b by an SFPI face function.
 pub fn run_add_example(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
-    run_add(dev, o, "custom_sfpi_add", "tiles_add.cpp", sfpi_add)
+    run_add(dev, o, "custom_sfpi_add", "tiles_add.cpp", sfpi_add, true)
 }
 
 /// `custom_sfpi_smoothstep`: smoothstep(0, 1, x) of `size` (default 16) tiles of x uniform in [-0.5, 1.5).
@@ -198,14 +210,14 @@ pub fn run_smoothstep(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, D
     create_bf16_cbs(&mut p, core, &[(CB_IN0, 2), (CB_OUT0, 2)])?;
     let dir = "custom_sfpi_smoothstep/kernels";
     let r = p.create_kernel(
-        Kernel::dataflow(&format!("{dir}/dataflow/read_tile.cpp"), reader_unary),
+        Kernel::dataflow(&format!("{dir}/dataflow/read_tile.cpp"), reader_unary_ta),
         core,
-        DataMovementConfig::reader(vec![]),
+        DataMovementConfig::reader(tensor_accessor_args(&s)),
     )?;
     let w = p.create_kernel(
-        Kernel::dataflow(&format!("{dir}/dataflow/write_tile.cpp"), writer_unary),
+        Kernel::dataflow(&format!("{dir}/dataflow/write_tile.cpp"), writer_unary_ta),
         core,
-        DataMovementConfig::writer(vec![]),
+        DataMovementConfig::writer(tensor_accessor_args(&d)),
     )?;
     let c = p.create_kernel(
         Kernel::compute(&format!("{dir}/compute/tiles_smoothstep.cpp"), sfpi_smoothstep),

@@ -2,7 +2,7 @@
 //! copied into DST, exponentiated by the SFPU, packed and written back.
 
 use super::common::{
-    CB_IN0, CB_OUT0, bf16_dram_buffer, check_close, create_bf16_cbs, random_bf16, reader_unary, writer_unary,
+    CB_IN0, CB_OUT0, bf16_dram_buffer, check_close, create_bf16_cbs, random_bf16, reader_unary_ta, writer_unary_ta,
 };
 use super::{ExampleOptions, Outcome};
 use crate::rng::Rng;
@@ -11,7 +11,8 @@ use sim_device::prelude::*;
 /// The compute kernel `eltwise_sfpu`: RT arg 0 = number of tiles.
 pub fn eltwise_exp(c: &mut Compute) {
     let n: u32 = c.get_arg_val(0);
-    c.init_sfpu(CB_IN0, CB_OUT0);
+    c.compute_kernel_hw_startup(CB_IN0, CB_IN0, CB_OUT0);
+    c.copy_tile_init(CB_IN0);
     c.exp_tile_init();
     for _ in 0..n {
         c.tile_regs_acquire();
@@ -38,14 +39,14 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
     let mut p = Program::new();
     create_bf16_cbs(&mut p, core, &[(CB_IN0, 2), (CB_OUT0, 2)])?;
     let r = p.create_kernel(
-        Kernel::dataflow("eltwise_sfpu/kernels/dataflow/read_tile.cpp", reader_unary),
+        Kernel::dataflow("eltwise_sfpu/kernels/dataflow/read_tile.cpp", reader_unary_ta),
         core,
-        DataMovementConfig::reader(vec![]),
+        DataMovementConfig::reader(tensor_accessor_args(&s)),
     )?;
     let w = p.create_kernel(
-        Kernel::dataflow("eltwise_sfpu/kernels/dataflow/write_tile.cpp", writer_unary),
+        Kernel::dataflow("eltwise_sfpu/kernels/dataflow/write_tile.cpp", writer_unary_ta),
         core,
-        DataMovementConfig::writer(vec![]),
+        DataMovementConfig::writer(tensor_accessor_args(&d)),
     )?;
     let c = p.create_kernel(
         Kernel::compute("eltwise_sfpu/kernels/compute/eltwise_sfpu.cpp", eltwise_exp),

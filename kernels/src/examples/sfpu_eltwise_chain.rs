@@ -1,22 +1,23 @@
 //! sfpu_eltwise_chain (tt-metal `programming_examples/sfpu_eltwise_chain`): softplus(x) = log(1 + exp(x))
 //! as a chain of SFPU operations on DST — exp, a binary add of a ones tile, log — without leaving the core.
 
-use super::common::{CB_IN0, CB_IN1, CB_OUT0, bf16_dram_buffer, check_pcc, create_bf16_cbs, random_bf16, writer_unary};
+use super::common::{
+    CB_IN0, CB_IN1, CB_OUT0, bf16_dram_buffer, check_pcc, create_bf16_cbs, random_bf16, writer_unary_ta,
+};
 use super::{ExampleOptions, Outcome};
 use crate::rng::Rng;
 use sim_device::prelude::*;
 
-/// The reader: the ones tile once into c_1, then the input tiles into c_0. RT args: src address, ones
-/// address, number of tiles.
+/// The reader: the ones tile once into c_1, then the input tiles into c_0, through TensorAccessors (their
+/// args, page size included, at compile-time offset 0 and after it). RT args: src address, ones address,
+/// number of tiles.
 pub fn reader_softplus(k: &mut Dataflow) {
     let src: u32 = k.get_arg_val(0);
     let ones: u32 = k.get_arg_val(1);
     let n: u32 = k.get_arg_val(2);
-    let tile = k.get_tile_size(CB_IN0);
-    let s =
-        InterleavedAddrGenFast::<true> { bank_base_address: src, page_size: tile, data_format: DataFormat::Float16_b };
-    let o =
-        InterleavedAddrGenFast::<true> { bank_base_address: ones, page_size: tile, data_format: DataFormat::Float16_b };
+    let s_args = k.tensor_accessor_args(0);
+    let o_args = k.tensor_accessor_args(s_args.next_compile_time_args_offset());
+    let (s, o) = (TensorAccessor::new(s_args, src, 0), TensorAccessor::new(o_args, ones, 0));
     k.cb_reserve_back(CB_IN1, 1);
     let l1 = k.get_write_ptr(CB_IN1);
     k.noc_async_read_tile(0, &o, l1);
@@ -73,12 +74,12 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
     let r = p.create_kernel(
         Kernel::dataflow("sfpu_eltwise_chain/kernels/dataflow/reader.cpp", reader_softplus),
         core,
-        DataMovementConfig::reader(vec![]),
+        DataMovementConfig::reader([tensor_accessor_args(&s), tensor_accessor_args(&ones)].concat()),
     )?;
     let w = p.create_kernel(
-        Kernel::dataflow("sfpu_eltwise_chain/kernels/dataflow/writer.cpp", writer_unary),
+        Kernel::dataflow("sfpu_eltwise_chain/kernels/dataflow/writer.cpp", writer_unary_ta),
         core,
-        DataMovementConfig::writer(vec![]),
+        DataMovementConfig::writer(tensor_accessor_args(&d)),
     )?;
     let c = p.create_kernel(
         Kernel::compute("sfpu_eltwise_chain/kernels/compute/compute.cpp", softplus),

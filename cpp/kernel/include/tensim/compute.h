@@ -46,6 +46,11 @@ enum PoolType { SUM = 0, AVG, MAX, MIN };
 enum ReduceDim { REDUCE_ROW = 0, REDUCE_COL, REDUCE_SCALAR };
 enum class VectorMode { None = 0, R, C, RC, RC_custom };
 enum class DstSync { SyncHalf = 0, SyncFull };
+#ifndef TENSIM_DST_SYNC_FULL
+#define TENSIM_DST_SYNC_FULL 0
+#endif
+// How DST is shared between MATH and PACK (ComputeConfig::dst_full_sync_en).
+constexpr DstSync DST_SYNC_MODE = TENSIM_DST_SYNC_FULL ? DstSync::SyncFull : DstSync::SyncHalf;
 
 using tensim::compute;
 // Hardware start-up and init.

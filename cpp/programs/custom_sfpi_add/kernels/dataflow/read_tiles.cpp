@@ -1,6 +1,9 @@
-// Reader of tensim's custom_sfpi_add program: tiles start..start+n of two interleaved DRAM tensors into
-// c_0 and c_1, one tile at a time. Runtime args: src0 address, src1 address, n, start.
+// Reader of tensim's custom_sfpi_add program, in today's kernel API: tiles start..start+n of two interleaved
+// DRAM tensors into c_0 and c_1, one pair at a time, through TensorAccessors whose args (page size included)
+// the host appended. Runtime args: src0 address, src1 address, n, start.
 #include <cstdint>
+
+#include "api/dataflow/dataflow_api.h"
 
 void kernel_main() {
     uint32_t src0 = get_arg_val<uint32_t>(0);
@@ -9,10 +12,10 @@ void kernel_main() {
     uint32_t start = get_arg_val<uint32_t>(3);
     constexpr uint32_t cb0 = tt::CBIndex::c_0;
     constexpr uint32_t cb1 = tt::CBIndex::c_1;
-    const InterleavedAddrGenFast<true> a = {
-        .bank_base_address = src0, .page_size = (uint32_t)get_tile_size(cb0), .data_format = get_dataformat(cb0)};
-    const InterleavedAddrGenFast<true> b = {
-        .bank_base_address = src1, .page_size = (uint32_t)get_tile_size(cb1), .data_format = get_dataformat(cb1)};
+    constexpr auto a_args = TensorAccessorArgs<0>();
+    constexpr auto b_args = TensorAccessorArgs<a_args.next_compile_time_args_offset()>();
+    const auto a = TensorAccessor(a_args, src0);
+    const auto b = TensorAccessor(b_args, src1);
     for (uint32_t t = start; t < start + n; t++) {
         cb_reserve_back(cb0, 1);
         cb_reserve_back(cb1, 1);

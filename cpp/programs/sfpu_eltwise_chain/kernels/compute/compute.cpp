@@ -1,15 +1,15 @@
-// Compute kernel of tensim's sfpu_eltwise_chain program: softplus(x) = log(1 + exp(x)) as a chain of SFPU
+// Compute kernel of tensim's sfpu_eltwise_chain program, in today's compute API: softplus(x) = log(1 + exp(x)) as a chain of SFPU
 // operations in DST: DST0 = exp(x), DST1 = ones, DST0 += DST1, DST0 = log(DST0). Runtime arg 0: tiles.
 #include <cstdint>
-#include "compute_kernel_api.h"
-#include "compute_kernel_api/common.h"
-#include "compute_kernel_api/eltwise_binary_sfpu.h"
-#include "compute_kernel_api/eltwise_unary/eltwise_unary.h"
-#include "compute_kernel_api/eltwise_unary/exp.h"
-#include "compute_kernel_api/tile_move_copy.h"
 
-namespace NAMESPACE {
-void MAIN {
+#include "api/compute/common.h"
+#include "api/compute/compute_kernel_api.h"
+#include "api/compute/eltwise_binary_sfpu.h"
+#include "api/compute/eltwise_unary/eltwise_unary.h"
+#include "api/compute/eltwise_unary/exp.h"
+#include "api/compute/tile_move_copy.h"
+
+void kernel_main() {
     uint32_t n_tiles = get_arg_val<uint32_t>(0);
     constexpr auto cb_in = tt::CBIndex::c_0;
     constexpr auto cb_ones = tt::CBIndex::c_1;
@@ -19,11 +19,11 @@ void MAIN {
     for (uint32_t i = 0; i < n_tiles; i++) {
         cb_wait_front(cb_in, 1);
         tile_regs_acquire();
-        copy_tile_init(cb_in);
+        copy_init(cb_in);
         copy_tile(cb_in, 0, 0);
         exp_tile_init();
         exp_tile(0);
-        copy_tile_init(cb_ones);
+        copy_init(cb_ones);
         copy_tile(cb_ones, 0, 1);
         add_binary_tile_init();
         add_binary_tile(0, 1, 0);
@@ -39,4 +39,3 @@ void MAIN {
     }
     cb_pop_front(cb_ones, 1);
 }
-}  // namespace NAMESPACE

@@ -1,6 +1,9 @@
-// Reader of tensim's sfpu_eltwise_chain program: a tile of ones once into c_1, then the n input tiles into
-// c_0. Runtime args: src address, ones address, n.
+// Reader of tensim's sfpu_eltwise_chain program, in today's kernel API: a tile of ones once into c_1, then the n
+// input tiles into c_0, through TensorAccessors whose args (page size included) the host appended.
+// Runtime args: src address, ones address, n.
 #include <cstdint>
+
+#include "api/dataflow/dataflow_api.h"
 
 void kernel_main() {
     uint32_t src = get_arg_val<uint32_t>(0);
@@ -8,9 +11,10 @@ void kernel_main() {
     uint32_t n = get_arg_val<uint32_t>(2);
     constexpr uint32_t cb_in = tt::CBIndex::c_0;
     constexpr uint32_t cb_ones = tt::CBIndex::c_1;
-    const uint32_t tile = get_tile_size(cb_in);
-    const InterleavedAddrGenFast<true> s = {.bank_base_address = src, .page_size = tile, .data_format = DataFormat::Float16_b};
-    const InterleavedAddrGenFast<true> o = {.bank_base_address = ones, .page_size = tile, .data_format = DataFormat::Float16_b};
+    constexpr auto s_args = TensorAccessorArgs<0>();
+    constexpr auto o_args = TensorAccessorArgs<s_args.next_compile_time_args_offset()>();
+    const auto s = TensorAccessor(s_args, src);
+    const auto o = TensorAccessor(o_args, ones);
     cb_reserve_back(cb_ones, 1);
     noc_async_read_tile(0, o, get_write_ptr(cb_ones));
     noc_async_read_barrier();
