@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include <fmt/base.h>
 #include <tt-metalium/bfloat16.hpp>
 #include <tt-metalium/distributed.hpp>
 #include <tt-metalium/host_api.hpp>
@@ -61,8 +62,8 @@ int main() {
                                                   .compile_args = writer_ct});
     const uint32_t per_core = sticks / cores_n;
     for (uint32_t c = 0; c < cores_n; c++) {
-        SetRuntimeArgs(program, reader, CoreCoord{0, c}, {static_cast<uint32_t>(src->address()), c * per_core, per_core});
-        SetRuntimeArgs(program, writer, CoreCoord{0, c}, {static_cast<uint32_t>(dst->address()), c * per_core, per_core});
+        SetRuntimeArgs(program, reader, CoreCoord{0, c}, {src->address(), c * per_core, per_core});
+        SetRuntimeArgs(program, writer, CoreCoord{0, c}, {dst->address(), c * per_core, per_core});
     }
 
     distributed::MeshWorkload workload;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include <fmt/base.h>
 #include <tt-metalium/bfloat16.hpp>
 #include <tt-metalium/distributed.hpp>
 #include <tt-metalium/host_api.hpp>
@@ -45,7 +46,7 @@ int main() {
                                                   .compile_args = ct_args});
     uint32_t start = 0;
     for (const auto& core : corerange_to_cores(CoreRangeSet(cores), std::nullopt, true)) {
-        SetRuntimeArgs(program, reader, core, {static_cast<uint32_t>(src->address()), stick_size, shard_height, start});
+        SetRuntimeArgs(program, reader, core, {src->address(), stick_size, shard_height, start});
         start += shard_height;
     }
 

@@ -1,5 +1,6 @@
 // tensim's C++ vecadd_multi_core program: a + b over 640 bf16 tiles (uniform in [0, 10)) split across the
-// compute grid with split_work_to_cores; CB indices reach the kernels as named compile-time args. Unit-mesh host API.
+// compute grid with split_work_to_cores; CB indices reach the kernels as named compile-time args, the buffers as
+// TensorAccessorArgs. Today's host API (unit mesh).
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -7,9 +8,13 @@
 #include <unordered_map>
 #include <vector>
 
+#include <fmt/base.h>
 #include <tt-metalium/bfloat16.hpp>
+#include <tt-metalium/constants.hpp>
 #include <tt-metalium/distributed.hpp>
 #include <tt-metalium/host_api.hpp>
+#include <tt-metalium/tensor_accessor_args.hpp>
+#include <tt-metalium/work_split.hpp>
 
 #ifndef OVERRIDE_KERNEL_PREFIX
 #define OVERRIDE_KERNEL_PREFIX ""
@@ -47,18 +52,21 @@ int main() {
     }
     std::unordered_map<std::string, uint32_t> cbs = {
         {"cb_in0", CBIndex::c_0}, {"cb_in1", CBIndex::c_1}, {"cb_out0", CBIndex::c_16}};
+    std::vector<uint32_t> reader_args, writer_args;
+    TensorAccessorArgs(*src0).append_to(reader_args);
+    TensorAccessorArgs(*src1).append_to(reader_args);
+    TensorAccessorArgs(*dst).append_to(writer_args);
     auto reader = CreateKernel(program, OVERRIDE_KERNEL_PREFIX "vecadd_multi_core/kernels/interleaved_tile_read_multi_core.cpp",
-                               all_cores, ReaderDataMovementConfig({}, {}, cbs));
+                               all_cores, ReaderDataMovementConfig(reader_args, {}, cbs));
     auto writer = CreateKernel(program, OVERRIDE_KERNEL_PREFIX "vecadd_multi_core/kernels/tile_write_multi_core.cpp",
-                               all_cores, WriterDataMovementConfig({}, {}, cbs));
+                               all_cores, WriterDataMovementConfig(writer_args, {}, cbs));
     auto compute = CreateKernel(program, OVERRIDE_KERNEL_PREFIX "vecadd_multi_core/kernels/add_multi_core.cpp", all_cores,
                                 ComputeConfig{.math_fidelity = MathFidelity::HiFi4, .named_compile_args = cbs});
     uint32_t start = 0;
     for (const auto& core : corerange_to_cores(all_cores, std::nullopt, true)) {
         uint32_t n = group_1.contains(core) ? per_core_1 : per_core_2;
-        SetRuntimeArgs(program, reader, core,
-                       {static_cast<uint32_t>(src0->address()), static_cast<uint32_t>(src1->address()), n, start});
-        SetRuntimeArgs(program, writer, core, {static_cast<uint32_t>(dst->address()), n, start});
+        SetRuntimeArgs(program, reader, core, {src0->address(), src1->address(), n, start});
+        SetRuntimeArgs(program, writer, core, {dst->address(), n, start});
         SetRuntimeArgs(program, compute, core, {n});
         start += n;
     }

@@ -2,7 +2,8 @@
 //! across the compute grid with `split_work_to_cores`; each core reads, adds and writes its own slice.
 
 use super::common::{
-    CB_IN0, CB_IN1, CB_OUT0, bf16_dram_buffer, check_close, create_bf16_cbs, random_bf16, reader_binary, writer_unary,
+    CB_IN0, CB_IN1, CB_OUT0, bf16_dram_buffer, check_close, create_bf16_cbs, random_bf16, reader_binary_ta,
+    writer_unary_ta,
 };
 use super::eltwise_binary::tiles_add;
 use super::{ExampleOptions, Outcome};
@@ -25,14 +26,14 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
     let cores = split.all_cores.clone();
     create_bf16_cbs(&mut p, cores.clone(), &[(CB_IN0, 2), (CB_IN1, 2), (CB_OUT0, 2)])?;
     let r = p.create_kernel(
-        Kernel::dataflow("vecadd_multi_core/kernels/interleaved_tile_read_multi_core.cpp", reader_binary),
+        Kernel::dataflow("vecadd_multi_core/kernels/interleaved_tile_read_multi_core.cpp", reader_binary_ta),
         cores.clone(),
-        DataMovementConfig::reader(vec![]),
+        DataMovementConfig::reader([tensor_accessor_args(&s0), tensor_accessor_args(&s1)].concat()),
     )?;
     let w = p.create_kernel(
-        Kernel::dataflow("vecadd_multi_core/kernels/tile_write_multi_core.cpp", writer_unary),
+        Kernel::dataflow("vecadd_multi_core/kernels/tile_write_multi_core.cpp", writer_unary_ta),
         cores.clone(),
-        DataMovementConfig::writer(vec![]),
+        DataMovementConfig::writer(tensor_accessor_args(&d)),
     )?;
     let c = p.create_kernel(
         Kernel::compute("vecadd_multi_core/kernels/add_multi_core.cpp", tiles_add),

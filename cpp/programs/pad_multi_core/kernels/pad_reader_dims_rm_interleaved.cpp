@@ -6,6 +6,8 @@
 // source's TensorAccessorArgs at 7. Runtime args: src address, first output stick, output sticks.
 #include <cstdint>
 
+#include "api/dataflow/dataflow_api.h"
+
 void kernel_main() {
     uint32_t src = get_arg_val<uint32_t>(0);
     uint32_t first = get_arg_val<uint32_t>(1);

@@ -4,6 +4,8 @@
 // TensorAccessorArgs at 4. Runtime args: dst address, first output stick, output sticks.
 #include <cstdint>
 
+#include "api/dataflow/dataflow_api.h"
+
 void kernel_main() {
     uint32_t dst = get_arg_val<uint32_t>(0);
     uint32_t first = get_arg_val<uint32_t>(1);

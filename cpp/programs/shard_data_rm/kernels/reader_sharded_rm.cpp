@@ -1,11 +1,13 @@
 // Reader of tensim's shard_data_rm program: this core's shard (shard_height sticks of stick_size bytes,
 // from stick start_id) of a row-major DRAM tensor into c_N (compile-time arg 0), one stick per NoC read at
 // a stride of DRAM_ALIGNMENT bytes in L1 (past the CB's end, as the CB holds the sticks unpadded), then
-// prints each stick's two bf16 values. CT args: the CB, then the tensor's TensorAccessorArgs at offset 1.
+// prints each stick's two bf16 values (today's format-string DPRINT). CT args: the CB, then the tensor's
+// TensorAccessorArgs at offset 1.
 // Runtime args: src address, stick size in bytes, shard height in sticks, first stick.
 #include <cstdint>
 
-#include "debug/dprint.h"
+#include "api/dataflow/dataflow_api.h"
+#include "api/debug/dprint.h"
 
 void kernel_main() {
     uint32_t src = get_arg_val<uint32_t>(0);
@@ -27,6 +29,6 @@ void kernel_main() {
 
     for (uint32_t i = 0; i < shard_height; i++) {
         volatile tt_l1_ptr uint16_t* stick = reinterpret_cast<volatile tt_l1_ptr uint16_t*>(l1 + i * stride);
-        DPRINT << "stick " << start_id + i << ": " << BF16(stick[0]) << " " << BF16(stick[1]) << ENDL();
+        DPRINT("stick {}: {} {}\n", start_id + i, bf16_t{stick[0]}, bf16_t{stick[1]});
     }
 }

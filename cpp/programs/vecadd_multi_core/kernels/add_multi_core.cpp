@@ -1,17 +1,18 @@
-// Compute kernel of tensim's vecadd_multi_core program: cb_out0 = cb_in0 + cb_in1 (named compile-time args), tile by tile.
-// Runtime arg 0: the number of tiles. Legacy entry point (NAMESPACE / MAIN).
+// Compute kernel of tensim's vecadd_multi_core program, in today's compute API: cb_out0 = cb_in0 + cb_in1
+// (CB indices from named compile-time args), tile by tile. Runtime arg 0: the number of tiles.
 #include <cstdint>
-#include "compute_kernel_api/eltwise_binary.h"
-#include "compute_kernel_api/tile_move_copy.h"
 
-namespace NAMESPACE {
-void MAIN {
+#include "api/compute/common.h"
+#include "api/compute/compute_kernel_hw_startup.h"
+#include "api/compute/eltwise_binary.h"
+
+void kernel_main() {
     uint32_t n = get_arg_val<uint32_t>(0);
     constexpr uint32_t cb_in0 = get_named_compile_time_arg_val("cb_in0");
     constexpr uint32_t cb_in1 = get_named_compile_time_arg_val("cb_in1");
     constexpr uint32_t cb_out = get_named_compile_time_arg_val("cb_out0");
-    binary_op_init_common(cb_in0, cb_in1, cb_out);
-    add_tiles_init(cb_in0, cb_in1);
+    compute_kernel_hw_startup(cb_in0, cb_in1, cb_out);
+    add_init(cb_in0, cb_in1);
     for (uint32_t i = 0; i < n; i++) {
         cb_wait_front(cb_in0, 1);
         cb_wait_front(cb_in1, 1);
@@ -27,4 +28,3 @@ void MAIN {
         cb_push_back(cb_out, 1);
     }
 }
-}  // namespace NAMESPACE

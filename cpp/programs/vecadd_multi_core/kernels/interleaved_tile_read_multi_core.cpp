@@ -1,7 +1,10 @@
-// Reader of tensim's vecadd_multi_core program: this core's slice (tiles start..start+n) of two interleaved
-// DRAM tensors into the CBs named by compile-time args cb_in0 and cb_in1.
+// Reader of tensim's vecadd_multi_core program, in today's kernel API: this core's slice (tiles
+// start..start+n) of two interleaved DRAM tensors, through TensorAccessors (their args at compile-time offset
+// 0 and after it), into the CBs named by the named compile-time args cb_in0 and cb_in1.
 // Runtime args: a address, b address, n, start.
 #include <cstdint>
+
+#include "api/dataflow/dataflow_api.h"
 
 void kernel_main() {
     uint32_t a_addr = get_arg_val<uint32_t>(0);
@@ -10,10 +13,10 @@ void kernel_main() {
     uint32_t start = get_arg_val<uint32_t>(3);
     constexpr uint32_t cb_in0 = get_named_compile_time_arg_val("cb_in0");
     constexpr uint32_t cb_in1 = get_named_compile_time_arg_val("cb_in1");
-    const InterleavedAddrGenFast<true> a = {
-        .bank_base_address = a_addr, .page_size = (uint32_t)get_tile_size(cb_in0), .data_format = get_dataformat(cb_in0)};
-    const InterleavedAddrGenFast<true> b = {
-        .bank_base_address = b_addr, .page_size = (uint32_t)get_tile_size(cb_in1), .data_format = get_dataformat(cb_in1)};
+    constexpr auto a_args = TensorAccessorArgs<0>();
+    constexpr auto b_args = TensorAccessorArgs<a_args.next_compile_time_args_offset()>();
+    const auto a = TensorAccessor(a_args, a_addr);
+    const auto b = TensorAccessor(b_args, b_addr);
     for (uint32_t t = start; t < start + n; t++) {
         cb_reserve_back(cb_in0, 1);
         cb_reserve_back(cb_in1, 1);

@@ -2,6 +2,8 @@
 // Runtime arg 0: n.
 #include <cstdint>
 
+#include "api/dataflow/dataflow_api.h"
+
 void kernel_main() {
     uint32_t n = get_arg_val<uint32_t>(0);
     cb_wait_front(tt::CBIndex::c_2, n);
