@@ -35,9 +35,12 @@ extern "C" __attribute__((visibility("default"))) int tensim_host_entry(const te
 "#;
 
 /// tensim's stand-in for TT-Metalium's CMake package: `find_package(TT-Metalium)` finds it under the
-/// prefix [`cmake_prefix`] returns. `TT::Metalium` (and `TT::STL`) carry tensim's host headers, C++20, the
-/// entry point tensim calls, and link the "executable" as a shared object that `tensim build-and-run`
-/// loads (it cannot run on its own: the simulator is in tensim).
+/// prefix [`cmake_prefix`] returns. `TT::Metalium` (and `TT::STL`) carry tensim's host headers, C++20,
+/// `-Wno-narrowing` (today's examples brace 64-bit addresses into `uint32_t` argument lists, as upstream's
+/// tree build allows), the entry point tensim calls, and link the "executable" as a shared object that
+/// `tensim build-and-run` loads (it cannot run on its own: the simulator is in tensim). `TT::CommonPCH` is
+/// an empty target, and `execinfo` (a library tt-metal's assert header needs where the C library has no
+/// `backtrace`) an empty one where the C library has it.
 const CMAKE_CONFIG: &str = r#"# tensim's stand-in for the TT-Metalium CMake package (written by tensim; see `tensim build-and-run --cmake`).
 # A target linking TT::Metalium builds into a shared object that `tensim build-and-run` loads and runs.
 get_filename_component(_tensim_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
@@ -45,13 +48,24 @@ if(NOT TARGET TT::Metalium)
     add_library(tensim_metalium INTERFACE)
     target_include_directories(tensim_metalium INTERFACE "${_tensim_prefix}/include")
     target_compile_features(tensim_metalium INTERFACE cxx_std_20)
-    target_compile_options(tensim_metalium INTERFACE -fPIC)
+    target_compile_options(tensim_metalium INTERFACE -fPIC $<$<CXX_COMPILER_ID:GNU>:-Wno-narrowing>
+                           $<$<CXX_COMPILER_ID:Clang>:-Wno-c++11-narrowing>)
     target_compile_definitions(tensim_metalium INTERFACE TENSIM TENSIM_HOST)
     target_sources(tensim_metalium INTERFACE "${_tensim_prefix}/src/tensim_host_entry.cpp")
     target_link_options(tensim_metalium INTERFACE -shared)
     add_library(TT::Metalium ALIAS tensim_metalium)
     add_library(tensim_stl INTERFACE)
+    target_include_directories(tensim_stl INTERFACE "${_tensim_prefix}/include")
     add_library(TT::STL ALIAS tensim_stl)
+    target_link_libraries(tensim_metalium INTERFACE tensim_stl)
+    add_library(tensim_common_pch INTERFACE)
+    add_library(TT::CommonPCH ALIAS tensim_common_pch)
+    include(CheckFunctionExists)
+    check_function_exists(backtrace TENSIM_HAVE_BACKTRACE)
+    if(TENSIM_HAVE_BACKTRACE AND NOT TARGET execinfo)
+        add_library(execinfo INTERFACE IMPORTED GLOBAL)
+        message(STATUS "tensim: backtrace() is in the C library here: linking execinfo links nothing")
+    endif()
 endif()
 set(TT-Metalium_FOUND TRUE)
 "#;
@@ -67,28 +81,73 @@ pub fn cmake_prefix() -> Result<PathBuf, String> {
     write_tree(&cache, "cmake-prefix", &refs)
 }
 
-/// Build the program folder with CMake (its own CMakeLists.txt, tensim's package as TT-Metalium) in a
-/// build folder in the cache, and return the built host program: the target of its first
-/// `add_executable`.
+/// The folder CMake configures to build the program in `dir`: `dir`, or the highest parent folder whose
+/// CMakeLists reaches it through `add_subdirectory` (a program whose CMakeLists uses targets its parent
+/// defines, such as a shared `…::Common` header target, builds only from there).
+pub fn cmake_root(dir: &Path) -> PathBuf {
+    let mut root = dir.to_path_buf();
+    while let Some(parent) = root.parent() {
+        let Ok(text) = std::fs::read_to_string(parent.join("CMakeLists.txt")) else { break };
+        let name = root.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        let adds = cmake_calls(&without_comments(&text), "add_subdirectory")
+            .iter()
+            .any(|c| c.first().is_some_and(|s| s.trim_end_matches('/') == name));
+        if !adds {
+            break;
+        }
+        root = parent.to_path_buf();
+    }
+    root
+}
+
+/// Build the program folder with CMake and return the built host program: the target of its first
+/// `add_executable`. A generated top-level project finds tensim's package as TT-Metalium and adds the
+/// folder (or the parent folder that adds it, [`cmake_root`]); the build folder lives in the cache.
 pub fn build_with_cmake(dir: &Path) -> Result<PathBuf, String> {
     let lists = dir.join("CMakeLists.txt");
     let text = std::fs::read_to_string(&lists)
         .map_err(|e| format!("{}: {e} (--cmake needs a CMakeLists.txt)", lists.display()))?;
-    let target = text
-        .split("add_executable(")
-        .nth(1)
-        .and_then(|r| r.split(|c: char| c.is_whitespace() || c == ')').next())
-        .filter(|t| !t.is_empty())
-        .ok_or_else(|| format!("{}: no add_executable(NAME …) to build", lists.display()))?
-        .to_string();
+    let target = cmake_calls(&without_comments(&text), "add_executable")
+        .into_iter()
+        .find_map(|c| c.first().map(|t| t.to_string()))
+        .filter(|t| !t.is_empty() && !t.contains("${"))
+        .ok_or_else(|| format!("{}: no add_executable(NAME …) to build", lists.display()))?;
     let prefix = cmake_prefix()?;
     let cxx = compiler()?;
     let dir = dir.canonicalize().map_err(|e| format!("program folder {}: {e}", dir.display()))?;
+    let root = cmake_root(&dir);
     let build =
         cache_dir()?.join("cmake-builds").join(&Hash::new().add(dir.display().to_string().as_bytes()).hex()[..16]);
+    let wrapper = build.join("tensim-project");
+    std::fs::create_dir_all(&wrapper).map_err(|e| format!("cannot create {}: {e}", wrapper.display()))?;
+    let quote = |p: &Path| p.display().to_string().replace('\\', "/").replace('"', "\\\"");
+    let project = format!(
+        "# Written by tensim: builds {dir} with tensim's TT-Metalium package.\n\
+         cmake_minimum_required(VERSION 3.22)\n\
+         project(tensim_build LANGUAGES C CXX)\n\
+         find_package(TT-Metalium REQUIRED)\n\
+         add_subdirectory(\"{root}\" \"${{CMAKE_BINARY_DIR}}/program\")\n\
+         file(GENERATE OUTPUT \"${{CMAKE_BINARY_DIR}}/tensim-target.txt\" CONTENT \"$<TARGET_FILE:{target}>\")\n",
+        dir = quote(&dir),
+        root = quote(&root),
+    );
+    let lists_path = wrapper.join("CMakeLists.txt");
+    if std::fs::read_to_string(&lists_path).ok().as_deref() != Some(project.as_str()) {
+        std::fs::write(&lists_path, &project).map_err(|e| format!("cannot write {}: {e}", lists_path.display()))?;
+    }
+    let out_dir = build.join("build");
+    // Nothing CMake reads changed since the last build of this folder: its product is current.
+    let stamp = build.join("tensim-inputs.hash");
+    let inputs = tree_hash(&root, &[&prefix, &cxx], &project);
+    if std::fs::read_to_string(&stamp).ok().as_deref() == Some(inputs.as_str())
+        && let Ok(recorded) = std::fs::read_to_string(out_dir.join("tensim-target.txt"))
+        && Path::new(recorded.trim()).is_file()
+    {
+        return Ok(PathBuf::from(recorded.trim()));
+    }
     let run = |args: &[&std::ffi::OsStr]| -> Result<(), String> {
         let out = Command::new("cmake").args(args).output().map_err(|e| {
-            format!("cannot run cmake: {e} (install CMake 3.22 or newer, or leave out --cmake to build without it)")
+            format!("cannot run cmake: {e} (install CMake 3.22 or newer, e.g. `pip install cmake`, or leave out --cmake to build without it)")
         })?;
         if !out.status.success() {
             return Err(format!(
@@ -104,19 +163,52 @@ pub fn build_with_cmake(dir: &Path) -> Result<PathBuf, String> {
     let cxx_arg = format!("-DCMAKE_CXX_COMPILER={}", cxx.display());
     run(&[
         "-S".as_ref(),
-        dir.as_os_str(),
+        wrapper.as_os_str(),
         "-B".as_ref(),
-        build.as_os_str(),
+        out_dir.as_os_str(),
         prefix_arg.as_ref(),
         cxx_arg.as_ref(),
         "-DCMAKE_BUILD_TYPE=Release".as_ref(),
     ])?;
-    run(&["--build".as_ref(), build.as_os_str(), "--target".as_ref(), target.as_ref()])?;
-    let built = build.join(&target);
+    run(&["--build".as_ref(), out_dir.as_os_str(), "--target".as_ref(), target.as_ref()])?;
+    let recorded = std::fs::read_to_string(out_dir.join("tensim-target.txt"))
+        .map_err(|e| format!("cmake built {target} but tensim cannot find where: {e}"))?;
+    let built = PathBuf::from(recorded.trim());
     if !built.is_file() {
-        return Err(format!("cmake built no {} in {}", target, build.display()));
+        return Err(format!("cmake built no {} (expected at {})", target, built.display()));
     }
+    std::fs::write(&stamp, inputs).map_err(|e| format!("cannot write {}: {e}", stamp.display()))?;
     Ok(built)
+}
+
+/// A hash of every file of a program tree CMake may read (CMake scripts and C/C++ sources and headers, by
+/// path and content), of `paths` and of `extra`.
+fn tree_hash(root: &Path, paths: &[&Path], extra: &str) -> String {
+    let mut files = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else { continue };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| {
+                ["txt", "cmake", "cpp", "cc", "cxx", "c", "h", "hpp", "hh", "inl"].contains(&x.to_string_lossy().as_ref())
+            }) {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let mut h = Hash::new();
+    for f in files {
+        h.add(f.display().to_string().as_bytes()).add(&std::fs::read(&f).unwrap_or_default());
+    }
+    for p in paths {
+        h.add(p.display().to_string().as_bytes());
+    }
+    h.add(extra.as_bytes());
+    h.hex()
 }
 
 /// The host sources of a program folder.
@@ -157,21 +249,65 @@ pub fn host_sources(dir: &Path) -> Result<Vec<PathBuf>, String> {
 /// The source files a CMakeLists names in `add_executable(…)` and `target_sources(…)` (variables and
 /// generator expressions are not expanded: such sources are skipped).
 fn cmake_sources(text: &str) -> Vec<String> {
-    let no_comments: String = text.lines().map(|l| l.split('#').next().unwrap_or("")).collect::<Vec<_>>().join("\n");
+    let text = without_comments(text);
     let mut out = Vec::new();
     for cmd in ["add_executable", "target_sources"] {
-        let mut rest = no_comments.as_str();
-        while let Some(i) = rest.find(cmd) {
-            rest = &rest[i + cmd.len()..];
-            let Some(open) = rest.trim_start().strip_prefix('(') else { continue };
-            let Some(close) = open.find(')') else { break };
-            for tok in open[..close].split_whitespace().skip(1) {
-                let tok = tok.trim_matches('"');
+        for call in cmake_calls(&text, cmd) {
+            for tok in call.iter().skip(1) {
                 let tok = tok.strip_prefix("${CMAKE_CURRENT_SOURCE_DIR}/").unwrap_or(tok);
                 if (tok.ends_with(".cpp") || tok.ends_with(".cc") || tok.ends_with(".cxx")) && !tok.contains("${") {
                     let tok = tok.to_string();
                     if !out.contains(&tok) {
                         out.push(tok);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The arguments of every `command(…)` call in a CMakeLists text (comments removed; one level of parentheses).
+fn cmake_calls<'a>(text: &'a str, command: &str) -> Vec<Vec<&'a str>> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(command) {
+        let before_ok = rest[..i].chars().last().is_none_or(|c| !c.is_alphanumeric() && c != '_');
+        rest = &rest[i + command.len()..];
+        let Some(open) = rest.trim_start().strip_prefix('(') else { continue };
+        let Some(close) = open.find(')') else { break };
+        if before_ok {
+            out.push(open[..close].split_whitespace().map(|t| t.trim_matches('"')).collect());
+        }
+    }
+    out
+}
+
+fn without_comments(text: &str) -> String {
+    text.lines().map(|l| l.split('#').next().unwrap_or("")).collect::<Vec<_>>().join("\n")
+}
+
+/// Folders whose headers a program gets through interface targets its parents define: for each of the two
+/// parent folders' CMakeLists, every `add_subdirectory(X)` whose own CMakeLists exports
+/// `target_include_directories(… INTERFACE ${CMAKE_CURRENT_SOURCE_DIR}…)` gives `X` (or the named
+/// sub-folder).
+fn interface_includes(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for parent in dir.ancestors().skip(1).take(2) {
+        let Ok(text) = std::fs::read_to_string(parent.join("CMakeLists.txt")) else { continue };
+        for call in cmake_calls(&without_comments(&text), "add_subdirectory") {
+            let Some(sub) = call.first() else { continue };
+            let sub_dir = parent.join(sub);
+            let Ok(sub_text) = std::fs::read_to_string(sub_dir.join("CMakeLists.txt")) else { continue };
+            for args in cmake_calls(&without_comments(&sub_text), "target_include_directories") {
+                if !args.contains(&"INTERFACE") {
+                    continue;
+                }
+                for a in args.iter().filter(|a| a.starts_with("${CMAKE_CURRENT_SOURCE_DIR}")) {
+                    let rel = a.trim_start_matches("${CMAKE_CURRENT_SOURCE_DIR}").trim_start_matches('/');
+                    let inc = if rel.is_empty() { sub_dir.clone() } else { sub_dir.join(rel) };
+                    if inc.is_dir() && !out.contains(&inc) {
+                        out.push(inc);
                     }
                 }
             }
@@ -188,9 +324,15 @@ pub fn build(dir: &Path) -> Result<PathBuf, String> {
     let cxx = compiler()?;
     let cache = cache_dir()?;
     let include = write_tree(&cache, "host-include", HOST_HEADERS)?;
-    // The folder and its two parents: examples include their siblings' headers (`matmul_common/…`).
+    // The folder and its two parents (examples include their siblings' headers, `matmul_common/…`), and the
+    // folders interface targets of the parents' CMakeLists export (`Matmul::Common` → `matmul_common/`).
     let mut includes = vec![dir.clone()];
     includes.extend(dir.ancestors().skip(1).take(2).map(Path::to_path_buf));
+    for extra in interface_includes(&dir) {
+        if !includes.contains(&extra) {
+            includes.push(extra);
+        }
+    }
     let mut h = Hash::new();
     h.add(ENTRY.as_bytes()).add(include.display().to_string().as_bytes()).add(cxx.display().to_string().as_bytes());
     for s in &sources {

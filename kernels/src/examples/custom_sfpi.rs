@@ -4,8 +4,8 @@
 //! a face function under `_llk_math_eltwise_{binary,unary}_sfpu_params_`).
 
 use super::common::{
-    CB_IN0, CB_IN1, CB_OUT0, bf16_dram_buffer, check_close, create_bf16_cbs, random_bf16, reader_binary, reader_binary_ta,
-    reader_unary_ta, writer_unary, writer_unary_ta,
+    CB_IN0, CB_IN1, CB_OUT0, bf16_dram_buffer, check_close, create_bf16_cbs, random_bf16, reader_binary,
+    reader_binary_ta, reader_unary_ta, writer_unary, writer_unary_ta,
 };
 use super::{ExampleOptions, Outcome};
 use crate::rng::Rng;

@@ -144,22 +144,15 @@ pub fn finish(
 // -------------------------------------------------------------------------------------------------
 
 /// `reader_mm`: for each output tile `start .. start + n` (row-major over Mt × Nt), the Kt tile pairs
-/// A(mt, kt) → c_0 and B(kt, nt) → c_1. RT args: in0 address, in1 address, Mt, Kt, Nt, start, n.
+/// A(mt, kt) → c_0 and B(kt, nt) → c_1, through TensorAccessors (their args, page size included, at
+/// compile-time offset 0 and after it). RT args: in0 address, in1 address, Mt, Kt, Nt, start, n.
 pub fn reader_mm(k: &mut Dataflow) {
     let (a_addr, b_addr): (u32, u32) = (k.get_arg_val(0), k.get_arg_val(1));
     let (_mt, kt, nt): (u32, u32, u32) = (k.get_arg_val(2), k.get_arg_val(3), k.get_arg_val(4));
     let (start, n): (u32, u32) = (k.get_arg_val(5), k.get_arg_val(6));
-    let tile = k.get_tile_size(CB_IN0);
-    let a = InterleavedAddrGenFast::<true> {
-        bank_base_address: a_addr,
-        page_size: tile,
-        data_format: DataFormat::Float16_b,
-    };
-    let b = InterleavedAddrGenFast::<true> {
-        bank_base_address: b_addr,
-        page_size: tile,
-        data_format: DataFormat::Float16_b,
-    };
+    let a_args = k.tensor_accessor_args(0);
+    let b_args = k.tensor_accessor_args(a_args.next_compile_time_args_offset());
+    let (a, b) = (TensorAccessor::new(a_args, a_addr, 0), TensorAccessor::new(b_args, b_addr, 0));
     for out in start..start + n {
         let (m, nn) = (out / nt, out % nt);
         for kk in 0..kt {
@@ -178,11 +171,12 @@ pub fn reader_mm(k: &mut Dataflow) {
 }
 
 /// The compute kernel `mm`: for each of `n` output tiles, DST = Σ over Kt of A·B, packed to c_16.
-/// RT args: n, Kt.
+/// RT args: n, Kt. (Today's `compute_kernel_hw_startup<SrcOrder::Reverse>` + `matmul_init`.)
 pub fn mm_tiles(c: &mut Compute) {
     let n: u32 = c.get_arg_val(0);
     let kt: u32 = c.get_arg_val(1);
-    c.mm_init(CB_IN0, CB_IN1, CB_OUT0, 0);
+    c.compute_kernel_hw_startup(CB_IN0, CB_IN1, CB_OUT0);
+    c.mm_init_short(CB_IN0, CB_IN1, 0);
     for _ in 0..n {
         c.tile_regs_acquire();
         for _ in 0..kt {

@@ -2,7 +2,7 @@
 //! with the output tiles split over the compute grid by `split_work_to_cores`; every core streams its own
 //! tiles' operands from DRAM (no reuse between cores).
 
-use super::common::{CB_IN0, CB_IN1, CB_OUT0, create_bf16_cbs, writer_unary};
+use super::common::{CB_IN0, CB_IN1, CB_OUT0, create_bf16_cbs, writer_unary_ta};
 use super::matmul_common::{MatmulShape, fidelity, finish, mm_tiles, reader_mm, setup};
 use super::{ExampleOptions, Outcome};
 use sim_device::prelude::*;
@@ -18,17 +18,20 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
     let mut p = Program::new();
     create_bf16_cbs(&mut p, cores.clone(), &[(CB_IN0, 2), (CB_IN1, 2), (CB_OUT0, 2)])?;
     let r = p.create_kernel(
-        Kernel::dataflow("matmul_multi_core/kernels/dataflow/reader_mm_output_tiles_partitioned.cpp", reader_mm),
+        Kernel::dataflow("matmul/matmul_multi_core/kernels/dataflow/reader_mm_output_tiles_partitioned.cpp", reader_mm),
         cores.clone(),
-        DataMovementConfig::reader(vec![]),
+        DataMovementConfig::reader([tensor_accessor_args(&d.in0), tensor_accessor_args(&d.in1)].concat()),
     )?;
     let w = p.create_kernel(
-        Kernel::dataflow("matmul_multi_core/kernels/dataflow/writer_unary_interleaved_start_id.cpp", writer_unary),
+        Kernel::dataflow(
+            "matmul/matmul_multi_core/kernels/dataflow/writer_unary_interleaved_start_id.cpp",
+            writer_unary_ta,
+        ),
         cores.clone(),
-        DataMovementConfig::writer(vec![]),
+        DataMovementConfig::writer(tensor_accessor_args(&d.out)),
     )?;
     let c = p.create_kernel(
-        Kernel::compute("matmul_multi_core/kernels/compute/mm.cpp", mm_tiles),
+        Kernel::compute("matmul/matmul_multi_core/kernels/compute/mm.cpp", mm_tiles),
         cores.clone(),
         ComputeConfig { math_fidelity: fid, ..Default::default() },
     )?;

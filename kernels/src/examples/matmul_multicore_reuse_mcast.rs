@@ -244,7 +244,7 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
     let left = (gy > 1).then(|| CoreRange::new(CoreCoord::new(0, 1), CoreCoord::new(0, gy - 1)));
     let top = (gx > 1).then(|| CoreRange::new(CoreCoord::new(1, 0), CoreCoord::new(gx - 1, 0)));
     let rest = (gx > 1 && gy > 1).then(|| CoreRange::new(CoreCoord::new(1, 1), CoreCoord::new(gx - 1, gy - 1)));
-    let dir = "matmul_multicore_reuse_mcast/kernels/dataflow";
+    let dir = "matmul/matmul_multicore_reuse_mcast/kernels/dataflow";
     let reader_cfg =
         DataMovementConfig { processor: DataMovementProcessor::RISCV_1, noc: NocId::Noc1, ..Default::default() };
     let writer_cfg =
@@ -299,7 +299,7 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
         writer_cfg,
     )?;
     p.create_kernel(
-        Kernel::compute("matmul_multicore_reuse_mcast/kernels/compute/bmm_large_block_zm.cpp", bmm_large_block_zm),
+        Kernel::compute("matmul/matmul_multicore_reuse_mcast/kernels/compute/bmm_large_block_zm.cpp", bmm_large_block_zm),
         all,
         ComputeConfig { math_fidelity: fid, compile_args: plan.compute_args(), ..Default::default() },
     )?;

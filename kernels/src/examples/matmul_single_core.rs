@@ -2,7 +2,7 @@
 //! 640 × 640 by default) on one core, one output tile at a time: the reader streams the Kt tile pairs of
 //! each output tile, the compute kernel accumulates them in DST, the writer stores the tile.
 
-use super::common::{CB_IN0, CB_IN1, CB_OUT0, create_bf16_cbs, writer_unary};
+use super::common::{CB_IN0, CB_IN1, CB_OUT0, create_bf16_cbs, writer_unary_ta};
 use super::matmul_common::{MatmulShape, fidelity, finish, mm_tiles, reader_mm, setup};
 use super::{ExampleOptions, Outcome};
 use sim_device::prelude::*;
@@ -16,17 +16,17 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
     let mut p = Program::new();
     create_bf16_cbs(&mut p, core, &[(CB_IN0, 2), (CB_IN1, 2), (CB_OUT0, 2)])?;
     let r = p.create_kernel(
-        Kernel::dataflow("matmul_single_core/kernels/dataflow/reader_single_core_mm.cpp", reader_mm),
+        Kernel::dataflow("matmul/matmul_single_core/kernels/dataflow/reader_single_core_mm.cpp", reader_mm),
         core,
-        DataMovementConfig::reader(vec![]),
+        DataMovementConfig::reader([tensor_accessor_args(&d.in0), tensor_accessor_args(&d.in1)].concat()),
     )?;
     let w = p.create_kernel(
-        Kernel::dataflow("matmul_single_core/kernels/dataflow/writer_single_core_mm.cpp", writer_unary),
+        Kernel::dataflow("matmul/matmul_single_core/kernels/dataflow/writer_single_core_mm.cpp", writer_unary_ta),
         core,
-        DataMovementConfig::writer(vec![]),
+        DataMovementConfig::writer(tensor_accessor_args(&d.out)),
     )?;
     let c = p.create_kernel(
-        Kernel::compute("matmul_single_core/kernels/compute/mm.cpp", mm_tiles),
+        Kernel::compute("matmul/matmul_single_core/kernels/compute/mm.cpp", mm_tiles),
         core,
         ComputeConfig { math_fidelity: fid, ..Default::default() },
     )?;
