@@ -216,6 +216,17 @@ impl Spec {
         for (k, v) in &self.defines {
             f.push(format!("-D{k}={v}"));
         }
+        // With a tt-metal checkout, headers tensim does not ship (kernel helper libraries such as
+        // ttnn/cpp/ttnn/kernel_lib/…) are found there, after tensim's own.
+        if let Some(home) = std::env::var_os("TT_METAL_HOME").map(PathBuf::from).filter(|h| h.is_dir()) {
+            for sub in ["", "ttnn/cpp", "ttnn", "tt_metal"] {
+                let d = if sub.is_empty() { home.clone() } else { home.join(sub) };
+                if d.is_dir() {
+                    f.push("-idirafter".into());
+                    f.push(d.display().to_string());
+                }
+            }
+        }
         f
     }
 
@@ -253,7 +264,7 @@ impl Spec {
         };
         let _ = write!(
             w,
-            "#include \"tensim/l1_access.h\"\n#include \"{path}\"\nextern \"C\" __attribute__((visibility(\"default\"))) void tensim_kernel_entry(const tensim_api* api) {{\n  tensim::api = api;\n  tensim::l1_end = api->l1_size();\n  {call}\n}}\n"
+            "#include \"tensim/l1_access.h\"\n#include \"{path}\"\nextern \"C\" __attribute__((visibility(\"default\"))) unsigned tensim_abi_version() {{ return TENSIM_ABI_VERSION; }}\nextern \"C\" __attribute__((visibility(\"default\"))) void tensim_kernel_entry(const tensim_api* api) {{\n  tensim::api = api;\n  tensim::l1_end = api->l1_size();\n  {call}\n}}\n"
         );
         w
     }

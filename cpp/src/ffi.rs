@@ -71,6 +71,7 @@ impl KernelLib {
         // initialisers are the C++ runtime's and the kernel's own globals, which run no tensim code.
         let lib = unsafe { libloading::Library::new(path) }
             .map_err(|e| format!("cannot load the compiled kernel {}: {e}", path.display()))?;
+        check_version(&lib, path, b"tensim_abi_version\0", crate::abi::ABI_VERSION, "tensim/abi.h")?;
         // SAFETY: `tensim_kernel_entry` is defined by the wrapper `compile.rs` generates, with exactly this
         // signature (`extern "C" void(const tensim_api*)`).
         let entry: Entry = unsafe {
@@ -222,6 +223,23 @@ type HostEntry = unsafe extern "C-unwind" fn(
     u32,
 ) -> i32;
 
+/// The ABI version an object was built against (the `extern "C" unsigned name()` the wrappers export) is
+/// the one this tensim speaks.
+fn check_version(lib: &libloading::Library, path: &Path, name: &[u8], want: u32, header: &str) -> Result<(), String> {
+    // SAFETY: the wrappers tensim generates define this symbol as `extern "C" unsigned f(void)`.
+    let f = unsafe { lib.get::<extern "C" fn() -> u32>(name) }.map_err(|_| {
+        format!("{} was not built by this tensim (it has no ABI version); delete it and build again", path.display())
+    })?;
+    let got = f();
+    if got != want {
+        return Err(format!(
+            "{} was built against {header} version {got}, and this tensim speaks version {want}; build it again",
+            path.display()
+        ));
+    }
+    Ok(())
+}
+
 /// A loaded host program.
 pub(crate) struct HostLib {
     entry: HostEntry,
@@ -238,6 +256,7 @@ impl HostLib {
         // initialisers are the C++ runtime's and the program's own globals.
         let lib = unsafe { libloading::Library::new(path) }
             .map_err(|e| format!("cannot load the compiled host program {}: {e}", path.display()))?;
+        check_version(&lib, path, b"tensim_host_abi_version\0", crate::host::abi::HOST_ABI_VERSION, "tensim/host_abi.h")?;
         // SAFETY: `tensim_host_entry` is defined by the entry file `host/build.rs` adds, with this signature.
         let entry: HostEntry = unsafe {
             *lib.get::<HostEntry>(b"tensim_host_entry\0")

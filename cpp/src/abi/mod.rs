@@ -26,45 +26,45 @@ pub const ABI_VERSION: u32 = 7;
 /// The table (`struct tensim_api` of `tensim/abi.h`).
 #[repr(C)]
 pub struct TensimApi {
-    version: u32,
-    arg: extern "C-unwind" fn(u32) -> u32,
-    common_arg: extern "C-unwind" fn(u32) -> u32,
-    dprint: extern "C-unwind" fn(*const u8, u32),
-    zone: extern "C-unwind" fn(*const c_char, u32),
-    cb: extern "C-unwind" fn(u32, u32, u32),
-    query: extern "C-unwind" fn(u32, u32, u32) -> u32,
-    noc_addr_xy: extern "C-unwind" fn(u32, u32, u32, u32) -> u64,
-    noc_addr_bank: extern "C-unwind" fn(u32, u32, u32, u32) -> u64,
-    noc_addr_page: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32, u32) -> u64,
-    noc_addr_mcast: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32) -> u64,
-    read: extern "C-unwind" fn(u64, u32, u32, u32),
-    write: extern "C-unwind" fn(u32, u64, u32, u32, u32),
-    read_page: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32, u32, u32),
-    write_page: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32, u32, u32),
-    write_mcast: extern "C-unwind" fn(u32, u64, u32, u32, u32, u32, u32),
-    barrier: extern "C-unwind" fn(u32, u32),
-    sem_wait: extern "C-unwind" fn(u32, u32, u32),
-    sem_set: extern "C-unwind" fn(u32, u32),
-    sem_inc: extern "C-unwind" fn(u64, u32, u32),
-    sem_set_remote: extern "C-unwind" fn(u32, u64, u32),
-    sem_set_mcast: extern "C-unwind" fn(u32, u64, u32, u32, u32, u32),
-    inline_write: extern "C-unwind" fn(u64, u32, u32),
-    compute: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32),
-    ta_noc_addr: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32) -> u64,
-    ta_read: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32),
-    ta_write: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32),
-    sfpi: extern "C-unwind" fn(u32, i32, u32, *mut f32, *const u8) -> u32,
-    l1_size: extern "C-unwind" fn() -> u32,
-    l1_access: extern "C-unwind" fn(u32, u32),
-    tile_slice: extern "C-unwind" fn(u32, u32, u64, u32, *mut u8, u32) -> u32,
-    timestamped_data: extern "C-unwind" fn(*const c_char, u64),
-    noc_state: extern "C-unwind" fn(u32, u64, u32, u32, u32),
-    eth: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32) -> u32,
-    fabric: extern "C-unwind" fn(u32, *mut u32, *const u64) -> u32,
-    ta_info: extern "C-unwind" fn(u32, u32, u32, u32) -> u64,
-    noc_xy: extern "C-unwind" fn(u64) -> u32,
-    fail: extern "C-unwind" fn(*const c_char),
-    dprint_state: extern "C-unwind" fn(u32, u32) -> u32,
+    pub(crate) version: u32,
+    pub(crate) arg: extern "C-unwind" fn(u32) -> u32,
+    pub(crate) common_arg: extern "C-unwind" fn(u32) -> u32,
+    pub(crate) dprint: extern "C-unwind" fn(*const c_char, u32),
+    pub(crate) zone: extern "C-unwind" fn(*const c_char, u32),
+    pub(crate) cb: extern "C-unwind" fn(u32, u32, u32),
+    pub(crate) query: extern "C-unwind" fn(u32, u32, u32) -> u32,
+    pub(crate) noc_addr_xy: extern "C-unwind" fn(u32, u32, u32, u32) -> u64,
+    pub(crate) noc_addr_bank: extern "C-unwind" fn(u32, u32, u32, u32) -> u64,
+    pub(crate) noc_addr_page: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32, u32) -> u64,
+    pub(crate) noc_addr_mcast: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32) -> u64,
+    pub(crate) read: extern "C-unwind" fn(u64, u32, u32, u32),
+    pub(crate) write: extern "C-unwind" fn(u32, u64, u32, u32, u32),
+    pub(crate) read_page: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32, u32, u32),
+    pub(crate) write_page: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32, u32, u32),
+    pub(crate) write_mcast: extern "C-unwind" fn(u32, u64, u32, u32, u32, u32, u32),
+    pub(crate) barrier: extern "C-unwind" fn(u32, u32),
+    pub(crate) sem_wait: extern "C-unwind" fn(u32, u32, u32),
+    pub(crate) sem_set: extern "C-unwind" fn(u32, u32),
+    pub(crate) sem_inc: extern "C-unwind" fn(u64, u32, u32),
+    pub(crate) sem_set_remote: extern "C-unwind" fn(u32, u64, u32),
+    pub(crate) sem_set_mcast: extern "C-unwind" fn(u32, u64, u32, u32, u32, u32),
+    pub(crate) inline_write: extern "C-unwind" fn(u64, u32, u32),
+    pub(crate) compute: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32),
+    pub(crate) ta_noc_addr: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32) -> u64,
+    pub(crate) ta_read: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32),
+    pub(crate) ta_write: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32),
+    pub(crate) sfpi: extern "C-unwind" fn(u32, i32, u32, *mut f32, *const u8) -> u32,
+    pub(crate) l1_size: extern "C-unwind" fn() -> u32,
+    pub(crate) l1_access: extern "C-unwind" fn(u32, u32),
+    pub(crate) tile_slice: extern "C-unwind" fn(u32, u32, u64, u32, *mut c_char, u32) -> u32,
+    pub(crate) timestamped_data: extern "C-unwind" fn(*const c_char, u64),
+    pub(crate) noc_state: extern "C-unwind" fn(u32, u64, u32, u32, u32),
+    pub(crate) eth: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32) -> u32,
+    pub(crate) fabric: extern "C-unwind" fn(u32, *mut u32, *const u64) -> u32,
+    pub(crate) ta_info: extern "C-unwind" fn(u32, u32, u32, u32) -> u64,
+    pub(crate) noc_xy: extern "C-unwind" fn(u64) -> u32,
+    pub(crate) fail: extern "C-unwind" fn(*const c_char),
+    pub(crate) dprint_state: extern "C-unwind" fn(u32, u32) -> u32,
 }
 
 /// The one table every kernel gets.
@@ -178,8 +178,8 @@ extern "C-unwind" fn common_arg(i: u32) -> u32 {
 }
 
 /// A print statement's text, as the kernel made it (lines end at its newlines).
-extern "C-unwind" fn dprint(ptr: *const u8, len: u32) {
-    let t = text(ptr, len);
+extern "C-unwind" fn dprint(ptr: *const c_char, len: u32) {
+    let t = text(ptr.cast(), len);
     either("DPRINT", |c| c.dprint_raw(t.clone()), |d| d.dprint_raw(t.clone()))
 }
 
@@ -284,7 +284,8 @@ extern "C-unwind" fn l1_access(bytes: u32, store: u32) {
     }
 }
 
-extern "C-unwind" fn tile_slice(cb: u32, tile: u32, range: u64, flags: u32, out: *mut u8, cap: u32) -> u32 {
+extern "C-unwind" fn tile_slice(cb: u32, tile: u32, range: u64, flags: u32, out: *mut c_char, cap: u32) -> u32 {
+    let out: *mut u8 = out.cast();
     let b = |i: u32| (range >> (8 * i)) as u8;
     let range = SliceRange { h0: b(0), h1: b(1), hs: b(2), w0: b(3), w1: b(4), ws: b(5) };
     let ptr = if flags & 1 != 0 { SlicePtr::Write } else { SlicePtr::Read };

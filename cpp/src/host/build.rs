@@ -16,6 +16,7 @@ const ENTRY: &str = r#"#include <cstdio>
 #include <exception>
 #include "tensim/host_abi.h"
 int main(int, char**);
+extern "C" __attribute__((visibility("default"))) unsigned tensim_host_abi_version() { return TENSIM_HOST_ABI_VERSION; }
 extern "C" __attribute__((visibility("default"))) int tensim_host_entry(const tensim_host_api* api, int argc,
                                                                          char** argv, char* err, unsigned errlen) {
     tensim::host_api = api;

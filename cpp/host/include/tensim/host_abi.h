@@ -1,7 +1,9 @@
 // tensim's host ABI: the table through which a C++ host program compiled against tensim's TT-Metalium
 // headers reaches tensim's Rust host API (devices, buffers, programs, runs). Written for tensim; the Rust
-// side is cpp/src/host/abi.rs, and the two must list the same members in the same order
-// (TENSIM_HOST_ABI_VERSION guards it). Every call returns 0 or an error whose text last_error() holds.
+// side is cpp/src/host/abi.rs, and the two must list the same members in the same order with the same
+// types: cpp/build.rs turns this struct into compile-time checks of the Rust table, and
+// TENSIM_HOST_ABI_VERSION guards compiled objects. Every call returns 0 or an error whose text
+// last_error() holds. The contract is cpp/ABI.md.
 #pragma once
 #include <cstdint>
 

@@ -1,6 +1,7 @@
 // tensim's kernel ABI: the table of calls through which a C++ kernel compiled against tensim's headers
-// reaches tensim's Rust kernel API. Written for tensim; the Rust side is cpp-kernels/src/abi.rs, and the
-// two must list the same members in the same order (TENSIM_ABI_VERSION guards it).
+// reaches tensim's Rust kernel API. Written for tensim; the Rust side is cpp/src/abi/, and the two must list
+// the same members in the same order with the same types: cpp/build.rs turns this struct into compile-time
+// checks of the Rust table, and TENSIM_ABI_VERSION guards compiled objects. The contract is cpp/ABI.md.
 #pragma once
 #include <cstdint>
 
