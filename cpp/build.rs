@@ -30,7 +30,7 @@ fn rust_type(c: &str) -> String {
     let c = c.split_whitespace().collect::<Vec<_>>().join(" ");
     // Drop a parameter name: the last word when it is not part of the type.
     let mut t = c.clone();
-    if let Some((ty, name)) = c.rsplit_once(|ch: char| ch == ' ' || ch == '*') {
+    if let Some((ty, name)) = c.rsplit_once([' ', '*']) {
         let is_type_word = ["uint32_t", "int32_t", "uint64_t", "int64_t", "uint8_t", "float", "void", "char", "const"]
             .contains(&name)
             || name.starts_with("tensim_");
@@ -40,7 +40,7 @@ fn rust_type(c: &str) -> String {
     }
     let t = t.replace(" *", "*").replace("* ", "*");
     let stars = t.matches('*').count();
-    let base = t.trim_end_matches(|ch| ch == '*' || ch == ' ').to_string();
+    let base = t.trim_end_matches(['*', ' ']).to_string();
     let (consted, base) = match base.strip_prefix("const ") {
         Some(b) => (true, b.to_string()),
         None => (false, base),
@@ -72,8 +72,7 @@ fn abi_check(header: &str, strukt: &str, rust: &str, abi: &str) -> String {
     let start = header.find(&format!("struct {strukt} {{")).unwrap_or_else(|| panic!("abi check: no struct {strukt}"));
     let body = &header[start..];
     let body = &body[body.find('{').expect("a struct body") + 1..body.find("};").expect("the struct's end")];
-    let code: String =
-        body.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join(" ");
+    let code: String = body.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join(" ");
     let mut out = String::new();
     let mut fields = Vec::new();
     for decl in code.split(';').map(str::trim).filter(|d| !d.is_empty()) {
@@ -89,10 +88,7 @@ fn abi_check(header: &str, strukt: &str, rust: &str, abi: &str) -> String {
             };
             let ret = rust_type(ret);
             let ret = if ret == "()" { String::new() } else { format!(" -> {ret}") };
-            out.push_str(&format!(
-                "    let _: extern \"{abi}\" fn({}){ret} = t.{name};\n",
-                params.join(", ")
-            ));
+            out.push_str(&format!("    let _: extern \"{abi}\" fn({}){ret} = t.{name};\n", params.join(", ")));
             fields.push(name.to_string());
         } else {
             let name = decl.split_whitespace().last().expect("a field name");

@@ -256,7 +256,13 @@ impl HostLib {
         // initialisers are the C++ runtime's and the program's own globals.
         let lib = unsafe { libloading::Library::new(path) }
             .map_err(|e| format!("cannot load the compiled host program {}: {e}", path.display()))?;
-        check_version(&lib, path, b"tensim_host_abi_version\0", crate::host::abi::HOST_ABI_VERSION, "tensim/host_abi.h")?;
+        check_version(
+            &lib,
+            path,
+            b"tensim_host_abi_version\0",
+            crate::host::abi::HOST_ABI_VERSION,
+            "tensim/host_abi.h",
+        )?;
         // SAFETY: `tensim_host_entry` is defined by the entry file `host/build.rs` adds, with this signature.
         let entry: HostEntry = unsafe {
             *lib.get::<HostEntry>(b"tensim_host_entry\0")

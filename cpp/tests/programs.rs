@@ -60,25 +60,30 @@ fn cpp_programs_pass_and_time_like_their_rust_ports() {
     // (folder, Rust port). Kernels that read and write L1 through pointers (the adder, softmax's scaler tile)
     // take the same time as their Rust ports' L1 API calls.
     let cases = [
+        // Today's API (the mesh host API, api/ includes, accessor args with their page size, kernel_main
+        // compute kernels, object-style kernels where today's examples use them).
         ("loopback", "loopback"),
         ("eltwise_binary", "eltwise_binary"),
-        ("hello_world_datamovement_kernel", "hello_world_datamovement"),
         ("add_2_integers_in_riscv", "add_2_integers_in_riscv"),
-        ("sfpu_custom_add", "sfpu_custom_add"),
         ("custom_sfpi_add", "custom_sfpi_add"),
         ("custom_sfpi_smoothstep", "custom_sfpi_smoothstep"),
-        ("add_2_integers_in_compute", "add_2_integers_in_compute"),
         ("eltwise_sfpu", "eltwise_sfpu"),
         ("sfpu_eltwise_chain", "sfpu_eltwise_chain"),
-        ("matmul_single_core", "matmul_single_core"),
-        ("matmul_multi_core", "matmul_multi_core"),
-        ("matmul_multicore_reuse", "matmul_multicore_reuse"),
+        ("matmul/matmul_single_core", "matmul_single_core"),
+        ("matmul/matmul_multi_core", "matmul_multi_core"),
+        ("matmul/matmul_multicore_reuse", "matmul_multicore_reuse"),
+        ("matmul/matmul_multicore_reuse_mcast", "matmul_multicore_reuse_mcast"),
         ("vecadd_multi_core", "vecadd_multi_core"),
-        ("NoC_tile_transfer", "noc_tile_transfer"),
-        ("hello_world_compute_kernel", "hello_world_compute"),
         ("vecadd_sharding", "eltwise_add_sharded"),
+        ("NoC_tile_transfer", "noc_tile_transfer"),
+        // The older API (classic host calls, compute_kernel_api/ includes, NAMESPACE/MAIN, older compute
+        // names, one-word accessor offsets): it keeps working beside today's.
+        ("legacy/eltwise_binary", "eltwise_binary"),
+        ("hello_world_datamovement_kernel", "hello_world_datamovement"),
+        ("hello_world_compute_kernel", "hello_world_compute"),
+        ("sfpu_custom_add", "sfpu_custom_add"),
+        ("add_2_integers_in_compute", "add_2_integers_in_compute"),
         ("softmax", "softmax"),
-        ("matmul_multicore_reuse_mcast", "matmul_multicore_reuse_mcast"),
         ("contributed/multicast", "multicast"),
     ];
     for arch in [Arch::WormholeB0, Arch::Blackhole] {
@@ -179,11 +184,21 @@ fn shard_data_rm_prints_each_cores_sticks() {
     }
 }
 
-/// A 2x4 mesh: sharded mesh buffers, one workload traced and replayed on all eight devices, an event, and a
-/// shard read alone; every device takes the same cycles. With too few devices the error says how many.
+/// The distributed examples on a 2x4 mesh: one program dispatched to all devices; sharded and replicated
+/// mesh buffers written and read back whole and shard by shard; sharded mesh buffers added by one workload
+/// traced and replayed on all eight devices, an event, and a shard read alone, every device taking the same
+/// cycles. With too few devices the error says how many.
 #[test]
 fn a_mesh_program_runs_on_eight_devices() {
     need_compiler();
+    for arch in [Arch::WormholeB0, Arch::Blackhole] {
+        let (code, runs) = run_cpp_on(&programs().join("distributed/1_distributed_program_dispatch"), arch, 8)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((code, runs.len()), (0, 8), "{arch}: one run per device");
+        let (code, runs) = run_cpp_on(&programs().join("distributed/2_distributed_buffer_rw"), arch, 8)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((code, runs.len()), (0, 0), "{arch}: buffers only");
+    }
     let dir = programs().join("distributed/3_distributed_eltwise_add");
     for arch in [Arch::WormholeB0, Arch::Blackhole] {
         let (code, runs) = run_cpp_on(&dir, arch, 8).unwrap_or_else(|e| panic!("{e}"));
@@ -220,7 +235,7 @@ fn run_cpp_printing(dir: &Path, arch: Arch) -> (i32, Vec<u64>, Vec<String>) {
             s.0.push(r.cycles.0);
             s.1.extend(r.dprints.iter().map(|l| l.to_string()));
         }),
-        kernel_roots: vec![programs()],
+        kernel_roots: vec![dir.to_path_buf(), programs()],
         system: None,
         workers: 0,
         pick_system: None,
@@ -317,4 +332,100 @@ fn profiler_zones_and_timestamped_data_are_recorded() {
     let zone = r.zones.iter().find(|z| z.name == "TEST-FULL" && z.core == (0, 0)).unwrap();
     assert_eq!(bytes.data, 16 * 2048);
     assert!(bytes.at >= zone.end, "logged after the zone closed");
+}
+
+/// Both generations of the API in one program: a kernel of the one-word TensorAccessorArgs layout
+/// (hard-coded offsets and a scalar after the accessors) is recognised and built for that layout; a kernel
+/// of today's layout walks a sharded buffer whose accessor fields are all common runtime args; a late-2025
+/// `experimental::` object-API kernel; and device prints as silicon prints them (sticky stream
+/// manipulators per RISC, lines made of several prints, {fmt} format strings, per-RISC forms).
+#[test]
+fn both_api_generations_run_side_by_side() {
+    need_compiler();
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/api_eras");
+    let (code, runs, prints) = run_cpp_printing(&dir, Arch::WormholeB0);
+    assert_eq!((code, runs.len()), (0, 1));
+    let on = |risc: &str| -> Vec<String> {
+        let prefix = format!("(2,1) {risc}: ");
+        prints.iter().filter_map(|p| p.strip_prefix(&prefix).map(str::to_string)).collect()
+    };
+    let common = [
+        "ff",
+        "ff still hex",
+        "3.14 1.23e+06     7|",
+        "2.500",
+        "0.1 1e-05 -3",
+        "a line made of two prints",
+        "fmt: 0.1 1000000 3.14    42|0xff true",
+    ];
+    let mut brisc: Vec<String> = common.iter().map(|s| s.to_string()).collect();
+    brisc.extend(["only on BRISC".to_string(), "last 1 without a newline".to_string()]);
+    let mut ncrisc: Vec<String> = common.iter().map(|s| s.to_string()).collect();
+    ncrisc.extend(["only on NCRISC".to_string(), "last 1 without a newline".to_string()]);
+    assert_eq!(on("BRISC"), brisc);
+    assert_eq!(on("NCRISC"), ncrisc);
+    assert!(prints.contains(&"(0,1) NCRISC: one-word layout: 8 tiles".to_string()), "{prints:?}");
+    assert!(prints.contains(&"(0,1) BRISC: experimental: first word 7".to_string()), "{prints:?}");
+    assert!(
+        prints.contains(&"(1,1) BRISC: sharded: 8 pages over 4 banks, rank 2; page 7 in bank 3 at 1".to_string()),
+        "{prints:?}"
+    );
+}
+
+/// Every program of today's API builds through its own CMakeLists (tensim's package standing in for
+/// TT-Metalium; the matmul examples through their parent folder, which defines `Matmul::Common`) and runs as
+/// the build without CMake does. Needs `cmake` on PATH and says so loudly when there is none.
+#[test]
+fn programs_build_with_their_cmakelists() {
+    need_compiler();
+    if std::process::Command::new("cmake").arg("--version").output().is_err() {
+        eprintln!(
+            "WARNING: cmake is not on PATH: skipping the --cmake builds (pip install cmake, or .ci/run installs it)"
+        );
+        return;
+    }
+    for dir in [
+        "loopback",
+        "eltwise_binary",
+        "add_2_integers_in_riscv",
+        "eltwise_sfpu",
+        "sfpu_eltwise_chain",
+        "custom_sfpi_add",
+        "custom_sfpi_smoothstep",
+        "vecadd_multi_core",
+        "vecadd_sharding",
+        "pad_multi_core",
+        "shard_data_rm",
+        "NoC_tile_transfer",
+        "matmul/matmul_single_core",
+        "matmul/matmul_multi_core",
+        "matmul/matmul_multicore_reuse",
+        "matmul/matmul_multicore_reuse_mcast",
+        "distributed/3_distributed_eltwise_add",
+    ] {
+        let path = programs().join(dir);
+        let with = build::build_with_cmake(&path).unwrap_or_else(|e| panic!("{dir}: {e}"));
+        let devices = if dir.starts_with("distributed") { 8 } else { 1 };
+        let run = |lib: &Path| {
+            let cycles = Rc::new(RefCell::new(Vec::new()));
+            let sink = cycles.clone();
+            let cfg = HostConfig {
+                arch: Arch::WormholeB0,
+                num_devices: devices,
+                open: Box::new(|_| Device::builtin(Arch::WormholeB0).map_err(|e| e.to_string())),
+                on_run: Box::new(move |_, _, r| sink.borrow_mut().push(r.cycles.0)),
+                kernel_roots: vec![path.clone(), programs()],
+                system: None,
+                workers: 0,
+                pick_system: None,
+            };
+            let out = cpp::host::run(lib, cfg, &[path.display().to_string()]).unwrap_or_else(|e| panic!("{dir}: {e}"));
+            let c = cycles.borrow().clone();
+            (out.exit_code, c)
+        };
+        let without = build::build(&path).unwrap_or_else(|e| panic!("{dir}: {e}"));
+        let (code, cycles) = run(&with);
+        assert_eq!(code, 0, "{dir} built with CMake");
+        assert_eq!((code, cycles), run(&without), "{dir}: with and without CMake");
+    }
 }

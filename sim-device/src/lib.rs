@@ -35,8 +35,8 @@ pub use program::{
     KernelConfig, KernelHandle, MAX_RUNTIME_ARGS, MathFidelity, NocMode, Program,
 };
 pub use report::{
-    DataRecord, DprintLine, DramUse, EthLinkUse, KernelRun, LinkUse, NocReport, PortUse, RunReport, TransferKind, TransferRecord,
-    ZoneRecord,
+    DataRecord, DprintLine, DramUse, EthLinkUse, KernelRun, LinkUse, NocReport, PortUse, RunReport, TransferKind,
+    TransferRecord, ZoneRecord,
 };
 pub use sim_core::{Cycle, Cycles};
 pub use sim_tensix::{

@@ -279,7 +279,9 @@ impl TensorAccessorArgs {
             ));
         }
         if config & args_config::RUNTIME_NUM_BANKS != 0 && config & args_config::RUNTIME_BANK_COORDS == 0 {
-            return Err(format!("{name}: a runtime number of banks needs runtime bank coordinates (config {config:#x})"));
+            return Err(format!(
+                "{name}: a runtime number of banks needs runtime bank coordinates (config {config:#x})"
+            ));
         }
         let mut next_crta = crta_offset;
         // One field: from the common runtime args when its runtime bit is set, else the compile-time args.
@@ -310,8 +312,10 @@ impl TensorAccessorArgs {
                 "{name}: a sharded description needs rank 1..=8 and at least one bank (rank {rank}, {n} banks)"
             ));
         }
-        let tensor = Shape::new(field(args_config::RUNTIME_TENSOR_SHAPE, rank)?.into_iter().map(u64::from).collect::<Vec<_>>());
-        let shard = Shape::new(field(args_config::RUNTIME_SHARD_SHAPE, rank)?.into_iter().map(u64::from).collect::<Vec<_>>());
+        let tensor =
+            Shape::new(field(args_config::RUNTIME_TENSOR_SHAPE, rank)?.into_iter().map(u64::from).collect::<Vec<_>>());
+        let shard =
+            Shape::new(field(args_config::RUNTIME_SHARD_SHAPE, rank)?.into_iter().map(u64::from).collect::<Vec<_>>());
         let words = field(args_config::RUNTIME_BANK_COORDS, n.div_ceil(2))?;
         let banks: Vec<(u32, u32)> = (0..n as usize)
             .map(|k| {
@@ -326,7 +330,8 @@ impl TensorAccessorArgs {
         } else {
             DistributionStrategy::RoundRobin1D
         };
-        let dist = ShardDistribution::new(tensor, shard, banks.len() as u32, strategy).map_err(|e| format!("{name}: {e}"))?;
+        let dist =
+            ShardDistribution::new(tensor, shard, banks.len() as u32, strategy).map_err(|e| format!("{name}: {e}"))?;
         Ok(TensorAccessorArgs {
             cta_offset,
             crta_offset,

@@ -189,7 +189,7 @@ fn zones_and_prints_are_reported() {
     let (name, s, e) = &out.host.zones[0];
     assert_eq!(name, "RISCV0");
     assert!(*e - *s >= Cycles(40) && *s >= Cycle(1));
-    assert_eq!(out.host.dprints, vec!["hello 7".to_string()]);
+    assert_eq!(out.host.dprints, vec!["hello 7\n".to_string()]);
 }
 
 #[test]

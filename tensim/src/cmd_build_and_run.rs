@@ -285,27 +285,27 @@ pub fn run(a: &BuildAndRunArgs) -> CliResult<ExitCode> {
     let system = devices.links()?;
     // A mesh bigger than the one device at hand, with no system or device count given: the smallest
     // built-in system that holds it.
-    let pick_system: Option<cpp::host::PickSystem> =
-        if a.system.is_none() && a.cluster.is_none() && a.devices.is_none() {
-            let params = a.params.clone();
-            Some(Box::new(move |shape: MeshShape| {
-                let (name, devices) = Devices::smallest_system_for(arch, shape, &params)?;
-                crate::note!(
-                    "note: MeshDevice::create({shape}) runs on the built-in system {name} (the smallest of {arch} chips that holds it; give --system NAME, --cluster FILE or --devices N to choose)"
-                );
-                let links = devices.links().map_err(|e| e.to_string())?.expect("a system's links");
-                let num_devices = devices.count;
-                let open: cpp::host::OpenDevice = Box::new(move |id| {
-                    let mut d = devices.open(id)?;
-                    d.set_tracing(tracing);
-                    d.set_record_transfers(records);
-                    Ok(d)
-                });
-                Ok(cpp::host::AutoSystem { links, num_devices, open })
-            }))
-        } else {
-            None
-        };
+    let pick_system: Option<cpp::host::PickSystem> = if a.system.is_none() && a.cluster.is_none() && a.devices.is_none()
+    {
+        let params = a.params.clone();
+        Some(Box::new(move |shape: MeshShape| {
+            let (name, devices) = Devices::smallest_system_for(arch, shape, &params)?;
+            crate::note!(
+                "note: MeshDevice::create({shape}) runs on the built-in system {name} (the smallest of {arch} chips that holds it; give --system NAME, --cluster FILE or --devices N to choose)"
+            );
+            let links = devices.links().map_err(|e| e.to_string())?.expect("a system's links");
+            let num_devices = devices.count;
+            let open: cpp::host::OpenDevice = Box::new(move |id| {
+                let mut d = devices.open(id)?;
+                d.set_tracing(tracing);
+                d.set_record_transfers(records);
+                Ok(d)
+            });
+            Ok(cpp::host::AutoSystem { links, num_devices, open })
+        }))
+    } else {
+        None
+    };
     let cfg = HostConfig {
         pick_system,
         system,

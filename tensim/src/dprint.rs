@@ -3,7 +3,8 @@
 //! the cores of `TT_METAL_DPRINT_CORES`, the RISCs of `TT_METAL_DPRINT_RISCVS` and the chips of
 //! `TT_METAL_DPRINT_CHIPS` when they are set, on standard output or appended to `TT_METAL_DPRINT_FILE`.
 //! Unlike silicon, tensim prints every core when `TT_METAL_DPRINT_CORES` is unset (a simulator run is a
-//! debugging run).
+//! debugging run). `TT_METAL_DEVICE_PRINT`, which chose between the stream and the format-string backends
+//! during tt-metal's transition, needs no setting here: tensim's headers take both forms in every kernel.
 
 use crate::error::{CliError, CliResult};
 use sim_device::DprintLine;
@@ -170,9 +171,11 @@ impl DprintSettings {
                 }
             }
             Some(path) if !shown.is_empty() => {
-                let mut f = std::fs::OpenOptions::new().create(true).append(true).open(path).map_err(|e| {
-                    CliError::User(format!("TT_METAL_DPRINT_FILE={}: {e}", path.display()))
-                })?;
+                let mut f = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(|e| CliError::User(format!("TT_METAL_DPRINT_FILE={}: {e}", path.display())))?;
                 for l in shown {
                     writeln!(f, "{l}")
                         .map_err(|e| CliError::User(format!("TT_METAL_DPRINT_FILE={}: {e}", path.display())))?;
@@ -187,7 +190,7 @@ impl DprintSettings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sim_core::Cycle;
+    use sim_device::Cycle;
 
     fn line(core: (u32, u32), risc: Risc) -> DprintLine {
         DprintLine { at: Cycle(5), core, noc_xy: (18 + core.0, 18 + core.1), risc, text: "hi".into() }

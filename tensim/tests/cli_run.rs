@@ -56,7 +56,7 @@ fn runs_pass_and_report_cycles_per_core_and_risc() {
     }
     let (code, out, _) = tensim(&["run", "hello_world_datamovement"]);
     assert_eq!(code, 0);
-    assert!(out.contains("DPRINT (0,0) BRISC: My logical coordinates are 0,0"), "{out}");
+    assert!(out.contains("0:(x=18,y=18):BR: My logical coordinates are 0,0"), "{out}");
 }
 
 #[test]

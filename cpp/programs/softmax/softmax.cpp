@@ -13,7 +13,7 @@
 #include <tt-metalium/tilize_utils.hpp>
 #include <tt-metalium/work_split.hpp>
 
-#include "matmul_common/bmm_op.hpp"
+#include "matmul/matmul_common/bmm_op.hpp"
 
 #ifndef OVERRIDE_KERNEL_PREFIX
 #define OVERRIDE_KERNEL_PREFIX ""
@@ -60,7 +60,7 @@ int main() {
     }
     auto reader = CreateKernel(program, OVERRIDE_KERNEL_PREFIX "softmax/kernels/dataflow/reader_softmax.cpp", all_cores,
                                ReaderDataMovementConfig{});
-    auto writer = CreateKernel(program, OVERRIDE_KERNEL_PREFIX "eltwise_sfpu/kernels/dataflow/write_tile.cpp", all_cores,
+    auto writer = CreateKernel(program, OVERRIDE_KERNEL_PREFIX "softmax/kernels/dataflow/writer_unary.cpp", all_cores,
                                WriterDataMovementConfig{});
     auto compute =
         CreateKernel(program, OVERRIDE_KERNEL_PREFIX "softmax/kernels/compute/softmax.cpp", all_cores, ComputeConfig{});

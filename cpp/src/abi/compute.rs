@@ -5,7 +5,7 @@ use crate::ffi;
 use sim_core::fiber::abort;
 use sim_tensix::{BroadcastType, DataCopyType, EltwiseBinaryReuseDestType, EltwiseOp, PoolType, ReduceDim, SfpuUnary};
 
-fn sfpu(code: u32, param: u32) -> SfpuUnary {
+fn sfpu(code: u32, param: u32, p1: u32, p2: u32) -> SfpuUnary {
     match code {
         0 => SfpuUnary::Exp,
         1 => SfpuUnary::Recip,
@@ -19,6 +19,9 @@ fn sfpu(code: u32, param: u32) -> SfpuUnary {
         9 => SfpuUnary::Abs,
         10 => SfpuUnary::Square,
         11 => SfpuUnary::Power(param),
+        12 => SfpuUnary::Fill(param),
+        13 => SfpuUnary::Negative,
+        14 => SfpuUnary::Softplus { beta: param, beta_reciprocal: p1, threshold: p2 },
         _ => abort(format!("unknown SFPU operation {code}: the kernel was built against other tensim headers")),
     }
 }
@@ -73,7 +76,7 @@ pub(super) extern "C-unwind" fn compute(op: u32, a: u32, b: u32, c3: u32, d4: u3
         9 => c.mm_init(a, b, c3, d4),
         10 => c.mm_init_short(a, b, c3),
         11 => c.matmul_tiles(a, b, c3, d4, e5),
-        12 => match sfpu(a, 0) {
+        12 => match sfpu(a, 0, 0, 0) {
             SfpuUnary::Exp => c.exp_tile_init(),
             SfpuUnary::Recip => c.recip_tile_init(),
             SfpuUnary::Sqrt => c.sqrt_tile_init(),
@@ -86,8 +89,11 @@ pub(super) extern "C-unwind" fn compute(op: u32, a: u32, b: u32, c3: u32, d4: u3
             SfpuUnary::Abs => c.abs_tile_init(),
             SfpuUnary::Square => c.square_tile_init(),
             SfpuUnary::Power(_) => c.power_tile_init(),
+            SfpuUnary::Fill(_) => c.fill_tile_init(),
+            SfpuUnary::Negative => c.negative_tile_init(),
+            SfpuUnary::Softplus { .. } => c.softplus_tile_init(),
         },
-        13 => c.sfpu_unary(sfpu(a, c3), b),
+        13 => c.sfpu_unary(sfpu(a, c3, d4, e5), b),
         14 => c.pack_reconfig_data_format(a),
         15 => c.reconfig_data_format(a, b),
         16 => c.pack_tile_block(a, b, c3),

@@ -237,7 +237,15 @@ pub(super) extern "C-unwind" fn ta_read(desc: u32, base: u32, page: u32, id: u32
 }
 
 /// `noc_offset`: the NoC in the low byte, the byte offset into the page above it.
-pub(super) extern "C-unwind" fn ta_write(desc: u32, base: u32, page: u32, id: u32, l1: u32, size: u32, noc_offset: u32) {
+pub(super) extern "C-unwind" fn ta_write(
+    desc: u32,
+    base: u32,
+    page: u32,
+    id: u32,
+    l1: u32,
+    size: u32,
+    noc_offset: u32,
+) {
     ffi::dataflow("noc_async_write_page", |d| {
         let a = accessor(d, desc, base, page);
         d.noc_async_write_page(id, &a, l1, size, noc_offset >> 8)
@@ -269,7 +277,9 @@ pub(super) extern "C-unwind" fn ta_info(desc: u32, what: u32, id: u32, extra: u3
             (Some(s), 3) => s.dist.num_shards(),
             (Some(s), 4) => s.dist.shard_pages().volume(),
             (None, _) => none,
-            _ => abort(format!("unknown tensim TensorAccessor query {what}: the kernel was built against other tensim headers")),
+            _ => abort(format!(
+                "unknown tensim TensorAccessor query {what}: the kernel was built against other tensim headers"
+            )),
         }
     })
 }

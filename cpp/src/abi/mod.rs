@@ -9,9 +9,9 @@ mod multichip;
 use crate::ffi::{self, c_str, text};
 use compute::{compute, sfpi};
 use dataflow::{
-    barrier, inline_write, noc_addr_bank, noc_addr_mcast, noc_addr_page, noc_addr_xy, noc_state, read, read_page,
-    noc_xy, sem_inc, sem_set, sem_set_mcast, sem_set_remote, sem_wait, ta_info, ta_noc_addr, ta_read, ta_write, write,
-    write_mcast, write_page,
+    barrier, inline_write, noc_addr_bank, noc_addr_mcast, noc_addr_page, noc_addr_xy, noc_state, noc_xy, read,
+    read_page, sem_inc, sem_set, sem_set_mcast, sem_set_remote, sem_wait, ta_info, ta_noc_addr, ta_read, ta_write,
+    write, write_mcast, write_page,
 };
 use sim_core::fiber::abort;
 use sim_device::NocId;

@@ -161,6 +161,8 @@ pub fn build_with_cmake(dir: &Path) -> Result<PathBuf, String> {
         Ok(())
     };
     let prefix_arg = format!("-DCMAKE_PREFIX_PATH={}", prefix.display());
+    // Named outright: a build folder's cache would otherwise keep the package of an earlier tensim.
+    let package_arg = format!("-DTT-Metalium_DIR={}", prefix.join("lib/cmake/TT-Metalium").display());
     let cxx_arg = format!("-DCMAKE_CXX_COMPILER={}", cxx.display());
     run(&[
         "-S".as_ref(),
@@ -168,6 +170,7 @@ pub fn build_with_cmake(dir: &Path) -> Result<PathBuf, String> {
         "-B".as_ref(),
         out_dir.as_os_str(),
         prefix_arg.as_ref(),
+        package_arg.as_ref(),
         cxx_arg.as_ref(),
         "-DCMAKE_BUILD_TYPE=Release".as_ref(),
     ])?;
@@ -194,7 +197,8 @@ fn tree_hash(root: &Path, paths: &[&Path], extra: &str) -> String {
             if p.is_dir() {
                 stack.push(p);
             } else if p.extension().is_some_and(|x| {
-                ["txt", "cmake", "cpp", "cc", "cxx", "c", "h", "hpp", "hh", "inl"].contains(&x.to_string_lossy().as_ref())
+                ["txt", "cmake", "cpp", "cc", "cxx", "c", "h", "hpp", "hh", "inl"]
+                    .contains(&x.to_string_lossy().as_ref())
             }) {
                 files.push(p);
             }

@@ -20,13 +20,15 @@ pub(super) extern "C" fn open_mesh(rows: u32, cols: u32, out: *mut u32) -> i32 {
         if n == 0 {
             return Err(format!("MeshDevice::create({shape}): a mesh needs at least one device"));
         }
-        if n > s.cfg.num_devices && s.cfg.system.is_none() && s.devices.is_empty() {
-            if let Some(pick) = s.cfg.pick_system.as_mut() {
-                let auto = pick(shape)?;
-                s.cfg.system = Some(auto.links);
-                s.cfg.num_devices = auto.num_devices;
-                s.cfg.open = auto.open;
-            }
+        if n > s.cfg.num_devices
+            && s.cfg.system.is_none()
+            && s.devices.is_empty()
+            && let Some(pick) = s.cfg.pick_system.as_mut()
+        {
+            let auto = pick(shape)?;
+            s.cfg.system = Some(auto.links);
+            s.cfg.num_devices = auto.num_devices;
+            s.cfg.open = auto.open;
         }
         let available = s.cfg.num_devices;
         if n > available {

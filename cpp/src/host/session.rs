@@ -166,9 +166,8 @@ impl Session {
     /// the program's folder by another name (`old_name/kernels/…`, a folder copied under a new name) tried
     /// inside the program's folder.
     pub fn find_kernel(&self, name: &str) -> Result<PathBuf, String> {
-        let absolute = |p: &Path| {
-            p.canonicalize().map_err(|e| format!("CreateKernel: kernel file `{}`: {e}", p.display()))
-        };
+        let absolute =
+            |p: &Path| p.canonicalize().map_err(|e| format!("CreateKernel: kernel file `{}`: {e}", p.display()));
         let given = Path::new(name);
         if given.is_file() {
             return absolute(given);

@@ -153,7 +153,8 @@ fn run_add(
     dev.enqueue_write_buffer(&s1, &to_bf16(&b))?;
     let mut p = Program::new();
     create_bf16_cbs(&mut p, core, &[(CB_IN0, 2), (CB_IN1, 2), (CB_OUT0, 2)])?;
-    let (reader, writer, reader_args, writer_args): (fn(&mut Dataflow), fn(&mut Dataflow), _, _) = if accessors {
+    type KernelFn = fn(&mut Dataflow);
+    let (reader, writer, reader_args, writer_args): (KernelFn, KernelFn, _, _) = if accessors {
         (
             reader_binary_ta,
             writer_unary_ta,

@@ -77,12 +77,18 @@ pub fn program(
     let mut p = Program::new();
     plan.create_cbs(&mut p, cores)?;
     let r = p.create_kernel(
-        Kernel::dataflow("matmul/matmul_multicore_reuse/kernels/dataflow/reader_bmm_tile_layout.cpp", reader_matmul_blocked),
+        Kernel::dataflow(
+            "matmul/matmul_multicore_reuse/kernels/dataflow/reader_bmm_tile_layout.cpp",
+            reader_matmul_blocked,
+        ),
         cores,
         DataMovementConfig::reader(vec![]),
     )?;
     let w = p.create_kernel(
-        Kernel::dataflow("matmul/matmul_multicore_reuse/kernels/dataflow/writer_bmm_tile_layout.cpp", writer_bmm_tile_layout),
+        Kernel::dataflow(
+            "matmul/matmul_multicore_reuse/kernels/dataflow/writer_bmm_tile_layout.cpp",
+            writer_bmm_tile_layout,
+        ),
         cores,
         DataMovementConfig::writer(vec![]),
     )?;

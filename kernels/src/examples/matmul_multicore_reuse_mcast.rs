@@ -299,7 +299,10 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
         writer_cfg,
     )?;
     p.create_kernel(
-        Kernel::compute("matmul/matmul_multicore_reuse_mcast/kernels/compute/bmm_large_block_zm.cpp", bmm_large_block_zm),
+        Kernel::compute(
+            "matmul/matmul_multicore_reuse_mcast/kernels/compute/bmm_large_block_zm.cpp",
+            bmm_large_block_zm,
+        ),
         all,
         ComputeConfig { math_fidelity: fid, compile_args: plan.compute_args(), ..Default::default() },
     )?;

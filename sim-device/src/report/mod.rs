@@ -193,7 +193,6 @@ impl DprintLine {
     }
 }
 
-
 /// One kernel instance's run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KernelRun {

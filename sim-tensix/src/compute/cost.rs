@@ -82,7 +82,9 @@ impl Cost<'_> {
             SfpuUnary::Sigmoid => pick(c.sigmoid),
             SfpuUnary::Tanh => pick(c.tanh),
             SfpuUnary::Gelu => pick(c.gelu),
-            SfpuUnary::Relu | SfpuUnary::Abs | SfpuUnary::Square => c.simple,
+            SfpuUnary::Relu | SfpuUnary::Abs | SfpuUnary::Square | SfpuUnary::Fill(_) | SfpuUnary::Negative => c.simple,
+            // An exponential, a logarithm and the threshold compare (no table of its own).
+            SfpuUnary::Softplus { .. } => pick(c.exp) + pick(c.log) + c.simple,
             // Power by squaring: one multiply step per bit of the exponent.
             SfpuUnary::Power(p) => c.power_per_mul * (32 - p.max(1).leading_zeros()) as u64,
         };

@@ -289,6 +289,12 @@ pub enum SfpuUnary {
     Square,
     /// x^p for a whole exponent p.
     Power(u32),
+    /// Every element set to a value (the f32's bits).
+    Fill(u32),
+    /// −x.
+    Negative,
+    /// (1/β)·ln(1 + e^(βx)), or x where βx exceeds the threshold (β, 1/β and the threshold as f32 bits).
+    Softplus { beta: u32, beta_reciprocal: u32, threshold: u32 },
 }
 
 impl SfpuUnary {
@@ -307,6 +313,9 @@ impl SfpuUnary {
             SfpuUnary::Abs => "abs",
             SfpuUnary::Square => "square",
             SfpuUnary::Power(_) => "power",
+            SfpuUnary::Fill(_) => "fill",
+            SfpuUnary::Negative => "negative",
+            SfpuUnary::Softplus { .. } => "softplus",
         }
     }
 }
@@ -357,6 +366,12 @@ pub fn sfpu_unary(t: &mut Tile, op: SfpuUnary, approx: bool, fp32_dest: bool) {
             SfpuUnary::Abs => v.abs(),
             SfpuUnary::Square => v * v,
             SfpuUnary::Power(p) => v.powi(p as i32),
+            SfpuUnary::Fill(bits) => f32::from_bits(bits),
+            SfpuUnary::Negative => -v,
+            SfpuUnary::Softplus { beta, beta_reciprocal, threshold } => {
+                let bx = f32::from_bits(beta) * v;
+                if bx > f32::from_bits(threshold) { v } else { f32::from_bits(beta_reciprocal) * bx.exp().ln_1p() }
+            }
         };
         *x = if fp32_dest { r } else { round_bf16(r) };
     }

@@ -115,6 +115,30 @@ impl Compute<'_> {
     pub fn power_tile(&mut self, dst: u32, p: u32) {
         self.sfpu_unary(SfpuUnary::Power(p), dst);
     }
+    /// `fill_tile_init()`.
+    pub fn fill_tile_init(&mut self) {
+        self.sfpu_init("fill");
+    }
+    /// `fill_tile(dst, value)`: every element of DST tile `dst` set to `value`.
+    pub fn fill_tile(&mut self, dst: u32, value: f32) {
+        self.sfpu_unary(SfpuUnary::Fill(value.to_bits()), dst);
+    }
+    /// `negative_tile_init()`.
+    pub fn negative_tile_init(&mut self) {
+        self.sfpu_init("negative");
+    }
+    /// `negative_tile(dst)`.
+    pub fn negative_tile(&mut self, dst: u32) {
+        self.sfpu_unary(SfpuUnary::Negative, dst);
+    }
+    /// `softplus_tile_init()`.
+    pub fn softplus_tile_init(&mut self) {
+        self.sfpu_init("softplus");
+    }
+    /// `softplus_tile(dst, beta, beta_reciprocal, threshold)` (each an f32's bits, as the C++ call takes them).
+    pub fn softplus_tile(&mut self, dst: u32, beta: u32, beta_reciprocal: u32, threshold: u32) {
+        self.sfpu_unary(SfpuUnary::Softplus { beta, beta_reciprocal, threshold }, dst);
+    }
 
     pub(super) fn sfpu_binary(&mut self, op: SfpuBinary, i0: u32, i1: u32, out: u32) {
         if self.role != ComputeRole::Math {

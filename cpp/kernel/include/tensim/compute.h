@@ -173,6 +173,19 @@ TENSIM_SFPU(square, tensim::SFPU_SQUARE)
 #undef TENSIM_SFPU
 ALWI void power_tile_init() { compute(tensim::OP_SFPU_INIT, tensim::SFPU_POWER); }
 ALWI void power_tile(uint32_t idst, uint32_t param0) { compute(tensim::OP_SFPU, tensim::SFPU_POWER, idst, param0); }
+// fill.h: every element of a DST tile set to one value (a float, its bits, or an integer).
+ALWI void fill_tile_init() { compute(tensim::OP_SFPU_INIT, tensim::SFPU_FILL); }
+ALWI void fill_tile_bitcast(uint32_t idst, uint32_t param0) { compute(tensim::OP_SFPU, tensim::SFPU_FILL, idst, param0); }
+ALWI void fill_tile(uint32_t idst, float param0) { fill_tile_bitcast(idst, __builtin_bit_cast(uint32_t, param0)); }
+ALWI void fill_tile_int(uint32_t idst, uint32_t param0) { fill_tile(idst, static_cast<float>(param0)); }
+// negative.h
+ALWI void negative_tile_init() { compute(tensim::OP_SFPU_INIT, tensim::SFPU_NEGATIVE); }
+ALWI void negative_tile(uint32_t idst) { compute(tensim::OP_SFPU, tensim::SFPU_NEGATIVE, idst); }
+// softplus.h: beta, 1/beta and the threshold as the bits of floats.
+ALWI void softplus_tile_init() { compute(tensim::OP_SFPU_INIT, tensim::SFPU_SOFTPLUS); }
+ALWI void softplus_tile(uint32_t idst, uint32_t beta, uint32_t beta_reciprocal, uint32_t threshold) {
+    compute(tensim::OP_SFPU, tensim::SFPU_SOFTPLUS, idst, beta, beta_reciprocal, threshold);
+}
 // SFPU binary operations between two DST tiles (both operands in DST).
 #define TENSIM_SFPU_BINARY(name, code)                                                               \
     ALWI void name##_binary_tile_init() { compute(tensim::OP_SFPU_BINARY_INIT, code); }              \

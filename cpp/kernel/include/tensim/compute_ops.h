@@ -48,7 +48,7 @@ enum ComputeOp : uint32_t {
 // Unary SFPU operations (OP_SFPU_INIT / OP_SFPU).
 enum SfpuOp : uint32_t {
     SFPU_EXP = 0, SFPU_RECIP, SFPU_SQRT, SFPU_RSQRT, SFPU_LOG, SFPU_SIGMOID, SFPU_TANH, SFPU_GELU, SFPU_RELU,
-    SFPU_ABS, SFPU_SQUARE, SFPU_POWER,
+    SFPU_ABS, SFPU_SQUARE, SFPU_POWER, SFPU_FILL, SFPU_NEGATIVE, SFPU_SOFTPLUS,
 };
 inline void compute(uint32_t op, uint32_t a = 0, uint32_t b = 0, uint32_t c = 0, uint32_t d = 0, uint32_t e = 0,
                     uint32_t f = 0) {

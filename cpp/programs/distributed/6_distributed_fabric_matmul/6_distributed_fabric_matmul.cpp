@@ -14,7 +14,7 @@
 #include <tt-metalium/host_api.hpp>
 #include <tt-metalium/tilize_utils.hpp>
 
-#include "matmul_common/bmm_op.hpp"
+#include "matmul/matmul_common/bmm_op.hpp"
 
 #ifndef OVERRIDE_KERNEL_PREFIX
 #define OVERRIDE_KERNEL_PREFIX ""
@@ -60,14 +60,18 @@ int main() {
         for (auto cb : {CBIndex::c_0, CBIndex::c_1, CBIndex::c_16})
             CreateCircularBuffer(program, all_cores,
                                  CircularBufferConfig(2 * tile_bytes, {{cb, tt::DataFormat::Float16_b}}).set_page_size(cb, tile_bytes));
+        std::vector<uint32_t> reader_args, writer_args;
+        TensorAccessorArgs(*src0).append_to(reader_args);
+        TensorAccessorArgs(*src1).append_to(reader_args);
+        if (!forwards) TensorAccessorArgs(*dst).append_to(writer_args);
         auto reader = CreateKernel(program,
-                                   OVERRIDE_KERNEL_PREFIX "matmul_multi_core/kernels/dataflow/reader_mm_output_tiles_partitioned.cpp",
-                                   all_cores, ReaderDataMovementConfig{});
+                                   OVERRIDE_KERNEL_PREFIX "matmul/matmul_multi_core/kernels/dataflow/reader_mm_output_tiles_partitioned.cpp",
+                                   all_cores, ReaderDataMovementConfig(reader_args));
         auto writer = CreateKernel(program,
                                    forwards ? OVERRIDE_KERNEL_PREFIX "distributed/6_distributed_fabric_matmul/kernels/fabric_matmul_writer_kernel.cpp"
-                                            : OVERRIDE_KERNEL_PREFIX "matmul_multi_core/kernels/dataflow/writer_unary_interleaved_start_id.cpp",
-                                   all_cores, WriterDataMovementConfig{});
-        auto compute = CreateKernel(program, OVERRIDE_KERNEL_PREFIX "matmul_multi_core/kernels/compute/mm.cpp", all_cores,
+                                            : OVERRIDE_KERNEL_PREFIX "matmul/matmul_multi_core/kernels/dataflow/writer_unary_interleaved_start_id.cpp",
+                                   all_cores, WriterDataMovementConfig(writer_args));
+        auto compute = CreateKernel(program, OVERRIDE_KERNEL_PREFIX "matmul/matmul_multi_core/kernels/compute/mm.cpp", all_cores,
                                     ComputeConfig{.math_fidelity = MathFidelity::HiFi4});
         const uint32_t fwd_sem = forwards ? CreateSemaphore(program, edge_core, 0) : 0;
         uint32_t start = first;

@@ -288,8 +288,15 @@ struct ShardedBufferConfig {
     Shape2D global_buffer_shape;
     Shape2D shard_shape;
     ShardOrientation shard_orientation = ShardOrientation::ROW_MAJOR;
+    uint32_t compute_datum_size_bytes() const {
+        return static_cast<uint32_t>(global_size / (uint64_t(global_buffer_shape.h) * global_buffer_shape.w));
+    }
+    // tensim places one shard per device, so no dimension is replicated.
+    std::pair<bool, bool> replicated_dims() const { return {false, false}; }
+    Shape2D physical_shard_shape() const { return shard_shape; }
 };
 using MeshBufferConfig = std::variant<ReplicatedBufferConfig, ShardedBufferConfig>;
+enum class MeshBufferLayout : uint8_t { REPLICATED, SHARDED };
 
 // One buffer per device of the mesh, at the same address on each. Sharded: the global (h × w elements)
 // buffer cut into shards of shard_shape, shard (i, j) on device (i, j) — the shard grid must be the mesh's.
@@ -300,6 +307,7 @@ public:
         if (address) TT_THROW("MeshBuffer::create at a given address is not modelled");
         auto m = std::shared_ptr<MeshBuffer>(new MeshBuffer());
         m->device_ = device;
+        m->config_ = config;
         DeviceAddr size = 0;
         if (const auto* r = std::get_if<ReplicatedBufferConfig>(&config)) {
             size = r->size;
@@ -348,6 +356,11 @@ public:
         for (auto& b : buffers_) b->deallocate();
     }
     bool sharded() const { return sharded_; }
+    MeshBufferLayout global_layout() const { return sharded_ ? MeshBufferLayout::SHARDED : MeshBufferLayout::REPLICATED; }
+    const ShardedBufferConfig& global_shard_spec() const {
+        if (!sharded_) TT_THROW("MeshBuffer::global_shard_spec: the buffer is replicated, not sharded");
+        return std::get<ShardedBufferConfig>(config_);
+    }
     // Copy between a global host vector and the shards: `to_device` scatters, else gathers.
     void scatter_gather(uint8_t* global, bool to_device) const {
         const uint64_t row = elem_bytes_ * shard_.w;
@@ -367,6 +380,7 @@ public:
 private:
     MeshBuffer() = default;
     MeshDevice* device_ = nullptr;
+    MeshBufferConfig config_ = ReplicatedBufferConfig{0};
     std::vector<std::shared_ptr<Buffer>> buffers_;
     bool sharded_ = false;
     Shape2D global_{0, 0}, shard_{0, 0};
@@ -555,6 +569,8 @@ inline void MeshCommandQueue::enqueue_read_shards(const std::vector<ShardDataTra
     }
 }
 inline void EventSynchronize(const MeshEvent&) {}
+// Every enqueued command has completed by the time the call returns, so an event is always reached.
+inline bool EventQuery(const MeshEvent&) { return true; }
 
 inline void Finish(MeshCommandQueue&, tt::stl::Span<const SubDeviceId> = {}) {}
 inline void Synchronize(MeshDevice*, std::optional<uint8_t> = std::nullopt, tt::stl::Span<const SubDeviceId> = {}) {}
