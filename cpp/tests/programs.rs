@@ -401,6 +401,8 @@ fn programs_build_with_their_cmakelists() {
         "matmul/matmul_multi_core",
         "matmul/matmul_multicore_reuse",
         "matmul/matmul_multicore_reuse_mcast",
+        "distributed/1_distributed_program_dispatch",
+        "distributed/2_distributed_buffer_rw",
         "distributed/3_distributed_eltwise_add",
     ] {
         let path = programs().join(dir);
