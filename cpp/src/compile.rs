@@ -152,7 +152,7 @@ fn find_compiler(cxx: Option<&std::ffi::OsStr>, path: Option<&std::ffi::OsStr>) 
             return Ok(found);
         }
         return Err(format!(
-            "CXX={} is not an executable file or a program on PATH; point CXX at a C++17 compiler",
+            "CXX={} is not an executable file or a program on PATH; point CXX at a C++20 compiler",
             cxx.to_string_lossy()
         ));
     }
@@ -162,7 +162,7 @@ fn find_compiler(cxx: Option<&std::ffi::OsStr>, path: Option<&std::ffi::OsStr>) 
         }
     }
     Err("no C++ compiler found: tensim compiles C++ kernels with the host compiler (g++ 12 or newer, \
-         C++17). Install it (Debian/Ubuntu: apt install g++) or set CXX"
+         C++20). Install it (Debian/Ubuntu: apt install g++) or set CXX"
         .into())
 }
 
@@ -264,17 +264,22 @@ impl Spec {
         };
         let _ = write!(
             w,
-            "#include \"tensim/l1_access.h\"\n#include \"{path}\"\nextern \"C\" __attribute__((visibility(\"default\"))) unsigned tensim_abi_version() {{ return TENSIM_ABI_VERSION; }}\nextern \"C\" __attribute__((visibility(\"default\"))) void tensim_kernel_entry(const tensim_api* api) {{\n  tensim::api = api;\n  tensim::l1_end = api->l1_size();\n  {call}\n}}\n"
+            "#include \"tensim/l1_access.h\"\n#include \"{path}\"\n#include \"tensim/kernel_entry.h\"\nextern \"C\" __attribute__((visibility(\"default\"))) void tensim_kernel_entry(const tensim_api* api) {{\n  tensim::enter(api);\n  TENSIM_RUN_KERNEL({call})\n}}\n"
         );
         w
     }
 }
 
-/// The compiler flags of every kernel build. Every load and store calls a hook first (the address-sanitizer
-/// instrumentation without its runtime): `tensim/l1_access.h` times those that reach L1. Kernels are
+/// The compiler flags of every kernel build. Every load and store calls a hook first (the thread-sanitizer
+/// instrumentation without its runtime — [`LINK_LIBS`] replaces the default libraries, so its runtime is
+/// never linked; unlike the address sanitizer's, it elides no access as redundant, so every poll of a flag
+/// and every store is seen): `tensim/l1_access.h` times those that reach L1. Kernels are
 /// written for 32-bit RISC-V cores, where `(uint32_t)ptr` on an L1 pointer is exact, and on the host L1
 /// address A sits at host address A (below 4 GiB), so such casts stay exact: `-fpermissive` lets them
-/// compile (with their warning silenced).
+/// compile (with their warning silenced). Large stack frames probe their pages one by one
+/// (`-fstack-clash-protection`), so a local array too large for the kernel's stack faults on the stack's
+/// guard page and is reported as a stack overflow instead of writing past it; `exit` and its kin end the
+/// kernel with an error (`tensim/kernel_entry.h`) instead of the process.
 const BUILD_FLAGS: &[&str] = &[
     "-std=c++20",
     "-O2",
@@ -283,15 +288,21 @@ const BUILD_FLAGS: &[&str] = &[
     "-fPIC",
     "-shared",
     "-fvisibility=hidden",
-    "-fsanitize=kernel-address",
+    "-fsanitize=thread",
     "--param",
-    "asan-instrumentation-with-call-threshold=0",
+    "tsan-instrument-func-entry-exit=0",
     "--param",
-    "asan-globals=0",
-    "--param",
-    "asan-stack=0",
+    "tsan-distinguish-volatile=1",
+    "-fstack-clash-protection",
+    "-Wl,--wrap=exit,--wrap=_exit,--wrap=_Exit,--wrap=quick_exit",
+    "-Wl,--no-undefined",
+    "-nodefaultlibs",
     "-MMD",
 ];
+
+/// The libraries a kernel links (after its source): the C++ runtime and the C library, and not the
+/// sanitizer's runtime the compiler would add.
+const LINK_LIBS: &[&str] = &["-lstdc++", "-lm", "-lc", "-lgcc_s", "-lgcc"];
 
 /// Build (or find in the cache) the shared object of `spec`. A kernel written for the one-word accessor
 /// layout (its build stops at the headers' marker) is built again for that layout; a marker file in the
@@ -326,7 +337,7 @@ fn build_key(spec: &Spec) -> Result<String, String> {
     let mut h = Hash::new();
     h.add(source.as_bytes()).add(spec.source.display().to_string().as_bytes());
     h.add(include.display().to_string().as_bytes()).add(cxx.display().to_string().as_bytes());
-    for f in BUILD_FLAGS.iter().copied().chain(spec.flags().iter().map(String::as_str)) {
+    for f in BUILD_FLAGS.iter().chain(LINK_LIBS).copied().chain(spec.flags().iter().map(String::as_str)) {
         h.add(f.as_bytes());
     }
     Ok(h.hex())
@@ -367,6 +378,7 @@ fn build_one(spec: &Spec) -> Result<PathBuf, String> {
         .arg("-o")
         .arg(&tmp)
         .arg(&cpp)
+        .args(LINK_LIBS)
         .output()
         .map_err(|e| format!("cannot run the C++ compiler {}: {e}", cxx.display()))?;
     let _ = std::fs::remove_file(&cpp);
@@ -415,7 +427,14 @@ pub(crate) fn user_messages(stderr: &str, wrapper: &Path) -> String {
             !(l.contains(&w) && (l.starts_with("In file included from") || l.trim_start().starts_with("from ")))
         })
         .collect();
-    lines.join("\n")
+    let text = lines.join("\n");
+    if text.trim().is_empty() {
+        let cxx = compiler().map(|c| c.display().to_string()).unwrap_or_else(|_| "the C++ compiler".into());
+        return format!(
+            "the compiler ({cxx}) failed and printed nothing: check that $CXX (or g++ on PATH) is a working C++20 compiler"
+        );
+    }
+    text
 }
 
 /// The files a make-style dependency list names.

@@ -10,6 +10,7 @@
 //! reported with the address and the core, and ends the run.
 
 use crate::ffi::{Arena, FaultAction, install_fault_handler, map_low, reserve_low};
+
 use sim_device::Device;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -160,8 +161,8 @@ pub(crate) fn enter_kernel(window: Option<usize>) -> Option<usize> {
     (before != NONE).then_some(before)
 }
 
-/// What a fault at `addr` means (called from the fault handler).
-fn on_fault(addr: usize) -> FaultAction {
+/// What a fault at `addr` means for L1 (called from the fault handler).
+pub(crate) fn on_fault(addr: usize) -> FaultAction {
     if OWNER.load(Ordering::SeqCst) != thread_token() {
         return FaultAction::Pass;
     }
@@ -184,16 +185,15 @@ fn on_fault(addr: usize) -> FaultAction {
         }
         return FaultAction::Pass;
     }
-    let core = offset / REG[slot][3].load(Ordering::Relaxed).max(1);
     if addr >= size && addr < size + GUARD_BYTES {
         return FaultAction::Report(format!(
-            "a C++ kernel on core #{core} (workers numbered row-major, then Ethernet) dereferenced L1 address {addr:#x}, outside its {size}-byte L1 (addresses end at {:#x}); check the pointer arithmetic",
+            "dereferenced L1 address {addr:#x}, outside its core's {size}-byte L1 (addresses end at {:#x}); check the pointer arithmetic",
             size - 1
         ));
     }
     if addr < lo && addr >= 256 {
         return FaultAction::Report(format!(
-            "a C++ kernel on core #{core} dereferenced L1 address {addr:#x}: not modelled: L1 below {lo:#x} (the firmware area, which this host cannot map)"
+            "dereferenced L1 address {addr:#x}: not modelled: L1 below {lo:#x} (the firmware area, which this host cannot map)"
         ));
     }
     FaultAction::Pass
@@ -236,7 +236,7 @@ pub fn map_device(dev: &mut Device) -> Result<(), String> {
     REG[slot][3].store(stride, Ordering::Relaxed);
     REG[slot][4].store(size, Ordering::Relaxed);
     REG[slot][0].store(arena.base(), Ordering::Release);
-    install_fault_handler(on_fault);
+    install_fault_handler();
     let reg = Arc::new(Registration { slot, arena });
     dev.move_l1_to_windows(|i, l1_bytes| {
         Box::new(Window { reg: reg.clone(), off: i * stride, len: l1_bytes as usize })
@@ -283,7 +283,7 @@ mod tests {
         let held = hold(base + stride);
         let past = on_fault(size + 3);
         let FaultAction::Report(m) = past else { panic!("an overrun is reported") };
-        assert!(m.contains("core #1") && m.contains(&format!("{:#x}", size + 3)), "{m}");
+        assert!(m.contains("outside its core") && m.contains(&format!("{:#x}", size + 3)), "{m}");
         // A first access inside L1 maps core 1's L1 at its own addresses.
         assert!(matches!(on_fault(0x20000), FaultAction::Retry));
         assert_ne!(MAPPED.load(Ordering::SeqCst), NONE);

@@ -8,10 +8,11 @@
 //! Host programs in C++ (`host/`) are compiled the same way against tensim's TT-Metalium host headers and
 //! run in-process; their calls reach tensim's Rust host API through a second table.
 //!
-//! Module map: `headers.rs` the header trees built into the binary; `compile.rs` compiler, flags, cache;
-//! `ffi.rs` the one unsafe module (loading, entry calls, the running kernel's context, raw pointers, the
-//! L1 memory mapping); `abi.rs` the kernel table; `l1_window.rs` L1 in host memory for raw pointers;
-//! `host/` host programs (build, table, session).
+//! Module map: the generated header table (`build.rs`) builds the header trees into the binary;
+//! `compile.rs` compiler, flags, cache; `ffi/` the one unsafe module (loading, entry calls, the running
+//! kernel's context, raw pointers — `mod.rs`; the L1 memory mapping — `memory.rs`; who runs user code and
+//! the watchdog — `supervise.rs`; fault reports — `signals.rs`); `abi/` the kernel table; `l1_window.rs` L1
+//! in host memory for raw pointers; `host/` host programs (build, table, session).
 
 mod abi;
 pub mod compile;
@@ -26,6 +27,7 @@ pub mod l1_window;
 pub use abi::{ABI_VERSION, format_code};
 use compile::{Spec, Target, TriscBuild};
 use ffi::KernelLib;
+pub use ffi::check_timeout_setting;
 use sim_device::program::{Kernel, KernelConfig, KernelHandle, MathFidelity, NocMode, Program};
 use sim_device::{Arch, CoreRangeSet, Device, DeviceError, NocId};
 use sim_tensix::{ComputeRole, DataMovementProcessor};

@@ -102,7 +102,21 @@ pub struct Work {
     pub tile_ops: u64,
     /// Bytes the NoC carries.
     pub noc_bytes: u64,
+    /// Peak host memory of the run, bytes: the process itself, the simulated DRAM and L1 it fills, and
+    /// the program's host copies (inputs, the data read back, the reference). Each program's work function
+    /// lists its copies; `tensim/tests/memory_estimates.rs` keeps them within 2x of the measured peak.
+    pub host_bytes: u64,
 }
+
+/// The resident memory of tensim with one chip open and a few kernels, before any data: the binary, the
+/// chip's descriptors, parameters, allocator and NoC model (measured: 10.1 MiB for `tensim run loopback`
+/// of one tile on Wormhole B0).
+pub const BASE_HOST_BYTES: u64 = 10 << 20;
+/// Each further chip of a mesh (measured: 28 MiB for an 8-chip all_gather of one tile, 99 MiB for 32).
+pub const CHIP_HOST_BYTES: u64 = 3 << 20;
+/// A program on the whole compute grid: its kernel threads' stacks and the L1 pages its CBs touch
+/// (measured: 24 MiB for a 256³ multicast matmul on 64 cores, against 10 MiB on one core).
+pub const GRID_HOST_BYTES: u64 = 14 << 20;
 
 /// A runnable example.
 pub struct Example {

@@ -115,12 +115,21 @@ fn every_suite_runs_on_both_chips() {
 }
 
 fn traces() -> Option<PathBuf> {
-    let d = std::env::var_os("TENSIM_SOC_DIR")
-        .map(|s| PathBuf::from(s).join("../calibration/noc_traces"))
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/calibration/noc_traces"));
+    let d = std::env::var_os("TENSIM_CALIBRATION_DIR")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("TENSIM_SOC_DIR").map(|s| PathBuf::from(s).join("../calibration")))
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/calibration"))
+        .join("noc_traces");
+    let key = "kernels/noc_model: replay accuracy of the silicon traces";
     if d.is_dir() {
+        soc_descriptors::test_skips::note(env!("CARGO_TARGET_TMPDIR"), key, None);
         Some(d)
     } else {
+        soc_descriptors::test_skips::note(
+            env!("CARGO_TARGET_TMPDIR"),
+            key,
+            Some("../shared/calibration not found (TENSIM_CALIBRATION_DIR)"),
+        );
         use std::io::Write;
         let _ = writeln!(
             std::io::stderr(),

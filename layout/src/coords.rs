@@ -211,9 +211,20 @@ impl std::str::FromStr for CoreRangeSet {
         if ranges.is_empty() {
             return Err(LayoutError::parse("core ranges", text, 0, "`(x,y)` or `(x,y)-(x,y)`"));
         }
+        if let Some(r) =
+            ranges.iter().find(|r| r.start.x.max(r.end.x) > MAX_CORE_COORD || r.start.y.max(r.end.y) > MAX_CORE_COORD)
+        {
+            return Err(LayoutError::Illegal(format!(
+                "core range {r} reaches past any grid tensim models (coordinates up to {MAX_CORE_COORD}, which holds every chip's worker grid and every device view over a system's chips)"
+            )));
+        }
         CoreRangeSet::new(ranges)
     }
 }
+
+/// The largest core coordinate in core-range text: a Blackhole's worker grid is 14 wide and a device view
+/// over a 32-chip galaxy 64; this bound keeps a typo from asking for billions of cores.
+pub const MAX_CORE_COORD: u32 = 1023;
 
 /// A tiny reader for core-range text.
 struct Cursor<'a> {

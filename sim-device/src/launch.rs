@@ -191,6 +191,13 @@ fn check_global_cb(dev: &Device, cb: &crate::program::CbDef, b: &crate::buffer::
 }
 
 impl Device {
+    /// Check `p` as a launch would — its cores, CB indices and whether its CBs fit every core's L1 beside
+    /// the L1 buffers allocated so far — without running it: a program can be checked before the host data
+    /// it needs is made.
+    pub fn check_program(&self, p: &Program) -> Result<(), DeviceError> {
+        check_and_place(self, p).map(|_| ())
+    }
+
     /// `EnqueueProgram(cq, program, blocking)`: run the program to completion. The program is checked and
     /// placed first (`Launch::build`); a rejected program leaves the device as it was.
     pub fn enqueue_program(&mut self, p: &Program) -> Result<RunReport, DeviceError> {

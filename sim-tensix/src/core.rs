@@ -147,6 +147,8 @@ pub enum WordCond {
     Ge(u32),
     /// `!= v`.
     Ne(u32),
+    /// `!= v`, for a kernel polling the word through a pointer (its deadlock report says so).
+    Polled(u32),
 }
 
 impl WordCond {
@@ -155,7 +157,7 @@ impl WordCond {
         match self {
             WordCond::Eq(x) => v == x,
             WordCond::Ge(x) => v >= x,
-            WordCond::Ne(x) => v != x,
+            WordCond::Ne(x) | WordCond::Polled(x) => v != x,
         }
     }
 }
@@ -166,6 +168,7 @@ impl fmt::Display for WordCond {
             WordCond::Eq(v) => write!(f, "== {v}"),
             WordCond::Ge(v) => write!(f, ">= {v}"),
             WordCond::Ne(v) => write!(f, "!= {v}"),
+            WordCond::Polled(v) => write!(f, "to change from {v}"),
         }
     }
 }
@@ -431,6 +434,9 @@ impl TensixCore {
                 ),
                 None => format!("cb_reserve_back(c_{cb}, {pages}): CB {cb} is not configured on this core"),
             },
+            Wait::L1Word { addr, cond: cond @ WordCond::Polled(_) } => format!(
+                "L1 word {addr:#x} {cond}: the kernel polls it through a pointer, and nothing else is running or in flight to write it"
+            ),
             Wait::L1Word { addr, cond } => {
                 let v = self.l1.read_u32(addr as u64).map(|v| v.to_string()).unwrap_or_else(|_| "?".into());
                 format!("L1 word {addr:#x} {cond} (semaphore wait): current value {v}")

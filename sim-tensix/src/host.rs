@@ -317,6 +317,11 @@ pub trait KernelHost {
     fn notify(&mut self, c: CoreIdx, now: Cycle, by: u128);
     /// Register `w` as blocked on core `c` from `now`.
     fn block(&mut self, c: CoreIdx, w: Waiter, now: Cycle);
+    /// Nothing is pending in this chip's schedule besides the running kernel: no event, no other kernel
+    /// due to resume. (Only the running kernel can then change anything in the chip.)
+    fn nothing_pending(&self) -> bool {
+        false
+    }
     /// Issue one read packet at `now`; returns when the issuing RISC may continue.
     fn noc_read(&mut self, r: ReadReq, now: Cycle) -> Result<Cycle, NocError>;
     /// Issue one write packet at `now`; returns when the issuing RISC may continue.

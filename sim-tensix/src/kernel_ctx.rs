@@ -4,7 +4,7 @@
 //! command buffers.
 
 use crate::args::{ArgValue, KernelInstance, RUNTIME_ARGS_SLOT_WORDS};
-use crate::core::{TensixCore, Wait, Waiter};
+use crate::core::{TensixCore, Wait, Waiter, WordCond};
 use crate::host::{KernelHost, NocError};
 use crate::params::ApiCosts;
 use sim_core::{Cycle, Cycles, EventKey, FiberClock, TraceArg, Yielder, abort};
@@ -39,7 +39,24 @@ pub struct KernelCtx<'y> {
     pub(crate) cmd_cost_override: Option<Cycles>,
     /// The DPRINT stream's sticky format state (C++ kernels; 0 until first stored).
     dprint_state: u32,
+    /// Loads through L1 pointers of one address in a row, with no other call between (a poll loop).
+    poll: Poll,
 }
+
+/// A run of pointer loads of one L1 address with nothing else between.
+#[derive(Debug, Clone, Copy, Default)]
+struct Poll {
+    addr: u32,
+    /// `calls` after the last load of the run.
+    calls: u64,
+    loads: u32,
+}
+
+/// Loads of one L1 word in a row, with no other call between, after which a kernel is taken to be polling
+/// the word: when nothing else in the chip is pending, it waits for a write to the word instead of
+/// spinning through simulated time forever (and a deadlock is reported if none can come). High enough that
+/// a loop that only reads one word many times is not mistaken for a poll.
+const POLL_LOADS: u32 = 1 << 16;
 
 /// What a `set_state` call left in a command buffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,13 +88,28 @@ impl<'y> KernelCtx<'y> {
         self.host.borrow().core(self.k.core).l1.size()
     }
 
-    /// A RISC-V load or store of `bytes` through an L1 pointer (foreign kernel code): its time, as the L1
-    /// API's word accesses cost, then the other kernels catch up to now (a kernel polling L1 through a
-    /// pointer lets them run).
-    pub(crate) fn pointer_access(&mut self, bytes: u32, store: bool) {
+    /// A RISC-V load or store of `bytes` at L1 address `addr` through a pointer (foreign kernel code): its
+    /// time, as the L1 API's word accesses cost, then the other kernels catch up to now (a kernel polling
+    /// L1 through a pointer lets them run). A poll — [`POLL_LOADS`] loads of one address in a row with no
+    /// other call — finding nothing else pending in the chip waits for the word to change: only a write
+    /// from elsewhere (another chip) could change it, and with none a deadlock names the word.
+    pub(crate) fn pointer_access(&mut self, addr: u32, bytes: u32, store: bool) {
+        let again = !store && addr == self.poll.addr && self.calls.get() == self.poll.calls && self.poll.loads > 0;
         let per_word = if store { self.costs.l1_store } else { self.costs.l1_load };
         self.spend(Cycles(per_word.0 * bytes.div_ceil(4).max(1) as u64));
         self.sync_local();
+        if !again {
+            self.poll = Poll { addr, calls: self.calls.get(), loads: u32::from(!store) };
+            return;
+        }
+        self.poll.loads = self.poll.loads.saturating_add(1);
+        if self.poll.loads >= POLL_LOADS && self.host.borrow().nothing_pending() {
+            let word = addr & !3;
+            let seen = self.host.borrow().core(self.k.core).l1.read_u32(word as u64).unwrap_or(0);
+            self.wait_for(Wait::L1Word { addr: word, cond: WordCond::Polled(seen) }, self.costs.l1_load);
+            self.poll.loads = 0;
+        }
+        self.poll.calls = self.calls.get();
     }
 
     pub(crate) fn new(
@@ -113,6 +145,7 @@ impl<'y> KernelCtx<'y> {
             cmd_state: [[None; 2]; 2],
             cmd_cost_override: None,
             dprint_state: 0,
+            poll: Poll::default(),
         }
     }
 
@@ -130,6 +163,12 @@ impl<'y> KernelCtx<'y> {
             self.dprint_state = value;
         }
         self.dprint_state
+    }
+
+    /// "`name` on core (x,y) RISC".
+    pub(crate) fn who(&self) -> String {
+        let k = &self.k;
+        format!("`{}` on core ({},{}) {}", k.name, k.logical.0, k.logical.1, k.risc.name())
     }
 
     pub(crate) fn finish(self) {

@@ -12,6 +12,7 @@ pub mod core_desc;
 pub mod descriptor;
 pub mod error;
 pub mod input;
+pub mod test_skips;
 pub mod yaml;
 
 pub use arch::{Arch, HarvestAxis};

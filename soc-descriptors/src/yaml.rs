@@ -10,10 +10,101 @@ use serde::Deserialize;
 use serde::de::{self, DeserializeOwned, Deserializer, SeqAccess, Visitor};
 use std::fmt;
 
+/// The largest YAML input tensim parses (real descriptors are tens of KiB).
+pub const MAX_YAML_BYTES: usize = 16 << 20;
+/// The deepest nesting of flow collections (`[`, `{`) tensim parses: real descriptors nest a few levels;
+/// the parser's time grows with the square of the depth.
+pub const MAX_YAML_FLOW_DEPTH: usize = 64;
+
+/// Refuse input the parser would take minutes on: too large, or flow collections nested too deep (outside
+/// quoted strings and comments).
+fn check_shape(text: &str, file: &str) -> Result<(), SocError> {
+    if text.len() > MAX_YAML_BYTES {
+        return Err(SocError::new(file, format!("{} bytes of YAML is more than tensim reads", text.len()))
+            .hint(format!("descriptor and parameter files are small; the limit is {} MiB", MAX_YAML_BYTES >> 20)));
+    }
+    let (mut depth, mut line, mut col) = (0usize, 1usize, 0usize);
+    let mut quote: Option<char> = None;
+    let mut comment = false;
+    let mut prev = ' ';
+    for c in text.chars() {
+        col += 1;
+        if c == '\n' {
+            line += 1;
+            col = 0;
+            comment = false;
+            prev = c;
+            continue;
+        }
+        if comment {
+            continue;
+        }
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                // A quoted scalar starts a token (`x: 'a'`, `[ "b" ]`); an apostrophe inside a word does not.
+                '"' | '\'' if prev.is_whitespace() || matches!(prev, '[' | '{' | ',' | ':') => quote = Some(c),
+                '#' if prev.is_whitespace() => comment = true,
+                '[' | '{' => {
+                    depth += 1;
+                    if depth > MAX_YAML_FLOW_DEPTH {
+                        return Err(SocError::new(
+                            file,
+                            format!("brackets nested more than {MAX_YAML_FLOW_DEPTH} deep"),
+                        )
+                        .at(line, col)
+                        .hint("descriptor and parameter files nest a few levels; check the brackets"));
+                    }
+                }
+                ']' | '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            },
+        }
+        prev = c;
+    }
+    Ok(())
+}
+
 /// Parse `text` (the contents of `file`) into `T`, reporting errors with file, line/column and key path.
 pub fn parse_yaml<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, SocError> {
+    check_shape(text, file)?;
     let de = serde_yaml::Deserializer::from_str(text);
     serde_path_to_error::deserialize(de).map_err(|e| path_error(e, file, ""))
+}
+
+/// A mapping whose keys must each appear once (YAML allows a repeated key to replace the first silently; a
+/// parameter file with `noc.hop_cycles` twice is a mistake), in file order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UniqueMap<V>(pub Vec<(String, V)>);
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for UniqueMap<V> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V2<V>(std::marker::PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> Visitor<'de> for V2<V> {
+            type Value = UniqueMap<V>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a mapping of keys to values")
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(UniqueMap(Vec::new()))
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
+                let mut out: Vec<(String, V)> = Vec::new();
+                while let Some(k) = m.next_key::<String>()? {
+                    if out.iter().any(|(seen, _)| *seen == k) {
+                        return Err(de::Error::custom(format!(
+                            "duplicate key `{k}`: each key may appear once (the second would silently replace the first)"
+                        )));
+                    }
+                    let v = m.next_value::<V>()?;
+                    out.push((k, v));
+                }
+                Ok(UniqueMap(out))
+            }
+        }
+        d.deserialize_any(V2(std::marker::PhantomData))
+    }
 }
 
 /// Map a serde_path_to_error error to a [`SocError`]; `prefix` is prepended to the key path.
@@ -34,13 +125,26 @@ fn join_path(prefix: &str, path: &str) -> String {
 
 fn yaml_error(inner: &serde_yaml::Error, file: &str, key: &str) -> SocError {
     let mut message = inner.to_string();
-    // serde_yaml appends " at line L column C"; we print the location ourselves.
+    // serde_yaml appends " at line L column C" (and then perhaps ", while parsing …"); we print the
+    // location ourselves.
     if let Some(i) = message.find(" at line ") {
         let tail = &message[i + " at line ".len()..];
-        if tail.split(' ').nth(1) == Some("column") {
-            let rest: String = tail.splitn(4, ' ').nth(3).map(|s| s.to_string()).unwrap_or_default();
-            message = format!("{}{}", &message[..i], rest);
+        let words: Vec<&str> = tail.splitn(4, ' ').collect();
+        if words.get(1) == Some(&"column") {
+            let rest = words.get(3).copied().unwrap_or_default();
+            let joined = if words.get(2).is_some_and(|c| c.ends_with(',')) && !rest.is_empty() {
+                format!("{}, {rest}", &message[..i])
+            } else {
+                format!("{}{rest}", &message[..i])
+            };
+            message = joined;
         }
+    }
+    // serde_yaml starts its message with the key path, which the error prints on its own.
+    if !key.is_empty()
+        && let Some(rest) = message.strip_prefix(key).and_then(|m| m.strip_prefix(": "))
+    {
+        message = rest.to_string();
     }
     let mut err = SocError::new(file, crate::error::plain_serde_message(&message));
     if !key.is_empty() && key != "." {
@@ -262,8 +366,16 @@ pub(crate) struct RawCoreEntry {
 }
 
 pub(crate) fn parse_core(text: &str, file: &str) -> Result<Vec<RawCoreEntry>, SocError> {
+    check_shape(text, file)?;
     let doc: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| yaml_error(&e, file, ""))?;
     let top = match doc {
+        // A SoC descriptor given where a core descriptor belongs.
+        serde_yaml::Value::Mapping(m)
+            if ["grid", "arch_name", "tensix", "dram"].iter().filter(|k| m.contains_key(**k)).count() >= 2 =>
+        {
+            return Err(SocError::new(file, "this is a SoC descriptor (it has `grid` and `arch_name`), not a core descriptor")
+                .hint("give it with --soc; --core-desc takes a core descriptor (tt-metal's core_descriptors/*.yaml: products → command queues → core ranges)"));
+        }
         serde_yaml::Value::Mapping(m) => m,
         serde_yaml::Value::Null => {
             return Err(SocError::new(file, "empty core descriptor")
@@ -487,6 +599,16 @@ mod tests {
     }
 
     #[test]
+    fn parser_messages_read_as_sentences() {
+        for text in ["a: true\nb: [1, ]]\n", "a: [\n", "b: {x: 1, y\n", "a: \"open\n", "- [a, b\n- c\n", "a: b: c\n"] {
+            let e = parse_yaml::<Doc>(text, "t.yaml").unwrap_err().to_string();
+            let glued = e.as_bytes().windows(6).any(|w| w[0].is_ascii_alphanumeric() && &w[1..] == b"while");
+            assert!(!glued, "{text:?}: {e}");
+            assert!(!e.contains(": b: b:") && !e.contains("a: a:"), "no doubled key: {e}");
+        }
+    }
+
+    #[test]
     fn capitalised_booleans_and_trailing_commas_parse() {
         let d: Doc = parse_yaml("a: True\nb: [ 1-1, 2-1, ]\n", "t.yaml").unwrap();
         assert!(d.a);
@@ -504,6 +626,11 @@ mod tests {
 
     #[test]
     fn syntax_error_has_line_and_column() {
+        let deep = format!("a: true\nb: {}{}\n", "[".repeat(65), "]".repeat(65));
+        let e = parse_yaml::<Doc>(&deep, "t.yaml").unwrap_err().to_string();
+        assert!(e.contains("t.yaml:2:") && e.contains("nested more than 64 deep"), "{e}");
+        let quoted = format!("a: true\nb: [\"{}\"] # {}\n", "[".repeat(100), "{".repeat(100));
+        assert!(parse_yaml::<Doc>(&quoted, "t.yaml").is_ok(), "brackets in strings and comments do not count");
         let e = parse_yaml::<Doc>("a: true\nb: [1-1\n", "t.yaml").unwrap_err();
         assert!(e.location.is_some(), "{e}");
         assert!(e.to_string().starts_with("t.yaml:"), "{e}");

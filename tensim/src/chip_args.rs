@@ -44,7 +44,7 @@ pub fn parse_dispatch(s: &str) -> Result<sim_device::DispatchMode, String> {
 pub struct ParamArgs {
     /// Override a timing/memory parameter, e.g. --set noc.hop_cycles=9 (repeatable; `tensim params` lists
     /// them with their ranges).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
+    #[arg(allow_hyphen_values = true, long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
     /// A YAML file of parameter overrides (`key: value` or `key: { value: V, source: "…" }`).
     #[arg(long, value_name = "FILE")]
@@ -91,10 +91,10 @@ pub struct ChipArgs {
     /// Harvested Tensix rows (WH, GS) or columns (BH): bit i removes the i-th row/column in NoC0 order.
     /// Decimal or 0x-hex. Default: the usual card — a Wormhole n150 (0x200: the last row), an unharvested
     /// Blackhole or Grayskull; 0 gives an unharvested Wormhole (galaxy).
-    #[arg(long, value_name = "MASK", value_parser = parse_mask)]
+    #[arg(allow_hyphen_values = true, long, value_name = "MASK", value_parser = parse_mask)]
     pub harvest: Option<u32>,
     /// Number of hardware command queues (selects the core-descriptor configuration).
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=2))]
+    #[arg(allow_negative_numbers = true, long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=2))]
     pub num_hw_cqs: u32,
     /// Dispatch core axis for axis-keyed core descriptors (row or col).
     #[arg(long, value_name = "AXIS", value_parser = parse_axis)]

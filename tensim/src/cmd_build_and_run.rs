@@ -54,7 +54,7 @@ pub struct BuildAndRunArgs {
     memory_report: Option<PathBuf>,
     /// Devices the program may open (CreateDevice ids and MeshDevice meshes: a 2x4 mesh needs 8), each an
     /// independent chip of the chosen arch (no Ethernet between them). Default 1, or every chip of --system.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
     devices: Option<u32>,
     /// Run on the chips of a system (a built-in name, see `tensim system --list`): device i is the chip at
     /// mesh position (i / cols, i % cols), with that chip's arch and harvesting.
@@ -65,7 +65,7 @@ pub struct BuildAndRunArgs {
     cluster: Option<PathBuf>,
     /// Host threads simulating the chips of a mesh run together (1..=256; default: all the host has;
     /// results do not depend on it).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     workers: Option<u32>,
     /// Arguments for the program's main (after `--`).
     #[arg(last = true)]
@@ -264,6 +264,7 @@ pub fn run(a: &BuildAndRunArgs) -> CliResult<ExitCode> {
     if !a.dir.is_dir() {
         return Err(CliError::User(format!("{}: not a folder (give the program's folder)", a.dir.display())));
     }
+    cpp::check_timeout_setting().map_err(CliError::User)?;
     let devices = Devices::new(a)?;
     let mut plan = OutputPlan::new();
     let trace = a.trace.as_deref().map(|p| plan.add(p, outputs::TRACE)).transpose()?;
@@ -373,6 +374,9 @@ pub fn run(a: &BuildAndRunArgs) -> CliResult<ExitCode> {
     if c.closed {
         return Err(CliError::Closed);
     }
+    if outcome.exited {
+        say!("tensim: the host program called exit({}); the run so far:", outcome.exit_code);
+    }
     say!(
         "tensim: {} program run(s), {} simulated cycles in total; built in {:.2} s, ran in {:.2} s",
         outcome.programs_run,
@@ -401,7 +405,9 @@ pub fn run(a: &BuildAndRunArgs) -> CliResult<ExitCode> {
         }
     }
     if outcome.exit_code != 0 {
-        return Err(CliError::User(format!("the host program returned {}", outcome.exit_code)));
+        let code = outcome.exit_code;
+        let how = if outcome.exited { format!("called exit({code})") } else { format!("returned {code}") };
+        return Err(CliError::User(format!("the host program {how}")));
     }
     Ok(ExitCode::SUCCESS)
 }

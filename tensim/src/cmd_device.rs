@@ -23,29 +23,29 @@ pub struct DeviceArgs {
     #[arg(long, value_name = "FILE", conflicts_with = "physical_grid")]
     cluster: Option<PathBuf>,
     /// A chip grid of ROWSxCOLS cores with no system behind it (seed 003's examples use 8x8).
-    #[arg(long, value_name = "RxC")]
+    #[arg(allow_hyphen_values = true, long, value_name = "RxC")]
     physical_grid: Option<String>,
     /// The mesh shape, e.g. 2x1x2 (any rank).
     #[arg(long, default_value = "1")]
     mesh: String,
     /// The chips of the view in row-major mesh order, e.g. 4,5,6,7 (default: the system's chips in its
     /// mesh order; 0..volume-1 with --physical-grid).
-    #[arg(long, value_name = "IDS")]
+    #[arg(allow_hyphen_values = true, long, value_name = "IDS")]
     chips: Option<String>,
     /// The logical worker grid: checked against the mesh's, or the grid a --map is over.
-    #[arg(long, value_name = "SHAPE")]
+    #[arg(allow_hyphen_values = true, long, value_name = "SHAPE")]
     grid: Option<String>,
     /// A map from the logical grid to (device index, y, x), e.g. "(d0, d1) -> (0, d1, d0)".
-    #[arg(long, value_name = "MAP", requires = "grid")]
+    #[arg(allow_hyphen_values = true, long, value_name = "MAP", requires = "grid")]
     map: Option<String>,
     /// Place a tensor of this shape (with --tensor-grid) and list where its shards land.
-    #[arg(long, value_name = "SHAPE", requires = "tensor_grid")]
+    #[arg(allow_hyphen_values = true, long, value_name = "SHAPE", requires = "tensor_grid")]
     tensor: Option<String>,
     /// The tensor's tt.metal_layout grid (the device's rank).
-    #[arg(long, value_name = "GRID", requires = "tensor")]
+    #[arg(allow_hyphen_values = true, long, value_name = "GRID", requires = "tensor")]
     tensor_grid: Option<String>,
     /// The tensor's tt.metal_layout map (default: collapse all but the last dimension).
-    #[arg(long, value_name = "MAP", requires = "tensor")]
+    #[arg(allow_hyphen_values = true, long, value_name = "MAP", requires = "tensor")]
     tensor_map: Option<String>,
     /// Print JSON instead of text.
     #[arg(long)]

@@ -41,7 +41,7 @@ pub struct DmBenchArgs {
     #[arg(long, default_value = "slow", value_parser = parse_dispatch, value_name = "fast|slow")]
     dispatch: DispatchMode,
     /// Grid of the one-to-all / one-from-all / all-to-all suites: RxC or full (an error if it does not fit).
-    #[arg(long, value_name = "RxC|full")]
+    #[arg(allow_hyphen_values = true, long, value_name = "RxC|full")]
     grid: Option<String>,
     /// Multicast: linked transactions.
     #[arg(long)]
@@ -50,10 +50,10 @@ pub struct DmBenchArgs {
     #[arg(long)]
     loopback: bool,
     /// Bytes per transaction, 1..=65536 (default: one flit up to 64 KiB, doubling).
-    #[arg(long, value_delimiter = ',', value_name = "S,S,…", value_parser = whole_u32)]
+    #[arg(allow_negative_numbers = true, long, value_delimiter = ',', value_name = "S,S,…", value_parser = whole_u32)]
     sizes: Option<Vec<u32>>,
     /// Numbers of transactions (per peer), 1..=1000000 (default 1,4,16,64,256).
-    #[arg(long, value_delimiter = ',', value_name = "N,N,…", value_parser = whole_u32)]
+    #[arg(allow_negative_numbers = true, long, value_delimiter = ',', value_name = "N,N,…", value_parser = whole_u32)]
     counts: Option<Vec<u32>>,
     /// A measured table (tt-metal's markdown layout) or a folder of them to compare with.
     #[arg(long, value_name = "TABLE.md|DIR")]
@@ -228,6 +228,9 @@ pub fn run(a: &DmBenchArgs) -> CliResult<ExitCode> {
     let dev = setup.open()?;
     let mut plan = OutputPlan::new();
     let stats = a.stats.as_deref().map(|p| plan.add(p, outputs::STATS)).transpose()?;
+    if let Some(p) = a.compare.as_deref() {
+        crate::measured::must_exist(p, "measured table or folder of tables", "--compare")?;
+    }
     if let Some(dir) = a.compare.as_deref().filter(|p| p.is_dir()) {
         return compare_dir(a, &setup, &dev, dir, plan, stats);
     }

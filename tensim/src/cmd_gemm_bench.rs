@@ -30,13 +30,13 @@ pub struct GemmBenchArgs {
     #[command(flatten)]
     params: ParamArgs,
     /// Only these configurations (ids of the benchmark table, e.g. M1,M7).
-    #[arg(long, value_delimiter = ',', value_name = "ID,…")]
+    #[arg(allow_hyphen_values = true, long, value_delimiter = ',', value_name = "ID,…")]
     ids: Vec<String>,
     /// Only this data type: bf16, bfp8_b or bfp4_b (with --compare: the CSV's types by default).
     #[arg(long, value_name = "DTYPE")]
     dtype: Option<String>,
     /// Only shapes whose largest dimension is at most this many elements.
-    #[arg(long, value_parser = whole_u32, value_name = "N")]
+    #[arg(allow_negative_numbers = true, long, value_parser = whole_u32, value_name = "N")]
     max_dim: Option<u32>,
     /// A measured CSV (the benchmark's report columns) to compare with.
     #[arg(long, value_name = "FILE.csv")]
@@ -45,7 +45,7 @@ pub struct GemmBenchArgs {
     #[arg(long, value_name = "FILE.json")]
     stats: Option<PathBuf>,
     /// Host threads simulating configurations at once (default: the machine's cores).
-    #[arg(long, value_parser = whole_u32, value_name = "N")]
+    #[arg(allow_negative_numbers = true, long, value_parser = whole_u32, value_name = "N")]
     workers: Option<u32>,
     /// Run even when the work estimate is above the limits.
     #[arg(long)]
@@ -125,6 +125,7 @@ pub fn run(a: &GemmBenchArgs) -> CliResult<ExitCode> {
     }
     let measured: Option<Vec<Measured>> = match &a.compare {
         Some(p) => {
+            crate::measured::must_exist(p, "measured GEMM csv", "--compare")?;
             let name = p.display().to_string();
             let text = soc_descriptors::input::read_text(p, "measured GEMM csv")?;
             Some(compare::parse(&name, &text).map_err(CliError::User)?)

@@ -28,7 +28,19 @@ fn parse_arch(s: &str) -> Result<Arch, String> {
 /// Run `tensim params`.
 pub fn run(a: &ParamsArgs) -> CliResult<ExitCode> {
     let p = a.params.resolve(a.arch)?;
-    let entries = p.entries();
+    let mut entries = p.entries();
+    // L1 addresses must lie inside the chip's L1: the range the key's type allows is not the useful one.
+    let soc = soc_descriptors::builtin::builtin_soc(a.arch);
+    for e in &mut entries {
+        if e.unit != "L1 address" {
+            continue;
+        }
+        let (l1, what) =
+            if e.key.starts_with("eth.") { (soc.eth_l1_size, "Ethernet L1") } else { (soc.worker_l1_size, "L1") };
+        if l1 > 0 {
+            e.allowed = format!("0..={} (inside the built-in {}'s {l1}-byte {what})", l1 - 1, a.arch);
+        }
+    }
     if a.json {
         let list: Vec<serde_json::Value> = entries
             .iter()

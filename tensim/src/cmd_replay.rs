@@ -76,6 +76,7 @@ fn result_json(name: &str, r: &ReplayResult) -> serde_json::Value {
 
 /// Run `tensim replay`.
 pub fn run(a: &ReplayArgs) -> CliResult<ExitCode> {
+    crate::measured::must_exist(&a.path, "NoC trace or folder of traces", "replay PATH")?;
     let setup = setup(&a.chip, &a.params, Some(Arch::WormholeB0))?;
     let mut plan = OutputPlan::new();
     if a.path.is_dir() {

@@ -265,7 +265,8 @@ fn text(r: &Report) -> String {
 
 /// Run `tensim soc`.
 pub fn run(a: &SocArgs) -> crate::error::CliResult<ExitCode> {
-    let spec = a.chip.spec(None)?;
+    // With no chip named, the built-in Wormhole B0, as every other command defaults.
+    let spec = a.chip.spec(Some(soc_descriptors::Arch::WormholeB0))?;
     let chip = spec.load()?;
     let report = build(&chip, spec.soc_name());
     if a.json {

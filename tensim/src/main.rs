@@ -15,6 +15,7 @@ mod cmd_soc;
 mod cmd_system;
 mod dprint;
 mod error;
+mod measured;
 mod out;
 mod outputs;
 mod work;

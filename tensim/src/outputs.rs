@@ -82,6 +82,15 @@ fn check_path(path: &Path, kind: OutputKind, folder_will_exist: bool) -> CliResu
     match std::fs::symlink_metadata(path) {
         Err(_) => Ok(()),
         Ok(meta) => {
+            if let Some(target) = soc_descriptors::input::dangling_link(path) {
+                return Err(err(
+                    path,
+                    format!(
+                        "is a symbolic link to {target}, which does not exist; give the {} a plain file name",
+                        kind.what
+                    ),
+                ));
+            }
             let meta = if meta.file_type().is_symlink() { std::fs::metadata(path).unwrap_or(meta) } else { meta };
             if meta.is_dir() {
                 return Err(err(path, format!("is a folder; give the {} a file name", kind.what)));
@@ -90,7 +99,8 @@ fn check_path(path: &Path, kind: OutputKind, folder_will_exist: bool) -> CliResu
                 return Err(err(
                     path,
                     format!(
-                        "is not a regular file (a FIFO, socket or device); tensim writes its {} only to regular files",
+                        "is {}, not a regular file; tensim writes its {} only to regular files",
+                        soc_descriptors::input::kind(&meta),
                         kind.what
                     ),
                 ));

@@ -1,5 +1,6 @@
-//! Work estimates: before a command simulates, it says how much it is about to do; above these limits it
-//! refuses (with the estimate and the flag that overrides the limit) instead of running for a long time.
+//! Work estimates: before a command simulates, it says how much it is about to do — simulated work and
+//! host memory — and above these limits it refuses (with the estimate and the flag that overrides the
+//! limit) instead of running for a long time or swapping the machine.
 
 use crate::error::{CliError, CliResult};
 
@@ -19,10 +20,43 @@ pub struct Estimate {
     pub tile_ops: u64,
     /// Bytes over the NoC.
     pub noc_bytes: u64,
+    /// Peak host memory, bytes (0: not estimated).
+    pub host_bytes: u64,
+}
+
+/// Host memory above which a run asks for `--allow-large` whatever the machine.
+pub const MAX_HOST_BYTES: u64 = 4 << 30;
+
+/// The host memory a run may take without `--allow-large`: 4 GiB, or a quarter of this machine's memory
+/// if that is less, so a run never pushes the host into swap even beside other work. Also the total.
+fn memory_limit_bytes() -> (u64, u64) {
+    let total = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("MemTotal:"))
+                .and_then(|l| l.split_whitespace().nth(1).and_then(|k| k.parse::<u64>().ok()))
+        })
+        .map(|kib| kib * 1024)
+        .unwrap_or(16 << 30);
+    ((total / 4).min(MAX_HOST_BYTES), total)
+}
+
+fn gib(b: u64) -> String {
+    format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64)
 }
 
 /// Refuse `e` when it is above a limit and `allow_large` is not given.
 pub fn check(e: Estimate, what: &str, allow_large: bool) -> CliResult<()> {
+    let (mem_limit, mem_total) = memory_limit_bytes();
+    if e.host_bytes > mem_limit && !allow_large {
+        return Err(CliError::User(format!(
+            "{what} would take about {} of host memory, above the {} a run may take on this machine ({} of memory: the lesser of 4 GiB and a quarter of it). Pass --allow-large to run it anyway, or make it smaller",
+            gib(e.host_bytes),
+            gib(mem_limit),
+            gib(mem_total)
+        )));
+    }
     let over = e.packets > MAX_PACKETS || e.tile_ops > MAX_TILE_OPS || e.noc_bytes > MAX_NOC_BYTES;
     if over && !allow_large {
         let mut parts = Vec::new();
@@ -42,4 +76,16 @@ pub fn check(e: Estimate, what: &str, allow_large: bool) -> CliResult<()> {
         )));
     }
     Ok(())
+}
+
+/// `--estimate`: print `e` and stop.
+pub fn print(e: Estimate) -> CliResult<std::process::ExitCode> {
+    crate::say!(
+        "estimate: {} tile operations, {} NoC packets, {} MiB over the NoC, peak host memory {} MiB",
+        e.tile_ops,
+        e.packets,
+        e.noc_bytes >> 20,
+        e.host_bytes >> 20
+    );
+    Ok(std::process::ExitCode::SUCCESS)
 }

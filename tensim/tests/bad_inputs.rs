@@ -59,7 +59,10 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
             vec!["soc".into(), "--soc".into(), "/nonexistent/chip.yaml".into()],
             "/nonexistent/chip.yaml: cannot read SoC descriptor: no such file",
         ),
-        (vec!["soc".into(), "--soc".into(), "/dev/zero".into()], "/dev/zero: not a regular file"),
+        (
+            vec!["soc".into(), "--soc".into(), "/dev/zero".into()],
+            "/dev/zero: is a character device, not a regular file",
+        ),
         (vec!["soc".into(), "--soc".into(), f.dir.display().to_string()], "is a directory"),
         (vec!["soc".into(), "--soc".into(), p("bad.yaml")], "bad.yaml:"),
         (vec!["soc".into(), "--soc".into(), p("notsoc.yaml")], "notsoc.yaml"),
@@ -91,9 +94,8 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
     }
 
     // Parameters, on every command that takes them.
-    for prefix in
-        [&["run", "loopback"][..], &["dm-bench", "one_to_one"], &["params"], &["replay", "/nonexistent/t.json"]]
-    {
+    let trace = p("t_ok.json");
+    for prefix in [&["run", "loopback"][..], &["dm-bench", "one_to_one"], &["params"], &["replay", trace.as_str()]] {
         let with =
             |extra: &[&str]| -> Vec<String> { prefix.iter().chain(extra.iter()).map(|s| s.to_string()).collect() };
         for (set, want) in [
@@ -136,7 +138,7 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
                 "/nonexistent/p.yaml".to_string(),
                 "/nonexistent/p.yaml: cannot read parameter file: no such file".to_string(),
             ),
-            ("/dev/zero".to_string(), "/dev/zero: not a regular file".to_string()),
+            ("/dev/zero".to_string(), "/dev/zero: is a character device, not a regular file".to_string()),
         ] {
             out.push((with(&["--params", &file]), want));
         }
@@ -163,12 +165,15 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
     c(&["run", "matmul_single_core", "--m", "33"], "--m 33: matmul dimensions are whole tiles");
     c(&["run", "matmul_multi_core", "--n", "0"], "--n 0: matmul dimensions are whole tiles");
     c(&["run", "softmax", "--m", "100"], "--m 100: softmax takes whole tiles");
-    c(&["run", "matmul_single_core", "--m", "65536", "--n", "65536", "--k", "65536"], "is large: about");
-    c(&["run", "softmax", "--m", "65536", "--n", "65536"], "is large: about");
+    c(
+        &["run", "matmul_single_core", "--m", "65536", "--n", "65536", "--k", "65536"],
+        "would take about 96.0 GiB of host memory",
+    );
+    c(&["run", "softmax", "--m", "65536", "--n", "65536"], "Pass --allow-large to run it anyway");
     c(&["run", "matmul_multicore_reuse_mcast", "--fidelity", "HiFi5"], "`HiFi5` is not a math fidelity");
     c(&["run", "loopback", "--seed", "abc"], "'abc'");
-    c(&["run", "loopback", "--trace", "/dev/zero"], "/dev/zero: is not a regular file");
-    c(&["run", "loopback", "--trace", &zero], "fifo: is not a regular file");
+    c(&["run", "loopback", "--trace", "/dev/zero"], "/dev/zero: is a character device, not a regular file");
+    c(&["run", "loopback", "--trace", &zero], "fifo: is a FIFO (named pipe), not a regular file");
     c(
         &["run", "loopback", "--trace", &p("foreign.json")],
         "foreign.json: the file exists and is not a tensim trace; refusing",
@@ -182,7 +187,7 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
     );
     c(&["run", "loopback", "--npe-timeline", &p("foreign.json")], "not a tensim tt-npe timeline");
     c(&["run", "loopback", "--stats", &p("foreign.json")], "not a tensim stats file");
-    c(&["run", "loopback", "--stats", "/dev/null"], "/dev/null: is not a regular file");
+    c(&["run", "loopback", "--stats", "/dev/null"], "/dev/null: is a character device, not a regular file");
     c(&["run", "loopback", "--memory-report", &p("mem_not_dir")], "mem_not_dir: exists and is not a folder");
     c(&["run", "loopback", "--memory-report", &p("nope/deeper/mem")], "does not exist; create it first");
 
@@ -227,9 +232,9 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
     c(&["dm-bench", "all_to_all", "--grid", "full", "--counts", "1000000"], "is large: about");
     c(
         &["dm-bench", "one_to_one", "--compare", "/nonexistent/t.md"],
-        "/nonexistent/t.md: cannot read measured table: no such file",
+        "/nonexistent/t.md: no such measured table or folder of tables (--compare)",
     );
-    c(&["dm-bench", "one_to_one", "--compare", "/dev/zero"], "/dev/zero: not a regular file");
+    c(&["dm-bench", "one_to_one", "--compare", "/dev/zero"], "/dev/zero: is a character device, not a regular file");
     c(&["dm-bench", "one_to_one", "--compare", &p("empty")], "--compare DIR runs each table's own test");
     c(&["dm-bench", "--compare", &p("empty")], "no .md tables in the folder");
     c(&["dm-bench", "--compare", &p("empty"), "--grid", "2x2"], "--compare DIR runs each table's own test");
@@ -268,8 +273,8 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
     c(&["dm-bench", "one_to_one", "--stats", &p("foreign.json")], "not a tensim stats file");
 
     // tensim replay.
-    c(&["replay", "/nonexistent/t.json"], "/nonexistent/t.json: cannot read NoC trace: no such file");
-    c(&["replay", "/dev/zero"], "/dev/zero: not a regular file");
+    c(&["replay", "/nonexistent/t.json"], "/nonexistent/t.json: no such NoC trace or folder of traces (replay PATH)");
+    c(&["replay", "/dev/zero"], "/dev/zero: is a character device, not a regular file");
     c(&["replay", &zero], "not a regular file");
     c(&["replay", &p("empty")], "no .json traces in this folder");
     c(&["replay", &p("notraces")], "no .json traces in this folder");
@@ -308,8 +313,9 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
     );
     c(
         &["replay", &p("t_late.json"), "--mode", "timestamps"],
-        "event 1: its timestamp issues it at cycle 18446744073709551610, beyond sim.max_cycles = 20000000000",
+        "event 1: `timestamp` is 18446744073709551615; expected within 2^50 cycles",
     );
+    c(&["replay", &p("t_beyond.json"), "--mode", "timestamps"], "beyond sim.max_cycles = 20000000000");
     c(&["replay", &p("w_late.json")], "its phase_cycle_offset issues it at cycle 18446744073709551615");
     c(&["replay", &p("w_slow.json")], "its injection_rate issues it at a cycle beyond 64 bits");
     c(&["replay", &p("w_nophases.json")], "missing field `phases`");

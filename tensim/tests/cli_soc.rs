@@ -17,9 +17,16 @@ fn soc_dir() -> Option<PathBuf> {
     let d = std::env::var_os("TENSIM_SOC_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/soc"));
+    let key = "tensim/cli_soc: CLI runs on the real SoC files";
     if d.is_dir() {
+        soc_descriptors::test_skips::note(env!("CARGO_TARGET_TMPDIR"), key, None);
         Some(d)
     } else {
+        soc_descriptors::test_skips::note(
+            env!("CARGO_TARGET_TMPDIR"),
+            key,
+            Some("../shared/soc not found (TENSIM_SOC_DIR)"),
+        );
         use std::io::Write;
         let _ = writeln!(
             std::io::stderr(),
@@ -95,12 +102,19 @@ fn harvesting_changes_the_grids() {
 }
 
 #[test]
+fn soc_alone_describes_the_default_chip() {
+    let (code, out, err) = tensim(&["soc"]);
+    assert_eq!(code, 0, "{err}");
+    let (_, wh, _) = tensim(&["soc", "--arch", "wormhole_b0"]);
+    assert_eq!(out, wh, "`tensim soc` is `tensim soc --arch wormhole_b0`, as every command defaults");
+}
+
+#[test]
 fn user_errors_exit_1_with_one_clear_message() {
     let cases: &[(&[&str], &str)] = &[
         (&["soc", "--soc", "/nonexistent/chip.yaml"], "/nonexistent/chip.yaml: cannot read SoC descriptor"),
         (&["soc", "--arch", "wormhole_b0", "--harvest", "7"], "no wormhole_b0 product has 3 harvested rows"),
         (&["soc", "--arch", "nosuch"], "unknown arch `nosuch`"),
-        (&["soc"], "choose a chip with --arch"),
         (
             &["soc", "--arch", "wormhole_b0", "--core-desc", "/nonexistent/core.yaml"],
             "/nonexistent/core.yaml: cannot read core descriptor",
@@ -132,5 +146,28 @@ fn help_works_for_every_subcommand() {
         let (code, out, _) = tensim(args);
         assert_eq!(code, 0);
         assert!(out.contains("Usage:"), "{out}");
+    }
+}
+
+/// Every SoC descriptor under ../shared/soc (tt-metal's and tt-umd's) is usable as it stands: the loopback
+/// program runs and passes on it (defaults that depend on the chip, such as the Ethernet kernel region's
+/// end, come from the file).
+#[test]
+fn every_real_soc_descriptor_runs_a_program() {
+    let Some(dir) = soc_dir() else { return };
+    let mut files = Vec::new();
+    for sub in ["tt-metal/soc_descriptors", "tt-umd/soc_descs"] {
+        for e in std::fs::read_dir(dir.join(sub)).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "yaml") {
+                files.push(p);
+            }
+        }
+    }
+    assert!(files.len() >= 7, "the descriptors: {files:?}");
+    for f in files {
+        let (code, out, err) = tensim(&["run", "loopback", "--soc", f.to_str().unwrap()]);
+        assert_eq!(code, 0, "{}: {err}", f.display());
+        assert!(out.starts_with("PASS loopback"), "{}: {out}", f.display());
     }
 }

@@ -17,11 +17,11 @@ use sim_core::fiber::abort;
 use sim_device::NocId;
 use sim_tensix::{DataFormat, SlicePtr, SliceRange, SliceStyle};
 use std::collections::HashSet;
-use std::ffi::c_char;
+use std::ffi::{c_char, c_void};
 use std::sync::{LazyLock, Mutex};
 
 /// The ABI version `tensim/abi.h` declares.
-pub const ABI_VERSION: u32 = 7;
+pub const ABI_VERSION: u32 = 8;
 
 /// The table (`struct tensim_api` of `tensim/abi.h`).
 #[repr(C)]
@@ -55,7 +55,7 @@ pub struct TensimApi {
     pub(crate) ta_write: extern "C-unwind" fn(u32, u32, u32, u32, u32, u32, u32),
     pub(crate) sfpi: extern "C-unwind" fn(u32, i32, u32, *mut f32, *const u8) -> u32,
     pub(crate) l1_size: extern "C-unwind" fn() -> u32,
-    pub(crate) l1_access: extern "C-unwind" fn(u32, u32),
+    pub(crate) l1_access: extern "C-unwind" fn(u32, u32, u32) -> u32,
     pub(crate) tile_slice: extern "C-unwind" fn(u32, u32, u64, u32, *mut c_char, u32) -> u32,
     pub(crate) timestamped_data: extern "C-unwind" fn(*const c_char, u64),
     pub(crate) noc_state: extern "C-unwind" fn(u32, u64, u32, u32, u32),
@@ -65,6 +65,7 @@ pub struct TensimApi {
     pub(crate) noc_xy: extern "C-unwind" fn(u64) -> u32,
     pub(crate) fail: extern "C-unwind" fn(*const c_char),
     pub(crate) dprint_state: extern "C-unwind" fn(u32, u32) -> u32,
+    pub(crate) exit_jump: extern "C-unwind" fn(*mut c_void) -> *mut c_void,
 }
 
 /// The one table every kernel gets.
@@ -108,7 +109,13 @@ pub static TABLE: TensimApi = TensimApi {
     noc_xy,
     fail,
     dprint_state,
+    exit_jump,
 };
+
+/// Store (`set` not null) and return the running kernel's exit jump.
+extern "C-unwind" fn exit_jump(set: *mut c_void) -> *mut c_void {
+    ffi::exit_jump(set)
+}
 
 /// The kernel ends with an error (a misuse tensim's headers detect, or an exception the kernel threw).
 extern "C-unwind" fn fail(text: *const c_char) {
@@ -162,7 +169,7 @@ pub fn format_code(f: DataFormat) -> u32 {
 
 /// A call both kinds of kernel make: `on_compute` or `on_dataflow` on the running kernel's context.
 fn either<R>(
-    api: &str,
+    api: &'static str,
     on_compute: impl FnOnce(&mut sim_tensix::Compute<'_>) -> R,
     on_dataflow: impl FnOnce(&mut sim_tensix::Dataflow<'_>) -> R,
 ) -> R {
@@ -275,12 +282,30 @@ extern "C-unwind" fn l1_size() -> u32 {
     either("l1_size", |c| c.l1_size_bytes(), |d| d.l1_size_bytes())
 }
 
-/// The kernel is about to load (`store` 0) or store `bytes` through an L1 pointer (`tensim/l1_access.h`).
-extern "C-unwind" fn l1_access(bytes: u32, store: u32) {
+/// The kernel is about to load (`store` 0) or store `bytes` at L1 address `addr` through a pointer
+/// (`tensim/l1_access.h`). Returns 1 when the kernel must stop: the call unwound (an error, or the run
+/// tearing the kernel down while it waited), and the unwinding goes on from the kernel's entry once the
+/// hook has jumped back there (`ffi::stop_from_hook`).
+extern "C-unwind" fn l1_access(addr: u32, bytes: u32, store: u32) -> u32 {
     let store = store != 0;
-    either("an L1 pointer access", |c| c.l1_pointer_access(bytes, store), |d| d.l1_pointer_access(bytes, store));
-    if store {
-        ffi::mark_store();
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        either(
+            "an L1 pointer access",
+            |c| c.l1_pointer_access(addr, bytes, store),
+            |d| d.l1_pointer_access(addr, bytes, store),
+        )
+    }));
+    match r {
+        Ok(()) => {
+            if store {
+                ffi::mark_store();
+            }
+            0
+        }
+        Err(payload) => {
+            ffi::stop_from_hook(payload);
+            1
+        }
     }
 }
 

@@ -112,7 +112,11 @@ extern "C" fn last_error() -> *const c_char {
 
 /// Run one call: 0 on success; otherwise the message is kept for `last_error` and -1 returned. A panic
 /// is caught here (it must not unwind into the C++ frames) and reported as an internal error.
-fn call(f: impl FnOnce() -> Result<(), String>) -> i32 {
+/// Run a host call (`api`: a type name whose path names it, recorded as the host program's last call):
+/// 0, or -1 with the message for `last_error`.
+fn call_named(api: &'static str, f: impl FnOnce() -> Result<(), String>) -> i32 {
+    crate::ffi::enter_tensim(api);
+    let _back = crate::ffi::BackToHost;
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|p| {
         let m = p
             .downcast_ref::<String>()
@@ -131,8 +135,8 @@ fn call(f: impl FnOnce() -> Result<(), String>) -> i32 {
     }
 }
 
-pub(super) fn on_session(f: impl FnOnce(&mut Session) -> Result<(), String>) -> i32 {
-    call(|| session(f))
+pub(super) fn on_session<F: FnOnce(&mut Session) -> Result<(), String>>(f: F) -> i32 {
+    call_named(std::any::type_name::<F>(), || session(f))
 }
 
 /// Core ranges passed as quadruples.

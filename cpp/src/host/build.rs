@@ -10,30 +10,75 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The entry point: runs `main` and turns an exception into a message (tt-metal's TT_THROW/TT_FATAL
-/// throw, and so do tensim's host calls when tensim reports an error).
-const ENTRY: &str = r#"#include <cstdio>
+/// throw, and so do tensim's host calls when tensim reports an error). `exit`, `_exit`, `_Exit` and
+/// `quick_exit` called by the program (linked with `--wrap`, [`LINK_FLAGS`]) end `main` as `exit` would —
+/// without unwinding its frames — and come back here with their code, so tensim can say so and print the
+/// run summary; from a thread of the program's own, they end the process as usual.
+const ENTRY: &str = r#"#include <csetjmp>
+#include <cstdio>
 #include <cstring>
 #include <exception>
+#include <pthread.h>
 #include "tensim/host_abi.h"
 int main(int, char**);
+namespace {
+std::jmp_buf tensim_exit_jump;
+volatile int tensim_exit_code = 0;
+volatile bool tensim_in_main = false;
+pthread_t tensim_main_thread;
+[[noreturn]] void tensim_exit(int code, void (*real)(int)) {
+    if (tensim_in_main && pthread_equal(pthread_self(), tensim_main_thread)) {
+        tensim_exit_code = code;
+        std::fflush(nullptr);
+        std::longjmp(tensim_exit_jump, 1);
+    }
+    real(code);
+    __builtin_unreachable();
+}
+}  // namespace
+extern "C" {
+void __real_exit(int);
+void __real__exit(int);
+void __real__Exit(int);
+void __real_quick_exit(int);
+[[noreturn]] void __wrap_exit(int code) { tensim_exit(code, __real_exit); }
+[[noreturn]] void __wrap__exit(int code) { tensim_exit(code, __real__exit); }
+[[noreturn]] void __wrap__Exit(int code) { tensim_exit(code, __real__Exit); }
+[[noreturn]] void __wrap_quick_exit(int code) { tensim_exit(code, __real_quick_exit); }
+}
 extern "C" __attribute__((visibility("default"))) unsigned tensim_host_abi_version() { return TENSIM_HOST_ABI_VERSION; }
 extern "C" __attribute__((visibility("default"))) int tensim_host_entry(const tensim_host_api* api, int argc,
                                                                          char** argv, char* err, unsigned errlen) {
     tensim::host_api = api;
+    tensim_main_thread = pthread_self();
+    tensim_in_main = true;
+    if (setjmp(tensim_exit_jump) != 0) {
+        tensim_in_main = false;
+        std::snprintf(err, errlen, "%d", tensim_exit_code);
+        return -2147483647;
+    }
     try {
         int r = main(argc, argv);
+        tensim_in_main = false;
         std::fflush(stdout);
-        return r == (-2147483647 - 1) ? 1 : r;
+        return r <= (-2147483647) ? 1 : r;
     } catch (const std::exception& e) {
+        tensim_in_main = false;
         std::fflush(stdout);
         std::snprintf(err, errlen, "%s", e.what());
     } catch (...) {
+        tensim_in_main = false;
         std::fflush(stdout);
         std::snprintf(err, errlen, "%s", "the host program ended with an exception that is not a std::exception");
     }
     return -2147483647 - 1;
 }
 "#;
+
+/// Link flags of every host program: the exit calls come back to the entry (see [`ENTRY`]), and nothing may
+/// stay undefined (a program without `main` is a link error tensim explains, not a loader error).
+pub(crate) const LINK_FLAGS: &[&str] =
+    &["-Wl,--wrap=exit,--wrap=_exit,--wrap=_Exit,--wrap=quick_exit", "-Wl,--no-undefined"];
 
 /// tensim's stand-in for TT-Metalium's CMake package: `find_package(TT-Metalium)` finds it under the
 /// prefix [`cmake_prefix`] returns. `TT::Metalium` (and `TT::STL`) carry tensim's host headers, C++20,
@@ -53,7 +98,8 @@ if(NOT TARGET TT::Metalium)
                            $<$<CXX_COMPILER_ID:Clang>:-Wno-c++11-narrowing>)
     target_compile_definitions(tensim_metalium INTERFACE TENSIM TENSIM_HOST)
     target_sources(tensim_metalium INTERFACE "${_tensim_prefix}/src/tensim_host_entry.cpp")
-    target_link_options(tensim_metalium INTERFACE -shared)
+    target_link_options(tensim_metalium INTERFACE -shared "-Wl,--wrap=exit,--wrap=_exit,--wrap=_Exit,--wrap=quick_exit"
+                        -Wl,--no-undefined)
     add_library(TT::Metalium ALIAS tensim_metalium)
     add_library(tensim_stl INTERFACE)
     target_include_directories(tensim_stl INTERFACE "${_tensim_prefix}/include")
@@ -400,14 +446,11 @@ pub fn build(dir: &Path) -> Result<PathBuf, String> {
             .args(["-shared", "-o"])
             .arg(&tmp)
             .args(&objects)
+            .args(LINK_FLAGS)
             .output()
             .map_err(|e| format!("cannot run the C++ compiler {}: {e}", cxx.display()))?;
         if !out.status.success() {
-            result = Err(format!(
-                "cannot link the host program of {}:\n{}",
-                dir.display(),
-                String::from_utf8_lossy(&out.stderr)
-            ));
+            result = Err(link_error(&dir, &sources, &String::from_utf8_lossy(&out.stderr)));
         }
     }
     let _ = std::fs::remove_file(&entry);
@@ -421,6 +464,28 @@ pub fn build(dir: &Path) -> Result<PathBuf, String> {
     std::fs::write(&deps, record).map_err(|e| format!("cannot write {}: {e}", deps.display()))?;
     std::fs::rename(&tmp, &so).map_err(|e| format!("cannot move the host program into {}: {e}", so.display()))?;
     Ok(so)
+}
+
+/// The message of a failed host link: a missing `main` said plainly, else the linker's words.
+pub(crate) fn link_error(dir: &Path, sources: &[PathBuf], stderr: &str) -> String {
+    if stderr.contains("undefined reference to `main'") || stderr.contains("undefined reference to 'main'") {
+        let names: Vec<String> = sources.iter().map(|s| s.display().to_string()).collect();
+        return format!(
+            "the host program of {} has no `main`: none of its host sources ({}) defines `int main(int argc, char** argv)`{}",
+            dir.display(),
+            names.join(", "),
+            if dir.join("CMakeLists.txt").exists() {
+                " (the sources are those its CMakeLists.txt names in add_executable/target_sources)"
+            } else {
+                ""
+            }
+        );
+    }
+    let stderr = stderr.trim();
+    if stderr.is_empty() {
+        return format!("cannot link the host program of {}: the linker failed and printed nothing", dir.display());
+    }
+    format!("cannot link the host program of {}:\n{stderr}", dir.display())
 }
 
 #[cfg(test)]

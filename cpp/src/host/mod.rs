@@ -14,8 +14,10 @@ use std::path::Path;
 /// How a host program ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HostOutcome {
-    /// `main`'s return value.
+    /// `main`'s return value, or the code it passed to `exit`.
     pub exit_code: i32,
+    /// `main` ended by calling `exit` (or `_exit`, `_Exit`, `quick_exit`).
+    pub exited: bool,
     /// Programs run on devices.
     pub programs_run: u32,
     /// Mesh workloads whose chips ran together.
@@ -26,8 +28,14 @@ pub struct HostOutcome {
 /// `cfg`. An exception that ends `main` (tt-metal's TT_THROW/TT_FATAL, or an error tensim reported to a
 /// host call) is an error with its text.
 pub fn run(lib: &Path, cfg: HostConfig, args: &[String]) -> Result<HostOutcome, String> {
-    let lib = crate::ffi::HostLib::load(lib)?;
-    let (r, s) = session::with_session(cfg, || lib.run_main(args));
-    let exit_code = r?;
-    Ok(HostOutcome { exit_code, programs_run: s.runs, mesh_runs: s.mesh_runs })
+    crate::ffi::install_fault_handler();
+    crate::ffi::set_program(args.first().map_or("", String::as_str));
+    let who = crate::ffi::Who::host();
+    let lib = crate::ffi::HostLib::load(lib, &who)?;
+    let (r, s) = session::with_session(cfg, || lib.run_main(args, &who));
+    let (exit_code, exited) = match r? {
+        crate::ffi::MainEnd::Returned(c) => (c, false),
+        crate::ffi::MainEnd::Exited(c) => (c, true),
+    };
+    Ok(HostOutcome { exit_code, exited, programs_run: s.runs, mesh_runs: s.mesh_runs })
 }

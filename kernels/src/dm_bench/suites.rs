@@ -272,7 +272,8 @@ impl Suite {
         })
     }
 
-    /// NoC packets one (size, count) point issues (the work estimate of a sweep).
+    /// NoC packets one (size, count) point delivers (the work estimate of a sweep): a multicast packet is
+    /// delivered, and simulated, once per destination of its grid.
     pub fn packets(&self, dev: &Device, size: u32, n: u32) -> Result<u64, DeviceError> {
         let per = size.div_ceil(dev.params().noc.max_burst_bytes).max(1) as u64 * n as u64;
         Ok(per
@@ -281,6 +282,7 @@ impl Suite {
                     let k = self.grid_cores(dev)?.len() as u64;
                     k * k
                 }
+                SuiteKind::OneToAllMulticast => self.grid_cores(dev)?.len() as u64,
                 SuiteKind::DramInterleaved => 2,
                 _ => self.peers(dev)? as u64,
             })

@@ -127,6 +127,15 @@ pub fn program(
 pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
     let s = MatmulShape::from_opts(o, 640)?;
     let fid = fidelity(o);
+    // The CBs must fit L1 before the host matrices are made.
+    let plan = BlockPlan::new(
+        s,
+        dev.compute_with_storage_grid_size(),
+        ComputeConfig { math_fidelity: fid, ..Default::default() }.settings().capacity(),
+    );
+    let mut cbs = Program::new();
+    plan.create_cbs(&mut cbs, plan.cores())?;
+    dev.check_program(&cbs)?;
     let d = setup(dev, s, o.seed)?;
     let (p, cores) =
         program(dev.compute_with_storage_grid_size(), s, fid, (d.in0.address(), d.in1.address(), d.out.address()))?;

@@ -229,11 +229,13 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
     let fid = fidelity(o);
     let dst_tiles = ComputeConfig { math_fidelity: fid, ..Default::default() }.settings().capacity();
     let plan = BlockPlan::new(s, dev.compute_with_storage_grid_size(), dst_tiles);
-    let d = setup(dev, s, o.seed)?;
     let all = plan.cores();
     let (gx, gy) = (plan.cores_x, plan.cores_y);
     let mut p = Program::new();
     plan.create_cbs(&mut p, all)?;
+    // The CBs must fit L1 before the host matrices are made (8192³ would take a gigabyte first).
+    dev.check_program(&p)?;
+    let d = setup(dev, s, o.seed)?;
     let sems = [
         p.create_semaphore(all, INVALID)?,
         p.create_semaphore(all, INVALID)?,

@@ -21,37 +21,78 @@ pub mod sfpu_eltwise_chain;
 pub mod softmax;
 pub mod vecadd_multi_core;
 
-pub use crate::options::{Example, ExampleOptions, Outcome, Takes, Work};
+pub use crate::options::{BASE_HOST_BYTES, Example, ExampleOptions, GRID_HOST_BYTES, Outcome, Takes, Work};
 
 const TILE: u64 = 2048;
+/// Elements of a bf16 tile.
+const TILE_ELEMS: u64 = 1024;
 
-fn tiles_work(o: &ExampleOptions, default: u32, ops_per_tile: u64, bytes_per_tile: u64) -> Work {
+/// Host bytes per element of a bf16 element-wise program with `inputs` input tensors and one output, at
+/// its check: each input's f32 host copy (4) and its DRAM copy (2); the output's DRAM copy (2), the bytes
+/// read back (2, while they are decoded), their bf16 (2) and f32 (4) decodings, and the f32 reference (4).
+fn eltwise_bytes_per_elem(inputs: u64) -> u64 {
+    6 * inputs + 14
+}
+
+fn tiles_work(o: &ExampleOptions, default: u32, ops_per_tile: u64, bytes_per_tile: u64, inputs: u64) -> Work {
     let n = o.size.unwrap_or(default) as u64;
-    Work { tile_ops: n * ops_per_tile, noc_bytes: n * bytes_per_tile }
+    Work {
+        tile_ops: n * ops_per_tile,
+        noc_bytes: n * bytes_per_tile,
+        host_bytes: BASE_HOST_BYTES + n * TILE_ELEMS * eltwise_bytes_per_elem(inputs),
+    }
 }
 
 fn tiny(_: &ExampleOptions) -> Work {
-    Work { tile_ops: 1, noc_bytes: 4 * TILE }
+    Work { tile_ops: 1, noc_bytes: 4 * TILE, host_bytes: BASE_HOST_BYTES }
 }
 
 /// Work of a matmul whose inner loop reads both operand tiles for every tile product (`reuse` divides the
-/// operand traffic of the blocked variants).
+/// operand traffic of the blocked variants). Host memory, per element: A (m×k) and B (k×n) as f32 host
+/// copies (4) and bf16 DRAM copies (2); C's DRAM copy (2), its f32 reference (4), the bytes read back (2)
+/// and their f32 decoding (4, in A's memory when A is larger); one whole grid of kernel threads.
 fn matmul_work(o: &ExampleOptions, default: u32, reuse: u64) -> Work {
     let d = o.size.unwrap_or(default) as u64;
     let (m, n, k) = (o.m.map_or(d, |v| v as u64), o.n.map_or(d, |v| v as u64), o.k.map_or(d, |v| v as u64));
     let products = (m / 32).max(1) * (n / 32).max(1) * (k / 32).max(1);
-    Work { tile_ops: products, noc_bytes: products * 2 * TILE / reuse.max(1) + (m * n / 1024) * TILE }
+    let (mk, kn, mn) = (m.saturating_mul(k), k.saturating_mul(n), m.saturating_mul(n));
+    let host = 6 * mk + 6 * kn + 8 * mn + 4 * mn.max(mk);
+    Work {
+        tile_ops: products,
+        noc_bytes: products * 2 * TILE / reuse.max(1) + (m * n / 1024) * TILE,
+        host_bytes: BASE_HOST_BYTES + GRID_HOST_BYTES + host,
+    }
 }
 
+/// Softmax over an h × w tensor: the f32 input (4), its DRAM copy (2) and the tilized bytes written (2),
+/// the output's DRAM copy (2), the bytes read back (2) and decoded (4), and the f32 reference (4).
 fn softmax_work(o: &ExampleOptions) -> Work {
     let (h, w) = (o.m.unwrap_or(2048) as u64, o.n.unwrap_or(512) as u64);
-    Work { tile_ops: h * w / 1024 * 12, noc_bytes: h * w * 4 }
+    Work {
+        tile_ops: h * w / 1024 * 12,
+        noc_bytes: h * w * 4,
+        host_bytes: BASE_HOST_BYTES + GRID_HOST_BYTES + h * w * 20,
+    }
 }
 
-/// Work of a layout op: the tensor's bytes (bf16) over the NoC.
+/// Loopback of 32-bit words: the host data, the input and output DRAM copies, and the bytes read back
+/// with their decoding: five times the data.
+fn loopback_work(o: &ExampleOptions) -> Work {
+    let n = o.size.unwrap_or(50) as u64;
+    Work { tile_ops: 0, noc_bytes: n * 2 * TILE, host_bytes: BASE_HOST_BYTES + 5 * n * TILE }
+}
+
+/// Work of a layout op: the tensor's bytes (bf16) over the NoC. Host memory, per element: the f32 data
+/// (4), the source tensor's device copy (2) and the bytes encoded for it (2), the destination's zeros (4
+/// while placed) and device copy (2), and the f32 read back (4) with its bytes (2): 18.
 fn move_work(o: &ExampleOptions, default: &str) -> Work {
     let shape: Option<layout::Shape> = o.shape.as_deref().unwrap_or(default).parse().ok();
-    Work { tile_ops: 0, noc_bytes: shape.map_or(0, |s| s.volume().saturating_mul(2)) }
+    let elems = shape.map_or(0, |s| s.volume());
+    Work {
+        tile_ops: 0,
+        noc_bytes: elems.saturating_mul(2),
+        host_bytes: BASE_HOST_BYTES + GRID_HOST_BYTES + elems.saturating_mul(18),
+    }
 }
 
 const MOVE: &[Takes] = &[Takes::From, Takes::To, Takes::Shape, Takes::Page];
@@ -72,7 +113,7 @@ pub fn list() -> &'static [Example] {
             name: "loopback",
             about: "DRAM loopback: 50 tiles DRAM -> L1 -> DRAM on one core",
             takes: &[SIZE_TILES],
-            work: |o| tiles_work(o, 50, 0, 2 * TILE),
+            work: |o| loopback_work(o),
             run: loopback::run,
         },
         Example {
@@ -97,21 +138,21 @@ pub fn list() -> &'static [Example] {
             name: "eltwise_binary",
             about: "a + b over 64 bf16 tiles on one core (reader, FPU add, writer)",
             takes: &[SIZE_TILES],
-            work: |o| tiles_work(o, 64, 3, 3 * TILE),
+            work: |o| tiles_work(o, 64, 3, 3 * TILE, 2),
             run: eltwise_binary::run,
         },
         Example {
             name: "eltwise_sfpu",
             about: "exp of 64 bf16 tiles on the SFPU of one core",
             takes: &[SIZE_TILES],
-            work: |o| tiles_work(o, 64, 3, 2 * TILE),
+            work: |o| tiles_work(o, 64, 3, 2 * TILE, 1),
             run: eltwise_sfpu::run,
         },
         Example {
             name: "sfpu_eltwise_chain",
             about: "softplus = log(1 + exp(x)) as a chain of SFPU operations in DST",
             takes: &[SIZE_TILES],
-            work: |o| tiles_work(o, 16, 6, 2 * TILE),
+            work: |o| tiles_work(o, 16, 6, 2 * TILE, 1),
             run: sfpu_eltwise_chain::run,
         },
         Example {
@@ -125,28 +166,31 @@ pub fn list() -> &'static [Example] {
             name: "sfpu_custom_add",
             about: "seed 002: a + b via SrcA/SrcB -> DST and a custom SFPI function (llk_unpack_AB, datacopy A2D/B2D)",
             takes: &[SIZE_TILES],
-            work: |o| tiles_work(o, 16, 4, 3 * TILE),
+            work: |o| tiles_work(o, 16, 4, 3 * TILE, 2),
             run: custom_sfpi::run_seed,
         },
         Example {
             name: "custom_sfpi_add",
             about: "a + b of 16 bf16 tiles by an SFPI face function over DST (vFloat, dst_reg)",
             takes: &[SIZE_TILES],
-            work: |o| tiles_work(o, 16, 4, 3 * TILE),
+            work: |o| tiles_work(o, 16, 4, 3 * TILE, 2),
             run: custom_sfpi::run_add_example,
         },
         Example {
             name: "custom_sfpi_smoothstep",
             about: "smoothstep(0, 1, x) of 16 bf16 tiles by an SFPI face function with v_if predication",
             takes: &[SIZE_TILES],
-            work: |o| tiles_work(o, 16, 4, 2 * TILE),
+            work: |o| tiles_work(o, 16, 4, 2 * TILE, 1),
             run: custom_sfpi::run_smoothstep,
         },
         Example {
             name: "vecadd_multi_core",
             about: "a + b over 640 bf16 tiles split across the compute grid",
             takes: &[SIZE_TILES],
-            work: |o| tiles_work(o, 640, 3, 3 * TILE),
+            work: |o| {
+                let w = tiles_work(o, 640, 3, 3 * TILE, 2);
+                Work { host_bytes: w.host_bytes + GRID_HOST_BYTES, ..w }
+            },
             run: vecadd_multi_core::run,
         },
         Example {
@@ -224,8 +268,14 @@ pub fn list() -> &'static [Example] {
             about: "c = a + b on height- or block-sharded L1 tensors, CBs on the shards, no DRAM traffic (--to l1:height:8x8)",
             takes: &[Takes::To, Takes::Shape],
             work: |o| {
+                // Two bf16 inputs and one output, sharded in L1, checked against an f32 reference.
                 let w = move_work(o, "2048x512");
-                Work { tile_ops: w.noc_bytes / 2048, noc_bytes: 0 }
+                let elems = w.noc_bytes / 2;
+                Work {
+                    tile_ops: elems / TILE_ELEMS,
+                    noc_bytes: 0,
+                    host_bytes: BASE_HOST_BYTES + GRID_HOST_BYTES + elems.saturating_mul(eltwise_bytes_per_elem(2)),
+                }
             },
             run: crate::ops::eltwise_sharded::run,
         },

@@ -26,6 +26,15 @@ pub enum EventProblem {
         /// What it may be.
         expected: &'static str,
     },
+    /// A timestamp before the one of an earlier event of the same RISC.
+    Backwards {
+        /// This event's timestamp.
+        timestamp: u64,
+        /// The earlier event's index.
+        earlier_index: usize,
+        /// Its timestamp.
+        earlier: u64,
+    },
     /// A coordinate outside the chip's NoC grid.
     OutsideGrid {
         /// Which coordinate.
@@ -85,6 +94,10 @@ impl fmt::Display for EventProblem {
             EventProblem::BadValue { field, value, expected } => {
                 write!(f, "`{field}` is {value}; expected {expected}")
             }
+            EventProblem::Backwards { timestamp, earlier_index, earlier } => write!(
+                f,
+                "timestamp {timestamp} goes backwards: event {earlier_index} of the same core and RISC is at {earlier}; a RISC's timestamps only grow (a trace merged or edited out of order?)"
+            ),
             EventProblem::OutsideGrid { what, x, y, grid } => {
                 write!(f, "{what} ({x},{y}) is outside the {grid} NoC grid")
             }

@@ -275,6 +275,16 @@ fn check_event(r: RawEvent) -> Result<TraceEvent, EventProblem> {
     let needs_dst =
         (kind.is_unicast_data() && bytes > 0) || matches!(kind, EventType::SemaphoreInc | EventType::WriteInline);
     if needs_dst && dst.is_none() {
+        // -1 is tt-metal's "none"; any other negative value is a broken coordinate, not a missing one.
+        for (field, v) in [("dx", r.dx), ("dy", r.dy)] {
+            if let Some(v) = v.filter(|v| *v < -1) {
+                return Err(EventProblem::BadValue {
+                    field,
+                    value: v.to_string(),
+                    expected: "a NoC coordinate: a whole number of 0 or more (-1 only where the event has no destination)",
+                });
+            }
+        }
         return Err(EventProblem::Missing(if r.dx.is_none_or(|v| v < 0) { "dx" } else { "dy" }));
     }
     let mcast = match (r.mcast_start_x, r.mcast_start_y, r.mcast_end_x, r.mcast_end_y) {
@@ -291,12 +301,72 @@ pub fn parse_noc_trace(text: &str, file: &str) -> Result<Vec<TraceEvent>, Replay
     if raw.is_empty() {
         return Err(ReplayError::Empty { file: file.to_string() });
     }
-    raw.into_iter()
+    let events: Vec<TraceEvent> = raw
+        .into_iter()
         .enumerate()
         .map(|(index, r)| {
             check_event(r).map_err(|problem| ReplayError::Event { file: file.to_string(), index, problem })
         })
-        .collect()
+        .collect::<Result<_, _>>()?;
+    check_timestamps(&events).map_err(|(index, problem)| ReplayError::Event {
+        file: file.to_string(),
+        index,
+        problem,
+    })?;
+    Ok(events)
+}
+
+/// The longest span a trace may cover, cycles (the simulator's own limit on a run, `sim.max_cycles` ≤ 2^50):
+/// a timestamp further from the first is a broken one, not a long run.
+pub const MAX_TRACE_SPAN_CYCLES: u64 = 1 << 50;
+
+/// The NoC calls of each RISC of each core only move forward in time (a profiler's counter; zone records
+/// may be logged late, out of order), a zone does not end before it begins, and the trace spans at most
+/// [`MAX_TRACE_SPAN_CYCLES`]: the event that breaks any of these, and why.
+fn check_timestamps(events: &[TraceEvent]) -> Result<(), (usize, EventProblem)> {
+    /// One RISC of one core: (x, y, RISC).
+    type RiscKey = (i64, i64, Option<u8>);
+    let first = events.iter().map(|e| e.timestamp).min().unwrap_or(0);
+    // Per RISC: its latest NoC call's timestamp and event index.
+    let mut last: Vec<(RiscKey, u64, usize)> = Vec::new();
+    for (i, e) in events.iter().enumerate() {
+        if e.timestamp - first > MAX_TRACE_SPAN_CYCLES {
+            return Err((
+                i,
+                EventProblem::BadValue {
+                    field: "timestamp",
+                    value: e.timestamp.to_string(),
+                    expected: "within 2^50 cycles of the trace's first timestamp (this one is far beyond: a broken counter?)",
+                },
+            ));
+        }
+        let key = (e.sx, e.sy, e.risc);
+        if let EventBody::Zone { begin } = e.body {
+            if !begin
+                && let Some((b, at)) = events[..i]
+                    .iter()
+                    .enumerate()
+                    .rev()
+                    .find(|(_, o)| (o.sx, o.sy, o.risc) == key && matches!(o.body, EventBody::Zone { begin: true }))
+                    .map(|(at, o)| (o.timestamp, at))
+                && e.timestamp < b
+            {
+                return Err((i, EventProblem::Backwards { timestamp: e.timestamp, earlier_index: at, earlier: b }));
+            }
+            continue;
+        }
+        match last.iter_mut().find(|(k, _, _)| *k == key) {
+            Some((_, t, at)) if e.timestamp < *t => {
+                return Err((i, EventProblem::Backwards { timestamp: e.timestamp, earlier_index: *at, earlier: *t }));
+            }
+            Some((_, t, at)) => {
+                *t = e.timestamp;
+                *at = i;
+            }
+            None => last.push((key, e.timestamp, i)),
+        }
+    }
+    Ok(())
 }
 
 /// The runtime a trace measured (tt-npe's "golden" cycles): the span from the earliest event of any core

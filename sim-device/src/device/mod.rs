@@ -142,6 +142,36 @@ pub struct AllocatorStatistics {
     pub largest_free_block_bytes: u64,
 }
 
+/// The Ethernet kernel region's end depends on the chip: its data-file value is the built-in chip's, whose
+/// Ethernet L1 has a fixed block at its top (the fabric router's and the system firmware's). On a chip whose
+/// Ethernet L1 has another size (tt-umd's 256 KiB Blackhole descriptor against tt-metal's 512 KiB), the
+/// same block sits at that L1's top, so the region ends that much lower. A value the user set is kept.
+fn derive_eth_kernel_top(params: &mut Params, soc: &soc_descriptors::SocDescriptor) {
+    let arch = params.arch();
+    let builtin = Params::builtin(arch);
+    let key = "eth.l1_kernel_top";
+    if soc.eth.is_empty()
+        || params.source(key) != builtin.source(key)
+        || params.eth.l1_kernel_top != builtin.eth.l1_kernel_top
+    {
+        return;
+    }
+    let builtin_eth_l1 = soc_descriptors::builtin::builtin_soc(arch).eth_l1_size;
+    if soc.eth_l1_size == builtin_eth_l1 {
+        return;
+    }
+    let reserved_top = builtin_eth_l1.saturating_sub(builtin.eth.l1_kernel_top as u64);
+    let top = soc.eth_l1_size.saturating_sub(reserved_top);
+    if let Ok(top) = u32::try_from(top) {
+        let note = format!(
+            "derived from the chip: its {}-byte Ethernet L1 less the {reserved_top} bytes the built-in {arch} keeps at the top ({})",
+            soc.eth_l1_size,
+            builtin.source(key).unwrap_or_default()
+        );
+        params.set_derived(key, top as u64, note);
+    }
+}
+
 impl Device {
     /// Open the chip `spec` describes, with its built-in parameters.
     pub fn open(spec: &ChipSpec) -> Result<Device, DeviceError> {
@@ -174,7 +204,8 @@ impl Device {
         Device::open(&ChipSpec::builtin(arch))
     }
 
-    fn from_chip(chip: Chip, soc_name: String, params: Params) -> Result<Device, DeviceError> {
+    fn from_chip(chip: Chip, soc_name: String, mut params: Params) -> Result<Device, DeviceError> {
+        derive_eth_kernel_top(&mut params, chip.soc());
         let mem = &params.mem;
         let soc = chip.soc();
         let l1_size = soc.worker_l1_size;

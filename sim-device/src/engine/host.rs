@@ -22,6 +22,10 @@ impl KernelHost for Engine {
         self.notify_core_by(c, now, by);
     }
 
+    fn nothing_pending(&self) -> bool {
+        self.sched.queue.head().is_none()
+    }
+
     fn block(&mut self, c: CoreIdx, w: Waiter, now: Cycle) {
         self.sched.fibers[w.fiber.0 as usize].blocked = Some((w.wait, now));
         self.chip.cores[c.0 as usize].add_waiter(w);

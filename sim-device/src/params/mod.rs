@@ -13,8 +13,10 @@ use raw::{Entry, Override, RawValue};
 use sim_core::Cycles;
 use sim_noc::{DramParams, NocParams};
 use sim_tensix::ApiCosts;
-use soc_descriptors::{Arch, yaml::parse_yaml};
-use std::collections::BTreeMap;
+use soc_descriptors::{
+    Arch,
+    yaml::{UniqueMap, parse_yaml},
+};
 use std::fmt;
 use std::path::Path;
 
@@ -214,6 +216,13 @@ impl fmt::Display for ParamError {
             (false, true) => format!("{}: ", self.key),
             (false, false) => format!("{} = {}: ", self.key, self.value),
         };
+        // A file problem's text already names the file (with its line) when it comes from the parser.
+        if let ParamProblem::File(why) = &self.problem
+            && self.key.is_empty()
+            && why.starts_with(self.origin.as_str())
+        {
+            return f.write_str(why);
+        }
         write!(f, "{}: {what}", self.origin)?;
         match &self.problem {
             ParamProblem::UnknownKey(similar) => {
@@ -297,7 +306,7 @@ impl Params {
 
     /// Parameters of `arch` from the text of a data file (every key, each with a value and a source note).
     pub fn from_data_file(arch: Arch, text: &str, origin: &str) -> Result<Params, ParamError> {
-        let raw: BTreeMap<String, Entry> = parse_yaml(text, origin).map_err(|e| ParamError {
+        let raw: UniqueMap<Entry> = parse_yaml(text, origin).map_err(|e| ParamError {
             origin: origin.to_string(),
             key: String::new(),
             value: String::new(),
@@ -305,7 +314,7 @@ impl Params {
         })?;
         let mut p = Params::empty(arch);
         let mut seen = vec![false; KEYS.len()];
-        for (k, e) in raw {
+        for (k, e) in raw.0 {
             let i = p.apply(origin, &k, &e.value, e.source)?;
             seen[i] = true;
         }
@@ -361,6 +370,8 @@ impl Params {
             RawValue::Whole(v) => *v,
             RawValue::Negative(_) => return Err(err(ParamProblem::Negative)),
             RawValue::Fraction(f) if *f < 0.0 => return Err(err(ParamProblem::Negative)),
+            // A whole number written with an exponent (`1e3`) is that number, where a double holds it exactly.
+            RawValue::Fraction(f) if f.fract() == 0.0 && *f <= (1u64 << 53) as f64 => *f as u64,
             RawValue::Fraction(_) => return Err(err(ParamProblem::NotWhole)),
             RawValue::Text(t) if t.starts_with('-') && t[1..].bytes().all(|b| b.is_ascii_digit()) => {
                 return Err(err(ParamProblem::Negative));
@@ -405,6 +416,15 @@ impl Params {
         Ok(i)
     }
 
+    /// Set `key` to a value derived from the chip, with the note that says how (not checked against the
+    /// key's range: the caller derived it from values that were).
+    pub(crate) fn set_derived(&mut self, key: &str, value: u64, note: String) {
+        if let Some(i) = keys::find(key) {
+            (KEYS[i].set)(self, value);
+            self.sources[i] = note;
+        }
+    }
+
     /// Override one parameter from `KEY=VALUE` text (`--set`). Relations between keys are checked by
     /// [`Params::validate`] once every override is in.
     pub fn set(&mut self, assignment: &str) -> Result<(), ParamError> {
@@ -430,8 +450,8 @@ impl Params {
             problem: ParamProblem::File(why),
         };
         let text = soc_descriptors::input::read_text(path, "parameter file").map_err(|e| file_err(e.reason))?;
-        let raw: BTreeMap<String, Override> = parse_yaml(&text, &name).map_err(|e| file_err(e.to_string()))?;
-        for (k, o) in raw {
+        let raw: UniqueMap<Override> = parse_yaml(&text, &name).map_err(|e| file_err(e.to_string()))?;
+        for (k, o) in raw.0 {
             let source = o.source.unwrap_or_else(|| name.clone());
             self.apply(&name, &k, &o.value, source)?;
         }

@@ -162,6 +162,11 @@ impl<'y> Compute<'y> {
         self.ctx.k.risc
     }
 
+    /// "`name` on core (x,y) RISC", for messages about this kernel (its TRISC).
+    pub fn who(&self) -> String {
+        self.ctx.who()
+    }
+
     fn cost(&self) -> cost::Cost<'_> {
         cost::Cost { c: &self.ctx.costs.compute, s: self.settings }
     }
@@ -216,8 +221,8 @@ impl<'y> Compute<'y> {
 
     /// Foreign kernel code is about to load or store `bytes` at an L1 address through a pointer (see
     /// `Dataflow::l1_pointer_access`).
-    pub fn l1_pointer_access(&mut self, bytes: u32, store: bool) {
-        self.ctx.pointer_access(bytes, store);
+    pub fn l1_pointer_access(&mut self, addr: u32, bytes: u32, store: bool) {
+        self.ctx.pointer_access(addr, bytes, store);
     }
 
     /// Stores through L1 pointers happened: kernels waiting on L1 words look again.

@@ -127,6 +127,11 @@ impl<'y> Dataflow<'y> {
         self.ctx.k.risc
     }
 
+    /// "`name` on core (x,y) RISC", for messages about this kernel.
+    pub fn who(&self) -> String {
+        self.ctx.who()
+    }
+
     /// `noc_index`: the kernel's NoC.
     pub fn noc_index(&self) -> NocId {
         self.ctx.k.noc

@@ -159,8 +159,8 @@ impl Dataflow<'_> {
 
     /// Foreign kernel code is about to load (`store` false) or store `bytes` at an L1 address through a
     /// pointer: take the access's time. After a store, call [`Dataflow::l1_pointer_stored`] once it happened.
-    pub fn l1_pointer_access(&mut self, bytes: u32, store: bool) {
-        self.ctx.pointer_access(bytes, store);
+    pub fn l1_pointer_access(&mut self, addr: u32, bytes: u32, store: bool) {
+        self.ctx.pointer_access(addr, bytes, store);
     }
 
     /// Stores through L1 pointers happened: kernels waiting on L1 words look again.

@@ -10,11 +10,18 @@ pub fn soc_dir() -> Option<PathBuf> {
         Some(d) => vec![PathBuf::from(d)],
         None => vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/soc")],
     };
+    let key = "soc-descriptors: comparisons with the real descriptor files";
     for c in candidates {
         if c.join("tt-metal").is_dir() {
+            soc_descriptors::test_skips::note(env!("CARGO_TARGET_TMPDIR"), key, None);
             return Some(c);
         }
     }
+    soc_descriptors::test_skips::note(
+        env!("CARGO_TARGET_TMPDIR"),
+        key,
+        Some("../shared/soc not found (TENSIM_SOC_DIR)"),
+    );
     let _ = writeln!(
         std::io::stderr(),
         "\n*** WARNING: TENSIM_SOC_DIR is not set and ../shared/soc was not found: the comparisons against \

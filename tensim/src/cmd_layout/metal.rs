@@ -23,10 +23,10 @@ pub struct MetalArgs {
     #[arg(long, value_name = "START,END", allow_hyphen_values = true)]
     collapse: Vec<String>,
     /// An affine map in MLIR syntax instead of collapse intervals, e.g. "(d0, d1, d2) -> (d0 * 32 + d1, d2)".
-    #[arg(long, value_name = "MAP")]
+    #[arg(allow_hyphen_values = true, long, value_name = "MAP")]
     map: Option<String>,
     /// Tile the shards with this tile shape (32x32, 16x32, 4x32, 2x32, 1x32).
-    #[arg(long, value_name = "HxW")]
+    #[arg(allow_hyphen_values = true, long, value_name = "HxW")]
     tile: Option<String>,
     /// Data type: f32, f16, bf16, bfp8, bfp4, bfp2, i32, u32, u16, u8 (block floats need --tile).
     #[arg(long, default_value = "f32")]
@@ -38,7 +38,7 @@ pub struct MetalArgs {
     #[arg(long, default_value = "undef")]
     oob: String,
     /// A tensor element, e.g. 1,1,6,100: print its collapsed coordinate, shard and position.
-    #[arg(long, value_name = "I,J,…")]
+    #[arg(allow_hyphen_values = true, long, value_name = "I,J,…")]
     index: Option<String>,
     /// Print JSON instead of text.
     #[arg(long)]

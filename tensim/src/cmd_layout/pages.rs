@@ -20,10 +20,10 @@ pub struct PagesArgs {
     #[arg(long)]
     shard: String,
     /// The page shape HxW over the last two dimensions, e.g. 32x32.
-    #[arg(long, value_name = "HxW")]
+    #[arg(allow_hyphen_values = true, long, value_name = "HxW")]
     page: String,
     /// The cores, as tt-metal (x, y) ranges: "(0,0)-(3,3)".
-    #[arg(long, value_name = "RANGES")]
+    #[arg(allow_hyphen_values = true, long, value_name = "RANGES")]
     cores: String,
     /// The order shards go to cores: row_major or col_major.
     #[arg(long, default_value = "row_major")]

@@ -27,7 +27,7 @@ pub struct TtnnArgs {
     #[arg(long, default_value = "row_major")]
     layout: String,
     /// Tile shape of --layout tile (32x32, 16x32, 4x32, 2x32, 1x32).
-    #[arg(long, value_name = "HxW", default_value = "32x32")]
+    #[arg(allow_hyphen_values = true, long, value_name = "HxW", default_value = "32x32")]
     tile: String,
     /// Memory layout: interleaved, height, width, block or nd.
     #[arg(long, default_value = "interleaved")]
@@ -36,28 +36,28 @@ pub struct TtnnArgs {
     #[arg(long)]
     buffer: Option<String>,
     /// Shard shape in elements: HxW for height/width/block, any rank for nd.
-    #[arg(long, value_name = "SHAPE")]
+    #[arg(allow_hyphen_values = true, long, value_name = "SHAPE")]
     shard: Option<String>,
     /// Physical shard shape of a logical-mode shard spec.
-    #[arg(long, value_name = "HxW")]
+    #[arg(allow_hyphen_values = true, long, value_name = "HxW")]
     physical_shard: Option<String>,
     /// Shard mode: physical or logical.
     #[arg(long, default_value = "physical")]
     shard_mode: String,
     /// Shard cores as tt-metal (x, y) ranges, e.g. "(0,0)-(7,6),(0,7)-(3,7)".
-    #[arg(long, value_name = "RANGES")]
+    #[arg(allow_hyphen_values = true, long, value_name = "RANGES")]
     cores: Option<String>,
     /// The first N cores of --grid-size (num_cores_to_corerangeset).
-    #[arg(long, value_name = "N")]
+    #[arg(allow_negative_numbers = true, long, value_name = "N")]
     num_cores: Option<u32>,
     /// The grid --num-cores and --virtual-grid pick from, columns x rows (default 8x8).
-    #[arg(long, value_name = "CxR")]
+    #[arg(allow_hyphen_values = true, long, value_name = "CxR")]
     grid_size: Option<String>,
     /// With --num-cores: fill columns first.
     #[arg(long)]
     col_wise: bool,
     /// Derive the shard from a virtual grid RxC the way tt-mlir does for TTNN layouts.
-    #[arg(long, value_name = "RxC")]
+    #[arg(allow_hyphen_values = true, long, value_name = "RxC")]
     virtual_grid: Option<String>,
     /// Shard orientation: row_major or col_major.
     #[arg(long, default_value = "row_major")]
@@ -66,7 +66,7 @@ pub struct TtnnArgs {
     #[arg(long, default_value = "round_robin")]
     strategy: String,
     /// An explicit padded shape.
-    #[arg(long, value_name = "SHAPE")]
+    #[arg(allow_hyphen_values = true, long, value_name = "SHAPE")]
     padded_shape: Option<String>,
     /// Also list, per core, the host page index of every page slot (null: padding).
     #[arg(long)]

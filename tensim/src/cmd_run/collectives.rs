@@ -35,6 +35,62 @@ fn parse_shape(s: &str) -> CliResult<[u32; 4]> {
     Ok(out)
 }
 
+/// A ring of `n` chips needs the last chip of the line tensim places them on linked to the first: say so
+/// before anything runs, with the device counts whose rings do close on this system.
+fn check_ring_closes(
+    cd: &soc_descriptors::ClusterDescriptor,
+    sys: &soc_descriptors::MeshEmbedding,
+    n: u32,
+) -> CliResult<()> {
+    let line = |k: u32| {
+        sim_device::mesh::place(sys, MeshShape::new(1, k), sim_device::mesh::MeshCoordinate::new(0, 0), &cd.source).ok()
+    };
+    let closes = |k: u32| -> bool {
+        if k < 3 {
+            return true;
+        }
+        let Some(ids) = line(k) else { return false };
+        let (first, last) = (ids[0], ids[ids.len() - 1]);
+        sim_device::mesh::eth_peers_of(cd, last)
+            .map(|peers| peers.iter().flatten().any(|(chip, _)| *chip == first))
+            .unwrap_or(false)
+    };
+    if closes(n) {
+        return Ok(());
+    }
+    let ids = line(n).unwrap_or_default();
+    let ok: Vec<String> = (3..=sys.chips.len() as u32).filter(|&k| closes(k)).map(|k| k.to_string()).collect();
+    let alternatives = if ok.is_empty() {
+        "no ring of 3 or more chips closes on this system; use --topology line".to_string()
+    } else {
+        format!("rings close here with --devices {}; or use --topology line", ok.join(", "))
+    };
+    Err(CliError::User(format!(
+        "--topology ring with --devices {n}: the ring does not close on {}: its chips run {:?} in a line, and chip {} (the last) is not linked by Ethernet to chip {} (the first); {alternatives}",
+        cd.source,
+        ids,
+        ids.last().copied().unwrap_or(0),
+        ids.first().copied().unwrap_or(0)
+    )))
+}
+
+/// Peak host memory of a collective over `elems` bf16 elements per device on `n` devices: the process and
+/// its chips, then per element — all_gather: each device's input in DRAM (2) and as the host's f32 (4), its
+/// gathered output in DRAM (2n), and at the check one device's output read back (2n bytes, 4n f32) beside
+/// the f32 expectation (4n): n(16 + 2n) in all; reduce_scatter: the inputs in DRAM (2n) and f32 (4n), the
+/// f32 sum (4) and one device's slice read back (2): 6n + 6; all_reduce: the inputs and outputs in DRAM
+/// (4n), the f32 inputs (4n), the sum (4) and one device's output read back (6): 8n + 10.
+fn collective_host_bytes(name: &str, elems: u64, n: u64) -> u64 {
+    let per_elem = match name {
+        "all_gather" => n * (16 + 2 * n),
+        "reduce_scatter" => 6 * n + 6,
+        _ => 8 * n + 10,
+    };
+    kernels::options::BASE_HOST_BYTES
+        + n.saturating_sub(1) * kernels::options::CHIP_HOST_BYTES
+        + elems.saturating_mul(per_elem)
+}
+
 /// Run a collective (`a.example` is one of [`COLLECTIVES`]).
 pub fn run_collective(a: &RunArgs) -> CliResult<ExitCode> {
     let name = a.example.as_deref().unwrap_or_default();
@@ -55,20 +111,24 @@ pub fn run_collective(a: &RunArgs) -> CliResult<ExitCode> {
             "--dim is not an option of `all_reduce` (it reduces the whole tensor and picks the first dimension the devices divide, as ttnn.all_reduce does)".into(),
         ));
     }
+    if topology == Topology::Ring {
+        check_ring_closes(&cd, &sys, n)?;
+    }
+    let bytes = shape.iter().map(|&v| v as u64).product::<u64>() * 2;
+    let estimate = crate::work::Estimate {
+        // One fabric packet per tile per hop, and (reductions) one FPU add per tile a device receives.
+        packets: bytes / 2048 * n as u64 * n as u64,
+        tile_ops: if name == "all_gather" { 0 } else { bytes / 2048 * n as u64 },
+        noc_bytes: bytes * n as u64 * n as u64,
+        host_bytes: collective_host_bytes(name, bytes / 2, n as u64),
+    };
+    if a.estimate {
+        return crate::work::print(estimate);
+    }
+    crate::work::check(estimate, &format!("`{name}` of {bytes} bytes per device on {n} devices"), a.allow_large)?;
     let mut mesh =
         MeshDevice::open(&cd, &sys, MeshShape::new(1, n), None, &params).map_err(|e| CliError::User(e.to_string()))?;
     mesh.set_workers(a.workers.unwrap_or(0) as usize);
-    let bytes = shape.iter().map(|&v| v as u64).product::<u64>() * 2;
-    crate::work::check(
-        crate::work::Estimate {
-            // One fabric packet per tile per hop, and (reductions) one FPU add per tile a device receives.
-            packets: bytes / 2048 * n as u64 * n as u64,
-            tile_ops: if name == "all_gather" { 0 } else { bytes / 2048 * n as u64 },
-            noc_bytes: bytes * n as u64 * n as u64,
-        },
-        &format!("`{name}` of {bytes} bytes per device on {n} devices"),
-        a.allow_large,
-    )?;
     // Every output is checked before the simulation.
     let mut plan = crate::outputs::OutputPlan::new();
     let trace = a.trace.as_deref().map(|p| plan.add(p, crate::outputs::TRACE)).transpose()?;

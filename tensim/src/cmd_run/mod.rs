@@ -31,10 +31,10 @@ pub struct RunArgs {
     pub(crate) chip: ChipArgs,
     #[command(flatten)]
     pub(crate) params: ParamArgs,
-    /// How the program is launched: fast (command queues; every core starts at once) or slow
+    /// How the program is launched (default fast): fast (command queues; every core starts at once) or slow
     /// (TT_METAL_SLOW_DISPATCH_MODE: the host starts the cores one after another).
-    #[arg(long, default_value = "fast", value_parser = parse_dispatch, value_name = "fast|slow")]
-    dispatch: DispatchMode,
+    #[arg(long, value_parser = parse_dispatch, value_name = "fast|slow")]
+    dispatch: Option<DispatchMode>,
     /// Write a Chrome/Perfetto trace of the run.
     #[arg(long, value_name = "FILE.json")]
     pub(crate) trace: Option<PathBuf>,
@@ -51,35 +51,35 @@ pub struct RunArgs {
     #[arg(long, value_name = "DIR")]
     pub(crate) memory_report: Option<PathBuf>,
     /// Seed of the input data.
-    #[arg(long, default_value_t = 0x7e5, value_parser = whole_u64)]
+    #[arg(allow_negative_numbers = true, long, default_value_t = 0x7e5, value_parser = whole_u64)]
     pub(crate) seed: u64,
     /// Problem size of the program (tiles, elements…; --list says what it means for each).
-    #[arg(long, value_parser = whole_u32)]
+    #[arg(allow_negative_numbers = true, long, value_parser = whole_u32)]
     pub(crate) size: Option<u32>,
     /// Matmul M / softmax height, elements (a multiple of 32).
-    #[arg(long, value_parser = whole_u32)]
+    #[arg(allow_negative_numbers = true, long, value_parser = whole_u32)]
     pub(crate) m: Option<u32>,
     /// Matmul N / softmax width, elements (a multiple of 32).
-    #[arg(long, value_parser = whole_u32)]
+    #[arg(allow_negative_numbers = true, long, value_parser = whole_u32)]
     pub(crate) n: Option<u32>,
     /// Matmul K, elements (a multiple of 32).
-    #[arg(long, value_parser = whole_u32)]
+    #[arg(allow_negative_numbers = true, long, value_parser = whole_u32)]
     pub(crate) k: Option<u32>,
     /// Math fidelity of the compute kernels: LoFi, HiFi2, HiFi3 or HiFi4.
     #[arg(long, value_parser = parse_fidelity)]
     pub(crate) fidelity: Option<MathFidelity>,
     /// Layout ops: where the input lives — MEMORY:KIND[:RxC[:row|col]], e.g. dram:interleaved,
     /// l1:height:8x1, l1:block:4x4:col.
-    #[arg(long, value_name = "SPEC")]
+    #[arg(allow_hyphen_values = true, long, value_name = "SPEC")]
     pub(crate) from: Option<String>,
     /// Layout ops: where the output goes (same syntax as --from).
-    #[arg(long, value_name = "SPEC")]
+    #[arg(allow_hyphen_values = true, long, value_name = "SPEC")]
     pub(crate) to: Option<String>,
     /// Layout ops: the tensor shape, e.g. 2x1024x512.
-    #[arg(long, value_name = "SHAPE")]
+    #[arg(allow_hyphen_values = true, long, value_name = "SHAPE")]
     pub(crate) shape: Option<String>,
     /// Layout ops: tile (default) or row_major pages.
-    #[arg(long, value_name = "PAGE")]
+    #[arg(allow_hyphen_values = true, long, value_name = "PAGE")]
     pub(crate) page: Option<String>,
     /// Ops: the tensors' data type: bf16, bfp8_b or bfp4_b.
     #[arg(long, value_name = "DTYPE")]
@@ -91,31 +91,36 @@ pub struct RunArgs {
     /// Run even when the work estimate is above the limits.
     #[arg(long)]
     pub(crate) allow_large: bool,
+    /// Print the work estimate (simulated work and peak host memory) and stop without simulating.
+    #[arg(long)]
+    pub(crate) estimate: bool,
     /// Collectives: the system (a built-in name; default t3000).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", conflicts_with = "cluster")]
     pub(crate) system: Option<String>,
     /// Collectives: a cluster descriptor file instead of a built-in system.
     #[arg(long, value_name = "FILE")]
     pub(crate) cluster: Option<PathBuf>,
     /// Collectives: devices on the line (default: every chip of the system).
-    #[arg(long, value_parser = whole_u32)]
+    #[arg(allow_negative_numbers = true, long, value_parser = whole_u32)]
     pub(crate) devices: Option<u32>,
     /// Collectives: line or ring.
     #[arg(long, value_name = "line|ring")]
     pub(crate) topology: Option<String>,
     /// Collectives: the gather dimension of the 4-D tensor.
-    #[arg(long, value_parser = whole_u32)]
+    #[arg(allow_negative_numbers = true, long, value_parser = whole_u32)]
     pub(crate) dim: Option<u32>,
     /// Collectives: host threads simulating chips, 1 to 256 (default: all; results do not depend on it).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub(crate) workers: Option<u32>,
 }
 
 impl RunArgs {
     /// The options a collective does not take are errors, not ignored.
     pub(crate) fn reject_for_collectives(&self, name: &str) -> CliResult<()> {
-        let given: [(&str, bool); 12] = [
+        let given: [(&str, bool); 14] = [
             ("--npe-timeline", self.npe_timeline.is_some()),
+            ("--per-core", self.per_core),
+            ("--dispatch", self.dispatch.is_some()),
             ("--memory-report", self.memory_report.is_some()),
             ("--size", self.size.is_some()),
             ("--m", self.m.is_some()),
@@ -256,13 +261,13 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
     };
     ex.check_options(&opts)?;
     let w = (ex.work)(&opts);
-    work::check(
-        Estimate { packets: 0, tile_ops: w.tile_ops, noc_bytes: w.noc_bytes },
-        &format!("`{}` with these options", ex.name),
-        a.allow_large,
-    )?;
+    let estimate = Estimate { packets: 0, tile_ops: w.tile_ops, noc_bytes: w.noc_bytes, host_bytes: w.host_bytes };
+    if a.estimate {
+        return work::print(estimate);
+    }
+    work::check(estimate, &format!("`{}` with these options", ex.name), a.allow_large)?;
     let mut setup = setup(&a.chip, &a.params, Some(Arch::WormholeB0))?;
-    setup.dispatch = a.dispatch;
+    setup.dispatch = a.dispatch.unwrap_or(DispatchMode::Fast);
 
     // Every output is checked before the simulation.
     let mut plan = OutputPlan::new();

@@ -62,6 +62,7 @@ impl Fixtures {
             ("t_ok.json", ev(ok)),
             ("t_bigint.json", ev(r#"{"proc":"BRISC","noc":"NOC_0","sx":1,"sy":1,"dx":0,"dy":11,"num_bytes":18446744073709551615,"type":"READ","timestamp":5}"#)),
             ("t_late.json", format!("[{ok},{}]", r#"{"proc":"BRISC","noc":"NOC_0","sx":1,"sy":1,"type":"WRITE_BARRIER_START","timestamp":18446744073709551615}"#)),
+            ("t_beyond.json", format!("[{ok},{}]", r#"{"proc":"BRISC","noc":"NOC_0","sx":1,"sy":1,"type":"WRITE_BARRIER_START","timestamp":1000000000000000}"#)),
             ("w_late.json", r#"{"phases":[{"transfers":[{"packet_size":64,"num_packets":1,"src_x":1,"src_y":1,"noc_type":"NOC_0","dst_x":2,"dst_y":2,"phase_cycle_offset":18446744073709551615}]}]}"#.to_string()),
             ("w_slow.json", r#"{"phases":[{"transfers":[{"packet_size":8192,"num_packets":4,"src_x":1,"src_y":1,"noc_type":"NOC_0","dst_x":2,"dst_y":2,"injection_rate":1e-300}]}]}"#.to_string()),
             ("w_zero.json", r#"{"phases":[{"transfers":[{"packet_size":0,"num_packets":1,"src_x":1,"src_y":1,"noc_type":"NOC_0","dst_x":1,"dst_y":2}]}]}"#.to_string()),

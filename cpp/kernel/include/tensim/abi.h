@@ -5,7 +5,7 @@
 #pragma once
 #include <cstdint>
 
-#define TENSIM_ABI_VERSION 7
+#define TENSIM_ABI_VERSION 8
 
 extern "C" {
 struct tensim_api {
@@ -65,10 +65,11 @@ struct tensim_api {
     // data to dst_reg[a] on the lanes of mask (a byte per lane, null = all), 5 dst_reg++, 6 close (b =
     // instructions counted). data and mask hold 64 lanes.
     uint32_t (*sfpi)(uint32_t op, int32_t a, uint32_t b, float* data, const uint8_t* mask);
-    // L1 pointers (tensim/l1_access.h): the core's L1 size; a load (store 0) or store of `bytes` through
-    // an L1 pointer, about to happen.
+    // L1 pointers (tensim/l1_access.h): the core's L1 size; a load (store 0) or store of `bytes` at `addr`
+    // through an L1 pointer, about to happen. Non-zero: the kernel must stop (the run ended while it
+    // waited): the hook jumps back to the entry, since nothing may unwind through a sanitizer hook's caller.
     uint32_t (*l1_size)();
-    void (*l1_access)(uint32_t bytes, uint32_t store);
+    uint32_t (*l1_access)(uint32_t addr, uint32_t bytes, uint32_t store);
     // DPRINT tile slices (tensim/dprint.h): the text of TSLICE(cb, tile, range) into `out` (at most `cap`
     // bytes); returns its full length. `range` packs h0, h1, hs, w0, w1, ws a byte each from the lowest;
     // `flags`: bit 0 write pointer, bit 1 endl_rows, bit 2 untilized, bits 8.. the precision.
@@ -97,6 +98,9 @@ struct tensim_api {
     // The DPRINT stream's sticky format state of this RISC (tensim/dprint.h): stores `value` first when
     // `set` != 0; returns the stored word (0 until stored).
     uint32_t (*dprint_state)(uint32_t set, uint32_t value);
+    // The running kernel's exit jump (tensim/kernel_entry.h): stores `set` when not null; returns the one
+    // stored for this kernel (null until stored). Kept per kernel: kernels of one object run interleaved.
+    void* (*exit_jump)(void* set);
 };
 }
 

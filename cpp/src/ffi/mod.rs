@@ -8,19 +8,37 @@
 //! theirs. So whenever C++ code runs, `CURRENT` is its own kernel's context.
 #![allow(unsafe_code)]
 
+mod memory;
+mod signals;
+mod supervise;
+
+pub(crate) use memory::{Arena, map_low, reserve_low};
+pub(crate) use signals::{FaultAction, install_fault_handler};
+pub use supervise::check_timeout_setting;
+pub(crate) use supervise::{BackToHost, Who, enter_tensim, set_program};
+
 use crate::abi::{TABLE, TensimApi};
 use sim_core::fiber::abort;
 use sim_tensix::{Compute, Dataflow};
 use std::cell::Cell;
 use std::path::Path;
 
-/// The running kernel's context and its core's L1 window (looked up once, at entry: a core's L1 does not
-/// move during a run).
+/// The running kernel's context, its core's L1 window (looked up once, at entry: a core's L1 does not
+/// move during a run) and its record for reports (`supervise.rs`).
 #[derive(Clone, Copy)]
 enum Current {
     None,
-    Dataflow(*mut Dataflow<'static>, Option<usize>),
-    Compute(*mut Compute<'static>, Option<usize>),
+    Dataflow(*mut Dataflow<'static>, Option<usize>, *const Who),
+    Compute(*mut Compute<'static>, Option<usize>, *const Who),
+}
+
+impl Current {
+    fn who(self) -> *const Who {
+        match self {
+            Current::Dataflow(_, _, w) | Current::Compute(_, _, w) => w,
+            Current::None => std::ptr::null(),
+        }
+    }
 }
 
 thread_local! {
@@ -28,6 +46,15 @@ thread_local! {
     /// The running C++ code stored to L1 through a pointer since its last API call: kernels waiting on L1
     /// words must look again, once the store has happened (at the next call, or when the kernel returns).
     static STORED: Cell<bool> = const { Cell::new(false) };
+    /// An unwinding caught in a sanitizer hook's call, to go on once the hook has jumped back to the
+    /// kernel's entry.
+    static STOPPED: std::cell::RefCell<Option<Box<dyn std::any::Any + Send>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The running kernel stops inside a hook: keep `payload` (what unwound) until the hook has jumped back to
+/// the kernel's entry, where it unwinds on through tensim's own frames only.
+pub(crate) fn stop_from_hook(payload: Box<dyn std::any::Any + Send>) {
+    STOPPED.with(|s| *s.borrow_mut() = Some(payload));
 }
 
 /// Note a store through an L1 pointer (it happens right after the ABI call that reports it).
@@ -42,9 +69,9 @@ fn flush_stores(me: Current) {
     }
     match me {
         // SAFETY: as in `dataflow`: `me` is the running kernel's context, alive for its entry call.
-        Current::Dataflow(p, _) => unsafe { &mut *p }.l1_pointer_stored(),
+        Current::Dataflow(p, ..) => unsafe { &mut *p }.l1_pointer_stored(),
         // SAFETY: as above.
-        Current::Compute(p, _) => unsafe { &mut *p }.l1_pointer_stored(),
+        Current::Compute(p, ..) => unsafe { &mut *p }.l1_pointer_stored(),
         Current::None => {}
     }
 }
@@ -83,43 +110,52 @@ impl KernelLib {
 
     fn call(&self, me: Current) {
         let window = match me {
-            Current::Dataflow(_, w) | Current::Compute(_, w) => w,
+            Current::Dataflow(_, w, _) | Current::Compute(_, w, _) => w,
             Current::None => None,
         };
         /// Puts back the caller's kernel and L1 range owner, also when an API error unwinds the kernel.
         struct Restore(Current, Option<usize>);
         impl Drop for Restore {
             fn drop(&mut self) {
+                supervise::leave_kernel();
                 crate::l1_window::enter_kernel(self.1);
                 CURRENT.with(|c| c.set(self.0));
             }
         }
         let before = CURRENT.with(|c| c.replace(me));
         let _restore = Restore(before, crate::l1_window::enter_kernel(window));
+        supervise::enter_user(me.who());
         // SAFETY: `entry` takes the table of `extern "C-unwind"` functions that `abi.rs` defines with the
         // layout `tensim/abi.h` declares (the version field guards it). An API error unwinds through the
         // C++ frames (built with exceptions, the default), which is what `C-unwind` allows.
         unsafe { (self.entry)(&TABLE) };
+        supervise::enter_tensim("");
+        if let Some(payload) = STOPPED.with(|s| s.borrow_mut().take()) {
+            std::panic::resume_unwind(payload);
+        }
         flush_stores(me);
     }
 
     /// Run a data-movement kernel on its context.
     pub fn run_dataflow(&self, d: &mut Dataflow<'_>) {
         let w = d.l1_window_base();
-        self.call(Current::Dataflow((d as *mut Dataflow<'_>).cast(), w));
+        let who = Who::kernel(format!("kernel {}", d.who()));
+        self.call(Current::Dataflow((d as *mut Dataflow<'_>).cast(), w, &who));
     }
 
     /// Run one TRISC's build of a compute kernel on its context.
     pub fn run_compute(&self, c: &mut Compute<'_>) {
         let w = c.l1_window_base();
-        self.call(Current::Compute((c as *mut Compute<'_>).cast(), w));
+        let who = Who::kernel(format!("kernel {}", c.who()));
+        self.call(Current::Compute((c as *mut Compute<'_>).cast(), w, &who));
     }
 }
 
 /// Run `f` on the running data-movement kernel's context (an API error if a compute kernel called).
-pub(crate) fn dataflow<R>(api: &str, f: impl FnOnce(&mut Dataflow<'_>) -> R) -> R {
+pub(crate) fn dataflow<R>(api: &'static str, f: impl FnOnce(&mut Dataflow<'_>) -> R) -> R {
+    supervise::enter_tensim(api);
     let me = CURRENT.with(|c| c.get());
-    let Current::Dataflow(p, window) = me else {
+    let Current::Dataflow(p, window, who) = me else {
         abort(format!("{api} is a data-movement call; a compute kernel cannot make it"))
     };
     flush_stores(me);
@@ -130,13 +166,15 @@ pub(crate) fn dataflow<R>(api: &str, f: impl FnOnce(&mut Dataflow<'_>) -> R) -> 
     let r = f(d);
     crate::l1_window::enter_kernel(window);
     CURRENT.with(|c| c.set(me));
+    supervise::enter_user(who);
     r
 }
 
 /// Run `f` on the running compute kernel's context (an API error if a data-movement kernel called).
-pub(crate) fn compute<R>(api: &str, f: impl FnOnce(&mut Compute<'_>) -> R) -> R {
+pub(crate) fn compute<R>(api: &'static str, f: impl FnOnce(&mut Compute<'_>) -> R) -> R {
+    supervise::enter_tensim(api);
     let me = CURRENT.with(|c| c.get());
-    let Current::Compute(p, window) = me else {
+    let Current::Compute(p, window, who) = me else {
         abort(format!("{api} is a compute call; a data-movement kernel cannot make it"))
     };
     flush_stores(me);
@@ -146,7 +184,22 @@ pub(crate) fn compute<R>(api: &str, f: impl FnOnce(&mut Compute<'_>) -> R) -> R 
     let r = f(c);
     crate::l1_window::enter_kernel(window);
     CURRENT.with(|cur| cur.set(me));
+    supervise::enter_user(who);
     r
+}
+
+/// Store (`set` not null) and return the running kernel's exit jump (null: none).
+pub(crate) fn exit_jump(set: *mut std::ffi::c_void) -> *mut std::ffi::c_void {
+    let who = CURRENT.with(|c| c.get()).who();
+    if who.is_null() {
+        return std::ptr::null_mut();
+    }
+    // SAFETY: the running kernel's record, alive for its entry call (see `Current`).
+    let who = unsafe { &*who };
+    if !set.is_null() {
+        who.exit_jump.set(set as usize);
+    }
+    who.exit_jump.get() as *mut std::ffi::c_void
 }
 
 /// Which kind of kernel is running (for calls both kinds make).
@@ -247,15 +300,30 @@ pub(crate) struct HostLib {
 }
 
 /// What `tensim_host_entry` returns when `main` ended with an exception.
-pub(crate) const HOST_THREW: i32 = i32::MIN;
+const HOST_THREW: i32 = i32::MIN;
+/// What `tensim_host_entry` returns when the program called `exit` (the code is in the message buffer).
+const HOST_EXITED: i32 = i32::MIN + 1;
+
+/// How `main` ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MainEnd {
+    /// It returned this value.
+    Returned(i32),
+    /// It called `exit` (or `_exit`, `_Exit`, `quick_exit`) with this code.
+    Exited(i32),
+}
 
 impl HostLib {
-    /// Load a host program built by `host/build.rs`.
-    pub fn load(path: &Path) -> Result<HostLib, String> {
+    /// Load a host program built by `host/build.rs` (its static initialisers run as the host program's
+    /// code: a fault in them is reported as the program's).
+    pub fn load(path: &Path, who: &Who) -> Result<HostLib, String> {
+        supervise::set_base(Some(who));
+        supervise::enter_user(who);
         // SAFETY: a library tensim compiled from the user's host sources and tensim's host headers; its
         // initialisers are the C++ runtime's and the program's own globals.
-        let lib = unsafe { libloading::Library::new(path) }
-            .map_err(|e| format!("cannot load the compiled host program {}: {e}", path.display()))?;
+        let lib = unsafe { libloading::Library::new(path) };
+        supervise::set_base(None);
+        let lib = lib.map_err(|e| format!("cannot load the compiled host program {}: {e}", path.display()))?;
         check_version(
             &lib,
             path,
@@ -271,8 +339,8 @@ impl HostLib {
         Ok(HostLib { entry, _lib: lib })
     }
 
-    /// Run `main(argc, argv)`: its return value, or the text of the exception it ended with.
-    pub fn run_main(&self, args: &[String]) -> Result<i32, String> {
+    /// Run `main(argc, argv)` as `who`: how it ended, or the text of the exception it ended with.
+    pub fn run_main(&self, args: &[String], who: &Who) -> Result<MainEnd, String> {
         let cargs: Vec<std::ffi::CString> =
             args.iter().map(|a| std::ffi::CString::new(a.replace('\0', " ")).unwrap_or_default()).collect();
         let mut argv: Vec<*const std::ffi::c_char> = cargs.iter().map(|c| c.as_ptr()).collect();
@@ -281,6 +349,8 @@ impl HostLib {
         // SAFETY: the table has the layout `tensim/host_abi.h` declares; argv is NUL-terminated and lives
         // across the call; `err` has the length passed. Errors inside tensim come back as return codes
         // (host ABI calls catch panics), so nothing unwinds through the C++ frames.
+        supervise::set_base(Some(who));
+        supervise::enter_user(who);
         let r = unsafe {
             (self.entry)(
                 &crate::host::abi::HOST_TABLE,
@@ -290,221 +360,15 @@ impl HostLib {
                 err.len() as u32,
             )
         };
-        if r == HOST_THREW {
+        supervise::set_base(None);
+        if r == HOST_THREW || r == HOST_EXITED {
             // SAFETY: the entry wrote a NUL-terminated message into `err` (snprintf).
             let m = unsafe { std::ffi::CStr::from_ptr(err.as_ptr()) }.to_string_lossy().into_owned();
+            if r == HOST_EXITED {
+                return Ok(MainEnd::Exited(m.trim().parse().unwrap_or(1)));
+            }
             return Err(m);
         }
-        Ok(r)
+        Ok(MainEnd::Returned(r))
     }
-}
-
-// ---- L1 in host memory: C++ kernels dereference L1 addresses ----
-
-/// Every core's L1 of a device in one shared memory file, mapped once for tensim (windows separated by
-/// inaccessible gaps) and, while a C++ kernel runs, the running core's L1 mapped again at its own
-/// addresses (L1 address A at host address A), so that a pointer made from any L1 address works.
-pub(crate) struct Arena {
-    fd: libc::c_int,
-    base: usize,
-    len: usize,
-}
-
-// SAFETY: the arena is plain memory with no thread affinity; access is coordinated by its users.
-unsafe impl Send for Arena {}
-// SAFETY: as above.
-unsafe impl Sync for Arena {}
-
-impl Arena {
-    /// A memory file of `len` bytes (a multiple of the page size), mapped inaccessible.
-    pub fn new(len: usize) -> Result<Arena, String> {
-        // SAFETY: creating an anonymous memory file; the name is a NUL-terminated literal.
-        let fd = unsafe { libc::memfd_create(c"tensim-l1".as_ptr(), libc::MFD_CLOEXEC) };
-        if fd < 0 {
-            return Err(format!("cannot create memory for the cores' L1: {}", std::io::Error::last_os_error()));
-        }
-        // SAFETY: sizing the file just created.
-        if unsafe { libc::ftruncate(fd, len as libc::off_t) } != 0 {
-            let e = std::io::Error::last_os_error();
-            // SAFETY: closing the file just created.
-            unsafe { libc::close(fd) };
-            return Err(format!("cannot size memory for the cores' L1: {e}"));
-        }
-        // SAFETY: a shared mapping of the whole file, with no access yet; no existing memory is touched.
-        let p = unsafe { libc::mmap(std::ptr::null_mut(), len, libc::PROT_NONE, libc::MAP_SHARED, fd, 0) };
-        if p == libc::MAP_FAILED {
-            let e = std::io::Error::last_os_error();
-            // SAFETY: closing the file just created.
-            unsafe { libc::close(fd) };
-            return Err(format!("cannot map memory for the cores' L1: {e}"));
-        }
-        Ok(Arena { fd, base: p as usize, len })
-    }
-
-    /// Base address of tensim's mapping.
-    pub fn base(&self) -> usize {
-        self.base
-    }
-
-    /// The memory file.
-    pub fn fd(&self) -> i32 {
-        self.fd
-    }
-
-    /// Make `[off, off + len)` of tensim's mapping readable and writable (page-aligned).
-    pub fn open(&self, off: usize, len: usize) -> Result<(), String> {
-        assert!(off + len <= self.len, "a window inside the arena");
-        // SAFETY: the range lies inside this arena's mapping.
-        let r =
-            unsafe { libc::mprotect((self.base + off) as *mut libc::c_void, len, libc::PROT_READ | libc::PROT_WRITE) };
-        if r != 0 {
-            return Err(format!("cannot map L1 memory: {}", std::io::Error::last_os_error()));
-        }
-        Ok(())
-    }
-
-    /// The bytes `[off, off + len)` of an opened range.
-    pub fn bytes(&self, off: usize, len: usize) -> &[u8] {
-        // SAFETY: `open` made the range readable; it stays mapped while the arena lives (windows hold an
-        // `Arc` of it). C++ kernels write the same memory only while no tensim code holds this slice (they
-        // run between API calls, on the same thread).
-        unsafe { std::slice::from_raw_parts((self.base + off) as *const u8, len) }
-    }
-
-    /// The bytes `[off, off + len)` of an opened range, writable.
-    #[allow(clippy::mut_from_ref)]
-    pub fn bytes_mut(&self, off: usize, len: usize) -> &mut [u8] {
-        // SAFETY: as in `bytes`; each window (one disjoint range) is owned by one L1, which hands out this
-        // slice only through `&mut self`.
-        unsafe { std::slice::from_raw_parts_mut((self.base + off) as *mut u8, len) }
-    }
-}
-
-impl Drop for Arena {
-    fn drop(&mut self) {
-        // SAFETY: unmapping exactly the mapping and closing the file; no window outlives the arena.
-        unsafe {
-            libc::munmap(self.base as *mut libc::c_void, self.len);
-            libc::close(self.fd);
-        }
-    }
-}
-
-/// Reserve `[start, end)` of the address space, inaccessible (the place L1 addresses are mapped at).
-/// Fails if anything is mapped there.
-pub(crate) fn reserve_low(start: usize, end: usize) -> Result<(), String> {
-    // SAFETY: MAP_FIXED_NOREPLACE maps only if the range is free; nothing existing is replaced.
-    let p = unsafe {
-        libc::mmap(
-            start as *mut libc::c_void,
-            end - start,
-            libc::PROT_NONE,
-            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE | libc::MAP_FIXED_NOREPLACE,
-            -1,
-            0,
-        )
-    };
-    if p == libc::MAP_FAILED || p as usize != start {
-        return Err(format!(
-            "cannot reserve host addresses {start:#x}..{end:#x} for L1 pointers of C++ kernels: {}",
-            std::io::Error::last_os_error()
-        ));
-    }
-    Ok(())
-}
-
-/// Map `[start, end)` to the memory file `fd` from `offset` (a core's L1 at its own addresses), or back
-/// to inaccessible when `fd` is negative. Async-signal-safe (one system call).
-pub(crate) fn map_low(start: usize, end: usize, fd: i32, offset: usize) -> bool {
-    // SAFETY: `[start, end)` is the range `reserve_low` took for tensim; replacing its mapping touches no
-    // other memory. The file range lies inside the memory file.
-    let p = unsafe {
-        if fd < 0 {
-            libc::mmap(
-                start as *mut libc::c_void,
-                end - start,
-                libc::PROT_NONE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE | libc::MAP_FIXED,
-                -1,
-                0,
-            )
-        } else {
-            libc::mmap(
-                start as *mut libc::c_void,
-                end - start,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_SHARED | libc::MAP_FIXED,
-                fd,
-                offset as libc::off_t,
-            )
-        }
-    };
-    p != libc::MAP_FAILED
-}
-
-/// What the fault handler does with a faulting address.
-pub(crate) enum FaultAction {
-    /// Not tensim's: the previous handler takes it.
-    Pass,
-    /// Mapped now: run the instruction again.
-    Retry,
-    /// An out-of-bounds L1 pointer: print this and end the process.
-    Report(String),
-}
-
-/// Install (once) the fault handler: `decide` says what a fault at an address means (see [`FaultAction`]);
-/// faults that are not tensim's go back to the handler installed before (Rust's stack-overflow report,
-/// or the default action).
-pub(crate) fn install_fault_handler(decide: fn(usize) -> FaultAction) {
-    static INSTALLED: std::sync::Once = std::sync::Once::new();
-    static DECIDE: std::sync::OnceLock<fn(usize) -> FaultAction> = std::sync::OnceLock::new();
-    static PREVIOUS: std::sync::OnceLock<[(libc::c_int, libc::sigaction); 2]> = std::sync::OnceLock::new();
-    let _ = DECIDE.set(decide);
-    extern "C" fn on_fault(sig: libc::c_int, info: *mut libc::siginfo_t, _ctx: *mut libc::c_void) {
-        // SAFETY: the kernel passes a valid siginfo for SA_SIGINFO handlers.
-        let addr = unsafe { (*info).si_addr() } as usize;
-        match DECIDE.get().map_or(FaultAction::Pass, |d| d(addr)) {
-            FaultAction::Retry => return,
-            FaultAction::Report(m) => {
-                let m = format!("error: {m}\n");
-                // SAFETY: write(2) and _exit(2) are async-signal-safe. Formatting allocates, which is not in
-                // general; the fault comes from kernel code dereferencing an L1 pointer (not from inside the
-                // allocator) and the process ends right after.
-                unsafe {
-                    libc::write(2, m.as_ptr().cast(), m.len());
-                    libc::_exit(1);
-                }
-            }
-            FaultAction::Pass => {}
-        }
-        // SAFETY: reinstating the previous action; returning re-runs the faulting instruction, which then
-        // gets that action.
-        unsafe {
-            match PREVIOUS.get().and_then(|p| p.iter().find(|(s, _)| *s == sig)) {
-                Some((_, old)) => {
-                    libc::sigaction(sig, old, std::ptr::null_mut());
-                }
-                None => {
-                    libc::signal(sig, libc::SIG_DFL);
-                }
-            }
-        }
-    }
-    INSTALLED.call_once(|| {
-        let mut previous = Vec::new();
-        for sig in [libc::SIGSEGV, libc::SIGBUS] {
-            // SAFETY: a zeroed sigaction with our handler and SA_SIGINFO (and SA_ONSTACK, for faults on a
-            // thread's alternate stack) is a valid argument; the old action is written into `old`.
-            unsafe {
-                let mut sa: libc::sigaction = std::mem::zeroed();
-                sa.sa_sigaction = on_fault as *const () as usize;
-                sa.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
-                libc::sigemptyset(&mut sa.sa_mask);
-                let mut old: libc::sigaction = std::mem::zeroed();
-                libc::sigaction(sig, &sa, &mut old);
-                previous.push((sig, old));
-            }
-        }
-        let _ = PREVIOUS.set([previous[0], previous[1]]);
-    });
 }
