@@ -29,14 +29,16 @@ impl BankManager {
 
     /// Page size rounded up to the alignment.
     pub fn aligned_page_size(&self, page_size: u64) -> u64 {
-        page_size.div_ceil(self.alignment()) * self.alignment()
+        // Saturating: a page size near 2^64 from user input becomes an allocation too large to fit.
+        page_size.div_ceil(self.alignment()).saturating_mul(self.alignment())
     }
 
     /// Bytes each bank must reserve for `num_pages` pages of `page_size` bytes dealt round-robin (the slots
     /// `layout`'s interleaved placement gives the fullest bank).
     pub fn size_per_bank(&self, num_pages: u64, page_size: u64) -> u64 {
-        layout::Distribution::interleaved(num_pages, self.num_banks).slots_per_bank()
-            * self.aligned_page_size(page_size)
+        layout::Distribution::interleaved(num_pages, self.num_banks)
+            .slots_per_bank()
+            .saturating_mul(self.aligned_page_size(page_size))
     }
 
     /// Allocate an interleaved buffer; returns its address (the same in every bank).

@@ -31,8 +31,9 @@ pub struct FreeList {
     blocks: Vec<Block>,
 }
 
+/// `v` rounded up to a multiple of `a`, saturating: a size near 2^64 stays too large to fit anywhere.
 fn align_up(v: u64, a: u64) -> u64 {
-    v.div_ceil(a) * a
+    v.div_ceil(a).saturating_mul(a)
 }
 
 fn align_down(v: u64, a: u64) -> u64 {
@@ -92,7 +93,7 @@ impl FreeList {
             match dir {
                 Direction::BottomUp => {
                     let a = align_up(b.addr, self.alignment);
-                    (a + size <= end).then_some(a)
+                    (a.checked_add(size)? <= end).then_some(a)
                 }
                 Direction::TopDown => {
                     let a = align_down(end.checked_sub(size)?, self.alignment);
@@ -114,7 +115,8 @@ impl FreeList {
         if !addr.is_multiple_of(self.alignment) {
             return None;
         }
-        let i = self.blocks.iter().position(|b| !b.allocated && b.addr <= addr && addr + size <= b.addr + b.size)?;
+        let end = addr.checked_add(size)?;
+        let i = self.blocks.iter().position(|b| !b.allocated && b.addr <= addr && end <= b.addr + b.size)?;
         self.carve(i, addr, size);
         Some(addr)
     }

@@ -86,15 +86,40 @@ fn cpp_programs_pass_and_time_like_their_rust_ports() {
         ("softmax", "softmax"),
         ("contributed/multicast", "multicast"),
     ];
-    for arch in [Arch::WormholeB0, Arch::Blackhole] {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md")).unwrap();
+    let mut stale = Vec::new();
+    let mut checked = 0;
+    for (i, arch) in [Arch::WormholeB0, Arch::Blackhole].into_iter().enumerate() {
         for (dir, rust) in cases {
             let (code, runs) = run_cpp(&programs().join(dir), arch);
             assert_eq!(code, 0, "{dir} on {arch}: main returned {code}");
             assert_eq!(runs.len(), 1, "{dir}: one program run");
             let want = run_rust(rust, arch);
             assert_eq!(runs[0], want, "{dir} on {arch}: C++ cycles against the Rust port's");
+            // The README's tables of programs state these cycles: they must be today's.
+            if let Some(stated) = readme_cycles(&readme, dir).and_then(|c| c.get(i).copied()) {
+                checked += 1;
+                if stated != runs[0] {
+                    stale.push(format!("{dir} on {arch}: README says {stated}, the run takes {}", runs[0]));
+                }
+            }
         }
     }
+    assert!(checked >= 25, "only {checked} README figures found: has the table's layout changed?");
+    assert!(stale.is_empty(), "README figures out of date (update the tables):\n{}", stale.join("\n"));
+}
+
+/// The cycles the README's C++ program tables state for the program folder `dir` (a row whose first cell is
+/// the folder, perhaps followed by a note in parentheses): `WH / BH` or `WH`, thousands separated by commas.
+fn readme_cycles(readme: &str, dir: &str) -> Option<Vec<u64>> {
+    readme.lines().find_map(|l| {
+        let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+        if cells.len() < 5 || cells[1].split(" (").next() != Some(dir) {
+            return None;
+        }
+        let nums: Option<Vec<u64>> = cells[3].split(" / ").map(|n| n.replace(',', "").parse().ok()).collect();
+        nums
+    })
 }
 
 /// Seed 002's kernel as written for Grayskull (4 iterations per face, the second tile at `dst_reg[16]`)

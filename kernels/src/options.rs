@@ -114,9 +114,18 @@ pub struct Work {
 pub const BASE_HOST_BYTES: u64 = 10 << 20;
 /// Each further chip of a mesh (measured: 28 MiB for an 8-chip all_gather of one tile, 99 MiB for 32).
 pub const CHIP_HOST_BYTES: u64 = 3 << 20;
-/// A program on the whole compute grid: its kernel threads' stacks and the L1 pages its CBs touch
-/// (measured: 24 MiB for a 256³ multicast matmul on 64 cores, against 10 MiB on one core).
-pub const GRID_HOST_BYTES: u64 = 14 << 20;
+/// Each kernel thread of a program: its coroutine stack pages and the L1 pages its CBs touch (fitted to
+/// one measurement: 24 MiB peak for a 256³ multicast matmul on 64 cores × 5 threads, against 10 MiB for
+/// one core; checked within 2× for every program by tests/memory_estimates.rs).
+pub const KERNEL_THREAD_HOST_BYTES: u64 = 44 << 10;
+/// Cores of a program spread over "the compute grid" (Wormhole B0's 8×8; a Blackhole grid is about twice
+/// that, which the 2× the estimates are held to absorbs).
+pub const GRID_CORES: u64 = 64;
+
+/// Host memory of `cores` cores running `threads_per_core` kernel threads each.
+pub fn grid_host_bytes(cores: u64, threads_per_core: u64) -> u64 {
+    cores.min(GRID_CORES) * threads_per_core * KERNEL_THREAD_HOST_BYTES
+}
 
 /// A runnable example.
 pub struct Example {

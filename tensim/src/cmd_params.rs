@@ -2,7 +2,7 @@
 //! the value comes from — after any `--set`/`--params` overrides, as text or JSON.
 
 use crate::chip_args::ParamArgs;
-use crate::error::CliResult;
+use crate::error::{CliError, CliResult};
 use crate::say;
 use clap::Args;
 use soc_descriptors::Arch;
@@ -31,6 +31,8 @@ pub fn run(a: &ParamsArgs) -> CliResult<ExitCode> {
     let mut entries = p.entries();
     // L1 addresses must lie inside the chip's L1: the range the key's type allows is not the useful one.
     let soc = soc_descriptors::builtin::builtin_soc(a.arch);
+    // Values every run on this chip would refuse are refused here too.
+    sim_device::device::check_params_for_chip(&p, &soc, a.arch).map_err(|e| CliError::User(e.to_string()))?;
     for e in &mut entries {
         if e.unit != "L1 address" {
             continue;

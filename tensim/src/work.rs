@@ -89,3 +89,20 @@ pub fn print(e: Estimate) -> CliResult<std::process::ExitCode> {
     );
     Ok(std::process::ExitCode::SUCCESS)
 }
+
+/// This process's peak resident memory so far, bytes (`VmHWM` of /proc/self/status; None where the system
+/// does not say).
+pub fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.trim_start_matches("VmHWM:").trim().trim_end_matches("kB").trim().parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// The closing line on host memory: the peak the run reached beside the estimate it was admitted on.
+pub fn say_memory(estimated_bytes: u64) -> CliResult<()> {
+    if let Some(peak) = peak_rss_bytes() {
+        crate::say!("host memory: peak {} MiB (estimated {} MiB)", peak >> 20, estimated_bytes >> 20);
+    }
+    Ok(())
+}

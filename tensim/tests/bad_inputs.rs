@@ -332,6 +332,49 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
         "is given for two outputs",
     );
 
+    // Issue 47's causes: numbers, files, flags that did nothing, work and memory, row alignment.
+    c(&["run", "loopback", "--size", "-1"], "`-1` is negative");
+    c(&["run", "all_gather", "--dim", "-1"], "--dim");
+    c(&["run", "all_gather", "--shape", "-1,1,64,64"], "-1");
+    c(&["layout", "ttnn", "--shape", "-1x64"], "-1x64");
+    c(&["run", "loopback", "--params", &p("params_dup.yaml")], "noc.hop_cycles");
+    c(&["params", "--params", &p("params_dup.yaml")], "duplicate");
+    c(&["soc", "--arch", "wormhole_b0", "--core-desc", &p("soc_like.yaml")], "this is a SoC descriptor");
+    c(&["soc", "--soc", &p("dangling.yaml")], "dangling");
+    c(&["soc", "--soc", &p("deep.yaml")], "deep.yaml");
+    c(&["params", "--params", &p("deep.yaml")], "deep.yaml");
+    c(&["run", "all_gather", "--system", "t3000", "--devices", "3", "--topology", "ring"], "the ring does not close");
+    c(&["run", "all_gather", "--system", "t3000", "--cluster", &p("cl_twice.yaml")], "cannot be used with");
+    c(&["run", "all_gather", "--per-core"], "--per-core");
+    c(&["run", "all_gather", "--dispatch", "slow"], "--dispatch");
+    c(&["replay", &p("t_dyneg.json")], "`dy` is -3");
+    c(&["replay", &p("t_back.json")], "event 1");
+    c(&["params", "--set", "mem.l1_unreserved_base=4294967295"], "is not below the 1499136-byte L1");
+    c(&["run", "matmul_multi_core", "--m", "65536", "--n", "65536", "--k", "32"], "of host memory");
+    c(&["run", "vecadd_multi_core", "--size", "2000000"], "--size");
+    c(&["run", "all_gather", "--shape", "1,1,8192,65536"], "of host memory");
+    c(&["run", "matmul_multicore_reuse_mcast", "--size", "8192"], "L1");
+    c(&["dm-bench", "one_to_all_multicast", "--grid", "full", "--counts", "1000000"], "is large: about");
+    c(
+        &[
+            "layout",
+            "ttnn",
+            "--shape",
+            "64x64",
+            "--memory",
+            "height",
+            "--shard",
+            "32x64",
+            "--cores",
+            "(0,0)-(100000,100000)",
+        ],
+        "reaches past any grid",
+    );
+    c(
+        &["run", "interleaved_to_sharded", "--page", "row_major", "--shape", "64x8", "--to", "l1:height:2x1"],
+        "multiple of 16 elements",
+    );
+
     // Layouts.
     let m = |extra: &[&'static str]| -> Vec<&'static str> {
         ["layout", "metal", "--shape", "2x3x64x128", "--grid", "2x4"]

@@ -86,6 +86,16 @@ fn user_errors_exit_1_with_the_reason() {
     let (code, _, err) = tensim(&["build-and-run", broken.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert!(err.contains("main.cpp:2") && err.contains("undefined_thing"), "{err}");
+    // A compiler that fails without a word is named, not shown as an empty error.
+    std::fs::write(broken.join("main.cpp"), "int main() { return 0; }\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tensim"))
+        .args(["build-and-run", broken.to_str().unwrap()])
+        .env("CXX", "/bin/false")
+        .output()
+        .expect("run tensim");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("failed and printed nothing") && err.contains("/bin/false"), "{err}");
     let _ = std::fs::remove_dir_all(&broken);
 }
 
@@ -279,6 +289,21 @@ fn a_program_runs_from_any_working_folder() {
         assert_eq!(code, Some(0), "from {}: {err}", cwd.display());
         assert!(out.contains("Test Passed: 4 tiles copied"), "from {}: {out}", cwd.display());
     }
+    // Copied under another name, the host still names its kernels `loopback/kernels/…`: they are found in
+    // the copy.
+    let copy = std::env::temp_dir().join(format!("tensim-renamed-{}/my_copy", std::process::id()));
+    std::fs::create_dir_all(copy.join("kernels")).unwrap();
+    for f in std::fs::read_dir(&abs).unwrap().chain(std::fs::read_dir(abs.join("kernels")).unwrap()) {
+        let f = f.unwrap().path();
+        if f.is_file() {
+            let rel = f.strip_prefix(&abs).unwrap();
+            std::fs::copy(&f, copy.join(rel)).unwrap();
+        }
+    }
+    let (code, out, err) = run_in(&std::env::temp_dir(), copy.to_str().unwrap());
+    assert_eq!(code, Some(0), "renamed copy: {err}");
+    assert!(out.contains("Test Passed: 4 tiles copied"), "renamed copy: {out}");
+    let _ = std::fs::remove_dir_all(copy.parent().unwrap());
 }
 
 /// A program that creates a 2x4 mesh, run with neither --system nor --devices, runs on the smallest built-in

@@ -106,6 +106,11 @@ thread_local! {
     static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
 }
 
+/// The message of this thread's last failing host call.
+pub(crate) fn last_error_message() -> String {
+    LAST_ERROR.with(|e| e.borrow().to_string_lossy().into_owned())
+}
+
 extern "C" fn last_error() -> *const c_char {
     LAST_ERROR.with(|e| e.borrow().as_ptr())
 }

@@ -5,6 +5,7 @@
 
 pub(crate) mod abi;
 pub mod build;
+pub mod fuzz;
 mod mesh;
 pub(crate) mod session;
 

@@ -21,7 +21,7 @@ pub mod sfpu_eltwise_chain;
 pub mod softmax;
 pub mod vecadd_multi_core;
 
-pub use crate::options::{BASE_HOST_BYTES, Example, ExampleOptions, GRID_HOST_BYTES, Outcome, Takes, Work};
+pub use crate::options::{BASE_HOST_BYTES, Example, ExampleOptions, GRID_CORES, Outcome, Takes, Work, grid_host_bytes};
 
 const TILE: u64 = 2048;
 /// Elements of a bf16 tile.
@@ -50,8 +50,9 @@ fn tiny(_: &ExampleOptions) -> Work {
 /// Work of a matmul whose inner loop reads both operand tiles for every tile product (`reuse` divides the
 /// operand traffic of the blocked variants). Host memory, per element: A (m×k) and B (k×n) as f32 host
 /// copies (4) and bf16 DRAM copies (2); C's DRAM copy (2), its f32 reference (4), the bytes read back (2)
-/// and their f32 decoding (4, in A's memory when A is larger); one whole grid of kernel threads.
-fn matmul_work(o: &ExampleOptions, default: u32, reuse: u64) -> Work {
+/// and their f32 decoding (4, in A's memory when A is larger); five kernel threads on each core (one core,
+/// or one per output tile up to the grid when `multi_core`).
+fn matmul_work(o: &ExampleOptions, default: u32, reuse: u64, multi_core: bool) -> Work {
     let d = o.size.unwrap_or(default) as u64;
     let (m, n, k) = (o.m.map_or(d, |v| v as u64), o.n.map_or(d, |v| v as u64), o.k.map_or(d, |v| v as u64));
     let products = (m / 32).max(1) * (n / 32).max(1) * (k / 32).max(1);
@@ -60,7 +61,7 @@ fn matmul_work(o: &ExampleOptions, default: u32, reuse: u64) -> Work {
     Work {
         tile_ops: products,
         noc_bytes: products * 2 * TILE / reuse.max(1) + (m * n / 1024) * TILE,
-        host_bytes: BASE_HOST_BYTES + GRID_HOST_BYTES + host,
+        host_bytes: BASE_HOST_BYTES + grid_host_bytes(if multi_core { mn / 1024 } else { 1 }, 5) + host,
     }
 }
 
@@ -71,7 +72,7 @@ fn softmax_work(o: &ExampleOptions) -> Work {
     Work {
         tile_ops: h * w / 1024 * 12,
         noc_bytes: h * w * 4,
-        host_bytes: BASE_HOST_BYTES + GRID_HOST_BYTES + h * w * 20,
+        host_bytes: BASE_HOST_BYTES + grid_host_bytes(h / 32, 5) + h * w * 20,
     }
 }
 
@@ -91,7 +92,7 @@ fn move_work(o: &ExampleOptions, default: &str) -> Work {
     Work {
         tile_ops: 0,
         noc_bytes: elems.saturating_mul(2),
-        host_bytes: BASE_HOST_BYTES + GRID_HOST_BYTES + elems.saturating_mul(18),
+        host_bytes: BASE_HOST_BYTES + grid_host_bytes(GRID_CORES, 2) + elems.saturating_mul(18),
     }
 }
 
@@ -189,7 +190,7 @@ pub fn list() -> &'static [Example] {
             takes: &[SIZE_TILES],
             work: |o| {
                 let w = tiles_work(o, 640, 3, 3 * TILE, 2);
-                Work { host_bytes: w.host_bytes + GRID_HOST_BYTES, ..w }
+                Work { host_bytes: w.host_bytes + grid_host_bytes(GRID_CORES, 5), ..w }
             },
             run: vecadd_multi_core::run,
         },
@@ -197,28 +198,28 @@ pub fn list() -> &'static [Example] {
             name: "matmul_single_core",
             about: "C = A·B (bf16, 640^3 by default; --m --n --k) on one core, one output tile at a time",
             takes: MNK,
-            work: |o| matmul_work(o, 640, 1),
+            work: |o| matmul_work(o, 640, 1, false),
             run: matmul_single_core::run,
         },
         Example {
             name: "matmul_multi_core",
             about: "the single-core matmul with output tiles split over the compute grid",
             takes: MNK,
-            work: |o| matmul_work(o, 640, 1),
+            work: |o| matmul_work(o, 640, 1, true),
             run: matmul_multi_core::run,
         },
         Example {
             name: "matmul_multicore_reuse",
             about: "blocked matmul, one output block per core, partial sums in a shared CB",
             takes: MNK,
-            work: |o| matmul_work(o, 1024, 8),
+            work: |o| matmul_work(o, 1024, 8, true),
             run: matmul_multicore_reuse::run,
         },
         Example {
             name: "matmul_multicore_reuse_mcast",
             about: "blocked matmul with A multicast along rows and B down columns (1024^3 by default)",
             takes: MNK,
-            work: |o| matmul_work(o, 1024, 8),
+            work: |o| matmul_work(o, 1024, 8, true),
             run: matmul_multicore_reuse_mcast::run,
         },
         Example {
@@ -274,7 +275,9 @@ pub fn list() -> &'static [Example] {
                 Work {
                     tile_ops: elems / TILE_ELEMS,
                     noc_bytes: 0,
-                    host_bytes: BASE_HOST_BYTES + GRID_HOST_BYTES + elems.saturating_mul(eltwise_bytes_per_elem(2)),
+                    host_bytes: BASE_HOST_BYTES
+                        + grid_host_bytes(GRID_CORES, 5)
+                        + elems.saturating_mul(eltwise_bytes_per_elem(2)),
                 }
             },
             run: crate::ops::eltwise_sharded::run,
@@ -291,7 +294,7 @@ pub fn list() -> &'static [Example] {
                 Takes::To,
                 Takes::Dtype,
             ],
-            work: |o| matmul_work(o, 512, 8),
+            work: |o| matmul_work(o, 512, 8, true),
             run: crate::ops::matmul_2d_mcast::run,
         },
         Example {

@@ -333,6 +333,40 @@ fn staged_tables(dev: &Device, src: &DeviceTensor, dst: &DeviceTensor, pcs: &[Pi
 
 /// Move `src` into `dst` (both allocated, same tensor) with a program of its own; returns the run's report
 /// and how the move was done.
+/// Row-major pages move a row segment per NoC transfer, and a transfer's two ends must agree modulo the
+/// NoC alignment of the memories it touches (DRAM reads: `mem.dram_read_alignment_bytes`, L1 reads:
+/// `mem.l1_read_alignment_bytes`, writes: `mem.write_alignment_bytes`). Rows packed tighter than that land
+/// at offsets the hardware cannot reach, so a spec whose row-major pages are not a multiple of the
+/// alignment is refused here, naming the alignment and the width that would satisfy it (TTNN refuses
+/// such shards too). Tiled pages are whole tiles, always aligned.
+fn check_row_alignment(dev: &Device, src: &DeviceTensor, dst: &DeviceTensor) -> Result<(), DeviceError> {
+    if !matches!(src.spec.page, PageConfig::RowMajor) {
+        return Ok(());
+    }
+    let m = dev.mem();
+    let in_dram = |t: &DeviceTensor| t.spec.memory.buffer() == BufferKind::Dram;
+    let align = |t: &DeviceTensor| if in_dram(t) { m.dram_read_alignment } else { m.l1_read_alignment };
+    let need = align(src).max(align(dst)).max(m.write_alignment) as u64;
+    let elem = src.spec.dtype.element_size().unwrap_or(1);
+    for (t, role) in [(src, "source"), (dst, "destination")] {
+        let page = t.derived.page_size;
+        if page % need != 0 {
+            let width = t.derived.page_shape[1];
+            return Err(DeviceError::api(format!(
+                "the {role}'s row-major pages are {page} bytes ({width} elements of {elem} bytes), not a multiple of the {need}-byte NoC alignment this move needs ({}); make the {} a multiple of {} elements",
+                if in_dram(src) || in_dram(dst) {
+                    "a DRAM end reads at mem.dram_read_alignment_bytes"
+                } else {
+                    "L1 reads and writes at mem.l1_read_alignment_bytes / mem.write_alignment_bytes"
+                },
+                if t.derived.layout == TensorMemoryLayout::Interleaved { "tensor width" } else { "shard width" },
+                need.div_ceil(elem).max(1),
+            )));
+        }
+    }
+    Ok(())
+}
+
 pub fn move_tensor(
     dev: &mut Device,
     src: &DeviceTensor,
@@ -344,6 +378,7 @@ pub fn move_tensor(
             src.spec.shape, src.spec.dtype, dst.spec.shape, dst.spec.dtype
         )));
     }
+    check_row_alignment(dev, src, dst)?;
     let pcs = pieces(&src.spec, &src.derived, &dst.derived).map_err(DeviceError::api)?;
     let strategy = match (is_sharded(src), is_l1_sharded(dst), is_l1_sharded(src)) {
         (false, true, _) => Strategy::InterleavedToShards,

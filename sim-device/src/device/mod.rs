@@ -17,7 +17,7 @@ use allocator::{Allocator, AllocatorConfig};
 use sim_core::Cycles;
 use sim_noc::{Dram, NocAddrMap};
 use sim_tensix::{BankTables, L1};
-use soc_descriptors::{Arch, Chip, LogicalCoord, Noc0Coord, NocId, TranslatedCoord};
+use soc_descriptors::{Arch, Chip, LogicalCoord, Noc0Coord, NocId, SocDescriptor, TranslatedCoord};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -206,33 +206,11 @@ impl Device {
 
     fn from_chip(chip: Chip, soc_name: String, mut params: Params) -> Result<Device, DeviceError> {
         derive_eth_kernel_top(&mut params, chip.soc());
+        check_params_for_chip(&params, chip.soc(), chip.arch())?;
         let mem = &params.mem;
         let soc = chip.soc();
         let l1_size = soc.worker_l1_size;
-        if mem.l1_unreserved_base as u64 >= l1_size {
-            return Err(DeviceError::Config(format!(
-                "mem.l1_unreserved_base = {} is not below the {l1_size}-byte L1 of this {}; choose a smaller value",
-                mem.l1_unreserved_base,
-                chip.arch()
-            )));
-        }
-        let dram_bank = soc.dram_banks.first().map(|b| b.size_bytes).unwrap_or(0);
-        if mem.dram_unreserved_base >= dram_bank {
-            return Err(DeviceError::Config(format!(
-                "mem.dram_unreserved_base = {} is not below the {dram_bank}-byte DRAM bank of this {}",
-                mem.dram_unreserved_base,
-                chip.arch()
-            )));
-        }
         debug_assert!(mem.semaphore_base + SEMAPHORES * SEMAPHORE_BYTES <= mem.l1_unreserved_base);
-        if !soc.eth.is_empty() && params.eth.l1_kernel_top as u64 > soc.eth_l1_size {
-            return Err(DeviceError::Config(format!(
-                "eth.l1_kernel_top = {:#x} is above the {}-byte Ethernet L1 of this {}; choose a smaller value",
-                params.eth.l1_kernel_top,
-                soc.eth_l1_size,
-                chip.arch()
-            )));
-        }
         let eth_tiles: Vec<Noc0Coord> = soc.eth.clone();
         let eth_l1 = eth_tiles.iter().map(|_| L1::new(soc.eth_l1_size as u32)).collect();
         let g = chip.logical_grid();
@@ -520,4 +498,31 @@ impl Device {
     pub fn finish(&mut self) -> Cycles {
         self.total_cycles
     }
+}
+
+/// The parameters that depend on the chip they run on (L1 and DRAM addresses inside its memories, the
+/// Ethernet kernel top inside its Ethernet L1): what `tensim params` and every run check alike.
+pub fn check_params_for_chip(params: &Params, soc: &SocDescriptor, arch: Arch) -> Result<(), DeviceError> {
+    let mem = &params.mem;
+    let l1_size = soc.worker_l1_size;
+    if mem.l1_unreserved_base as u64 >= l1_size {
+        return Err(DeviceError::Config(format!(
+            "mem.l1_unreserved_base = {} is not below the {l1_size}-byte L1 of this {arch}; choose a smaller value",
+            mem.l1_unreserved_base
+        )));
+    }
+    let dram_bank = soc.dram_banks.first().map(|b| b.size_bytes).unwrap_or(0);
+    if mem.dram_unreserved_base >= dram_bank {
+        return Err(DeviceError::Config(format!(
+            "mem.dram_unreserved_base = {} is not below the {dram_bank}-byte DRAM bank of this {arch}",
+            mem.dram_unreserved_base
+        )));
+    }
+    if !soc.eth.is_empty() && params.eth.l1_kernel_top as u64 > soc.eth_l1_size {
+        return Err(DeviceError::Config(format!(
+            "eth.l1_kernel_top = {:#x} is above the {}-byte Ethernet L1 of this {arch}; choose a smaller value",
+            params.eth.l1_kernel_top, soc.eth_l1_size
+        )));
+    }
+    Ok(())
 }

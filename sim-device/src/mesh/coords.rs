@@ -18,9 +18,9 @@ impl MeshShape {
         MeshShape { rows, cols }
     }
 
-    /// Number of devices.
+    /// Number of devices (computed in 64 bits: a shape read from user input may be 2^32 − 1 on a side).
     pub fn mesh_size(&self) -> usize {
-        (self.rows * self.cols) as usize
+        (self.rows as u64 * self.cols as u64) as usize
     }
 
     /// The coordinate at row-major index `i`.

@@ -13,10 +13,10 @@ use std::process::ExitCode;
 #[derive(Args, Debug)]
 pub struct MetalArgs {
     /// The logical tensor shape, e.g. 2x3x64x128.
-    #[arg(long)]
+    #[arg(allow_hyphen_values = true, long)]
     shape: String,
     /// The grid, e.g. 2x4 (any rank; a virtual grid may be larger than a chip).
-    #[arg(long)]
+    #[arg(allow_hyphen_values = true, long)]
     grid: String,
     /// A collapse interval START,END (left inclusive, right exclusive, negative from the end); repeat for
     /// several. Default 0,-1.
@@ -25,17 +25,17 @@ pub struct MetalArgs {
     /// An affine map in MLIR syntax instead of collapse intervals, e.g. "(d0, d1, d2) -> (d0 * 32 + d1, d2)".
     #[arg(allow_hyphen_values = true, long, value_name = "MAP")]
     map: Option<String>,
-    /// Tile the shards with this tile shape (32x32, 16x32, 4x32, 2x32, 1x32).
+    /// Tile the shards with this tile shape (32x32, 16x32, 8x32, 4x32, 2x32, 1x32, 32x16, 16x16, 8x16, 4x16, 2x16, 1x16).
     #[arg(allow_hyphen_values = true, long, value_name = "HxW")]
     tile: Option<String>,
     /// Data type: f32, f16, bf16, bfp8, bfp4, bfp2, i32, u32, u16, u8 (block floats need --tile).
-    #[arg(long, default_value = "f32")]
+    #[arg(allow_hyphen_values = true, long, default_value = "f32")]
     dtype: String,
     /// Memory space: system, system_mmio, dram or l1.
-    #[arg(long, default_value = "l1")]
+    #[arg(allow_hyphen_values = true, long, default_value = "l1")]
     memspace: String,
     /// What padding holds: undef, zero, inf, neginf or nan.
-    #[arg(long, default_value = "undef")]
+    #[arg(allow_hyphen_values = true, long, default_value = "undef")]
     oob: String,
     /// A tensor element, e.g. 1,1,6,100: print its collapsed coordinate, shard and position.
     #[arg(allow_hyphen_values = true, long, value_name = "I,J,…")]
@@ -44,7 +44,7 @@ pub struct MetalArgs {
     #[arg(long)]
     json: bool,
     /// Draw the layout (SVG).
-    #[arg(long, value_name = "FILE.svg")]
+    #[arg(allow_hyphen_values = true, long, value_name = "FILE.svg")]
     svg: Option<PathBuf>,
 }
 

@@ -14,10 +14,10 @@ use std::process::ExitCode;
 #[derive(Args, Debug)]
 pub struct PagesArgs {
     /// The tensor shape in elements, e.g. 5x2x64x96.
-    #[arg(long)]
+    #[arg(allow_hyphen_values = true, long)]
     tensor: String,
     /// The shard shape in elements (the tensor's rank), e.g. 5x2x32x32.
-    #[arg(long)]
+    #[arg(allow_hyphen_values = true, long)]
     shard: String,
     /// The page shape HxW over the last two dimensions, e.g. 32x32.
     #[arg(allow_hyphen_values = true, long, value_name = "HxW")]
@@ -26,22 +26,22 @@ pub struct PagesArgs {
     #[arg(allow_hyphen_values = true, long, value_name = "RANGES")]
     cores: String,
     /// The order shards go to cores: row_major or col_major.
-    #[arg(long, default_value = "row_major")]
+    #[arg(allow_hyphen_values = true, long, default_value = "row_major")]
     orientation: String,
     /// Distribution: round_robin (tt-metal's default) or grid_2d.
-    #[arg(long, default_value = "round_robin")]
+    #[arg(allow_hyphen_values = true, long, default_value = "round_robin")]
     strategy: String,
     /// Bytes per element (page size = page elements x this).
-    #[arg(long, default_value_t = 2)]
+    #[arg(allow_hyphen_values = true, long, default_value_t = 2)]
     bytes_per_element: u64,
     /// Alignment of pages in a bank, bytes (L1 16, DRAM 32 on Wormhole / 64 on Blackhole).
-    #[arg(long, default_value_t = 16)]
+    #[arg(allow_hyphen_values = true, long, default_value_t = 16)]
     alignment: u64,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
     /// Draw every core's page slots (SVG).
-    #[arg(long, value_name = "FILE.svg")]
+    #[arg(allow_hyphen_values = true, long, value_name = "FILE.svg")]
     svg: Option<PathBuf>,
 }
 

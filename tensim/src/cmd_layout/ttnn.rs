@@ -18,22 +18,22 @@ use std::process::ExitCode;
 #[derive(Args, Debug)]
 pub struct TtnnArgs {
     /// The logical shape, e.g. 1x2x15x20.
-    #[arg(long)]
+    #[arg(allow_hyphen_values = true, long)]
     shape: String,
     /// Data type: bf16, f32, u8, u16, u32, i32, bfp8, bfp4.
-    #[arg(long, default_value = "bf16")]
+    #[arg(allow_hyphen_values = true, long, default_value = "bf16")]
     dtype: String,
     /// Page layout: row_major or tile.
-    #[arg(long, default_value = "row_major")]
+    #[arg(allow_hyphen_values = true, long, default_value = "row_major")]
     layout: String,
-    /// Tile shape of --layout tile (32x32, 16x32, 4x32, 2x32, 1x32).
+    /// Tile shape of --layout tile (32x32, 16x32, 8x32, 4x32, 2x32, 1x32, 32x16, 16x16, 8x16, 4x16, 2x16, 1x16).
     #[arg(allow_hyphen_values = true, long, value_name = "HxW", default_value = "32x32")]
     tile: String,
     /// Memory layout: interleaved, height, width, block or nd.
-    #[arg(long, default_value = "interleaved")]
+    #[arg(allow_hyphen_values = true, long, default_value = "interleaved")]
     memory: String,
     /// Buffer: l1 or dram (default: dram when interleaved, l1 when sharded).
-    #[arg(long)]
+    #[arg(allow_hyphen_values = true, long)]
     buffer: Option<String>,
     /// Shard shape in elements: HxW for height/width/block, any rank for nd.
     #[arg(allow_hyphen_values = true, long, value_name = "SHAPE")]
@@ -42,7 +42,7 @@ pub struct TtnnArgs {
     #[arg(allow_hyphen_values = true, long, value_name = "HxW")]
     physical_shard: Option<String>,
     /// Shard mode: physical or logical.
-    #[arg(long, default_value = "physical")]
+    #[arg(allow_hyphen_values = true, long, default_value = "physical")]
     shard_mode: String,
     /// Shard cores as tt-metal (x, y) ranges, e.g. "(0,0)-(7,6),(0,7)-(3,7)".
     #[arg(allow_hyphen_values = true, long, value_name = "RANGES")]
@@ -60,10 +60,10 @@ pub struct TtnnArgs {
     #[arg(allow_hyphen_values = true, long, value_name = "RxC")]
     virtual_grid: Option<String>,
     /// Shard orientation: row_major or col_major.
-    #[arg(long, default_value = "row_major")]
+    #[arg(allow_hyphen_values = true, long, default_value = "row_major")]
     orientation: String,
     /// N-D shard distribution: round_robin or grid_2d.
-    #[arg(long, default_value = "round_robin")]
+    #[arg(allow_hyphen_values = true, long, default_value = "round_robin")]
     strategy: String,
     /// An explicit padded shape.
     #[arg(allow_hyphen_values = true, long, value_name = "SHAPE")]
@@ -75,7 +75,7 @@ pub struct TtnnArgs {
     #[arg(long)]
     json: bool,
     /// Draw the tensor's pages over its cores or banks (SVG).
-    #[arg(long, value_name = "FILE.svg")]
+    #[arg(allow_hyphen_values = true, long, value_name = "FILE.svg")]
     svg: Option<PathBuf>,
 }
 

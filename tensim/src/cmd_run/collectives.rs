@@ -193,6 +193,7 @@ pub fn run_collective(a: &RunArgs) -> CliResult<ExitCode> {
         out.simulate_secs,
         (cycles.0 * n as u64) as f64 / out.simulate_secs.max(1e-9) / 1e6
     );
+    crate::work::say_memory(estimate.host_bytes)?;
     let parts = out.chip_runs();
     let links = eth_utilisation(&parts, cycles);
     say!("ethernet links that sent (chip/channel: bytes, share of the run the sender was busy):");

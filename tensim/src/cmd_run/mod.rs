@@ -311,6 +311,7 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
         r.events,
         r.resumes
     );
+    work::say_memory(estimate.host_bytes)?;
 
     let mut contents = noc.contents(&dev, r);
     if let (Some(id), Some(json)) = (trace, &r.trace_json) {

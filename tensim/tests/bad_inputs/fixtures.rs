@@ -22,6 +22,11 @@ impl Fixtures {
             r#"{"proc":"BRISC","noc":"NOC_0","sx":1,"sy":1,"dx":0,"dy":11,"num_bytes":64,"type":"READ","timestamp":5}"#;
         for (name, text) in [
             ("foreign.json", "{\"mine\": true}".to_string()),
+            ("soc_like.yaml", "arch_name: WORMHOLE_B0\ngrid:\n  x_size: 10\n  y_size: 12\n".to_string()),
+            ("params_dup.yaml", "noc.hop_cycles: 3\nnoc.hop_cycles: 4\n".to_string()),
+            ("deep.yaml", format!("{}{}", "[".repeat(100_000), "]".repeat(100_000))),
+            ("t_dyneg.json", ev(r#"{"proc":"BRISC","noc":"NOC_0","sx":1,"sy":1,"dx":0,"dy":-3,"num_bytes":64,"type":"READ","timestamp":5}"#)),
+            ("t_back.json", format!("[{},{}]", r#"{"proc":"BRISC","noc":"NOC_0","sx":1,"sy":1,"dx":0,"dy":11,"num_bytes":64,"type":"READ","timestamp":900}"#, r#"{"proc":"BRISC","noc":"NOC_0","sx":1,"sy":1,"dx":0,"dy":11,"num_bytes":64,"type":"READ","timestamp":5}"#)),
             ("foreign.svg", "<svg>my drawing</svg>".to_string()),
             ("bad.yaml", "grid: [unclosed".to_string()),
             ("notsoc.yaml", "hello: world\n".to_string()),
@@ -100,6 +105,8 @@ impl Fixtures {
         )
         .unwrap();
         std::fs::write(f.dir.join("mem_not_dir"), "a file").unwrap();
+        #[cfg(unix)]
+        let _ = std::os::unix::fs::symlink(f.dir.join("gone.yaml"), f.dir.join("dangling.yaml"));
         let fifo = f.dir.join("fifo");
         let _ = Command::new("mkfifo").arg(&fifo).status();
         f
