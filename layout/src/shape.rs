@@ -130,11 +130,11 @@ impl fmt::Display for Shape {
 impl std::str::FromStr for Shape {
     type Err = LayoutError;
 
-    /// `2x3x64x128` (also `2,3,64,128`).
+    /// `2x3x64x128` (also `2,3,64,128`); `scalar` (or nothing) is the rank-0 shape.
     fn from_str(text: &str) -> Result<Shape, LayoutError> {
         let t = text.trim();
-        if t.is_empty() {
-            return Err(LayoutError::parse("shape", text, 0, "extents separated by `x`, e.g. 2x3x64x128"));
+        if t.is_empty() || t == "scalar" {
+            return Ok(Shape(Vec::new()));
         }
         let mut dims = Vec::new();
         let mut at = 0;
@@ -172,7 +172,7 @@ mod tests {
         assert_eq!(s.to_string(), "2x3x4");
         assert_eq!(s.ceil_div(&Shape::new(vec![1, 2, 3])), Shape::new(vec![2, 2, 2]));
         assert!("2xx3".parse::<Shape>().is_err());
-        assert!("".parse::<Shape>().is_err());
+        assert_eq!(("".parse::<Shape>().unwrap().rank(), "scalar".parse::<Shape>().unwrap().volume()), (0, 1));
         assert!(Shape::new(vec![2, 0]).check_nonzero("shape").is_err());
     }
 

@@ -28,7 +28,8 @@ pub fn tile_offset(i: usize, j: usize) -> usize {
     ((i / FACE_HEIGHT) * 2 + (j / FACE_WIDTH)) * FACE_HW + (i % FACE_HEIGHT) * FACE_WIDTH + (j % FACE_WIDTH)
 }
 
-/// A tile shape the hardware supports: 32×32, 16×32, 4×32, 2×32 or 1×32 (height × width).
+/// A tile shape the hardware supports (height × width): 32, 16, 8, 4, 2 or 1 rows of 32 columns, or 32, 16,
+/// 8, 4, 2 or 1 rows of 16 columns; faces are `min(height, 16) × 16`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub struct TileShape {
     /// Rows.
@@ -41,12 +42,19 @@ impl TileShape {
     /// The default 32×32 tile.
     pub const T32X32: TileShape = TileShape { height: 32, width: 32 };
     /// The shapes the hardware supports.
-    pub const SUPPORTED: [TileShape; 5] = [
+    pub const SUPPORTED: [TileShape; 12] = [
         TileShape::T32X32,
         TileShape { height: 16, width: 32 },
+        TileShape { height: 8, width: 32 },
         TileShape { height: 4, width: 32 },
         TileShape { height: 2, width: 32 },
         TileShape { height: 1, width: 32 },
+        TileShape { height: 32, width: 16 },
+        TileShape { height: 16, width: 16 },
+        TileShape { height: 8, width: 16 },
+        TileShape { height: 4, width: 16 },
+        TileShape { height: 2, width: 16 },
+        TileShape { height: 1, width: 16 },
     ];
 
     /// A supported tile shape.
@@ -55,7 +63,8 @@ impl TileShape {
         if TileShape::SUPPORTED.contains(&t) {
             Ok(t)
         } else {
-            Err(LayoutError::value("tile", t, "one of 32x32, 16x32, 4x32, 2x32, 1x32"))
+            let all: Vec<String> = TileShape::SUPPORTED.iter().map(|t| t.to_string()).collect();
+            Err(LayoutError::value("tile", t, format!("one of {}", all.join(", "))))
         }
     }
 
@@ -236,6 +245,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_hardware_tile_shape_and_its_page_sizes() {
+        assert_eq!(TileShape::SUPPORTED.len(), 12);
+        let t = |h, w| TileShape::new(h, w).unwrap();
+        assert_eq!(t(32, 16).tile_size(DataFormat::Bfp8_b), 544);
+        assert_eq!(t(16, 16).tile_size(DataFormat::Float16_b), 512);
+        assert_eq!(t(1, 32).tile_size(DataFormat::Bfp8_b), 48);
+        assert_eq!((t(32, 16).face_shape(), t(32, 16).num_faces()), ((16, 16), 2));
+        assert_eq!((t(8, 16).face_shape(), t(8, 16).num_faces()), ((8, 16), 1));
+        // Every element of every shape has its own place in the tile.
+        for s in TileShape::SUPPORTED {
+            let mut seen = vec![false; s.elements() as usize];
+            for i in 0..s.height {
+                for j in 0..s.width {
+                    let o = s.offset(i, j) as usize;
+                    assert!(!seen[o], "{s}: ({i},{j})");
+                    seen[o] = true;
+                }
+            }
+        }
+        let e = TileShape::new(32, 8).unwrap_err().to_string();
+        assert!(e.contains("32x8") && e.contains("16x16") && e.contains("1x16"), "{e}");
+    }
+
+    #[test]
     fn face_offsets() {
         assert_eq!(tile_offset(0, 0), 0);
         assert_eq!(tile_offset(0, 16), 256);
@@ -260,7 +293,7 @@ mod tests {
         assert_eq!(t.tile_size(DataFormat::Float16_b), 2048);
         assert_eq!(t16.tile_size(DataFormat::Bfp8_b), 512 + 32);
         assert_eq!(t1.tile_size(DataFormat::Bfp4_b), 16 + 16, "two exponents padded to 16 bytes");
-        assert!(TileShape::new(32, 16).is_err());
+        assert!(TileShape::new(32, 8).is_err());
         let rows: [f32; TILE_HW] = std::array::from_fn(|i| i as f32);
         let mut faces = [0f32; TILE_HW];
         rows_to_faces(&rows, &mut faces);

@@ -25,7 +25,11 @@ pub fn collapse_map(shape: &Shape, intervals: &[(i64, i64)]) -> Result<AffineMap
     for &(s, e) in intervals {
         let norm = |v: i64| if v < 0 { r + v } else { v };
         let (a, b) = (norm(s), norm(e));
-        if a < 0 || b > r || a >= b {
+        // Equal bounds once normalised: an empty interval, a no-op (a rank-1 tensor's default `(0, -1)`).
+        if a == b && (0..=r).contains(&a) {
+            continue;
+        }
+        if a < 0 || b > r || a > b {
             return Err(LayoutError::value(
                 "collapse interval",
                 format!("({s}, {e})"),
@@ -72,6 +76,16 @@ pub fn collapse_map(shape: &Shape, intervals: &[(i64, i64)]) -> Result<AffineMap
         }
     }
     Ok(AffineMap { num_dims: shape.rank(), results })
+}
+
+/// A collapsed map with fewer results than the grid has dimensions gets constant-0 results at the front
+/// until they match (tt-mlir's rule): a 1-D tensor on a 2-D grid maps `(d0) -> (0, d0)`, those leading
+/// extents being 1.
+pub fn pad_to_grid(mut map: AffineMap, grid_rank: usize) -> AffineMap {
+    while map.results.len() < grid_rank {
+        map.results.insert(0, AffineExpr { terms: Vec::new(), constant: 0 });
+    }
+    map
 }
 
 /// What a tt.metal_layout is made from.
@@ -136,6 +150,9 @@ impl MetalLayout {
     pub fn new(spec: &MetalLayoutSpec) -> Result<MetalLayout, LayoutError> {
         spec.shape.check_nonzero("shape")?;
         spec.grid.check_nonzero("grid")?;
+        if spec.grid.rank() == 0 {
+            return Err(LayoutError::value("grid", "(none)", "a grid of at least one dimension, e.g. 1x1"));
+        }
         // tt-mlir's shapes are 64-bit signed integers.
         for (name, shape) in [("shape", &spec.shape), ("grid", &spec.grid)] {
             if let Some(&d) = shape.dims().iter().find(|&&d| i64::try_from(d).is_err()) {
@@ -149,8 +166,8 @@ impl MetalLayout {
                 ));
             }
             (Some(m), None) => m.clone(),
-            (None, Some(c)) => collapse_map(&spec.shape, c)?,
-            (None, None) => collapse_map(&spec.shape, &[(0, -1)])?,
+            (None, Some(c)) => pad_to_grid(collapse_map(&spec.shape, c)?, spec.grid.rank()),
+            (None, None) => pad_to_grid(collapse_map(&spec.shape, &[(0, -1)])?, spec.grid.rank()),
         };
         if map.num_dims != spec.shape.rank() {
             return Err(LayoutError::mismatch(

@@ -417,15 +417,8 @@ impl BufferDistributionSpec {
                 format!("tensor {tensor_shape}"),
             ));
         }
-        for d in 0..tensor_shape.rank() {
-            if shard_shape.dims()[d] > tensor_shape.dims()[d] {
-                return Err(LayoutError::value(
-                    format!("shard[{d}]"),
-                    shard_shape.dims()[d],
-                    format!("a shard cannot be larger than the tensor ({} in dimension {d})", tensor_shape.dims()[d]),
-                ));
-            }
-        }
+        // A shard larger than the tensor in some dimension is accepted as given, not clamped: that dimension
+        // has one shard, its extra slots are padding pages, and page counts and sizes use the full shard.
         let in_pages = |s: &Shape| {
             let mut v = s.dims().to_vec();
             if v.len() == 1 {
@@ -565,17 +558,18 @@ mod tests {
             let l = d2.locate(p).unwrap();
             assert_eq!(d2.host_page(l.bank, l.slot), Some(p));
         }
-        assert!(
-            BufferDistributionSpec::from_shard_spec(
-                &t,
-                &"6x2x32x32".parse().unwrap(),
-                [32, 32],
-                &grid("(0,0)-(3,3)"),
-                ShardOrientation::RowMajor,
-                DistributionStrategy::RoundRobin1D,
-            )
-            .is_err(),
-            "a shard larger than the tensor"
-        );
+        // A shard larger than the tensor (6 > 5 in dimension 0) is accepted: one shard along that dimension,
+        // its sixth slot padding; page counts use the full shard.
+        let big = BufferDistributionSpec::from_shard_spec(
+            &t,
+            &"6x2x32x32".parse().unwrap(),
+            [32, 32],
+            &grid("(0,0)-(3,3)"),
+            ShardOrientation::RowMajor,
+            DistributionStrategy::RoundRobin1D,
+        )
+        .unwrap();
+        let d = big.distribution();
+        assert_eq!((d.num_shards(), d.slots_per_core()), (2 * 3, 6 * 2));
     }
 }

@@ -79,8 +79,27 @@ pub struct Derived {
     tiled: Option<TileShape>,
 }
 
-/// Derive a spec (see the module docs of [`super`] for the rules).
+/// Derive a spec (see the module docs of [`super`] for the rules). A rank-0 tensor (a scalar) is stored as
+/// one element: physical shape [1, 1] row-major or one tile when tiled, no strides.
 pub fn derive(spec: &TensorSpec) -> Result<Derived, LayoutError> {
+    if spec.shape.rank() == 0 {
+        if !matches!(spec.memory, MemoryConfig::Interleaved(_)) {
+            return Err(LayoutError::Illegal(
+                "a rank-0 tensor (a scalar) is interleaved; it has nothing to shard".into(),
+            ));
+        }
+        let one = TensorSpec { shape: Shape::new(vec![1]), padded_shape: None, ..spec.clone() };
+        let mut d = derive_ranked(&one)?;
+        d.logical_shape = spec.shape.clone();
+        d.padded_shape = spec.shape.clone();
+        d.strides = Vec::new();
+        d.alignment = if d.tiled.is_some() { d.alignment } else { vec![1] };
+        return Ok(d);
+    }
+    derive_ranked(spec)
+}
+
+fn derive_ranked(spec: &TensorSpec) -> Result<Derived, LayoutError> {
     spec.shape.check_nonzero("shape")?;
     check_sizes(spec)?;
     let rank = spec.shape.rank();
@@ -127,8 +146,13 @@ pub fn derive(spec: &TensorSpec) -> Result<Derived, LayoutError> {
             )));
         }
     }
-    // Alignment of the last two dimensions.
+    // Alignment of the last two dimensions. Row-major sharded specs align to the shard width (or to the
+    // physical shard where one is given), as TTNN's row-major page config does.
     let align2 = match sharded_2d {
+        Some(s) if tile.is_none() => match s.physical_shape {
+            Some(p) if s.mode == ShardMode::Logical => p,
+            _ => [1, s.shape[1]],
+        },
         Some(s) if s.mode == ShardMode::Physical => match layout {
             TensorMemoryLayout::HeightSharded => [s.shape[0], pa[1]],
             TensorMemoryLayout::WidthSharded => [pa[0], s.shape[1]],
@@ -136,7 +160,13 @@ pub fn derive(spec: &TensorSpec) -> Result<Derived, LayoutError> {
         },
         _ => pa,
     };
-    let alignment = if tile.is_none() && align2 == [1, 1] { vec![1] } else { align2.to_vec() };
+    let mut alignment = if align2[0] == 1 && tile.is_none() { vec![align2[1]] } else { align2.to_vec() };
+    if let Some(p) = &spec.padded_shape
+        && p != &spec.shape
+        && sharded_2d.is_none()
+    {
+        alignment = alignment_of_padded(dims, p.dims());
+    }
     // The padded shape: the last two dimensions to the page; a physical shard spec then pads the 2-D shape.
     let padded = match &spec.padded_shape {
         Some(p) => {
@@ -155,8 +185,10 @@ pub fn derive(spec: &TensorSpec) -> Result<Derived, LayoutError> {
             p.clone()
         }
         None => {
+            // Row-major shards pad the width to the shard width (their alignment).
+            let across = if tile.is_none() && sharded_2d.is_some() { *alignment.last().unwrap_or(&1) } else { pa[1] };
             let mut v = dims.to_vec();
-            v[rank - 1] = round_up(v[rank - 1], pa[1]);
+            v[rank - 1] = round_up(v[rank - 1], across.max(1));
             if rank >= 2 {
                 v[rank - 2] = round_up(v[rank - 2], pa[0]);
             }
@@ -173,7 +205,7 @@ pub fn derive(spec: &TensorSpec) -> Result<Derived, LayoutError> {
     }
     let padded_h = if rank >= 2 { pd[..rank - 1].iter().product::<u64>() } else { pa[0] };
     let padded_w = pd[rank - 1];
-    let strides = padded.strides();
+    let strides = aligned_strides(dims, &alignment);
 
     // Shards and the physical shape.
     let (physical, logical_shard, physical_shard, mode) = match sharded_2d {
@@ -201,8 +233,19 @@ pub fn derive(spec: &TensorSpec) -> Result<Derived, LayoutError> {
                 }
                 None => [round_up(s.shape[0], pa[0]), round_up(s.shape[1], pa[1])],
             };
-            let h = logical_h.div_ceil(s.shape[0]) * ps[0];
-            let w = logical_w.div_ceil(s.shape[1]) * ps[1];
+            // Full logical shards take a whole physical shard; the last, partial one pads only to the
+            // alignment (the tile; for row-major the physical shard if given, else 1 down and the shard
+            // width across).
+            let align = match (tile, s.physical_shape) {
+                (Some(_), _) => pa,
+                (None, Some(p)) => p,
+                (None, None) => [1, s.shape[1]],
+            };
+            let size = |n: u64, logical: u64, physical: u64, align: u64| {
+                (n / logical).saturating_mul(physical).saturating_add(round_up(n % logical, align.max(1)))
+            };
+            let h = size(logical_h, s.shape[0], ps[0], align[0]);
+            let w = size(logical_w, s.shape[1], ps[1], align[1]);
             ([h, w], s.shape, ps, ShardMode::Logical)
         }
     };
@@ -330,6 +373,9 @@ impl Derived {
     fn physical_of(&self, index: &[u64]) -> (u64, u64) {
         let dims = self.logical_shape.dims();
         let rank = dims.len();
+        if rank == 0 {
+            return (0, 0);
+        }
         let col = index[rank - 1];
         match self.mode {
             ShardMode::Logical if self.logical_shard[0] > 0 => {
@@ -551,4 +597,38 @@ pub fn cores_from_count(n: u32, grid: CoreCoord, col_wise: bool) -> Result<CoreR
         return Err(LayoutError::value("num-cores", 0, "at least 1"));
     }
     num_cores_to_corerangeset(n, grid, !col_wise)
+}
+
+/// TTNN's strides: on the logical shape, the last stride 1 and going outward each stride the next one times
+/// the next logical extent rounded up to the alignment entry lined up (from the right) with this dim.
+/// Tiled bf16 [5,4,3,2] (alignment [32,32]): [384, 96, 32, 1].
+pub fn aligned_strides(logical: &[u64], alignment: &[u64]) -> Vec<u64> {
+    let rank = logical.len();
+    let mut strides = vec![1u64; rank];
+    for i in (0..rank.saturating_sub(1)).rev() {
+        let k = i as isize - (rank as isize - alignment.len() as isize);
+        let a = if k >= 0 { alignment[k as usize].max(1) } else { 1 };
+        strides[i] = strides[i + 1].saturating_mul(round_up(logical[i + 1], a));
+    }
+    strides
+}
+
+/// The alignment TTNN infers from a given padded shape (legacy padded shapes): the padded last two
+/// extents when only they are padded; otherwise one entry per dim, each outer one the padded extent times
+/// the next entry.
+fn alignment_of_padded(logical: &[u64], padded: &[u64]) -> Vec<u64> {
+    let rank = padded.len();
+    let only_2d = (0..rank.saturating_sub(2)).all(|i| logical[i] == padded[i]);
+    if only_2d {
+        return padded[rank.saturating_sub(2)..].to_vec();
+    }
+    let mut v = vec![1u64; rank];
+    v[rank - 1] = padded[rank - 1];
+    if rank >= 2 {
+        v[rank - 2] = padded[rank - 2];
+    }
+    for i in (0..rank.saturating_sub(2)).rev() {
+        v[i] = padded[i].saturating_mul(v[i + 1]);
+    }
+    v.iter().map(|&x| x.max(1)).collect()
 }

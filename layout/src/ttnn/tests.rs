@@ -208,3 +208,76 @@ fn virtual_grids_as_tt_mlir_derives_them() {
     let c = cores_from_count(56, CoreCoord::new(8, 7), false).unwrap();
     assert_eq!(c.num_cores(), 56);
 }
+
+#[test]
+fn strides_follow_the_logical_shape_and_the_alignment() {
+    let t = spec("5x4x3x2", "bf16", tile(), MemoryConfig::Interleaved(BufferKind::Dram)).derive().unwrap();
+    assert_eq!(t.strides, vec![384, 96, 32, 1]);
+    let mut rm = spec("30x20x10", "bf16", PageConfig::RowMajor, MemoryConfig::Interleaved(BufferKind::Dram));
+    rm.padded_shape = Some("30x32x32".parse().unwrap());
+    let d = rm.derive().unwrap();
+    assert_eq!((d.alignment.clone(), d.strides.clone()), (vec![32, 32], vec![640, 32, 1]));
+    assert_eq!(super::derive::aligned_strides(&[6], &[1]), vec![1]);
+}
+
+#[test]
+fn logical_shards_pad_the_last_shard_only_to_the_alignment() {
+    // TILE [1,1,60,60] BLOCK, logical shard 36x40, 32x32 tiles: physical shard 64x64, physical 96x96.
+    let d = spec(
+        "1x1x60x60",
+        "bf16",
+        tile(),
+        sharded(TensorMemoryLayout::BlockSharded, "(0,0)-(1,1)", [36, 40], ShardMode::Logical),
+    )
+    .derive()
+    .unwrap();
+    assert_eq!((d.physical_shard_shape.clone(), d.physical_shape), (Some(vec![64, 64]), [96, 96]));
+    // Row-major [1,2,5,1] HEIGHT with logical shard 3x1: physical [10,1].
+    let r = spec(
+        "1x2x5x1",
+        "f32",
+        PageConfig::RowMajor,
+        sharded(TensorMemoryLayout::HeightSharded, "(0,0)-(3,0)", [3, 1], ShardMode::Logical),
+    )
+    .derive()
+    .unwrap();
+    assert_eq!(r.physical_shape, [10, 1]);
+    // Every logical element lands on its own page slot and back.
+    let mut seen = std::collections::BTreeSet::new();
+    for i in 0..2 {
+        for j in 0..5 {
+            assert!(seen.insert(r.element_page(&[0, i, j, 0])), "({i},{j})");
+        }
+    }
+}
+
+#[test]
+fn row_major_shards_align_to_the_shard_width() {
+    let d = spec(
+        "64x60",
+        "bf16",
+        PageConfig::RowMajor,
+        sharded(TensorMemoryLayout::HeightSharded, "(0,0)-(1,0)", [32, 64], ShardMode::Physical),
+    )
+    .derive()
+    .unwrap();
+    assert_eq!(d.alignment, vec![64]);
+    assert_eq!(d.padded_shape.to_string(), "64x64");
+    let mut p = sharded(TensorMemoryLayout::HeightSharded, "(0,0)-(1,0)", [30, 60], ShardMode::Logical);
+    if let MemoryConfig::Sharded { spec: s, .. } = &mut p {
+        s.physical_shape = Some([32, 64]);
+    }
+    let e = spec("60x60", "bf16", PageConfig::RowMajor, p).derive().unwrap();
+    assert_eq!(e.alignment, vec![32, 64]);
+}
+
+#[test]
+fn rank_zero_tensors_are_one_element_or_one_tile() {
+    let rm =
+        spec("scalar", "bf16", PageConfig::RowMajor, MemoryConfig::Interleaved(BufferKind::Dram)).derive().unwrap();
+    assert_eq!((rm.physical_shape, rm.strides.clone(), rm.num_pages), ([1, 1], vec![], 1));
+    assert_eq!(rm.element_page(&[]), (0, 0));
+    let t = spec("", "bf16", tile(), MemoryConfig::Interleaved(BufferKind::Dram)).derive().unwrap();
+    assert_eq!((t.physical_shape, t.num_pages, t.page_size), ([32, 32], 1, 2048));
+    assert_eq!(t.logical_shape.rank(), 0);
+}

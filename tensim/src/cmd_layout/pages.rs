@@ -31,9 +31,13 @@ pub struct PagesArgs {
     /// Distribution: round_robin (tt-metal's default) or grid_2d.
     #[arg(allow_hyphen_values = true, long, default_value = "round_robin")]
     strategy: String,
-    /// Bytes per element (page size = page elements x this).
-    #[arg(allow_hyphen_values = true, long, default_value_t = 2)]
-    bytes_per_element: u64,
+    /// Bytes per element, possibly fractional as tt-metal's distribution tests declare block floats
+    /// (bfp8_b 1.0625, bfp4_b 0.5625): page size = page elements x this, rounded up to a whole byte.
+    #[arg(allow_hyphen_values = true, long, default_value = "2")]
+    bytes_per_element: String,
+    /// The page size in bytes, instead of --bytes-per-element.
+    #[arg(allow_hyphen_values = true, long, value_name = "N", conflicts_with = "bytes_per_element")]
+    page_bytes: Option<u64>,
     /// Alignment of pages in a bank, bytes (L1 16, DRAM 32 on Wormhole / 64 on Blackhole).
     #[arg(allow_hyphen_values = true, long, default_value_t = 16)]
     alignment: u64,
@@ -58,9 +62,28 @@ pub fn run(a: &PagesArgs) -> CliResult<ExitCode> {
         "grid_2d" => DistributionStrategy::Grid2D { cols: 0, rows: 0 },
         other => return Err(CliError::User(format!("--strategy {other}: use round_robin or grid_2d"))),
     };
-    if a.bytes_per_element == 0 || a.bytes_per_element > 8 {
-        return Err(CliError::User(format!("--bytes-per-element {}: use 1 to 8", a.bytes_per_element)));
-    }
+    let page_elems = page[0].saturating_mul(page[1]);
+    let page_bytes = match a.page_bytes {
+        Some(0) => return Err(CliError::User("--page-bytes 0: a page holds at least one byte".into())),
+        Some(n) if n > 1 << 32 => return Err(CliError::User(format!("--page-bytes {n}: at most 2^32"))),
+        Some(n) => n,
+        None => {
+            let bpe: f64 =
+                a.bytes_per_element.trim().parse().ok().filter(|v: &f64| v.is_finite()).ok_or_else(|| {
+                    CliError::User(format!(
+                        "--bytes-per-element {}: not a number (e.g. 2, or 1.0625 for bfp8_b)",
+                        a.bytes_per_element
+                    ))
+                })?;
+            if !(bpe > 0.0 && bpe <= 8.0) {
+                return Err(CliError::User(format!(
+                    "--bytes-per-element {}: use a number above 0 and at most 8 (e.g. 1.0625 for bfp8_b)",
+                    a.bytes_per_element
+                )));
+            }
+            (page_elems as f64 * bpe).ceil() as u64
+        }
+    };
     if a.alignment == 0 || !a.alignment.is_power_of_two() {
         return Err(CliError::User(format!("--alignment {}: use a power of two", a.alignment)));
     }
@@ -71,7 +94,6 @@ pub fn run(a: &PagesArgs) -> CliResult<ExitCode> {
     check_listing("layout pages", slots)?;
     check_picture(a.svg.as_deref(), "page slots", slots)?;
     let m = PageMapping::new(&dist, &spec.cores);
-    let page_bytes = page[0] * page[1] * a.bytes_per_element;
     let aligned = page_bytes.div_ceil(a.alignment) * a.alignment;
     let per_bank = dist.slots_per_bank() * aligned;
     if a.json {
@@ -82,6 +104,7 @@ pub fn run(a: &PagesArgs) -> CliResult<ExitCode> {
             "num_dev_pages": m.num_dev_pages,
             "aligned_size": m.num_dev_pages * aligned,
             "aligned_size_per_bank": per_bank,
+            "page_bytes": page_bytes,
             "core_host_page_indices": m.core_host_page_indices,
         });
         say!("{}", serde_json::to_string_pretty(&j).map_err(|e| e.to_string())?);

@@ -41,9 +41,10 @@ pub struct TtnnArgs {
     /// Physical shard shape of a logical-mode shard spec.
     #[arg(allow_hyphen_values = true, long, value_name = "HxW")]
     physical_shard: Option<String>,
-    /// Shard mode: physical or logical.
-    #[arg(allow_hyphen_values = true, long, default_value = "physical")]
-    shard_mode: String,
+    /// Shard mode: physical or logical (default: physical; logical when --physical-shard is given, as
+    /// tt-metal's ShardSpec constructor with a physical shape does).
+    #[arg(allow_hyphen_values = true, long)]
+    shard_mode: Option<String>,
     /// Shard cores as tt-metal (x, y) ranges, e.g. "(0,0)-(7,6),(0,7)-(3,7)".
     #[arg(allow_hyphen_values = true, long, value_name = "RANGES")]
     cores: Option<String>,
@@ -103,7 +104,11 @@ fn spec_of(a: &TtnnArgs) -> CliResult<TensorSpec> {
         None => BufferKind::Dram,
     };
     let orientation: ShardOrientation = a.orientation.parse().map_err(|e| lerr("--orientation", e))?;
-    let mode: ShardMode = a.shard_mode.parse().map_err(|e| lerr("--shard-mode", e))?;
+    let mode: ShardMode = match a.shard_mode.as_deref() {
+        Some(m) => m.parse().map_err(|e| lerr("--shard-mode", e))?,
+        None if a.physical_shard.is_some() => ShardMode::Logical,
+        None => ShardMode::Physical,
+    };
     let grid_size = match &a.grid_size {
         Some(g) => {
             let [c, r] = pair_u32("--grid-size", g)?;
@@ -186,7 +191,9 @@ fn spec_of(a: &TtnnArgs) -> CliResult<TensorSpec> {
     }
     let physical_shape = a.physical_shard.as_deref().map(|p| pair("--physical-shard", p)).transpose()?;
     if physical_shape.is_some() && mode != ShardMode::Logical {
-        return Err(CliError::User("--physical-shard applies to --shard-mode logical".into()));
+        return Err(CliError::User(
+            "--physical-shard applies to --shard-mode logical (the default when --physical-shard is given)".into(),
+        ));
     }
     let spec = ShardSpec { grid, shape: pair("--shard", shard)?, orientation, mode, physical_shape };
     Ok(TensorSpec { memory: MemoryConfig::Sharded { layout: kind, buffer, spec }, ..base })
