@@ -15,7 +15,6 @@ use crate::report::RunReport;
 use crate::runs::Running;
 use allocator::report::ProgramL1Usage;
 use sim_core::{Cycle, Cycles, Fiber, FiberId};
-use sim_noc::{DramTiming, NocModel};
 use sim_tensix::compute::offload::Offload;
 use sim_tensix::compute::shared::SharedTiles;
 use sim_tensix::compute::state::ComputeState;
@@ -369,8 +368,8 @@ impl Launch {
             core_tile,
             tile_core,
             dram: std::mem::take(&mut dev.dram),
-            dram_timing: DramTiming::new(soc.dram_channels.len(), soc.dram_channel_size, params.dram.clone()),
-            noc: NocModel::new(soc.grid, params.noc.clone()),
+            dram_timing: sim_noc::dram_timing(soc.dram_channels.len(), soc.dram_channel_size, params.dram.clone()),
+            noc: sim_noc::noc_timing(soc.grid, params.noc.clone()),
             xfers: Vec::new(),
             free_xfers: Vec::new(),
             xfer_data: Vec::new(),

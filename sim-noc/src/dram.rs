@@ -2,7 +2,7 @@
 //! space) and the channel timing seen from the NoC.
 
 use crate::calendar::Calendar;
-use crate::params::DramParams;
+use crate::params::{DramModelKind, DramParams};
 use sim_core::{Cycle, Cycles};
 use std::collections::HashMap;
 
@@ -116,11 +116,42 @@ impl Dram {
     }
 }
 
+/// A DRAM timing model: when a DRAM tile's reads and writes are done. Chosen by `dram.model`.
+///
+/// Contract: a request is timed once, when its packet reaches the DRAM tile (`at`); a read returns when its
+/// data is ready to leave the tile, a write when it is committed and can be acknowledged; neither is ever
+/// before `at`. Requests to one GDDR channel may be served in any order the model likes, but counters
+/// (`bytes`, `busy`) count every request.
+pub trait DramTiming: Send {
+    /// Which model this is.
+    fn kind(&self) -> DramModelKind;
+    /// A read of `len` bytes at `addr` of descriptor channel `ch`, its request arrived at `at`.
+    fn read(&mut self, ch: usize, addr: u64, len: u32, at: Cycle) -> Cycle;
+    /// A write of `len` bytes at `addr` of descriptor channel `ch`, fully arrived at `at`.
+    fn write(&mut self, ch: usize, addr: u64, len: u32, at: Cycle) -> Cycle;
+    /// Number of GDDR channels.
+    fn num_gddr(&self) -> usize;
+    /// GDDR channels per descriptor channel.
+    fn gddr_per_channel(&self) -> u32;
+    /// Busy cycles of GDDR channel `g`.
+    fn busy(&self, g: usize) -> u64;
+    /// Bytes read and written through GDDR channel `g`.
+    fn bytes(&self, g: usize) -> (u64, u64);
+}
+
+/// The model `params.model` names.
+pub fn dram_timing(channels: usize, channel_size: u64, params: DramParams) -> Box<dyn DramTiming> {
+    match params.model {
+        DramModelKind::Calendar => Box::new(GddrCalendars::new(channels, channel_size, params)),
+        DramModelKind::ZeroLoad => Box::new(ZeroLoadDram(GddrCalendars::new(channels, channel_size, params))),
+    }
+}
+
 /// DRAM timing: every GDDR channel is a [`Calendar`] serving requests at its sustained bandwidth, after a
 /// fixed access latency. A descriptor DRAM channel whose address range covers several GDDR channels (two on
 /// Wormhole: 0–1 GiB and 1–2 GiB) splits its addresses evenly among them.
 #[derive(Debug, Clone)]
-pub struct DramTiming {
+pub struct GddrCalendars {
     params: DramParams,
     channel_size: u64,
     gddr: Vec<Calendar>,
@@ -128,11 +159,11 @@ pub struct DramTiming {
     pub bytes: Vec<(u64, u64)>,
 }
 
-impl DramTiming {
+impl GddrCalendars {
     /// Timing for `channels` descriptor channels of `channel_size` bytes.
-    pub fn new(channels: usize, channel_size: u64, params: DramParams) -> DramTiming {
+    pub fn new(channels: usize, channel_size: u64, params: DramParams) -> GddrCalendars {
         let n = channels * params.gddr_per_channel.max(1) as usize;
-        DramTiming { params, channel_size, gddr: vec![Calendar::new(); n], bytes: vec![(0, 0); n] }
+        GddrCalendars { params, channel_size, gddr: vec![Calendar::new(); n], bytes: vec![(0, 0); n] }
     }
 
     /// The GDDR channel serving `addr` of descriptor channel `ch`.
@@ -146,9 +177,18 @@ impl DramTiming {
         (len as u64 * 1000).div_ceil(self.params.channel_bytes_per_kcycle.max(1))
     }
 
-    /// A read of `len` bytes at `addr` of channel `ch` whose request arrives at `at`: when its data is ready
-    /// to leave the DRAM tile.
-    pub fn read(&mut self, ch: usize, addr: u64, len: u32, at: Cycle) -> Cycle {
+    /// Read latency.
+    pub fn read_latency(&self) -> Cycles {
+        self.params.read_latency
+    }
+}
+
+impl DramTiming for GddrCalendars {
+    fn kind(&self) -> DramModelKind {
+        DramModelKind::Calendar
+    }
+
+    fn read(&mut self, ch: usize, addr: u64, len: u32, at: Cycle) -> Cycle {
         let g = self.gddr_of(ch, addr);
         self.bytes[g].0 += len as u64;
         let dur = self.service(len);
@@ -156,9 +196,7 @@ impl DramTiming {
         Cycle(s + dur) + self.params.read_latency
     }
 
-    /// A write of `len` bytes at `addr` of channel `ch` fully arrived at `at`: when it is committed and can
-    /// be acknowledged.
-    pub fn write(&mut self, ch: usize, addr: u64, len: u32, at: Cycle) -> Cycle {
+    fn write(&mut self, ch: usize, addr: u64, len: u32, at: Cycle) -> Cycle {
         let g = self.gddr_of(ch, addr);
         self.bytes[g].1 += len as u64;
         let dur = self.service(len);
@@ -166,24 +204,74 @@ impl DramTiming {
         Cycle(s + dur) + self.params.write_latency
     }
 
-    /// Number of GDDR channels.
-    pub fn num_gddr(&self) -> usize {
+    fn num_gddr(&self) -> usize {
         self.gddr.len()
     }
 
-    /// Busy cycles of GDDR channel `g`.
-    pub fn busy(&self, g: usize) -> u64 {
-        self.gddr[g].busy
-    }
-
-    /// GDDR channels per descriptor channel.
-    pub fn gddr_per_channel(&self) -> u32 {
+    fn gddr_per_channel(&self) -> u32 {
         self.params.gddr_per_channel.max(1)
     }
 
-    /// Read latency.
-    pub fn read_latency(&self) -> Cycles {
-        self.params.read_latency
+    fn busy(&self, g: usize) -> u64 {
+        self.gddr[g].busy
+    }
+
+    fn bytes(&self, g: usize) -> (u64, u64) {
+        self.bytes[g]
+    }
+}
+
+/// Every DRAM access at its unloaded time: its own transfer at the channel's rate plus the access latency,
+/// never waiting for another (a floor; not calibrated). Counters as in [`GddrCalendars`].
+#[derive(Debug, Clone)]
+pub struct ZeroLoadDram(GddrCalendars);
+
+impl ZeroLoadDram {
+    fn count(&mut self, ch: usize, addr: u64, len: u32, write: bool) -> u64 {
+        let g = self.0.gddr_of(ch, addr);
+        let dur = self.0.service(len);
+        let (b, c) = (&mut self.0.bytes[g], &mut self.0.gddr[g]);
+        if write {
+            b.1 += len as u64
+        } else {
+            b.0 += len as u64
+        }
+        c.busy += dur;
+        c.bytes += len as u64;
+        c.uses += 1;
+        dur
+    }
+}
+
+impl DramTiming for ZeroLoadDram {
+    fn kind(&self) -> DramModelKind {
+        DramModelKind::ZeroLoad
+    }
+
+    fn read(&mut self, ch: usize, addr: u64, len: u32, at: Cycle) -> Cycle {
+        let dur = self.count(ch, addr, len, false);
+        Cycle(at.0 + dur) + self.0.params.read_latency
+    }
+
+    fn write(&mut self, ch: usize, addr: u64, len: u32, at: Cycle) -> Cycle {
+        let dur = self.count(ch, addr, len, true);
+        Cycle(at.0 + dur) + self.0.params.write_latency
+    }
+
+    fn num_gddr(&self) -> usize {
+        self.0.num_gddr()
+    }
+
+    fn gddr_per_channel(&self) -> u32 {
+        self.0.gddr_per_channel()
+    }
+
+    fn busy(&self, g: usize) -> u64 {
+        self.0.busy(g)
+    }
+
+    fn bytes(&self, g: usize) -> (u64, u64) {
+        self.0.bytes(g)
     }
 }
 
@@ -213,8 +301,9 @@ mod tests {
             write_latency: Cycles(40),
             channel_bytes_per_kcycle: 22_000,
             gddr_per_channel: 2,
+            model: DramModelKind::Calendar,
         };
-        let mut d = DramTiming::new(6, 2 << 30, p);
+        let mut d = GddrCalendars::new(6, 2 << 30, p.clone());
         assert_eq!(d.num_gddr(), 12);
         assert_eq!(d.gddr_of(0, 0), 0);
         assert_eq!(d.gddr_of(0, 1 << 30), 1);
@@ -225,5 +314,10 @@ mod tests {
         // The other GDDR channel of the same tile group is independent.
         assert_eq!(d.read(0, 1 << 30, 2200, Cycle(0)), Cycle(200));
         assert_eq!(d.write(1, 0, 2200, Cycle(10)), Cycle(150));
+        // Zero-load: the second read does not wait for the first.
+        let mut z = dram_timing(6, 2 << 30, DramParams { model: DramModelKind::ZeroLoad, ..p });
+        assert_eq!(z.read(0, 0, 2200, Cycle(0)), Cycle(200));
+        assert_eq!(z.read(0, 64, 2200, Cycle(0)), Cycle(200));
+        assert_eq!((z.bytes(0), z.busy(0)), ((4400, 0), 200));
     }
 }

@@ -9,12 +9,14 @@ pub mod dram;
 pub mod flit;
 pub mod model;
 pub mod params;
+pub mod timing;
 pub mod topology;
 
 pub use addr::NocAddrMap;
 pub use backpressure::{Backpressure, WARN_STALLED_PER_TILE};
 pub use calendar::Calendar;
-pub use dram::{Dram, DramTiming, SparseMemory};
+pub use dram::{Dram, DramTiming, GddrCalendars, SparseMemory, ZeroLoadDram, dram_timing};
 pub use model::{Delivery, NocModel, NocTraffic, VcClass};
-pub use params::{DramParams, NocParams};
+pub use params::{DramModelKind, DramParams, NocModelKind, NocParams};
+pub use timing::{NocTiming, ZeroLoadNoc, noc_timing};
 pub use topology::{Dir, LinkId, Rect, Topology, TreeNode};

@@ -306,11 +306,7 @@ impl NocModel {
     /// head leaves: a fixed cost plus a per-hop cost to the farthest router of the tree.
     pub fn path_reservation(&self, noc: NocId, src: Noc0Coord, rect: Rect) -> Cycles {
         let tree = self.multicast_tree(noc, src, rect);
-        let mut depth = vec![0u64; tree.len()];
-        for i in 1..tree.len() {
-            depth[i] = depth[tree[i].parent.expect("non-root")] + 1;
-        }
-        let far = depth.iter().copied().max().unwrap_or(0);
+        let far = crate::timing::tree_depth(&tree);
         let p = &self.params;
         Cycles(p.mcast_reserve_base.0 + far * p.mcast_reserve_per_hop.0)
     }

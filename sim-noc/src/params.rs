@@ -3,9 +3,34 @@
 
 use sim_core::Cycles;
 
+/// Which NoC timing model a chip uses (`noc.model`; see [`crate::timing`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum NocModelKind {
+    /// Ports and links as calendars of busy intervals (calibrated against silicon).
+    #[default]
+    Calendar,
+    /// Every packet at its zero-load latency (a floor; not calibrated).
+    ZeroLoad,
+}
+
+impl NocModelKind {
+    /// Every model, in `noc.model` value order.
+    pub const ALL: [NocModelKind; 2] = [NocModelKind::Calendar, NocModelKind::ZeroLoad];
+
+    /// The name `noc.model` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            NocModelKind::Calendar => "calendar",
+            NocModelKind::ZeroLoad => "zero_load",
+        }
+    }
+}
+
 /// NoC parameters of one chip.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct NocParams {
+    /// The timing model.
+    pub model: NocModelKind,
     /// Bytes per flit (one flit per cycle per link).
     pub flit_bytes: u32,
     /// `NOC_MAX_BURST_SIZE`: the largest packet payload, bytes.
@@ -44,9 +69,34 @@ pub struct NocParams {
     pub l1_write_latency: Cycles,
 }
 
+/// Which DRAM timing model a chip uses (`dram.model`; see [`crate::dram::DramTiming`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum DramModelKind {
+    /// Each GDDR channel a calendar serving requests at its bandwidth (calibrated).
+    #[default]
+    Calendar,
+    /// Every access at its unloaded time (a floor; not calibrated).
+    ZeroLoad,
+}
+
+impl DramModelKind {
+    /// Every model, in `dram.model` value order.
+    pub const ALL: [DramModelKind; 2] = [DramModelKind::Calendar, DramModelKind::ZeroLoad];
+
+    /// The name `dram.model` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            DramModelKind::Calendar => "calendar",
+            DramModelKind::ZeroLoad => "zero_load",
+        }
+    }
+}
+
 /// DRAM parameters of one chip.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct DramParams {
+    /// The timing model.
+    pub model: DramModelKind,
     /// From a read request reaching the DRAM channel to its data starting back.
     pub read_latency: Cycles,
     /// From write data reaching the DRAM channel to the write being acknowledged.

@@ -47,7 +47,8 @@ pub fn run(a: &ParamsArgs) -> CliResult<ExitCode> {
         let list: Vec<serde_json::Value> = entries
             .iter()
             .map(|e| {
-                serde_json::json!({"key": e.key, "value": e.value, "unit": e.unit, "allowed": e.allowed, "source": e.source})
+                let value = e.name.map_or(serde_json::json!(e.value), |n| serde_json::json!(n));
+                serde_json::json!({"key": e.key, "value": value, "unit": e.unit, "allowed": e.allowed, "source": e.source})
             })
             .collect();
         say!("{}", serde_json::json!({"arch": a.arch.name(), "params": list}));
@@ -55,7 +56,8 @@ pub fn run(a: &ParamsArgs) -> CliResult<ExitCode> {
     }
     say!("{} parameters ({} keys; override with --set KEY=VALUE or --params FILE):", a.arch, entries.len());
     for e in entries {
-        say!("{:<36} {:>14} {:<22} allowed {}", e.key, e.value, e.unit, e.allowed);
+        let value = e.name.map_or(e.value.to_string(), str::to_string);
+        say!("{:<36} {:>14} {:<22} allowed {}", e.key, value, e.unit, e.allowed);
         say!("{:<36} source: {}", "", e.source);
     }
     Ok(ExitCode::SUCCESS)

@@ -22,7 +22,7 @@ use crate::params::MemLayout;
 use crate::report::{DataRecord, TransferRecord, ZoneRecord};
 use noc::Xfer;
 use sim_core::{Agenda, Cycle, Cycles, FiberId, TraceBuilder};
-use sim_noc::{Dram, DramTiming, NocAddrMap, NocModel, NocParams};
+use sim_noc::{Dram, DramTiming, NocAddrMap, NocParams, NocTiming};
 use sim_tensix::{CoreIdx, Risc, TensixCore, Wait};
 use soc_descriptors::{Chip, Noc0Coord};
 use std::collections::{BTreeSet, HashMap};
@@ -85,8 +85,8 @@ pub(crate) struct ChipState {
     /// Core at each NoC0 tile, if it is a usable worker.
     pub tile_core: Vec<Option<CoreIdx>>,
     pub dram: Dram,
-    pub dram_timing: DramTiming,
-    pub noc: NocModel,
+    pub dram_timing: Box<dyn DramTiming>,
+    pub noc: Box<dyn NocTiming>,
     /// Packets in flight, recycled through `free_xfers`.
     pub xfers: Vec<Xfer>,
     /// Beside each packet: the data it carries (when payloads are moved), and a multicast's destinations

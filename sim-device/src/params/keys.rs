@@ -53,6 +53,26 @@ impl ParamValue for bool {
     }
 }
 
+impl ParamValue for sim_noc::NocModelKind {
+    const MAX: u64 = sim_noc::NocModelKind::ALL.len() as u64 - 1;
+    fn to_u64(self) -> u64 {
+        sim_noc::NocModelKind::ALL.iter().position(|&k| k == self).expect("every kind is listed") as u64
+    }
+    fn from_u64(v: u64) -> Self {
+        sim_noc::NocModelKind::ALL[v as usize]
+    }
+}
+
+impl ParamValue for sim_noc::DramModelKind {
+    const MAX: u64 = sim_noc::DramModelKind::ALL.len() as u64 - 1;
+    fn to_u64(self) -> u64 {
+        sim_noc::DramModelKind::ALL.iter().position(|&k| k == self).expect("every kind is listed") as u64
+    }
+    fn from_u64(v: u64) -> Self {
+        sim_noc::DramModelKind::ALL[v as usize]
+    }
+}
+
 impl ParamValue for Cycles {
     const MAX: u64 = u64::MAX;
     fn to_u64(self) -> u64 {
@@ -91,6 +111,10 @@ impl std::fmt::Debug for KeySpec {
 impl KeySpec {
     /// The allowed values in words, e.g. `1..=1000000` or `a power of two in 1..=4096`.
     pub fn allowed(&self) -> String {
+        let names = choices(self.name);
+        if !names.is_empty() {
+            return format!("one of {}", names.join(", "));
+        }
         let range = format!("{}..={}", self.min, self.max);
         if self.pow2 { format!("a power of two in {range}") } else { range }
     }
@@ -127,6 +151,8 @@ macro_rules! keys {
 keys! {
     "clock_mhz" => clock_mhz, [1, 100_000], "MHz";
 
+    "noc.model" => noc.model, [0, 1], "model";
+
     "noc.flit_bytes" => noc.flit_bytes, [4, 1024], pow2, "bytes";
     "noc.max_burst_bytes" => noc.max_burst_bytes, [4, 1 << 20], "bytes";
     "noc.header_flits" => noc.header_flits, [0, 64], "flits";
@@ -145,6 +171,7 @@ keys! {
     "noc.read_serve_cycles" => noc.read_serve, [0, CYC], "cycles";
     "l1.noc_read_latency_cycles" => noc.l1_read_latency, [0, CYC], "cycles";
     "l1.noc_write_latency_cycles" => noc.l1_write_latency, [0, CYC], "cycles";
+    "dram.model" => dram.model, [0, 1], "model";
     "dram.read_latency_cycles" => dram.read_latency, [0, CYC], "cycles";
     "dram.channel_bytes_per_kcycle" => dram.channel_bytes_per_kcycle, [1, 1_000_000_000], "bytes per 1000 cycles";
     "dram.gddr_per_channel" => dram.gddr_per_channel, [1, 64], "GDDR channels";
@@ -246,6 +273,14 @@ keys! {
 }
 
 /// The row of `name`, if it is a key.
+/// Keys whose values are names, not numbers: the names in value order (the value stored is the index).
+pub(crate) fn choices(name: &str) -> &'static [&'static str] {
+    match name {
+        "noc.model" | "dram.model" => &["calendar", "zero_load"],
+        _ => &[],
+    }
+}
+
 pub(crate) fn find(name: &str) -> Option<usize> {
     KEYS.iter().position(|k| k.name == name)
 }

@@ -188,6 +188,8 @@ pub enum ParamProblem {
     OutOfRange(String),
     /// Not a power of two.
     NotPowerOfTwo(String),
+    /// Not one of the names a named key takes.
+    NotAChoice(String),
     /// The data file lacks the key.
     Missing,
     /// Two keys contradict each other.
@@ -238,6 +240,7 @@ impl fmt::Display for ParamError {
             ParamProblem::Negative => write!(f, "must not be negative"),
             ParamProblem::OutOfRange(allowed) => write!(f, "out of range; allowed {allowed}"),
             ParamProblem::NotPowerOfTwo(allowed) => write!(f, "must be {allowed}"),
+            ParamProblem::NotAChoice(allowed) => write!(f, "must be {allowed}"),
             ParamProblem::Missing => write!(f, "missing from the data file"),
             ParamProblem::Inconsistent(why) => f.write_str(why),
             ParamProblem::File(why) => f.write_str(why),
@@ -260,8 +263,10 @@ fn builtin_text(arch: Arch) -> &'static str {
 pub struct ParamEntry {
     /// The key.
     pub key: &'static str,
-    /// Its value.
+    /// Its value (for a named key, the index of its name).
     pub value: u64,
+    /// A named key's value as its name (`noc.model`: `calendar`).
+    pub name: Option<&'static str>,
     /// Its unit.
     pub unit: &'static str,
     /// The allowed values.
@@ -342,6 +347,7 @@ impl Params {
             .map(|(k, s)| ParamEntry {
                 key: k.name,
                 value: (k.get)(self),
+                name: keys::choices(k.name).get((k.get)(self) as usize).copied(),
                 unit: k.unit,
                 allowed: k.allowed(),
                 source: s.clone(),
@@ -366,6 +372,15 @@ impl Params {
     /// Check `value` against `spec`.
     fn checked(origin: &str, spec: &KeySpec, value: &RawValue) -> Result<u64, ParamError> {
         let err = |p| Params::error(origin, spec.name, value, p);
+        let names = keys::choices(spec.name);
+        if !names.is_empty() {
+            let written = value.to_string();
+            return names
+                .iter()
+                .position(|n| *n == written.trim())
+                .map(|i| i as u64)
+                .ok_or_else(|| err(ParamProblem::NotAChoice(spec.allowed())));
+        }
         let v = match value {
             RawValue::Whole(v) => *v,
             RawValue::Negative(_) => return Err(err(ParamProblem::Negative)),

@@ -37,8 +37,8 @@ fn noc_report(e: &Engine) -> NocReport {
         .map(|i| DramUse {
             channel: i as u32 / k,
             sub: i as u32 % k,
-            read_bytes: t.bytes[i].0,
-            write_bytes: t.bytes[i].1,
+            read_bytes: t.bytes(i).0,
+            write_bytes: t.bytes(i).1,
             busy: t.busy(i),
         })
         .collect();
@@ -123,6 +123,20 @@ pub(crate) fn report(e: &Engine, program_id: u32, clock_mhz: u32) -> RunReport {
             from.x,
             from.y,
             bp.max_excess.0
+        ));
+    }
+    if e.chip.dram_timing.kind() != sim_noc::DramModelKind::Calendar {
+        warnings.push(format!(
+            "not calibrated: dram.model = {} serves every DRAM access as if its channel were idle: a lower \
+             bound on these cycles; the calibrated model is dram.model = calendar",
+            e.chip.dram_timing.kind().name()
+        ));
+    }
+    if e.chip.noc.kind() != sim_noc::NocModelKind::Calendar {
+        warnings.push(format!(
+            "not calibrated: noc.model = {} times every packet as if the NoC were empty (no queueing at ports, \
+             links or serving NIUs): a lower bound on these cycles; the calibrated model is noc.model = calendar",
+            e.chip.noc.kind().name()
         ));
     }
     if let Some(t) = e.rec.trace.as_ref().filter(|t| t.dropped() > 0) {

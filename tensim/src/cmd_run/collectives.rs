@@ -176,12 +176,24 @@ pub fn run_collective(a: &RunArgs) -> CliResult<ExitCode> {
             gbs / line * 100.0
         );
     }
+    // Each warning once, with the chips it applies to (in the order first seen).
+    let mut seen: Vec<(&str, Vec<u32>)> = Vec::new();
     for (_, r) in &out.phases {
         for (_, id, d) in &r.devices {
             for w in &d.warnings {
-                crate::note!("warning: chip {id}: {w}");
+                match seen.iter_mut().find(|(t, _)| *t == w.as_str()) {
+                    Some((_, ids)) if !ids.contains(id) => ids.push(*id),
+                    Some(_) => {}
+                    None => seen.push((w.as_str(), vec![*id])),
+                }
             }
         }
+    }
+    for (w, mut ids) in seen {
+        ids.sort_unstable();
+        let ids: Vec<String> = ids.iter().map(u32::to_string).collect();
+        let chips = if ids.len() == 1 { "chip" } else { "chips" };
+        crate::note!("warning: {chips} {}: {w}", ids.join(", "));
     }
     for m in out.not_modelled() {
         say!("{m}");
