@@ -125,10 +125,16 @@ impl Dram {
 pub trait DramTiming: Send {
     /// Which model this is.
     fn kind(&self) -> DramModelKind;
-    /// A read of `len` bytes at `addr` of descriptor channel `ch`, its request arrived at `at`.
-    fn read(&mut self, ch: usize, addr: u64, len: u32, at: Cycle) -> Cycle;
-    /// A write of `len` bytes at `addr` of descriptor channel `ch`, fully arrived at `at`.
-    fn write(&mut self, ch: usize, addr: u64, len: u32, at: Cycle) -> Cycle;
+    /// A read of `len` bytes at `addr` of descriptor channel `ch`, its request arrived at `at`: when the
+    /// response may start leaving the tile so that, streaming out over `stream` cycles, it never outruns
+    /// the data as the channel reads it.
+    fn read(&mut self, ch: usize, addr: u64, len: u32, at: Cycle, stream: Cycles) -> Cycle;
+    /// A write of `len` bytes at `addr` of descriptor channel `ch` whose packet streamed in over `stream`
+    /// cycles and had fully arrived at `at`: when it is committed and can be acknowledged (the channel
+    /// starts on the data as its first flits arrive).
+    fn write(&mut self, ch: usize, addr: u64, len: u32, at: Cycle, stream: Cycles) -> Cycle;
+    /// Time the tile's NIU takes one read request (requests are taken one at a time).
+    fn read_serve(&self) -> Cycles;
     /// Number of GDDR channels.
     fn num_gddr(&self) -> usize;
     /// GDDR channels per descriptor channel.
@@ -169,12 +175,22 @@ impl GddrCalendars {
     /// The GDDR channel serving `addr` of descriptor channel `ch`.
     pub fn gddr_of(&self, ch: usize, addr: u64) -> usize {
         let k = self.params.gddr_per_channel.max(1) as u64;
-        let part = (addr / (self.channel_size / k).max(1)).min(k - 1);
+        let part = match self.params.interleave_bytes {
+            0 => (addr / (self.channel_size / k).max(1)).min(k - 1),
+            g => (addr / g) % k,
+        };
         ch * k as usize + part as usize
     }
 
     fn service(&self, len: u32) -> u64 {
         (len as u64 * 1000).div_ceil(self.params.channel_bytes_per_kcycle.max(1))
+    }
+
+    /// Channel time of a write of `len` bytes: its data at the channel's rate, and at least the small-write
+    /// cost when it is small.
+    fn write_service(&self, len: u32) -> u64 {
+        let d = self.service(len);
+        if len <= self.params.small_write_bytes { d.max(self.params.small_write.0) } else { d }
     }
 
     /// Read latency.
@@ -188,20 +204,24 @@ impl DramTiming for GddrCalendars {
         DramModelKind::Calendar
     }
 
-    fn read(&mut self, ch: usize, addr: u64, len: u32, at: Cycle) -> Cycle {
+    fn read(&mut self, ch: usize, addr: u64, len: u32, at: Cycle, stream: Cycles) -> Cycle {
         let g = self.gddr_of(ch, addr);
         self.bytes[g].0 += len as u64;
         let dur = self.service(len);
         let s = self.gddr[g].reserve(at.0, dur, len as u64);
-        Cycle(s + dur) + self.params.read_latency
+        Cycle(s + dur.saturating_sub(stream.0)) + self.params.read_latency
     }
 
-    fn write(&mut self, ch: usize, addr: u64, len: u32, at: Cycle) -> Cycle {
+    fn write(&mut self, ch: usize, addr: u64, len: u32, at: Cycle, stream: Cycles) -> Cycle {
         let g = self.gddr_of(ch, addr);
         self.bytes[g].1 += len as u64;
-        let dur = self.service(len);
-        let s = self.gddr[g].reserve(at.0, dur, len as u64);
-        Cycle(s + dur) + self.params.write_latency
+        let dur = self.write_service(len);
+        let s = self.gddr[g].reserve(at.0.saturating_sub(stream.0), dur, len as u64);
+        Cycle((s + dur).max(at.0)) + self.params.write_latency
+    }
+
+    fn read_serve(&self) -> Cycles {
+        self.params.read_serve
     }
 
     fn num_gddr(&self) -> usize {
@@ -229,7 +249,7 @@ pub struct ZeroLoadDram(GddrCalendars);
 impl ZeroLoadDram {
     fn count(&mut self, ch: usize, addr: u64, len: u32, write: bool) -> u64 {
         let g = self.0.gddr_of(ch, addr);
-        let dur = self.0.service(len);
+        let dur = if write { self.0.write_service(len) } else { self.0.service(len) };
         let (b, c) = (&mut self.0.bytes[g], &mut self.0.gddr[g]);
         if write {
             b.1 += len as u64
@@ -248,14 +268,18 @@ impl DramTiming for ZeroLoadDram {
         DramModelKind::ZeroLoad
     }
 
-    fn read(&mut self, ch: usize, addr: u64, len: u32, at: Cycle) -> Cycle {
+    fn read(&mut self, ch: usize, addr: u64, len: u32, at: Cycle, stream: Cycles) -> Cycle {
         let dur = self.count(ch, addr, len, false);
-        Cycle(at.0 + dur) + self.0.params.read_latency
+        Cycle(at.0 + dur.saturating_sub(stream.0)) + self.0.params.read_latency
     }
 
-    fn write(&mut self, ch: usize, addr: u64, len: u32, at: Cycle) -> Cycle {
+    fn write(&mut self, ch: usize, addr: u64, len: u32, at: Cycle, stream: Cycles) -> Cycle {
         let dur = self.count(ch, addr, len, true);
-        Cycle(at.0 + dur) + self.0.params.write_latency
+        Cycle((at.0.saturating_sub(stream.0) + dur).max(at.0)) + self.0.params.write_latency
+    }
+
+    fn read_serve(&self) -> Cycles {
+        Cycles::ZERO
     }
 
     fn num_gddr(&self) -> usize {
@@ -302,6 +326,7 @@ mod tests {
             channel_bytes_per_kcycle: 22_000,
             gddr_per_channel: 2,
             model: DramModelKind::Calendar,
+            ..DramParams::default()
         };
         let mut d = GddrCalendars::new(6, 2 << 30, p.clone());
         assert_eq!(d.num_gddr(), 12);
@@ -309,15 +334,25 @@ mod tests {
         assert_eq!(d.gddr_of(0, 1 << 30), 1);
         assert_eq!(d.gddr_of(5, (2 << 30) - 1), 11);
         // 2200 bytes take 100 cycles of the channel; two back to back share it.
-        assert_eq!(d.read(0, 0, 2200, Cycle(0)), Cycle(200));
-        assert_eq!(d.read(0, 64, 2200, Cycle(0)), Cycle(300));
+        let z = Cycles::ZERO;
+        assert_eq!(d.read(0, 0, 2200, Cycle(0), z), Cycle(200));
+        assert_eq!(d.read(0, 64, 2200, Cycle(0), z), Cycle(300));
         // The other GDDR channel of the same tile group is independent.
-        assert_eq!(d.read(0, 1 << 30, 2200, Cycle(0)), Cycle(200));
-        assert_eq!(d.write(1, 0, 2200, Cycle(10)), Cycle(150));
+        assert_eq!(d.read(0, 1 << 30, 2200, Cycle(0), z), Cycle(200));
+        assert_eq!(d.write(1, 0, 2200, Cycle(10), z), Cycle(150));
+        // Streaming: a read's response leaves as soon as it cannot outrun the channel (100 cycles of data,
+        // 70 of NoC streaming: 30 after the start); a write's channel work starts with its first flits.
+        assert_eq!(d.read(2, 0, 2200, Cycle(0), Cycles(70)), Cycle(130));
+        assert_eq!(d.write(3, 0, 2200, Cycle(100), Cycles(70)), Cycle(170));
+        // Small writes pay the controller's partial-line cost.
+        let mut s =
+            GddrCalendars::new(1, 1 << 30, DramParams { small_write_bytes: 64, small_write: Cycles(60), ..p.clone() });
+        assert_eq!(s.write(0, 0, 32, Cycle(0), z), Cycle(100));
+        assert_eq!(s.write(0, 0, 32, Cycle(0), z), Cycle(160));
         // Zero-load: the second read does not wait for the first.
         let mut z = dram_timing(6, 2 << 30, DramParams { model: DramModelKind::ZeroLoad, ..p });
-        assert_eq!(z.read(0, 0, 2200, Cycle(0)), Cycle(200));
-        assert_eq!(z.read(0, 64, 2200, Cycle(0)), Cycle(200));
+        assert_eq!(z.read(0, 0, 2200, Cycle(0), Cycles::ZERO), Cycle(200));
+        assert_eq!(z.read(0, 64, 2200, Cycle(0), Cycles::ZERO), Cycle(200));
         assert_eq!((z.bytes(0), z.busy(0)), ((4400, 0), 200));
     }
 }

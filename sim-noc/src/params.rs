@@ -105,4 +105,14 @@ pub struct DramParams {
     pub channel_bytes_per_kcycle: u64,
     /// GDDR channels behind one descriptor DRAM channel (its address range is split evenly among them).
     pub gddr_per_channel: u32,
+    /// The address map of a bank's GDDR channels: consecutive blocks of this many bytes alternate between
+    /// them (0: the bank's address range is split into contiguous parts, one per channel).
+    pub interleave_bytes: u64,
+    /// Time a DRAM tile's NIU spends taking one read request (it takes one at a time, as an L1 tile's
+    /// does): streams of small reads to one bank go at this rate whatever their size.
+    pub read_serve: Cycles,
+    /// Writes of at most this many bytes pay `small_write` at the controller (0: none do).
+    pub small_write_bytes: u32,
+    /// The GDDR channel time of a small write (a partial-line read-modify-write).
+    pub small_write: Cycles,
 }

@@ -39,6 +39,8 @@ pub trait NocTiming: Send {
     fn topology(&self) -> &Topology;
     /// A lower bound on the time from a NoC command on one tile to its first effect on another's memory.
     fn min_remote_latency(&self) -> Cycles;
+    /// Cycles a NIU takes to stream a `payload`-byte packet out (its serialisation).
+    fn serialisation(&self, payload: u32) -> Cycles;
     /// A unicast packet of `payload` bytes from `src` to `dst` on `noc`, ready at `ready`.
     fn unicast(
         &mut self,
@@ -101,6 +103,9 @@ impl NocTiming for NocModel {
     }
     fn min_remote_latency(&self) -> Cycles {
         NocModel::min_remote_latency(self)
+    }
+    fn serialisation(&self, payload: u32) -> Cycles {
+        NocModel::serialisation(self, payload)
     }
     fn unicast(
         &mut self,
@@ -194,7 +199,7 @@ impl ZeroLoadNoc {
         (self.params.header_flits + payload.div_ceil(self.params.flit_bytes.max(1))) as u64
     }
 
-    fn serialisation(&self, payload: u32, looped: bool) -> u64 {
+    fn stream_cycles(&self, payload: u32, looped: bool) -> u64 {
         let per_k = if looped { self.params.loopback_cycles_per_kflit } else { self.params.inject_cycles_per_kflit };
         (self.flits(payload) * per_k as u64).div_ceil(1000)
     }
@@ -229,6 +234,9 @@ impl ZeroLoadNoc {
 }
 
 impl NocTiming for ZeroLoadNoc {
+    fn serialisation(&self, payload: u32) -> Cycles {
+        Cycles(self.stream_cycles(payload, false))
+    }
     fn kind(&self) -> NocModelKind {
         NocModelKind::ZeroLoad
     }
@@ -253,7 +261,7 @@ impl NocTiming for ZeroLoadNoc {
         vc: VcClass,
     ) -> Delivery {
         let looped = src == dst && payload > 0;
-        let dur = self.serialisation(payload, looped);
+        let dur = self.stream_cycles(payload, looped);
         self.count(noc, payload);
         let i = self.topo.niu_index(src, noc);
         count_use(&mut self.inject[i], dur, payload);
@@ -299,7 +307,7 @@ impl NocTiming for ZeroLoadNoc {
         setup: Cycles,
     ) -> Vec<Delivery> {
         let looped = payload > 0 && dests.contains(&src);
-        let dur = self.serialisation(payload, looped);
+        let dur = self.stream_cycles(payload, looped);
         self.count(noc, payload);
         let i = self.topo.niu_index(src, noc);
         count_use(&mut self.inject[i], setup.0 + dur, payload);

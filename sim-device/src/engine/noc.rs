@@ -225,15 +225,16 @@ impl Engine {
             return Err(NocError::MisalignedRead { kind, src: local, dst: r.dst_l1, align: a });
         }
         let me = c.core_tile[r.core.0 as usize];
-        // An L1 tile's NIU serves one read request at a time; a DRAM tile's rate is the DRAM model's.
-        let req = if src.is_dram() {
-            c.noc.request(r.noc, me, src_tile, now)
-        } else {
-            c.noc.served_request(r.noc, me, src_tile, now, c.noc_params.read_serve)
-        };
+        // An L1 or DRAM tile's NIU takes one read request at a time; the DRAM channel's rate is the DRAM
+        // model's, and the response streams out as the channel reads it.
+        let serve = if src.is_dram() { c.dram_timing.read_serve() } else { c.noc_params.read_serve };
+        let req = c.noc.served_request(r.noc, me, src_tile, now, serve);
         let ready = match src {
             Mem::L1 { .. } => req.arrive + c.noc_params.l1_read_latency,
-            Mem::Dram { channel, addr } => c.dram_timing.read(channel as usize, addr, r.size, req.arrive),
+            Mem::Dram { channel, addr } => {
+                let stream = c.noc.serialisation(r.size);
+                c.dram_timing.read(channel as usize, addr, r.size, req.arrive, stream)
+            }
         };
         let record = self.new_record(TransferKind::Read, r.noc, src_tile, &[me], None, r.size, now);
         let c = &mut self.chip;
@@ -498,7 +499,8 @@ impl Engine {
                 if c.carries(id) {
                     c.dram.channel_mut(channel as usize).write(addr, &c.xfer_data[id as usize]);
                 }
-                c.dram_timing.write(channel as usize, addr, size, at)
+                let stream = c.noc.serialisation(size);
+                c.dram_timing.write(channel as usize, addr, size, at, stream)
             }
         };
         if !posted {

@@ -175,6 +175,10 @@ keys! {
     "dram.read_latency_cycles" => dram.read_latency, [0, CYC], "cycles";
     "dram.channel_bytes_per_kcycle" => dram.channel_bytes_per_kcycle, [1, 1_000_000_000], "bytes per 1000 cycles";
     "dram.gddr_per_channel" => dram.gddr_per_channel, [1, 64], "GDDR channels";
+    "dram.interleave_bytes" => dram.interleave_bytes, [0, 1 << 40], "bytes";
+    "dram.read_serve_cycles" => dram.read_serve, [0, CYC], "cycles";
+    "dram.small_write_bytes" => dram.small_write_bytes, [0, 1 << 20], "bytes";
+    "dram.small_write_cycles" => dram.small_write, [0, CYC], "cycles";
     "dram.write_latency_cycles" => dram.write_latency, [0, CYC], "cycles";
 
     "mem.l1_alignment_bytes" => mem.l1_alignment, [1, 4096], pow2, "bytes";
