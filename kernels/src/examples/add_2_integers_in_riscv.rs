@@ -4,8 +4,8 @@
 use super::{ExampleOptions, Outcome};
 use sim_device::prelude::*;
 
-/// The kernel `reader_writer_add_in_riscv`. RT args: src0, src1, dst DRAM addresses; src0, src1, dst L1
-/// addresses.
+/// The kernel `reader_writer_add_in_riscv` in today's API: three TensorAccessorArgs (src0, src1, dst) as
+/// compile-time args. RT args: src0, src1, dst DRAM addresses; src0, src1, dst L1 addresses.
 pub fn reader_writer_add_in_riscv(k: &mut Dataflow) {
     let src0_dram: u32 = k.get_arg_val(0);
     let src1_dram: u32 = k.get_arg_val(1);
@@ -13,12 +13,16 @@ pub fn reader_writer_add_in_riscv(k: &mut Dataflow) {
     let src0_l1: u32 = k.get_arg_val(3);
     let src1_l1: u32 = k.get_arg_val(4);
     let dst_l1: u32 = k.get_arg_val(5);
-    let src0 = InterleavedAddrGen::<true> { bank_base_address: src0_dram, page_size: 4 };
-    let src1 = InterleavedAddrGen::<true> { bank_base_address: src1_dram, page_size: 4 };
-    let dst = InterleavedAddrGen::<true> { bank_base_address: dst_dram, page_size: 4 };
+    let src0_args = k.tensor_accessor_args(0);
+    let src1_args = k.tensor_accessor_args(src0_args.next_compile_time_args_offset());
+    let dst_args = k.tensor_accessor_args(src1_args.next_compile_time_args_offset());
+    let src0 = TensorAccessor::new(src0_args, src0_dram, 0);
+    let src1 = TensorAccessor::new(src1_args, src1_dram, 0);
+    let dst = TensorAccessor::new(dst_args, dst_dram, 0);
+    // Each address computed just before its read, as today's example writes it.
     let a = k.get_noc_addr_page(0, &src0, 0);
-    let b = k.get_noc_addr_page(0, &src1, 0);
     k.noc_async_read(a, src0_l1, 4);
+    let b = k.get_noc_addr_page(0, &src1, 0);
     k.noc_async_read(b, src1_l1, 4);
     k.noc_async_read_barrier();
     let sum = k.l1_read_u32(src0_l1).wrapping_add(k.l1_read_u32(src1_l1));
@@ -42,10 +46,13 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
     dev.enqueue_write_buffer(&s0, &[a])?;
     dev.enqueue_write_buffer(&s1, &[b])?;
     let mut p = Program::new();
+    let mut ct = tensor_accessor_args(&s0);
+    ct.extend(tensor_accessor_args(&s1));
+    ct.extend(tensor_accessor_args(&d));
     let k = p.create_kernel(
         Kernel::dataflow("add_2_integers_in_riscv/kernels/reader_writer_add_in_riscv.cpp", reader_writer_add_in_riscv),
         core,
-        DataMovementConfig::default(),
+        DataMovementConfig { compile_args: ct, ..Default::default() },
     )?;
     p.set_runtime_args(k, core, &[s0.address(), s1.address(), d.address(), l0.address(), l1b.address(), ld.address()])?;
     let report = dev.enqueue_program(&p)?;
