@@ -106,11 +106,15 @@ fn programs_rerun_with_changed_runtime_args() {
     let l1 = InterleavedBufferConfig { size: 4, page_size: 4, buffer_type: BufferType::L1 };
     let (la, lb, lo) = (dev.create_buffer(l1).unwrap(), dev.create_buffer(l1).unwrap(), dev.create_buffer(l1).unwrap());
     let mut p = Program::new();
+    // The kernel reads three TensorAccessorArgs (a, b, out) from its compile-time args.
+    let mut ct = tensor_accessor_args(&a);
+    ct.extend(tensor_accessor_args(&b));
+    ct.extend(tensor_accessor_args(&out));
     let k = p
         .create_kernel(
             Kernel::dataflow("add", kernels::examples::add_2_integers_in_riscv::reader_writer_add_in_riscv),
             c,
-            DataMovementConfig::default(),
+            DataMovementConfig { compile_args: ct, ..Default::default() },
         )
         .unwrap();
     p.set_runtime_args(k, c, &[a.address(), b.address(), out.address(), la.address(), lb.address(), lo.address()])

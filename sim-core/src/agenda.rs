@@ -76,7 +76,7 @@ impl SyncView {
     /// for the kernels behind it (the caller keeps the update readable as of its key until
     /// [`SyncView::settled`] passes it): the lookahead is on for it. Only the core's kernels change or
     /// read these counters, never a hardware event, so neither the kernels behind nor the hardware events
-    /// pending before it can change what it sees (see ARCHITECTURE.md "Time and ordering contract").
+    /// pending before it can change what it sees (see docs/architecture-notes.md, "Time and ordering contract").
     #[inline]
     pub fn counter_ahead_ok(&self, id: u32) -> bool {
         self.lookahead[id as usize] != 0

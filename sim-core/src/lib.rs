@@ -2,7 +2,7 @@
 //! queue that orders everything by (cycle, tie-break), kernel threads as stackful coroutines ([`Fiber`])
 //! with their local clocks ([`FiberClock`]), and the Chrome/Perfetto trace writer.
 //!
-//! Time and ordering contract (see ARCHITECTURE.md):
+//! Time and ordering contract (in full: docs/architecture-notes.md):
 //! - every event and every kernel resumption has a key `(cycle, order)`; the queue hands them out in key
 //!   order, so a run is a deterministic function of its inputs;
 //! - hardware events at a cycle come before kernel resumptions at the same cycle; among kernels the fixed

@@ -65,7 +65,7 @@ pub struct CircularBuffer {
     ahead: [AheadLog; 2],
 }
 
-/// One side's updates that a kernel made ahead of the core's other kernels (see ARCHITECTURE.md, "Time
+/// One side's updates that a kernel made ahead of the core's other kernels (see docs/architecture-notes.md, "Time
 /// and ordering contract"): `counters` already include them, and a kernel still behind reads the counters
 /// as of its own key by taking back those after it. Entries leave once no read can come before them.
 #[derive(Debug, Clone, Default)]

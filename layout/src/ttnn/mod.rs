@@ -4,7 +4,7 @@
 //! padded and physical (2-D) shapes, alignment, strides, page size and count, logical and physical shard
 //! shapes, shards, and which core holds which host page ([`derive()`]).
 //!
-//! tensim's reading of TTNN's rules (documented in ARCHITECTURE.md): the outer dimensions collapse into
+//! tensim's reading of TTNN's rules (documented in docs/architecture-notes.md, "Layouts"): the outer dimensions collapse into
 //! the physical height; tiles pad the last two dimensions to the tile; a physical-mode shard spec pads the
 //! tensor to whole shards along the sharded dimensions; a logical-mode spec cuts the *logical* 2-D shape
 //! into shards and pads each shard on its own to the page (the physical shape is then shards × physical

@@ -1,6 +1,6 @@
 //! Tile math as the Tensix FPU and SFPU compute it, on row-major 32×32 tiles of f32.
 //!
-//! Precision model (see ARCHITECTURE.md "Numerics"):
+//! Precision model (see docs/architecture-notes.md, "Numerics"):
 //! - Source registers hold operands at TF32 precision (10 mantissa bits); bf16 inputs are exact.
 //! - The multiplier works in fidelity phases: SrcA's significand splits into 5 high bits (hidden + 4) and
 //!   the rest, SrcB's into 7 high bits (hidden + 6) and the rest. LoFi multiplies high × high; HiFi2 adds
