@@ -12,4 +12,4 @@ pub mod options;
 pub mod replay;
 pub mod rng;
 
-pub use examples::{Example, ExampleOptions, Outcome, Takes, Work, find, list};
+pub use examples::{CheckMode, Example, ExampleOptions, Outcome, Takes, Work, find, list};

@@ -30,6 +30,35 @@ pub struct ExampleOptions {
     pub page: Option<String>,
     /// Data type of an op's tensors (`--dtype bf16|bfp8_b|bfp4_b`).
     pub dtype: Option<String>,
+    /// How the output is checked against the CPU reference (`--check`; default full).
+    pub check: Option<CheckMode>,
+}
+
+/// How much of a program's output is compared with its CPU reference (`--check`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CheckMode {
+    /// Every output element (the default).
+    #[default]
+    Full,
+    /// A deterministic subset of output tiles (at most [`SAMPLED_TILES`]), said in the check line.
+    Sample,
+    /// No comparison: the run times the program and says the output was not checked.
+    Off,
+}
+
+/// Output tiles a sampled check compares.
+pub const SAMPLED_TILES: usize = 64;
+
+impl std::str::FromStr for CheckMode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<CheckMode, String> {
+        match s {
+            "full" => Ok(CheckMode::Full),
+            "sample" => Ok(CheckMode::Sample),
+            "off" => Ok(CheckMode::Off),
+            _ => Err(format!("`{s}` is not a check mode: use full, sample or off")),
+        }
+    }
 }
 
 impl Default for ExampleOptions {
@@ -46,6 +75,7 @@ impl Default for ExampleOptions {
             shape: None,
             page: None,
             dtype: None,
+            check: None,
         }
     }
 }
@@ -93,6 +123,8 @@ pub enum Takes {
     Page,
     /// `--dtype`.
     Dtype,
+    /// `--check`.
+    Check,
 }
 
 /// How much simulation a run asks for, estimated before it starts.
@@ -145,7 +177,7 @@ impl Example {
     /// Check that `o` only sets options this example uses, within their ranges.
     pub fn check_options(&self, o: &ExampleOptions) -> Result<(), String> {
         type Given<'a> = (&'a str, bool, fn(&Takes) -> bool);
-        let given: [Given; 10] = [
+        let given: [Given; 11] = [
             ("--size", o.size.is_some(), |t| matches!(t, Takes::Size { .. })),
             ("--m", o.m.is_some(), |t| *t == Takes::M),
             ("--n", o.n.is_some(), |t| *t == Takes::N),
@@ -156,6 +188,7 @@ impl Example {
             ("--shape", o.shape.is_some(), |t| *t == Takes::Shape),
             ("--page", o.page.is_some(), |t| *t == Takes::Page),
             ("--dtype", o.dtype.is_some(), |t| *t == Takes::Dtype),
+            ("--check", o.check.is_some(), |t| *t == Takes::Check),
         ];
         for (flag, set, is) in given {
             if set && !self.takes.iter().any(is) {
@@ -187,6 +220,7 @@ impl Example {
                 Takes::Shape => "--shape".into(),
                 Takes::Page => "--page".into(),
                 Takes::Dtype => "--dtype".into(),
+                Takes::Check => "--check full|sample|off".into(),
             })
             .collect();
         v.push("--seed".into());

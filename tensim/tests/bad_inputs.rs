@@ -375,6 +375,9 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
         "multiple of 16 elements",
     );
 
+    c(&["run", "matmul_multi_core", "--check", "most"], "`most` is not a check mode: use full, sample or off");
+    c(&["run", "loopback", "--check", "off"], "--check does not apply to loopback");
+
     // Layouts.
     let m = |extra: &[&'static str]| -> Vec<&'static str> {
         ["layout", "metal", "--shape", "2x3x64x128", "--grid", "2x4"]

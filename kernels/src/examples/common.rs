@@ -285,6 +285,90 @@ pub fn matmul_reference(a: &[f32], b: &[f32], m: usize, n: usize, k: usize) -> V
     out
 }
 
+/// The output tiles a sampled check compares (`--check sample`): at most [`super::SAMPLED_TILES`] of the
+/// `mt × nt` tiles, spread over the output by a stride coprime with their count and an offset from the
+/// seed, so the same run always samples the same tiles; `(tile row, tile column)` in increasing order.
+pub fn sampled_tiles(mt: usize, nt: usize, seed: u64) -> Vec<(usize, usize)> {
+    let count = mt * nt;
+    if count <= super::SAMPLED_TILES {
+        return (0..count).map(|t| (t / nt, t % nt)).collect();
+    }
+    let mut stride = count / super::SAMPLED_TILES + 1;
+    while gcd(stride, count) != 1 {
+        stride += 1;
+    }
+    let start = (seed as usize) % count;
+    let mut v: Vec<(usize, usize)> =
+        (0..super::SAMPLED_TILES).map(|i| (start + i * stride) % count).map(|t| (t / nt, t % nt)).collect();
+    v.sort_unstable();
+    v
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// The CPU reference of the output tiles `tiles` of row-major `a` (m × k) times `b` (k × n): each tile's
+/// 1024 values row-major, tiles one after another, every sum in order of k as [`matmul_reference`] does.
+pub fn matmul_reference_tiles(a: &[f32], b: &[f32], n: usize, k: usize, tiles: &[(usize, usize)]) -> Vec<f32> {
+    const KB: usize = 128;
+    let mut out = vec![0f32; tiles.len() * 1024];
+    let mut strip = vec![0f32; KB * 32];
+    for (t, &(ti, tj)) in tiles.iter().enumerate() {
+        let c = &mut out[t * 1024..(t + 1) * 1024];
+        for k0 in (0..k).step_by(KB) {
+            let kb = KB.min(k - k0);
+            for kk in 0..kb {
+                let src = (k0 + kk) * n + tj * 32;
+                strip[kk * 32..kk * 32 + 32].copy_from_slice(&b[src..src + 32]);
+            }
+            sim_core::simd::matmul_into::<32>(c, 32, &a[ti * 32 * k + k0..], k, &strip, 32, 32, kb);
+        }
+    }
+    out
+}
+
+/// The same tiles gathered from a row-major `_ × n` output.
+pub fn gather_tiles(c: &[f32], n: usize, tiles: &[(usize, usize)]) -> Vec<f32> {
+    let mut out = Vec::with_capacity(tiles.len() * 1024);
+    for &(ti, tj) in tiles {
+        for r in 0..32 {
+            let at = (ti * 32 + r) * n + tj * 32;
+            out.extend_from_slice(&c[at..at + 32]);
+        }
+    }
+    out
+}
+
+/// Compare a matmul's output `got` (row-major `m × n`) with its reference the way `check` asks: every
+/// element against `reference(None)`, the sampled tiles against `reference(Some(tiles))` (each computed
+/// only when asked), or nothing. The check line says which.
+pub fn check_matmul(
+    what: &str,
+    check: super::CheckMode,
+    got: &[f32],
+    (m, n): (usize, usize),
+    reference: impl FnOnce(Option<&[(usize, usize)]>) -> Vec<f32>,
+    seed: u64,
+    min_pcc: f64,
+) -> (bool, String) {
+    match check {
+        super::CheckMode::Full => check_pcc(what, got, &reference(None), min_pcc),
+        super::CheckMode::Sample => {
+            let picked = sampled_tiles(m / 32, n / 32, seed);
+            let want = reference(Some(&picked));
+            let (passed, line) = check_pcc(what, &gather_tiles(got, n, &picked), &want, min_pcc);
+            (
+                passed,
+                format!("{line} (sampled: {} of {} output tiles, --check sample)", picked.len(), (m / 32) * (n / 32)),
+            )
+        }
+        super::CheckMode::Off => {
+            (true, format!("{what}: not checked (--check off): the output was not compared with a reference"))
+        }
+    }
+}
+
 /// The lines a matmul reports: its achieved TFLOP/s at the arch clock and the ideal for its fidelity: one
 /// 32×32×32 tile (65536 flop) per `compute.matmul_cycles_per_phase` × phases cycles per core, the cost the
 /// timing model charges.

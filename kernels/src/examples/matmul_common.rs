@@ -3,9 +3,7 @@
 //! kernel (`bmm_large_block_zm`) and output writer of the reuse variants, and the block plan that spreads
 //! the output over a core grid.
 
-use super::common::{
-    BF16_TILE, CB_IN0, CB_IN1, CB_OUT0, bf16_cb, check_pcc, matmul_metrics, matmul_reference, random_bf16,
-};
+use super::common::{BF16_TILE, CB_IN0, CB_IN1, CB_OUT0, bf16_cb, matmul_metrics, matmul_reference, random_bf16};
 use super::{ExampleOptions, Outcome};
 use crate::rng::Rng;
 use sim_device::prelude::*;
@@ -67,12 +65,14 @@ pub struct MatmulData {
     pub in1: Buffer,
     /// The output on the device.
     pub out: Buffer,
-    /// The CPU reference, computed on another host thread while the simulation runs.
+    /// The CPU reference, computed on another host thread while the simulation runs (only for a full check).
     reference: Option<std::thread::JoinHandle<Vec<f32>>>,
+    /// How the output is checked, and the seed that picks a sampled check's tiles.
+    check: (super::CheckMode, u64),
 }
 
 /// Random A and B uniform in [-1, 1) written tilized to interleaved DRAM, and an output buffer.
-pub fn setup(dev: &mut Device, s: MatmulShape, seed: u64) -> Result<MatmulData, DeviceError> {
+pub fn setup(dev: &mut Device, s: MatmulShape, seed: u64, check: super::CheckMode) -> Result<MatmulData, DeviceError> {
     // The device buffers first: a problem too large for DRAM is an error before any host memory is taken.
     let tiles = |name: &str, r: u32, c: u32| {
         u32::try_from(u64::from(r) * u64::from(c)).map_err(|_| {
@@ -105,14 +105,23 @@ pub fn setup(dev: &mut Device, s: MatmulShape, seed: u64) -> Result<MatmulData, 
     // The reference starts only now: a second thread running while this one frees large blocks makes every
     // free a cross-core TLB shootdown (measured: setup 21 -> 29 ms when it started before the writes).
     let (ra, rb) = (a.clone(), b.clone());
-    let reference = std::thread::Builder::new()
-        .name("matmul reference".into())
-        .spawn(move || {
-            sim_core::host::run_in_background();
-            matmul_reference(&ra, &rb, m, n, k)
+    // Full: the whole product; sampled: only the tiles the check compares; off: nothing.
+    let picked = super::common::sampled_tiles(m / 32, n / 32, seed);
+    let reference = (check != super::CheckMode::Off)
+        .then(|| {
+            std::thread::Builder::new()
+                .name("matmul reference".into())
+                .spawn(move || {
+                    sim_core::host::run_in_background();
+                    match check {
+                        super::CheckMode::Sample => super::common::matmul_reference_tiles(&ra, &rb, n, k, &picked),
+                        _ => matmul_reference(&ra, &rb, m, n, k),
+                    }
+                })
+                .ok()
         })
-        .ok();
-    Ok(MatmulData { a, b, in0, in1, out, reference })
+        .flatten();
+    Ok(MatmulData { a, b, in0, in1, out, reference, check: (check, seed) })
 }
 
 /// Read the output, check it against the CPU reference by PCC, and add the TFLOP/s figures.
@@ -125,16 +134,30 @@ pub fn finish(
     fidelity: MathFidelity,
     min_pcc: f64,
 ) -> Result<Outcome, DeviceError> {
+    let (m, n, k) = (s.m as usize, s.n as usize, s.k as usize);
+    let (mode, seed) = d.check;
     // The reference thread computes exactly what this would (it panics only if the host is out of memory);
     // it is done long before the simulation in practice.
-    let want = match d.reference.take().map(|h| h.join()) {
-        Some(Ok(v)) => v,
-        _ => matmul_reference(&d.a, &d.b, s.m as usize, s.n as usize, s.k as usize),
+    let want = match (mode, d.reference.take().map(|h| h.join())) {
+        (super::CheckMode::Off, _) => Vec::new(),
+        (_, Some(Ok(v))) => v,
+        (super::CheckMode::Full, _) => matmul_reference(&d.a, &d.b, m, n, k),
+        (super::CheckMode::Sample, _) => {
+            super::common::matmul_reference_tiles(&d.a, &d.b, n, k, &super::common::sampled_tiles(m / 32, n / 32, seed))
+        }
     };
     // A's host copy is not needed any more: its memory takes the output.
     let spare = std::sync::Arc::try_unwrap(std::mem::take(&mut d.a)).unwrap_or_default();
-    let got = super::common::read_bf16_matrix_into(dev, &d.out, s.m as usize, s.n as usize, spare)?;
-    let (passed, check) = check_pcc(&format!("C = A·B ({}x{}x{})", s.m, s.k, s.n), &got, &want, min_pcc);
+    let got = super::common::read_bf16_matrix_into(dev, &d.out, m, n, spare)?;
+    let (passed, check) = super::common::check_matmul(
+        &format!("C = A·B ({}x{}x{})", s.m, s.k, s.n),
+        mode,
+        &got,
+        (m, n),
+        |_| want,
+        seed,
+        min_pcc,
+    );
     let metrics = matmul_metrics(dev, &report, (s.m, s.n, s.k), cores, fidelity);
     Ok(Outcome { passed, check, report, metrics })
 }

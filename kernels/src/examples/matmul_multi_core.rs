@@ -11,7 +11,7 @@ use sim_device::prelude::*;
 pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
     let s = MatmulShape::from_opts(o, 640)?;
     let fid = fidelity(o);
-    let d = setup(dev, s, o.seed)?;
+    let d = setup(dev, s, o.seed, o.check.unwrap_or_default())?;
     let tiles = s.mt() * s.nt();
     let split = split_work_to_cores(dev.compute_with_storage_grid_size(), tiles, true)?;
     let cores = split.all_cores.clone();

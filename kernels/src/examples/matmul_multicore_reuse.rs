@@ -136,7 +136,7 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
     let mut cbs = Program::new();
     plan.create_cbs(&mut cbs, plan.cores())?;
     dev.check_program(&cbs)?;
-    let d = setup(dev, s, o.seed)?;
+    let d = setup(dev, s, o.seed, o.check.unwrap_or_default())?;
     let (p, cores) =
         program(dev.compute_with_storage_grid_size(), s, fid, (d.in0.address(), d.in1.address(), d.out.address()))?;
     let report = dev.enqueue_program(&p)?;

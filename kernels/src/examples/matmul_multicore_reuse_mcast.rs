@@ -235,7 +235,7 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
     plan.create_cbs(&mut p, all)?;
     // The CBs must fit L1 before the host matrices are made (8192³ would take a gigabyte first).
     dev.check_program(&p)?;
-    let d = setup(dev, s, o.seed)?;
+    let d = setup(dev, s, o.seed, o.check.unwrap_or_default())?;
     let sems = [
         p.create_semaphore(all, INVALID)?,
         p.create_semaphore(all, INVALID)?,

@@ -11,7 +11,7 @@ use sim_device::prelude::*;
 pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
     let s = MatmulShape::from_opts(o, 640)?;
     let fid = fidelity(o);
-    let d = setup(dev, s, o.seed)?;
+    let d = setup(dev, s, o.seed, o.check.unwrap_or_default())?;
     let core = CoreCoord::new(0, 0);
     let mut p = Program::new();
     create_bf16_cbs(&mut p, core, &[(CB_IN0, 2), (CB_IN1, 2), (CB_OUT0, 2)])?;

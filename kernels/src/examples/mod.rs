@@ -21,7 +21,10 @@ pub mod sfpu_eltwise_chain;
 pub mod softmax;
 pub mod vecadd_multi_core;
 
-pub use crate::options::{BASE_HOST_BYTES, Example, ExampleOptions, GRID_CORES, Outcome, Takes, Work, grid_host_bytes};
+pub use crate::options::{
+    BASE_HOST_BYTES, CheckMode, Example, ExampleOptions, GRID_CORES, Outcome, SAMPLED_TILES, Takes, Work,
+    grid_host_bytes,
+};
 
 const TILE: u64 = 2048;
 /// Elements of a bf16 tile.
@@ -105,6 +108,7 @@ const MNK: &[Takes] = &[
     Takes::N,
     Takes::K,
     Takes::Fidelity,
+    Takes::Check,
 ];
 
 /// Every example, in listing order.
@@ -293,6 +297,7 @@ pub fn list() -> &'static [Example] {
                 Takes::Fidelity,
                 Takes::To,
                 Takes::Dtype,
+                Takes::Check,
             ],
             work: |o| matmul_work(o, 512, 8, true),
             run: crate::ops::matmul_2d_mcast::run,

@@ -84,6 +84,10 @@ pub struct RunArgs {
     /// Ops: the tensors' data type: bf16, bfp8_b or bfp4_b.
     #[arg(long, value_name = "DTYPE")]
     pub(crate) dtype: Option<String>,
+    /// Matmuls: compare every output element with the CPU reference (full, the default), a deterministic
+    /// sample of 64 output tiles (sample), or nothing (off: the run prints UNCHECKED, not PASS).
+    #[arg(long, value_name = "full|sample|off", value_parser = parse_check)]
+    pub(crate) check: Option<kernels::CheckMode>,
     /// List every core's kernels in the summary (by default runs on more than 8 cores are summarised per
     /// kernel and RISC).
     #[arg(long)]
@@ -117,7 +121,7 @@ pub struct RunArgs {
 impl RunArgs {
     /// The options a collective does not take are errors, not ignored.
     pub(crate) fn reject_for_collectives(&self, name: &str) -> CliResult<()> {
-        let given: [(&str, bool); 14] = [
+        let given: [(&str, bool); 15] = [
             ("--npe-timeline", self.npe_timeline.is_some()),
             ("--per-core", self.per_core),
             ("--dispatch", self.dispatch.is_some()),
@@ -131,6 +135,7 @@ impl RunArgs {
             ("--to", self.to.is_some()),
             ("--page", self.page.is_some()),
             ("--dtype", self.dtype.is_some()),
+            ("--check", self.check.is_some()),
             (
                 "--arch/--soc/--harvest",
                 self.chip.arch.is_some() || self.chip.soc.is_some() || self.chip.harvest.is_some(),
@@ -258,6 +263,7 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
         shape: a.shape.clone(),
         page: a.page.clone(),
         dtype: a.dtype.clone(),
+        check: a.check,
     };
     ex.check_options(&opts)?;
     let w = (ex.work)(&opts);
@@ -291,7 +297,12 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
     let out = out?;
     let wall = wall.elapsed();
     let r = &out.report;
-    say!("{} {} on {} ({})", if out.passed { "PASS" } else { "FAIL" }, ex.name, dev.arch(), dev.soc_name());
+    let verdict = match (out.passed, opts.check) {
+        (_, Some(kernels::CheckMode::Off)) => "UNCHECKED",
+        (true, _) => "PASS",
+        (false, _) => "FAIL",
+    };
+    say!("{verdict} {} on {} ({})", ex.name, dev.arch(), dev.soc_name());
     say!("check: {}", out.check);
     for m in &out.metrics {
         say!("{m}");
@@ -337,4 +348,8 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
         say!("wrote {}", p.display());
     }
     Ok(if out.passed { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn parse_check(s: &str) -> Result<kernels::CheckMode, String> {
+    s.parse()
 }

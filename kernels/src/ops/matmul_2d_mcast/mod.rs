@@ -8,7 +8,6 @@ pub mod compute;
 pub mod config;
 pub mod dataflow;
 
-use crate::golden::check_pcc;
 use crate::options::{ExampleOptions, Outcome};
 use crate::rng::Rng;
 use compute::ComputeArgs;
@@ -338,11 +337,21 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
     };
     let fidelity = o.fidelity.unwrap_or(MathFidelity::HiFi4);
     let mm = Matmul2d::benchmark((m, k, n), sharded, 1, (1, 1), dtype, fidelity)?;
-    run_with(dev, &mm, o.seed)
+    run_checked(dev, &mm, o.seed, o.check.unwrap_or_default())
 }
 
 /// Run `mm` with random data from `seed` and check the output against a CPU reference by PCC.
 pub fn run_with(dev: &mut Device, mm: &Matmul2d, seed: u64) -> Result<Outcome, DeviceError> {
+    run_checked(dev, mm, seed, crate::examples::CheckMode::Full)
+}
+
+/// [`run_with`], checking the output as `check` asks (`--check full|sample|off`).
+pub fn run_checked(
+    dev: &mut Device,
+    mm: &Matmul2d,
+    seed: u64,
+    check: crate::examples::CheckMode,
+) -> Result<Outcome, DeviceError> {
     let (m, k, n, dtype, fidelity) = (mm.m, mm.k, mm.n, mm.dtype, mm.fidelity);
     let mm = mm.clone();
     let mut rng = Rng::new(seed);
@@ -361,12 +370,22 @@ pub fn run_with(dev: &mut Device, mm: &Matmul2d, seed: u64) -> Result<Outcome, D
     let prog = program(dev, &mm, &t)?;
     let report = dev.enqueue_program(&prog)?;
     let got = t.out.to_host(dev)?.data;
-    let want = crate::examples::common::matmul_reference(&ga, &gb, mu, nu, ku);
     let min_pcc = match dtype {
         DataType::Bfp4 => 0.97,
         _ => 0.99,
     };
-    let (passed, check) = check_pcc(&format!("C = A·B ({m}x{k}x{n}, {dtype})"), &got, &want, min_pcc);
+    let (passed, check) = crate::examples::common::check_matmul(
+        &format!("C = A·B ({m}x{k}x{n}, {dtype})"),
+        check,
+        &got,
+        (mu, nu),
+        |picked| match picked {
+            None => crate::examples::common::matmul_reference(&ga, &gb, mu, nu, ku),
+            Some(t) => crate::examples::common::matmul_reference_tiles(&ga, &gb, nu, ku, t),
+        },
+        seed,
+        min_pcc,
+    );
     let (cx, cy) = mm.cores();
     let p = &mm.program;
     let mut metrics = vec![format!(
