@@ -63,7 +63,7 @@ pub struct BuildAndRunArgs {
     /// Run on the chips of a cluster descriptor file instead of a built-in system.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["arch", "soc", "core_desc", "harvest"])]
     cluster: Option<PathBuf>,
-    /// Host threads simulating the chips of a mesh run together (1..=256; default: all the host has;
+    /// Host threads simulating the chips of a mesh run together (1..=256; default: the processors idle at the start, at least 1;
     /// results do not depend on it).
     #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     workers: Option<u32>,

@@ -113,7 +113,7 @@ pub struct RunArgs {
     /// Collectives: the gather dimension of the 4-D tensor.
     #[arg(allow_negative_numbers = true, long, value_parser = whole_u32)]
     pub(crate) dim: Option<u32>,
-    /// Collectives: host threads simulating chips, 1 to 256 (default: all; results do not depend on it).
+    /// Collectives: host threads simulating chips, 1 to 256 (default: the processors idle at the start, at least 1; results do not depend on it).
     #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub(crate) workers: Option<u32>,
 }
