@@ -72,7 +72,11 @@ fn all_reduce_passes_on_every_listed_topology() {
         let out = all_reduce::run(&mut mesh(system, n, 0), p, 31).unwrap();
         assert!(out.passed, "{system} 1x{n} {topology:?}: {}", out.check);
         assert_eq!(out.phases.len(), 2);
-        assert_eq!(out.cycles().0, out.phases[0].1.cycles.0 + out.phases[1].1.cycles.0);
+        // The two ops one after another, each after its fixed start (launch and the start handshake).
+        assert_eq!(out.cycles().0, out.phases[0].1.cycles.0 + out.phases[1].1.cycles.0 + out.start.0);
+        let arch = soc_descriptors::builtin_system(system).unwrap().0.arch().unwrap();
+        let one = kernels::mesh::ccl::op_start_cycles(&Params::builtin(arch), n);
+        assert_eq!(out.start, one * 2);
         eprintln!("all_reduce {system} 1x{n} {topology:?}: {} cycles", out.cycles().0);
     }
 }

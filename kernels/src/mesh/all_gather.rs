@@ -187,7 +187,8 @@ pub fn run(mesh: &mut MeshDevice, p: AllGather, seed: u64) -> Result<CclOutcome,
     } else {
         format!("outputs differ from the concatenation on {}", bad.join(", "))
     };
-    Ok(CclOutcome { passed, check, phases: vec![("all_gather", report)], input_bytes, simulate_secs })
+    let start = super::ccl::op_start_cycles(mesh.get_device(coords[0])?.params(), n);
+    Ok(CclOutcome { passed, check, phases: vec![("all_gather", report)], start, input_bytes, simulate_secs })
 }
 
 #[cfg(test)]

@@ -75,6 +75,8 @@ pub fn run(mesh: &mut MeshDevice, p: AllReduce, seed: u64) -> Result<CclOutcome,
         passed,
         check,
         phases: vec![("reduce_scatter", first), ("all_gather", second)],
+        // Two ops, each with its own start.
+        start: super::ccl::op_start_cycles(mesh.get_device(coords[0])?.params(), n) * 2,
         input_bytes,
         simulate_secs: s1 + s2,
     })

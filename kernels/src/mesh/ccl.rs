@@ -36,11 +36,24 @@ pub struct CclOutcome {
     pub check: String,
     /// The mesh runs in order, each with the op it ran (all_reduce: reduce_scatter, then all_gather).
     pub phases: Vec<(&'static str, MeshRunReport)>,
+    /// Each op's fixed start before its first packet ([`op_start_cycles`]), summed over the ops.
+    pub start: Cycles,
     /// Bytes of one device's input.
     pub input_bytes: u64,
     /// Host seconds spent inside the mesh runs (not in set-up or the check): for speed figures only,
     /// never part of a result.
     pub simulate_secs: f64,
+}
+
+/// The fixed start of one collective op on a line or ring of `devices` chips, before its first packet:
+/// the op's launch and the workers opening their fabric connections (`fabric.op_launch_cycles`), then a
+/// start handshake that walks the line, one Ethernet round trip per hop (each one-way trip the link's
+/// latency plus a router's packet time, as the fabric model charges them). The chips' own reports start
+/// after it; the collective's total includes it.
+pub fn op_start_cycles(params: &sim_device::params::Params, devices: u32) -> Cycles {
+    let link = Cycles(params.eth.latency_ns.saturating_mul(params.clock_mhz as u64) / 1000);
+    let round_trip = (link + params.fabric.router_packet_cycles).0 * 2;
+    Cycles(params.fabric.op_launch.0 + u64::from(devices.saturating_sub(1)) * round_trip)
 }
 
 /// Enqueue a mesh workload and measure the host time it took.
@@ -51,9 +64,9 @@ pub(crate) fn timed_run(mesh: &mut MeshDevice, w: &MeshWorkload) -> Result<(Mesh
 }
 
 impl CclOutcome {
-    /// The collective's time: the phases one after another.
+    /// The collective's time: each op's fixed start, and the phases one after another.
     pub fn cycles(&self) -> Cycles {
-        Cycles(self.phases.iter().map(|p| p.1.cycles.0).sum())
+        Cycles(self.phases.iter().map(|p| p.1.cycles.0).sum::<u64>() + self.start.0)
     }
 
     /// Per device over all phases: (coordinate, chip id, cycles, bytes sent over Ethernet), in mesh order.

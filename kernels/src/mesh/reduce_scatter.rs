@@ -468,7 +468,8 @@ pub fn run(mesh: &mut MeshDevice, p: ReduceScatter, seed: u64) -> Result<CclOutc
     } else {
         format!("outputs differ from the reduced slices on {}", bad.join(", "))
     };
-    Ok(CclOutcome { passed, check, phases: vec![("reduce_scatter", report)], input_bytes, simulate_secs })
+    let start = super::ccl::op_start_cycles(mesh.get_device(coords[0])?.params(), n);
+    Ok(CclOutcome { passed, check, phases: vec![("reduce_scatter", report)], start, input_bytes, simulate_secs })
 }
 
 #[cfg(test)]

@@ -237,6 +237,7 @@ keys! {
     "fabric.mesh_sender_slots" => fabric.mesh_sender_slots, [1, 256], "slots";
     "fabric.mesh_receiver_slots" => fabric.mesh_receiver_slots, [1, 256], "slots";
     "fabric.router_packet_cycles" => fabric.router_packet_cycles, [0, CYC], "cycles";
+    "fabric.op_launch_cycles" => fabric.op_launch, [0, CYC], "cycles";
 
     "compute.init_cycles" => api.compute.init, [0, CYC], "cycles";
     "compute.unpack_base_cycles" => api.compute.unpack_base, [0, CYC], "cycles";

@@ -124,6 +124,9 @@ pub struct FabricParams {
     pub mesh_receiver_slots: u32,
     /// ERISC cycles a router spends on one packet (check the slot, decode the header, issue the send).
     pub router_packet_cycles: Cycles,
+    /// A collective op's fixed start: its launch on every chip and the workers opening their fabric
+    /// connections, before the handshake that walks the line.
+    pub op_launch: Cycles,
 }
 
 /// Limits of the simulation itself.

@@ -161,6 +161,12 @@ pub fn run_collective(a: &RunArgs) -> CliResult<ExitCode> {
     );
     say!("check: {}", out.check);
     say!("cycles: {} ({:.3} us at {mhz} MHz)", cycles.0, cycles.as_micros(mhz));
+    say!(
+        "  of which {} cycles start the op{} before the first packet (fabric.op_launch_cycles and a start \
+         handshake of one Ethernet round trip per hop; the per-device cycles below begin after it)",
+        out.start.0,
+        if out.phases.len() > 1 { "s" } else { "" }
+    );
     if out.phases.len() > 1 {
         for (op, r) in &out.phases {
             say!("  {op}: {} cycles", r.cycles.0);

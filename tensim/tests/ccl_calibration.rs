@@ -1,0 +1,93 @@
+//! Collectives against silicon: tensim's all_gather on the built-in T3000 (2- and 4-chip lines, the
+//! 8-chip ring) against calibration/ccl_all_gather_wh_t3000.md, the sizes up to 1 MiB per device (the
+//! fixed costs dominate the small ones: launch, fabric connections, the start handshake). Fails when the
+//! median or worst error grows past its bound.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn calibration() -> Option<PathBuf> {
+    let d = std::env::var_os("TENSIM_CALIBRATION_DIR")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("TENSIM_SOC_DIR").map(|s| PathBuf::from(s).join("../calibration")))
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/calibration"));
+    let key = "tensim/ccl_calibration: all_gather against the T3000 measurements";
+    let f = d.join("ccl_all_gather_wh_t3000.md");
+    if f.is_file() {
+        soc_descriptors::test_skips::note(env!("CARGO_TARGET_TMPDIR"), key, None);
+        Some(f)
+    } else {
+        soc_descriptors::test_skips::note(
+            env!("CARGO_TARGET_TMPDIR"),
+            key,
+            Some("../shared/calibration/ccl_all_gather_wh_t3000.md not found (TENSIM_CALIBRATION_DIR)"),
+        );
+        None
+    }
+}
+
+/// (devices, topology, per-device shape, measured µs) of every row of the file's three tables.
+fn rows(text: &str) -> Vec<(String, String, String, f64)> {
+    let mut out = Vec::new();
+    let mut current: Option<(String, String)> = None;
+    for l in text.lines() {
+        if let Some(h) = l.strip_prefix("### all_gather N=") {
+            let mut w = h.split_whitespace();
+            current = match (w.next(), w.next()) {
+                (Some(n), Some(t)) if t == "line" || t == "ring" => Some((n.to_string(), t.to_string())),
+                _ => None,
+            };
+            continue;
+        }
+        let cells: Vec<&str> = l.split('|').map(str::trim).collect();
+        if let (Some((n, t)), true) = (&current, cells.len() == 5)
+            && let Ok(us) = cells[3].parse::<f64>()
+        {
+            let shape = cells[2].trim_end_matches(|c: char| !c.is_ascii_digit()).replace('x', ",");
+            out.push((n.clone(), t.clone(), shape, us));
+        }
+    }
+    out
+}
+
+#[test]
+fn all_gather_on_t3000_within_bounds() {
+    let Some(f) = calibration() else { return };
+    let text = std::fs::read_to_string(&f).unwrap();
+    let all = rows(&text);
+    assert!(all.len() >= 20, "{} rows parsed from {}", all.len(), f.display());
+    let mut errs = Vec::new();
+    let mut lines = Vec::new();
+    for (n, t, shape, us) in all {
+        let elems: u64 = shape.split(',').map(|v| v.parse::<u64>().unwrap()).product();
+        if elems * 2 > 1 << 20 {
+            continue; // the large rows take long in a test build; the README lists them
+        }
+        let out = Command::new(env!("CARGO_BIN_EXE_tensim"))
+            .args(["run", "all_gather", "--system", "t3000", "--devices", &n, "--topology", &t, "--shape", &shape])
+            .args(["--dim", "3"])
+            .output()
+            .unwrap();
+        let o = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let cycles: f64 = o
+            .lines()
+            .find_map(|l| l.strip_prefix("cycles: "))
+            .and_then(|l| l.split_whitespace().next())
+            .unwrap()
+            .parse()
+            .unwrap();
+        let e = (cycles / 1000.0 - us) / us * 100.0;
+        lines.push(format!("N={n} {t} {shape}: tensim {:.2} us, silicon {us} us, {e:+.1}%", cycles / 1000.0));
+        errs.push(e.abs());
+    }
+    errs.sort_by(|a, b| a.total_cmp(b));
+    let (median, worst) = (errs[errs.len() / 2], errs[errs.len() - 1]);
+    println!("{}\nrows {}, median error {median:.1}%, worst error {worst:.1}%", lines.join("\n"), errs.len());
+    assert!(errs.len() >= 14, "{} rows compared", errs.len());
+    assert!(
+        median <= 6.0 && worst <= 12.0,
+        "median {median:.1}% (bound 6), worst {worst:.1}% (bound 12):\n{}",
+        lines.join("\n")
+    );
+}
