@@ -306,7 +306,7 @@ impl NocModel {
     /// head leaves: a fixed cost plus a per-hop cost to the farthest router of the tree.
     pub fn path_reservation(&self, noc: NocId, src: Noc0Coord, rect: Rect) -> Cycles {
         let tree = self.multicast_tree(noc, src, rect);
-        let far = crate::timing::tree_depth(&tree);
+        let far = crate::topology::tree_depth(&tree);
         let p = &self.params;
         Cycles(p.mcast_reserve_base.0 + far * p.mcast_reserve_per_hop.0)
     }

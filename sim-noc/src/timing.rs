@@ -294,7 +294,7 @@ impl NocTiming for ZeroLoadNoc {
         // The reservation is the source NIU's own work before the head leaves: zero-load has it too.
         let tree = self.topo.broadcast_tree(noc, src, rect);
         let p = &self.params;
-        Cycles(p.mcast_reserve_base.0 + tree_depth(&tree) * p.mcast_reserve_per_hop.0)
+        Cycles(p.mcast_reserve_base.0 + crate::topology::tree_depth(&tree) * p.mcast_reserve_per_hop.0)
     }
     fn multicast(
         &mut self,
@@ -349,15 +349,6 @@ impl NocTiming for ZeroLoadNoc {
         let i = self.topo.niu_index(tile, noc);
         if inject { &self.inject[i] } else { &self.eject[i] }
     }
-}
-
-/// Hops from the root to the deepest node of a broadcast tree.
-pub(crate) fn tree_depth(tree: &[TreeNode]) -> u64 {
-    let mut depth = vec![0u64; tree.len()];
-    for i in 1..tree.len() {
-        depth[i] = depth[tree[i].parent.expect("non-root")] + 1;
-    }
-    depth.iter().copied().max().unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -252,6 +252,15 @@ impl fmt::Display for LinkId {
     }
 }
 
+/// Hops from the root to the deepest node of a broadcast tree.
+pub fn tree_depth(tree: &[TreeNode]) -> u64 {
+    let mut depth = vec![0u64; tree.len()];
+    for i in 1..tree.len() {
+        depth[i] = depth[tree[i].parent.expect("non-root")] + 1;
+    }
+    depth.iter().copied().max().unwrap_or(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

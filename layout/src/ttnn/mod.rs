@@ -10,6 +10,7 @@
 //! into shards and pads each shard on its own to the page (the physical shape is then shards × physical
 //! shard shape).
 
+pub mod alignment;
 pub mod derive;
 
 pub use derive::{Derived, cores_from_count, derive, legacy_to_nd, nd_to_legacy, virtual_grid_spec};

@@ -217,7 +217,7 @@ fn strides_follow_the_logical_shape_and_the_alignment() {
     rm.padded_shape = Some("30x32x32".parse().unwrap());
     let d = rm.derive().unwrap();
     assert_eq!((d.alignment.clone(), d.strides.clone()), (vec![32, 32], vec![640, 32, 1]));
-    assert_eq!(super::derive::aligned_strides(&[6], &[1]), vec![1]);
+    assert_eq!(super::alignment::aligned_strides(&[6], &[1]), vec![1]);
 }
 
 #[test]

@@ -342,7 +342,7 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
 
 /// Run `mm` with random data from `seed` and check the output against a CPU reference by PCC.
 pub fn run_with(dev: &mut Device, mm: &Matmul2d, seed: u64) -> Result<Outcome, DeviceError> {
-    run_checked(dev, mm, seed, crate::examples::CheckMode::Full)
+    run_checked(dev, mm, seed, crate::options::CheckMode::Full)
 }
 
 /// [`run_with`], checking the output as `check` asks (`--check full|sample|off`).
@@ -350,7 +350,7 @@ pub fn run_checked(
     dev: &mut Device,
     mm: &Matmul2d,
     seed: u64,
-    check: crate::examples::CheckMode,
+    check: crate::options::CheckMode,
 ) -> Result<Outcome, DeviceError> {
     let (m, k, n, dtype, fidelity) = (mm.m, mm.k, mm.n, mm.dtype, mm.fidelity);
     let mm = mm.clone();
