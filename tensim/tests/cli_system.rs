@@ -40,8 +40,11 @@ fn system_lists_and_describes() {
 
 #[test]
 fn system_reads_a_real_cluster_file_and_draws_it() {
-    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/soc/cluster/cluster_descriptor_examples/wormhole_N300.yaml");
+    // $TENSIM_SOC_DIR (as every real-file test reads it), else ../shared/soc next to the repository.
+    let soc = std::env::var_os("TENSIM_SOC_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/soc"));
+    let file = soc.join("cluster/cluster_descriptor_examples/wormhole_N300.yaml");
     let key = "tensim/cli_system: a real cluster file";
     if !file.exists() {
         soc_descriptors::test_skips::note(
