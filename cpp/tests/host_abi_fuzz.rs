@@ -5,19 +5,10 @@
 
 use cpp::host::HostConfig;
 use proptest::prelude::*;
-use sim_device::{Arch, Device};
+use sim_device::Arch;
 
 fn config() -> HostConfig {
-    HostConfig {
-        arch: Arch::WormholeB0,
-        num_devices: 2,
-        open: Box::new(|_| Device::builtin(Arch::WormholeB0).map_err(|e| e.to_string())),
-        on_run: Box::new(|_, _, _| {}),
-        kernel_roots: Vec::new(),
-        system: None,
-        workers: 1,
-        pick_system: None,
-    }
+    cpp::host::fuzz::builtin_config(Arch::WormholeB0, 2)
 }
 
 proptest! {

@@ -6,10 +6,7 @@ use sim_device::prelude::*;
 use std::path::PathBuf;
 
 fn calibration_dir() -> Option<PathBuf> {
-    let d = std::env::var_os("TENSIM_CALIBRATION_DIR")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("TENSIM_SOC_DIR").map(|s| PathBuf::from(s).join("../calibration")))
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/calibration"));
+    let d = soc_descriptors::test_skips::calibration_dir(env!("CARGO_MANIFEST_DIR"));
     let key = "kernels/calibration: calibration checks";
     if d.join("wormhole_b0_one_to_one.md").is_file() {
         soc_descriptors::test_skips::note(env!("CARGO_TARGET_TMPDIR"), key, None);

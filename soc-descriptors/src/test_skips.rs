@@ -25,6 +25,16 @@ pub fn note(target_tmp: &str, test: &str, why: Option<&str>) {
     }
 }
 
+/// Where the silicon measurements are: `$TENSIM_CALIBRATION_DIR`, else `$TENSIM_SOC_DIR/../calibration`,
+/// else `../shared/calibration` next to the repository (`manifest_dir` is the test crate's
+/// `env!("CARGO_MANIFEST_DIR")`). The caller checks for the file it needs.
+pub fn calibration_dir(manifest_dir: &str) -> PathBuf {
+    std::env::var_os("TENSIM_CALIBRATION_DIR")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("TENSIM_SOC_DIR").map(|s| PathBuf::from(s).join("../calibration")))
+        .unwrap_or_else(|| Path::new(manifest_dir).join("../../shared/calibration"))
+}
+
 /// Every skip recorded, as (test, why), sorted.
 pub fn recorded(target_tmp: &str) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = std::fs::read_dir(dir(target_tmp))

@@ -81,10 +81,7 @@ fn tensim(args: &[&str]) -> String {
 }
 
 fn calibration() -> Option<PathBuf> {
-    let d = std::env::var_os("TENSIM_CALIBRATION_DIR")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("TENSIM_SOC_DIR").map(|s| PathBuf::from(s).join("../calibration")))
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/calibration"));
+    let d = soc_descriptors::test_skips::calibration_dir(env!("CARGO_MANIFEST_DIR"));
     let key = "tensim/calibration_summary: the calibration summary";
     if d.join("dm").is_dir() {
         soc_descriptors::test_skips::note(env!("CARGO_TARGET_TMPDIR"), key, None);

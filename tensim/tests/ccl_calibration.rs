@@ -7,10 +7,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn calibration() -> Option<PathBuf> {
-    let d = std::env::var_os("TENSIM_CALIBRATION_DIR")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("TENSIM_SOC_DIR").map(|s| PathBuf::from(s).join("../calibration")))
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/calibration"));
+    let d = soc_descriptors::test_skips::calibration_dir(env!("CARGO_MANIFEST_DIR"));
     let key = "tensim/ccl_calibration: all_gather against the T3000 measurements";
     let f = d.join("ccl_all_gather_wh_t3000.md");
     if f.is_file() {

@@ -55,6 +55,21 @@ impl Input<'_> {
     }
 }
 
+/// A session of `devices` built-in `arch` chips that records nothing: what the fuzz target and its
+/// property-test twin drive.
+pub fn builtin_config(arch: sim_device::Arch, devices: u32) -> HostConfig {
+    HostConfig {
+        arch,
+        num_devices: devices,
+        open: Box::new(move |_| sim_device::Device::builtin(arch).map_err(|e| e.to_string())),
+        on_run: Box::new(|_, _, _| {}),
+        kernel_roots: Vec::new(),
+        system: None,
+        workers: 1,
+        pick_system: None,
+    }
+}
+
 /// Drive the host table with `bytes` on a session configured by `cfg`: the number of calls made, or the
 /// finding (a call that panicked inside tensim or failed without a message).
 pub fn drive(cfg: HostConfig, bytes: &[u8]) -> Result<usize, String> {
