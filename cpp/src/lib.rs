@@ -9,10 +9,11 @@
 //! run in-process; their calls reach tensim's Rust host API through a second table.
 //!
 //! Module map: the generated header table (`build.rs`) builds the header trees into the binary;
-//! `compile.rs` compiler, flags, cache; `ffi/` the one unsafe module (loading, entry calls, the running
-//! kernel's context, raw pointers — `mod.rs`; the L1 memory mapping — `memory.rs`; who runs user code and
-//! the watchdog — `supervise.rs`; fault reports — `signals.rs`); `abi/` the kernel table; `l1_window.rs` L1
-//! in host memory for raw pointers; `host/` host programs (build, table, session).
+//! `compile.rs` compiler, flags, cache; `ffi/` the one unsafe module, in layers (`loader` libraries and
+//! entry calls, `context` the running kernel, `marshal` strings and slices, `arena` and `l1_window` L1 in
+//! host memory for raw pointers, `supervise` who runs user code and the watchdog, `fault` fault reports);
+//! `abi/` the kernel table; `host/` host programs (build, table, session). The tables are handed to the
+//! loader from here and from `host/`, so `ffi/` imports nothing above it.
 
 mod abi;
 pub mod compile;
@@ -22,12 +23,12 @@ mod headers {
     include!(concat!(env!("OUT_DIR"), "/headers.rs"));
 }
 pub mod host;
-pub mod l1_window;
 
 pub use abi::{ABI_VERSION, format_code};
 use compile::{Spec, Target, TriscBuild};
-use ffi::KernelLib;
 pub use ffi::check_timeout_setting;
+pub use ffi::l1_window;
+use ffi::{Abi, KernelLib};
 use sim_device::program::{Kernel, KernelConfig, KernelHandle, MathFidelity, NocMode, Program};
 use sim_device::{Arch, CoreRangeSet, Device, DeviceError, NocId};
 use sim_tensix::{ComputeRole, DataMovementProcessor};
@@ -52,13 +53,22 @@ fn noc_number(n: NocId) -> u32 {
 }
 
 /// Load (once per process) the library built at `path`.
-fn load(path: &Path) -> Result<Arc<KernelLib>, String> {
-    static LOADED: LazyLock<Mutex<HashMap<PathBuf, Arc<KernelLib>>>> = LazyLock::new(Default::default);
+fn load(path: &Path) -> Result<Arc<KernelLib<abi::TensimApi>>, String> {
+    type Loaded = HashMap<PathBuf, Arc<KernelLib<abi::TensimApi>>>;
+    static LOADED: LazyLock<Mutex<Loaded>> = LazyLock::new(Default::default);
     let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(l) = loaded.get(path) {
         return Ok(l.clone());
     }
-    let lib = Arc::new(KernelLib::load(path)?);
+    let lib = Arc::new(KernelLib::load(
+        path,
+        &Abi {
+            table: &abi::TABLE,
+            version: ABI_VERSION,
+            version_symbol: b"tensim_abi_version\0",
+            header: "tensim/abi.h",
+        },
+    )?);
     loaded.insert(path.to_path_buf(), lib.clone());
     Ok(lib)
 }
@@ -131,7 +141,7 @@ pub fn kernel_from_file_with(
                     compile::build(&spec(target, &c.compile_args, &c.named_compile_args, &c.defines)).map_err(err)?;
                 libs.push(load(&so).map_err(err)?);
             }
-            let [unpack, math, pack]: [Arc<KernelLib>; 3] = libs.try_into().expect("three builds");
+            let [unpack, math, pack]: [Arc<KernelLib<abi::TensimApi>>; 3] = libs.try_into().expect("three builds");
             Ok(Kernel::compute(&name, move |c| match c.role() {
                 ComputeRole::Unpack => unpack.run_compute(c),
                 ComputeRole::Math => math.run_compute(c),

@@ -2,7 +2,8 @@
 //! forwarding to tensim's Rust host API on this thread's session. Errors (and panics) become a non-zero
 //! return and a message the C++ side throws as tt-metal does.
 
-use super::session::{Session, session};
+use super::call::{last_error, on_session, open_one};
+use super::session::Session;
 use crate::abi::format_from_code;
 use crate::ffi::{c_string, read_slice, set_out, write_slice};
 use sim_device::buffer::{BufferType, InterleavedBufferConfig, ShardParameters, ShardedBufferConfig};
@@ -12,8 +13,7 @@ use sim_device::program::{
 };
 use sim_device::{Arch, CoreCoord, CoreRange, CoreRangeSet, NocId};
 use sim_tensix::DataMovementProcessor;
-use std::cell::RefCell;
-use std::ffi::{CString, c_char, c_void};
+use std::ffi::{c_char, c_void};
 
 /// The ABI version `tensim/host_abi.h` declares.
 pub const HOST_ABI_VERSION: u32 = 3;
@@ -102,48 +102,6 @@ pub static HOST_TABLE: HostApi = HostApi {
     accessor_appended,
 };
 
-thread_local! {
-    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
-}
-
-/// The message of this thread's last failing host call.
-pub(crate) fn last_error_message() -> String {
-    LAST_ERROR.with(|e| e.borrow().to_string_lossy().into_owned())
-}
-
-extern "C" fn last_error() -> *const c_char {
-    LAST_ERROR.with(|e| e.borrow().as_ptr())
-}
-
-/// Run one call: 0 on success; otherwise the message is kept for `last_error` and -1 returned. A panic
-/// is caught here (it must not unwind into the C++ frames) and reported as an internal error.
-/// Run a host call (`api`: a type name whose path names it, recorded as the host program's last call):
-/// 0, or -1 with the message for `last_error`.
-fn call_named(api: &'static str, f: impl FnOnce() -> Result<(), String>) -> i32 {
-    crate::ffi::enter_tensim(api);
-    let _back = crate::ffi::BackToHost;
-    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|p| {
-        let m = p
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-            .unwrap_or_else(|| "a panic".into());
-        Err(format!("internal error in tensim: {m}; please report it"))
-    });
-    match r {
-        Ok(()) => 0,
-        Err(m) => {
-            let c = CString::new(m.replace('\0', " ")).unwrap_or_default();
-            LAST_ERROR.with(|e| *e.borrow_mut() = c);
-            -1
-        }
-    }
-}
-
-pub(super) fn on_session<F: FnOnce(&mut Session) -> Result<(), String>>(f: F) -> i32 {
-    call_named(std::any::type_name::<F>(), || session(f))
-}
-
 /// Core ranges passed as quadruples.
 fn ranges(ptr: *const u32, n: u32) -> Result<CoreRangeSet, String> {
     let v = read_slice(ptr, n as usize * 4);
@@ -177,14 +135,6 @@ extern "C" fn open_device(id: i32, out: *mut u32) -> i32 {
         set_out(out, id);
         Ok(())
     })
-}
-
-/// Open device `id` (not open yet) with its L1 ready for C++ kernels' pointers.
-pub(super) fn open_one(s: &mut Session, id: u32) -> Result<(), String> {
-    let mut dev = (s.cfg.open)(id)?;
-    crate::l1_window::map_device(&mut dev)?;
-    s.devices.insert(id, dev);
-    Ok(())
 }
 
 extern "C" fn close_device(dev: u32) -> i32 {

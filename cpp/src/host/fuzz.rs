@@ -178,7 +178,7 @@ fn calls(bytes: &[u8]) -> Result<usize, String> {
         };
         made += 1;
         if rc != 0 {
-            let msg = super::abi::last_error_message();
+            let msg = super::call::last_error_message();
             if msg.is_empty() || msg.contains("internal error") {
                 return Err(format!("call {made} ({name}) returned {rc} with message `{msg}`"));
             }

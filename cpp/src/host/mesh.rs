@@ -4,7 +4,7 @@
 //! arguments a worker kernel needs (`append_fabric_connection_rt_args`). Each joint step lends the
 //! session's devices to a [`MeshDevice`] and takes them back afterwards, whatever the outcome.
 
-use super::abi::on_session;
+use super::call::on_session;
 use super::session::{OpenMesh, Session};
 use crate::ffi::{read_slice, set_out, write_slice};
 use sim_device::fabric::FabricConfig;
@@ -58,7 +58,7 @@ pub(super) extern "C" fn open_mesh(rows: u32, cols: u32, out: *mut u32) -> i32 {
             }
         }
         for &id in &ids {
-            super::abi::open_one(s, id)?;
+            super::call::open_one(s, id)?;
         }
         write_slice(out, &ids);
         s.mesh = Some(OpenMesh { shape, devices: ids });

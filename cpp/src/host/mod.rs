@@ -5,6 +5,7 @@
 
 pub(crate) mod abi;
 pub mod build;
+mod call;
 pub mod fuzz;
 mod mesh;
 pub(crate) mod session;
@@ -32,7 +33,13 @@ pub fn run(lib: &Path, cfg: HostConfig, args: &[String]) -> Result<HostOutcome, 
     crate::ffi::install_fault_handler();
     crate::ffi::set_program(args.first().map_or("", String::as_str));
     let who = crate::ffi::Who::host();
-    let lib = crate::ffi::HostLib::load(lib, &who)?;
+    let table = crate::ffi::Abi {
+        table: &abi::HOST_TABLE,
+        version: abi::HOST_ABI_VERSION,
+        version_symbol: b"tensim_host_abi_version\0",
+        header: "tensim/host_abi.h",
+    };
+    let lib = crate::ffi::HostLib::load(lib, &who, &table)?;
     let (r, s) = session::with_session(cfg, || lib.run_main(args, &who));
     let (exit_code, exited) = match r? {
         crate::ffi::MainEnd::Returned(c) => (c, false),

@@ -9,7 +9,8 @@
 //! An access past the end of L1 (up to 64 KiB beyond) or below the lowest address the host can map is
 //! reported with the address and the core, and ends the run.
 
-use crate::ffi::{Arena, FaultAction, install_fault_handler, map_low, reserve_low};
+use super::arena::{Arena, map_low, reserve_low};
+use super::fault::{FaultAction, install_fault_handler, resolve_addresses_with};
 
 use sim_device::Device;
 use std::sync::Arc;
@@ -236,6 +237,7 @@ pub fn map_device(dev: &mut Device) -> Result<(), String> {
     REG[slot][3].store(stride, Ordering::Relaxed);
     REG[slot][4].store(size, Ordering::Relaxed);
     REG[slot][0].store(arena.base(), Ordering::Release);
+    resolve_addresses_with(on_fault);
     install_fault_handler();
     let reg = Arc::new(Registration { slot, arena });
     dev.move_l1_to_windows(|i, l1_bytes| {

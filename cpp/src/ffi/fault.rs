@@ -1,4 +1,5 @@
-//! Faults in C++ code: the handler that maps a core's L1 on first touch, and that reports every other
+//! Faults in C++ code: the handler that asks the registered resolver (`l1_window` maps a core's L1 on first
+//! touch) what a faulting address means, and that reports every other
 //! fault of user code — a bad pointer, a stack overflow, a trap, an arithmetic fault, an abort — naming the
 //! kernel (file, core, RISC) or the host program and its last tensim call (`supervise.rs`), then ends the
 //! process with exit code 1. Faults with no user code on the thread go to the handler installed before
@@ -16,6 +17,20 @@ pub(crate) enum FaultAction {
     Retry,
     /// An L1 pointer out of bounds: this description of the fault, then the process ends.
     Report(String),
+}
+
+/// The resolver of faulting addresses, once one is registered (read in the handler: an atomic load).
+static RESOLVER: std::sync::OnceLock<fn(usize) -> FaultAction> = std::sync::OnceLock::new();
+
+/// Let `resolve` say what a fault at an address means (the L1 windows register theirs when a device's L1
+/// first moves into them; later registrations of the same resolver change nothing).
+pub(crate) fn resolve_addresses_with(resolve: fn(usize) -> FaultAction) {
+    let _ = RESOLVER.set(resolve);
+}
+
+/// What the registered resolver says of `addr` (`Pass` when there is none).
+fn resolve(addr: usize) -> FaultAction {
+    RESOLVER.get().map_or(FaultAction::Pass, |r| r(addr))
 }
 
 /// The signals whose faults are reported.
@@ -125,7 +140,7 @@ fn report(who: &supervise::Who, in_user: bool, fault: impl FnOnce(&mut Buf)) -> 
     }
 }
 
-/// Install (once) the fault handler: `l1_window::on_fault` says what a fault at an address means for L1
+/// Install (once) the fault handler: the registered resolver says what a fault at an address means for L1
 /// (see [`FaultAction`]); a fault of user code is reported; other faults go back to the handler installed
 /// before.
 pub(crate) fn install_fault_handler() {
@@ -136,7 +151,7 @@ pub(crate) fn install_fault_handler() {
         let (addr, code) = unsafe { ((*info).si_addr() as usize, (*info).si_code) };
         let who = supervise::current();
         if sig == libc::SIGSEGV || sig == libc::SIGBUS {
-            match crate::l1_window::on_fault(addr) {
+            match resolve(addr) {
                 FaultAction::Retry => return,
                 FaultAction::Report(m) => match who {
                     Some((w, _)) => report(w, true, |b| {
