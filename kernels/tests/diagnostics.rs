@@ -399,7 +399,7 @@ fn cb_calls_on_an_unconfigured_cb_and_impossible_waits() {
 #[test]
 fn a_spin_loop_hits_the_watchdog() {
     let mut params = ArchParams_builtin();
-    params.set("sim.max_cycles=100000").unwrap();
+    params.set("--set", "sim.max_cycles=100000").unwrap();
     let mut dev = Device::open_with_params(&ChipSpec::builtin(Arch::WormholeB0), params).unwrap();
     let mut p = Program::new();
     let c = CoreCoord::new(0, 0);

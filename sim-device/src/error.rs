@@ -1,8 +1,8 @@
 //! Errors of the host API and of runs: each names the core, kernel, address or key involved and what would
 //! fix it.
 
-use crate::params::ParamError;
 use sim_core::Cycle;
+use sim_params::ParamError;
 use std::fmt;
 
 /// A kernel blocked when a run deadlocked.

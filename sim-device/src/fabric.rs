@@ -4,7 +4,7 @@
 //! on the router facing the opposite one, so every row and column of the mesh is a 1-D line (a ring when
 //! the configuration closes it and the system links its ends).
 
-use crate::params::Params;
+use sim_params::Params;
 use sim_tensix::dataflow::fabric::router_layout;
 pub use sim_tensix::dataflow::fabric::{
     FABRIC_CONNECTION_ARGS, FabricCmd, FabricConnection, FabricHeader, FabricRoute,

@@ -12,7 +12,7 @@ pub mod error;
 pub mod fabric;
 mod launch;
 pub mod mesh;
-pub mod params;
+pub use sim_params as params;
 pub mod program;
 pub mod report;
 mod runs;

@@ -26,7 +26,7 @@ proptest! {
     fn overrides_are_checked_and_accepted_ones_run(sets in proptest::collection::vec(assignment(), 1..4)) {
         let mut p = Params::builtin(Arch::WormholeB0);
         for s in &sets {
-            if let Err(e) = p.set(s) {
+            if let Err(e) = p.set("--set", s) {
                 let key = s.split('=').next().unwrap();
                 prop_assert!(e.to_string().contains(key), "{e}");
             }

@@ -10,14 +10,14 @@ fn device(extra: &[&str]) -> Device {
     let mut p = Params::builtin(Arch::WormholeB0);
     let keys: Vec<&str> = p.entries().iter().map(|e| e.key).filter(|k| k.starts_with("api.")).collect();
     for k in keys {
-        p.set(&format!("{k}=0")).unwrap();
+        p.set("--set", &format!("{k}=0")).unwrap();
     }
-    p.set("noc.inject_cycles_per_kflit=1000").unwrap();
-    p.set("noc.hop_cycles=9").unwrap();
-    p.set("noc.ack_turnaround_cycles=0").unwrap();
-    p.set("noc.read_serve_cycles=0").unwrap();
+    p.set("--set", "noc.inject_cycles_per_kflit=1000").unwrap();
+    p.set("--set", "noc.hop_cycles=9").unwrap();
+    p.set("--set", "noc.ack_turnaround_cycles=0").unwrap();
+    p.set("--set", "noc.read_serve_cycles=0").unwrap();
     for s in extra {
-        p.set(s).unwrap();
+        p.set("--set", s).unwrap();
     }
     Device::open_with_params(&ChipSpec::builtin(Arch::WormholeB0), p).unwrap()
 }

@@ -59,7 +59,7 @@ impl ParamArgs {
             p.apply_file(f).map_err(|e| e.to_string())?;
         }
         for s in &self.set {
-            p.set(s).map_err(|e| e.to_string())?;
+            p.set("--set", s).map_err(|e| e.to_string())?;
         }
         let origin = if self.set.is_empty() { "--params" } else { "--set" };
         p.validate(origin).map_err(|e| e.to_string())?;

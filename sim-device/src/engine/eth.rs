@@ -6,8 +6,8 @@
 //! lands sooner than one link latency after it was sent, a window of that length is safe.
 
 use super::{ChipState, Engine, Ev};
-use crate::params::EthParams;
 use sim_core::{Cycle, Cycles};
+use sim_params::EthParams;
 use sim_tensix::{CoreIdx, EthError, EthSend};
 use soc_descriptors::Noc0Coord;
 
@@ -104,7 +104,7 @@ impl Engine {
         l1.check(s.src_l1 as u64, s.size as u64).map_err(|err| EthError::Range { side: "source", err })?;
         l1.check(s.dst_l1 as u64, s.size as u64).map_err(|err| EthError::Range { side: "destination", err })?;
         let mut data = Vec::new();
-        if c.move_data || s.size <= crate::params::SEMAPHORE_BYTES {
+        if c.move_data || s.size <= sim_params::SEMAPHORE_BYTES {
             l1.append_to(s.src_l1 as u64, s.size as u64, &mut data).expect("checked");
         }
         let start = now.max(port.tx_free);

@@ -18,11 +18,11 @@ pub(crate) use eth::{EthPort, EthTiming};
 pub(crate) use fabric::Router;
 pub(crate) use run::{Finished, Pause, Runner, run};
 
-use crate::params::MemLayout;
 use crate::report::{DataRecord, TransferRecord, ZoneRecord};
 use noc::Xfer;
 use sim_core::{Agenda, Cycle, Cycles, FiberId, TraceBuilder};
 use sim_noc::{Dram, DramTiming, NocAddrMap, NocParams, NocTiming};
+use sim_params::MemLayout;
 use sim_tensix::{CoreIdx, Risc, TensixCore, Wait};
 use soc_descriptors::{Chip, Noc0Coord};
 use std::collections::{BTreeSet, HashMap};

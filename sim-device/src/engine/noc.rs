@@ -4,10 +4,10 @@
 //! source data is captured when it leaves, destinations change when it lands.
 
 use super::{ChipState, Engine, Ev};
-use crate::params::SEMAPHORE_BYTES;
 use crate::report::{TransferKind, TransferRecord};
 use sim_core::{Cycle, Cycles};
 use sim_noc::{Rect, VcClass};
+use sim_params::SEMAPHORE_BYTES;
 use sim_tensix::{AtomicOp, CoreIdx, NocError, ReadReq, Risc, WriteReq};
 use soc_descriptors::{Noc0Coord, NocId, TileKind, TranslatedCoord};
 

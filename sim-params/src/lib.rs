@@ -1,5 +1,5 @@
-//! Per-arch parameters, typed once and checked once. The data files in `sim-device/arch/` (one per chip,
-//! every value with a source note) and every override (`--set KEY=VALUE`, a `--params` file) resolve into
+//! Per-arch parameters, typed once and checked once. The data files in `sim-params/arch/` (one per chip,
+//! every value with a source note) and every override (`KEY=VALUE` text, a YAML file of overrides) resolve into
 //! [`Params`]: typed structs (`NocParams`, `DramParams`, `MemLayout`, `ApiCosts` with `ComputeParams`, …)
 //! whose every field has a key in `keys` with an allowed range. A value outside its range, a fraction,
 //! a negative number or one too wide for its integer type is a [`ParamError`] echoing what was written; the
@@ -204,7 +204,8 @@ pub enum ParamProblem {
 /// A parameter that cannot be used: where it came from, the key, the value as written and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParamError {
-    /// `--set`, a file path, or `built-in <arch> parameters`.
+    /// Where the value came from: what the caller named (the command line's `--set`), a file path, or
+    /// `built-in <arch> parameters`.
     pub origin: String,
     /// The key (empty for whole-file problems).
     pub key: String,
@@ -237,7 +238,7 @@ impl fmt::Display for ParamError {
                 }
                 write!(f, " (`tensim params` lists them all)")
             }
-            ParamProblem::NotAssignment => write!(f, "expected KEY=VALUE, e.g. --set noc.hop_cycles=9"),
+            ParamProblem::NotAssignment => write!(f, "expected KEY=VALUE, e.g. {} noc.hop_cycles=9", self.origin),
             ParamProblem::NotANumber => write!(f, "not a number"),
             ParamProblem::NotWhole => write!(f, "must be a whole number"),
             ParamProblem::Negative => write!(f, "must not be negative"),
@@ -255,9 +256,9 @@ impl std::error::Error for ParamError {}
 
 fn builtin_text(arch: Arch) -> &'static str {
     match arch {
-        Arch::WormholeB0 => include_str!("../../arch/wormhole_b0.yaml"),
-        Arch::Blackhole => include_str!("../../arch/blackhole.yaml"),
-        Arch::Grayskull => include_str!("../../arch/grayskull.yaml"),
+        Arch::WormholeB0 => include_str!("../arch/wormhole_b0.yaml"),
+        Arch::Blackhole => include_str!("../arch/blackhole.yaml"),
+        Arch::Grayskull => include_str!("../arch/grayskull.yaml"),
     }
 }
 
@@ -436,26 +437,27 @@ impl Params {
 
     /// Set `key` to a value derived from the chip, with the note that says how (not checked against the
     /// key's range: the caller derived it from values that were).
-    pub(crate) fn set_derived(&mut self, key: &str, value: u64, note: String) {
+    pub fn set_derived(&mut self, key: &str, value: u64, note: String) {
         if let Some(i) = keys::find(key) {
             (KEYS[i].set)(self, value);
             self.sources[i] = note;
         }
     }
 
-    /// Override one parameter from `KEY=VALUE` text (`--set`). Relations between keys are checked by
+    /// Override one parameter from `KEY=VALUE` text; `origin` names where the text came from in errors and
+    /// in the parameter's source (the command line says `--set`). Relations between keys are checked by
     /// [`Params::validate`] once every override is in.
-    pub fn set(&mut self, assignment: &str) -> Result<(), ParamError> {
+    pub fn set(&mut self, origin: &str, assignment: &str) -> Result<(), ParamError> {
         let Some((k, v)) = assignment.split_once('=') else {
             return Err(ParamError {
-                origin: "--set".into(),
+                origin: origin.into(),
                 key: assignment.to_string(),
                 value: String::new(),
                 problem: ParamProblem::NotAssignment,
             });
         };
         let (k, v) = (k.trim(), v.trim());
-        self.apply("--set", k, &RawValue::parse(v), format!("--set {k}={v}")).map(|_| ())
+        self.apply(origin, k, &RawValue::parse(v), format!("{origin} {k}={v}")).map(|_| ())
     }
 
     /// Apply a YAML file of overrides: `key: value` or `key: { value: V, source: "…" }`.

@@ -44,7 +44,7 @@ fn every_key_is_listed_once_and_its_range_fits_its_type() {
 #[test]
 fn overrides_are_checked_and_echo_what_was_typed() {
     let mut p = Params::builtin(Arch::WormholeB0);
-    p.set("noc.hop_cycles=11").unwrap();
+    p.set("--set", "noc.hop_cycles=11").unwrap();
     assert_eq!(p.noc.hop, Cycles(11));
     assert_eq!(p.source("noc.hop_cycles"), Some("--set noc.hop_cycles=11"));
     let cases = [
@@ -79,22 +79,22 @@ fn overrides_are_checked_and_echo_what_was_typed() {
         ("noc.inject_cycles_per_kflit=0", "--set: noc.inject_cycles_per_kflit = 0: out of range"),
     ];
     for (input, want) in cases {
-        let e = p.set(input).unwrap_err().to_string();
+        let e = p.set("--set", input).unwrap_err().to_string();
         assert!(e.starts_with(want), "{input}: got `{e}`, want `{want}`");
     }
     assert_eq!(p.noc.hop, Cycles(11), "a rejected override leaves the old value");
-    assert_eq!(p.set("noc.hop_cycles=0x10"), Ok(()));
+    assert_eq!(p.set("--set", "noc.hop_cycles=0x10"), Ok(()));
     assert_eq!(p.noc.hop, Cycles(16));
 }
 
 #[test]
 fn relations_between_keys_are_checked_after_overrides() {
     let mut p = Params::builtin(Arch::WormholeB0);
-    p.set("noc.max_burst_bytes=8200").unwrap();
+    p.set("--set", "noc.max_burst_bytes=8200").unwrap();
     let e = p.validate("--set").unwrap_err().to_string();
     assert!(e.contains("noc.max_burst_bytes = 8200: must be a whole number of 32-byte flits"), "{e}");
     let mut p = Params::builtin(Arch::WormholeB0);
-    p.set("mem.semaphore_base=102300").unwrap();
+    p.set("--set", "mem.semaphore_base=102300").unwrap();
     let e = p.validate("--set").unwrap_err().to_string();
     assert!(e.contains("semaphores end at"), "{e}");
 }
@@ -135,10 +135,10 @@ fn override_files_take_plain_values_or_value_and_source() {
 fn an_unknown_key_suggests_the_keys_sharing_most_words_first() {
     let mut p = Params::builtin(Arch::Blackhole);
     // The key's name before it became the serving time of a read request.
-    let e = p.set("noc.read_response_cycles=35").unwrap_err().to_string();
+    let e = p.set("--set", "noc.read_response_cycles=35").unwrap_err().to_string();
     assert!(e.contains("known keys include noc.read_serve_cycles, "), "{e}");
     // Only keys of the same group, at most 12.
-    let e = p.set("dram.bandwidth=1").unwrap_err().to_string();
+    let e = p.set("--set", "dram.bandwidth=1").unwrap_err().to_string();
     assert!(e.contains("known keys include dram."), "{e}");
     assert!(!e.contains("noc."), "{e}");
     let listed = e.split("include ").nth(1).unwrap().split(" (").next().unwrap().split(", ").count();
