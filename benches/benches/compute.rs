@@ -3,7 +3,7 @@
 //! per wall second. Run: `cargo bench -p benches --bench compute`.
 
 use benches::harness::measure;
-use kernels::{ExampleOptions, find};
+use programs::{ExampleOptions, find};
 use sim_device::prelude::*;
 use sim_tensix::compute::math;
 use std::time::{Duration, Instant};

@@ -2,7 +2,7 @@
 //! cores is ~115 MB of address space, zero-allocated so only touched pages are resident; DRAM is sparse).
 //! Run: `cargo bench -p benches --bench memory` (Linux: reads VmHWM from /proc/self/status).
 
-use kernels::{ExampleOptions, find};
+use programs::{ExampleOptions, find};
 use sim_device::prelude::*;
 
 fn vm_hwm_kib() -> Option<u64> {

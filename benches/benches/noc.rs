@@ -2,11 +2,11 @@
 //! kernels mode, and an 8x8 all-to-all moving 1 MiB out of every core (63 destinations × 16 KiB).
 //! Run: `cargo bench -p benches --bench noc` (uses ../shared/calibration for the traces).
 
-use kernels::dm_bench::{DEFAULT_COUNTS, Suite, builtin, default_sizes, run_sweep};
-use kernels::replay::{Mode, parse_replay_input, replay};
 use sim_device::prelude::*;
 use std::path::PathBuf;
 use std::time::Instant;
+use suites::dm_bench::{DEFAULT_COUNTS, Suite, builtin, default_sizes, run_sweep};
+use suites::replay::{Mode, parse_replay_input, replay};
 
 fn best_of<T>(n: usize, mut f: impl FnMut() -> T) -> (f64, T) {
     let mut best = f64::MAX;

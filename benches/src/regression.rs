@@ -4,7 +4,7 @@
 //! checked-in baseline (`benches/baseline/regression.csv`). Any drift fails; an intended change is accepted
 //! by re-recording the baseline (`TENSIM_BLESS=1 cargo test -p benches --test regression`).
 
-use kernels::{ExampleOptions, list};
+use programs::{ExampleOptions, list};
 use sim_device::prelude::*;
 use std::fmt::Write as _;
 
@@ -53,7 +53,7 @@ impl Row {
 /// run on its own device; the rows come back in the same order as a serial run, with the same numbers).
 pub fn run_suite() -> Result<Vec<Row>, String> {
     use rayon::prelude::*;
-    let jobs: Vec<(Arch, &kernels::Example)> =
+    let jobs: Vec<(Arch, &programs::Example)> =
         [Arch::WormholeB0, Arch::Blackhole].into_iter().flat_map(|a| list().iter().map(move |e| (a, e))).collect();
     let mut rows: Vec<Row> = jobs
         .into_par_iter()
@@ -83,10 +83,10 @@ pub fn run_suite() -> Result<Vec<Row>, String> {
 /// The collectives on their systems: all_gather on the T3000 8-chip ring and line and a p300 line;
 /// reduce_scatter and all_reduce on the T3000 ring and a 1x4 line.
 fn collectives() -> Result<Vec<Row>, String> {
-    use kernels::mesh::all_gather::{self, AllGather};
-    use kernels::mesh::all_reduce::{self, AllReduce};
-    use kernels::mesh::ccl::Topology;
-    use kernels::mesh::reduce_scatter::{self, ReduceScatter};
+    use programs::mesh::all_gather::{self, AllGather};
+    use programs::mesh::all_reduce::{self, AllReduce};
+    use programs::mesh::ccl::Topology;
+    use programs::mesh::reduce_scatter::{self, ReduceScatter};
     use sim_device::mesh::{MeshDevice, MeshShape};
     let cases = [
         ("all_gather_ring8", "t3000", 8, Topology::Ring),

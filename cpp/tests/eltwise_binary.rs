@@ -2,10 +2,10 @@
 //! program with the Rust ports of those kernels: the same output bits and the same cycles, per kernel,
 //! on Wormhole B0 and Blackhole. Needs the host C++ compiler and says so loudly when there is none.
 
-use kernels::examples::common::{
+use programs::examples::common::{
     CB_IN0, CB_IN1, CB_OUT0, bf16_dram_buffer, create_bf16_cbs, reader_binary_accessor, writer_unary_accessor,
 };
-use kernels::examples::eltwise_binary::tiles_add;
+use programs::examples::eltwise_binary::tiles_add;
 use sim_device::prelude::*;
 use std::path::PathBuf;
 

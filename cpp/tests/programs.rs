@@ -4,7 +4,7 @@
 //! as the Rust port's, on Wormhole B0 and Blackhole. Needs the host C++ compiler and says so loudly.
 
 use cpp::host::{HostConfig, build};
-use kernels::ExampleOptions;
+use programs::ExampleOptions;
 use sim_device::{Arch, Device};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -47,7 +47,7 @@ fn run_cpp_on(dir: &Path, arch: Arch, devices: u32) -> Result<(i32, Vec<u64>), S
 
 /// The Rust port's cycles.
 fn run_rust(name: &str, arch: Arch) -> u64 {
-    let ex = kernels::find(name).unwrap_or_else(|| panic!("no built-in program {name}"));
+    let ex = programs::find(name).unwrap_or_else(|| panic!("no built-in program {name}"));
     let mut dev = Device::builtin(arch).unwrap();
     let out = (ex.run)(&mut dev, &ExampleOptions::default()).unwrap();
     assert!(out.passed, "{name}: {}", out.check);

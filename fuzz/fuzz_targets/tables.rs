@@ -1,7 +1,7 @@
 //! Fuzz target: measured tables given to `--compare` — tt-metal's data-movement markdown tables and the
 //! GEMM benchmark's CSV — parse into rows or a named error, and a parsed table compares without a panic.
 #![no_main]
-use kernels::dm_bench::{compare, parse_table, recognise, table_title};
+use suites::dm_bench::{compare, parse_table, recognise, table_title};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -13,7 +13,7 @@ fuzz_target!(|data: &[u8]| {
         let c = compare(&rows, &rows);
         let _ = format!("{c:?}");
     }
-    if let Ok(rows) = kernels::gemm_bench::compare::parse("fuzz.csv", text) {
-        let _ = kernels::gemm_bench::compare::compare(&rows, &[]);
+    if let Ok(rows) = suites::gemm_bench::compare::parse("fuzz.csv", text) {
+        let _ = suites::gemm_bench::compare::compare(&rows, &[]);
     }
 });

@@ -5,9 +5,9 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
-        if let Ok(input) = kernels::replay::parse_replay_input(text, "fuzz.json") {
+        if let Ok(input) = suites::replay::parse_replay_input(text, "fuzz.json") {
             if let Ok(mut dev) = sim_device::Device::builtin(sim_device::Arch::WormholeB0) {
-                let _ = kernels::replay::replay(&mut dev, &input, kernels::replay::Mode::Kernels, "fuzz.json");
+                let _ = suites::replay::replay(&mut dev, &input, suites::replay::Mode::Kernels, "fuzz.json");
             }
         }
     }

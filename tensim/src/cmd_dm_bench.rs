@@ -10,14 +10,14 @@ use crate::outputs::{self, OutputPlan};
 use crate::say;
 use crate::work::{self, Estimate};
 use clap::Args;
-use kernels::dm_bench::{
-    Comparison, DEFAULT_COUNTS, Row, Suite, compare, default_sizes, format_table, parse_table, recognise, run_sweep,
-    suites, sweep_packets, table_harvest, table_title,
-};
 use sim_device::report::stats::stats_document;
 use sim_device::{Arch, Device, DeviceError, DeviceSetup, DispatchMode};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use suites::dm_bench::{
+    Comparison, DEFAULT_COUNTS, Row, Suite, compare, default_sizes, format_table, parse_table, recognise, run_sweep,
+    suites, sweep_packets, table_harvest, table_title,
+};
 
 /// The largest transaction size a sweep takes, bytes (the tests' L1 regions hold one transaction).
 pub const MAX_SIZE_BYTES: u32 = 65536;
@@ -113,7 +113,7 @@ fn measured_table(path: &Path, dev: &Device) -> CliResult<Measured> {
             without > 0
                 && r.size % flit == 0
                 && r.size / flit > without
-                && suite.kind == kernels::dm_bench::SuiteKind::OneToAllUnicast
+                && suite.kind == suites::dm_bench::SuiteKind::OneToAllUnicast
         });
     }
     if let Some(a) = arch_in_path(path).filter(|a| *a != dev.arch()) {
@@ -373,7 +373,7 @@ fn compare_dir(
         per_file.push((file, m.suite, c));
     }
     let mut errs = all_errors.clone();
-    let median = kernels::golden::median(&mut errs);
+    let median = programs::golden::median(&mut errs);
     let worst = errs.last().copied().unwrap_or(0.0);
     say!("overall: rows {}, median error {:.1}%, worst error {:.1}%", all_errors.len(), median * 100.0, worst * 100.0);
     if let Some(id) = stats {

@@ -9,8 +9,6 @@ use crate::error::{CliError, CliResult};
 use crate::outputs::{self, OutputPlan};
 use crate::say;
 use crate::work::{self, Estimate};
-use kernels::gemm_bench::compare::{self, Measured};
-use kernels::gemm_bench::{Config, Filter, Timing, configs, time};
 use layout::ttnn::DataType;
 use sim_device::report::stats::stats_document;
 use sim_device::{Arch, DeviceSetup};
@@ -18,6 +16,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use suites::gemm_bench::compare::{self, Measured};
+use suites::gemm_bench::{Config, Filter, Timing, configs, time};
 
 /// Options of `tensim gemm-bench`.
 #[derive(clap::Args, Debug)]
@@ -71,7 +71,7 @@ fn dtype_name(d: DataType) -> &'static str {
 }
 
 /// The leading columns of a configuration's row: id, shape, data type, fidelity, in0 storage.
-fn row_head(id: &str, mm: &kernels::ops::matmul_2d_mcast::Matmul2d) -> String {
+fn row_head(id: &str, mm: &programs::ops::matmul_2d_mcast::Matmul2d) -> String {
     format!(
         "{:<5} {:>6} {:>6} {:>6} {:<7} {:<6} {:<5}",
         id,
@@ -142,10 +142,10 @@ pub fn run(a: &GemmBenchArgs) -> CliResult<ExitCode> {
                 .any(|r| r.shape == (c.mm.m, c.mm.k, c.mm.n) && r.dtype == c.mm.dtype && r.fidelity == c.mm.fidelity)
         });
     }
-    if let Some(bad) = a.ids.iter().find(|i| !kernels::gemm_bench::ROWS.iter().any(|r| r.0.eq_ignore_ascii_case(i))) {
+    if let Some(bad) = a.ids.iter().find(|i| !suites::gemm_bench::ROWS.iter().any(|r| r.0.eq_ignore_ascii_case(i))) {
         return Err(CliError::User(format!(
             "--ids {bad}: no such configuration (M1..M{})",
-            kernels::gemm_bench::ROWS.len()
+            suites::gemm_bench::ROWS.len()
         )));
     }
     if a.list {

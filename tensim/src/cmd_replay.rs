@@ -7,12 +7,12 @@ use crate::error::{CliError, CliResult};
 use crate::outputs::{self, OutputPlan};
 use crate::say;
 use clap::Args;
-use kernels::replay::{Mode, ReplayInput, ReplayResult, parse_replay_input, replay};
 use rayon::prelude::*;
 use sim_device::report::stats::stats_document;
 use sim_device::{Arch, DeviceSetup};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use suites::replay::{Mode, ReplayInput, ReplayResult, parse_replay_input, replay};
 
 /// Options of `tensim replay`.
 #[derive(Args, Debug)]
@@ -126,7 +126,7 @@ pub fn run(a: &ReplayArgs) -> CliResult<ExitCode> {
                 errs.push(e.abs());
             }
         }
-        let median = kernels::golden::median(&mut errs);
+        let median = programs::golden::median(&mut errs);
         say!(
             "traces {}, median error {median:.1}%, worst error {:.1}%",
             errs.len(),

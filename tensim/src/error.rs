@@ -45,7 +45,7 @@ macro_rules! user_error_from {
 user_error_from!(
     sim_device::DeviceError,
     sim_device::ParamError,
-    kernels::replay::ReplayError,
+    suites::replay::ReplayError,
     soc_descriptors::SocError,
     soc_descriptors::input::InputError
 );

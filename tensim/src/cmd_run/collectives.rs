@@ -6,10 +6,10 @@
 use super::RunArgs;
 use crate::error::{CliError, CliResult};
 use crate::say;
-use kernels::mesh::all_gather::{self, AllGather};
-use kernels::mesh::all_reduce::{self, AllReduce};
-use kernels::mesh::ccl::Topology;
-use kernels::mesh::reduce_scatter::{self, ReduceScatter};
+use programs::mesh::all_gather::{self, AllGather};
+use programs::mesh::all_reduce::{self, AllReduce};
+use programs::mesh::ccl::Topology;
+use programs::mesh::reduce_scatter::{self, ReduceScatter};
 use sim_device::mesh::{MeshDevice, MeshShape};
 use sim_device::report::mesh::{eth_utilisation, merged_trace, mesh_heatmap_svg, mesh_stats};
 use sim_device::report::stats::stats_document;
@@ -86,8 +86,8 @@ fn collective_host_bytes(name: &str, elems: u64, n: u64) -> u64 {
         "reduce_scatter" => 6 * n + 6,
         _ => 8 * n + 10,
     };
-    kernels::options::BASE_HOST_BYTES
-        + n.saturating_sub(1) * kernels::options::CHIP_HOST_BYTES
+    programs::options::BASE_HOST_BYTES
+        + n.saturating_sub(1) * programs::options::CHIP_HOST_BYTES
         + elems.saturating_mul(per_elem)
 }
 

@@ -11,7 +11,7 @@ use crate::outputs::{self, OutputId, OutputPlan};
 use crate::say;
 use crate::work::{self, Estimate};
 use clap::Args;
-use kernels::{ExampleOptions, find, list};
+use programs::{ExampleOptions, find, list};
 use sim_device::report::stats::stats_document;
 use sim_device::{Device, DispatchMode, MathFidelity, RunReport};
 use soc_descriptors::Arch;
@@ -87,7 +87,7 @@ pub struct RunArgs {
     /// Matmuls: compare every output element with the CPU reference (full, the default), a deterministic
     /// sample of 64 output tiles (sample), or nothing (off: the run prints UNCHECKED, not PASS).
     #[arg(long, value_name = "full|sample|off", value_parser = parse_check)]
-    pub(crate) check: Option<kernels::CheckMode>,
+    pub(crate) check: Option<programs::CheckMode>,
     /// List every core's kernels in the summary (by default runs on more than 8 cores are summarised per
     /// kernel and RISC).
     #[arg(long)]
@@ -298,7 +298,7 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
     let wall = wall.elapsed();
     let r = &out.report;
     let verdict = match (out.passed, opts.check) {
-        (_, Some(kernels::CheckMode::Off)) => "UNCHECKED",
+        (_, Some(programs::CheckMode::Off)) => "UNCHECKED",
         (true, _) => "PASS",
         (false, _) => "FAIL",
     };
@@ -350,6 +350,6 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
     Ok(if out.passed { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-fn parse_check(s: &str) -> Result<kernels::CheckMode, String> {
+fn parse_check(s: &str) -> Result<programs::CheckMode, String> {
     s.parse()
 }

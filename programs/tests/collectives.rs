@@ -1,0 +1,162 @@
+//! Collectives on the fabric: all_gather, reduce_scatter and all_reduce pass bit-exactly on an n300 (1x2),
+//! 1x4 and 1x8 lines and the T3000 8-chip ring (all_gather also on a Blackhole p300); a ring is faster than
+//! a line of the same chips; the result and every cycle are the same with one and two host workers and
+//! with fixed or lookahead windows.
+
+use programs::mesh::all_gather::{AllGather, run};
+use programs::mesh::all_reduce::{self, AllReduce};
+use programs::mesh::ccl::{CclOutcome, Topology};
+use programs::mesh::reduce_scatter::{self, ReduceScatter};
+use sim_device::Params;
+use sim_device::mesh::{MeshDevice, MeshShape};
+
+fn mesh(system: &str, n: u32, workers: usize) -> MeshDevice {
+    let (cd, sys) = soc_descriptors::builtin_system(system).unwrap();
+    let mut m = MeshDevice::open(&cd, &sys, MeshShape::new(1, n), None, &Params::builtin(cd.arch().unwrap())).unwrap();
+    m.set_workers(workers);
+    m
+}
+
+const SMALL: AllGather = AllGather { shape: [1, 1, 32, 64], dim: 3, topology: Topology::Line };
+
+#[test]
+fn all_gather_passes_on_every_listed_topology() {
+    for (system, n, topology, dim) in [
+        ("n300", 2, Topology::Line, 3),
+        ("t3000", 4, Topology::Line, 2),
+        ("t3000", 8, Topology::Line, 3),
+        ("t3000", 8, Topology::Ring, 3),
+        ("t3000", 8, Topology::Ring, 0),
+        ("p300", 2, Topology::Line, 3),
+    ] {
+        let p = AllGather { topology, dim, ..SMALL };
+        let out = run(&mut mesh(system, n, 0), p, 11).unwrap();
+        assert!(out.passed, "{system} 1x{n} {topology:?}: {}", out.check);
+        eprintln!("{system} 1x{n} {topology:?} dim {dim}: {} cycles", out.cycles().0);
+    }
+}
+
+#[test]
+fn a_ring_beats_a_line_of_the_same_chips() {
+    let p = AllGather { shape: [1, 1, 64, 128], ..SMALL };
+    let line = run(&mut mesh("t3000", 8, 0), p, 3).unwrap();
+    let ring = run(&mut mesh("t3000", 8, 0), AllGather { topology: Topology::Ring, ..p }, 3).unwrap();
+    assert!(line.passed && ring.passed);
+    assert!(ring.cycles() < line.cycles(), "ring {} vs line {}", ring.cycles().0, line.cycles().0);
+}
+
+const LISTED: [(&str, u32, Topology); 4] = [
+    ("n300", 2, Topology::Line),
+    ("t3000", 4, Topology::Line),
+    ("t3000", 8, Topology::Line),
+    ("t3000", 8, Topology::Ring),
+];
+
+#[test]
+fn reduce_scatter_passes_on_every_listed_topology() {
+    for (system, n, topology) in LISTED {
+        for dim in [3, 2] {
+            let shape = if dim == 3 { [1, 1, 32, 32 * n] } else { [1, 1, 32 * n, 64] };
+            let p = ReduceScatter { shape, dim, topology };
+            let out = reduce_scatter::run(&mut mesh(system, n, 0), p, 21).unwrap();
+            assert!(out.passed, "{system} 1x{n} {topology:?} dim {dim}: {}", out.check);
+            eprintln!("reduce_scatter {system} 1x{n} {topology:?} dim {dim}: {} cycles", out.cycles().0);
+        }
+    }
+}
+
+#[test]
+fn all_reduce_passes_on_every_listed_topology() {
+    for (system, n, topology) in LISTED {
+        let p = AllReduce { shape: [1, 1, 32, 64 * n], topology };
+        let out = all_reduce::run(&mut mesh(system, n, 0), p, 31).unwrap();
+        assert!(out.passed, "{system} 1x{n} {topology:?}: {}", out.check);
+        assert_eq!(out.phases.len(), 2);
+        // The two ops one after another, each after its fixed start (launch and the start handshake).
+        assert_eq!(out.cycles().0, out.phases[0].1.cycles.0 + out.phases[1].1.cycles.0 + out.start.0);
+        let arch = soc_descriptors::builtin_system(system).unwrap().0.arch().unwrap();
+        let one = programs::mesh::ccl::op_start_cycles(&Params::builtin(arch), n);
+        assert_eq!(out.start, one * 2);
+        eprintln!("all_reduce {system} 1x{n} {topology:?}: {} cycles", out.cycles().0);
+    }
+}
+
+/// A reduce_scatter moves (N−1)/N of the tensor over the busiest link on a line, half that per direction on
+/// a ring: the bytes each link carries follow the algorithm, not the topology's size.
+#[test]
+fn reduce_scatter_moves_the_bytes_the_algorithm_says() {
+    let shape = [1, 1, 32, 32 * 8 * 4];
+    let slice_bytes = 4 * 2048u64;
+    let line =
+        reduce_scatter::run(&mut mesh("t3000", 8, 0), ReduceScatter { shape, dim: 3, topology: Topology::Line }, 1)
+            .unwrap();
+    let ring =
+        reduce_scatter::run(&mut mesh("t3000", 8, 0), ReduceScatter { shape, dim: 3, topology: Topology::Ring }, 1)
+            .unwrap();
+    assert!(line.passed && ring.passed);
+    // Payload per link direction: on a line the end device's link carries the partials of all 7 other
+    // slices; on a ring every link carries 7 half-slices. Headers and credits add a few percent.
+    let (_, _, line_bytes, _) = line.busiest_link().unwrap();
+    let (_, _, ring_bytes, _) = ring.busiest_link().unwrap();
+    assert!(line_bytes >= 7 * slice_bytes && line_bytes < 15 * slice_bytes / 2, "line {line_bytes}");
+    assert!(ring_bytes >= 7 * slice_bytes / 2 && ring_bytes < 4 * slice_bytes, "ring {ring_bytes}");
+    assert!(ring.cycles() < line.cycles(), "ring {} vs line {}", ring.cycles().0, line.cycles().0);
+}
+
+#[test]
+fn all_gather_is_deterministic_across_workers() {
+    let p = AllGather { topology: Topology::Ring, ..SMALL };
+    let a = run(&mut mesh("t3000", 8, 1), p, 5).unwrap();
+    let b = run(&mut mesh("t3000", 8, 2), p, 5).unwrap();
+    assert_eq!(fingerprint(&a), fingerprint(&b));
+    let p = AllReduce { shape: [1, 1, 32, 256], topology: Topology::Ring };
+    let a = all_reduce::run(&mut mesh("t3000", 8, 1), p, 5).unwrap();
+    let b = all_reduce::run(&mut mesh("t3000", 8, 2), p, 5).unwrap();
+    assert!(a.passed);
+    assert_eq!(fingerprint(&a), fingerprint(&b));
+}
+
+#[test]
+fn window_lengths_do_not_change_results() {
+    // Lookahead windows (each chip runs up to the earliest landing its links allow) against fixed
+    // windows of one link latency: every cycle and link figure is the same. (Event counts are not: a
+    // kernel running ahead of the queue stops at each window's end, one resumption more per window.)
+    let p = AllGather { shape: [1, 1, 64, 256], topology: Topology::Ring, ..SMALL };
+    let mut fixed = mesh("t3000", 8, 2);
+    fixed.set_lookahead(false);
+    let a = run(&mut fixed, p, 9).unwrap();
+    let b = run(&mut mesh("t3000", 8, 2), p, 9).unwrap();
+    assert!(a.passed && b.passed);
+    assert_eq!(timing(&a), timing(&b));
+    let p = ReduceScatter { shape: [1, 1, 64, 256], dim: 3, topology: Topology::Line };
+    let mut fixed = mesh("t3000", 4, 1);
+    fixed.set_lookahead(false);
+    let a = reduce_scatter::run(&mut fixed, p, 9).unwrap();
+    let b = reduce_scatter::run(&mut mesh("t3000", 4, 1), p, 9).unwrap();
+    assert!(a.passed && b.passed);
+    assert_eq!(timing(&a), timing(&b));
+}
+
+fn timing(o: &CclOutcome) -> Vec<(u32, u64, Vec<sim_device::report::EthLinkUse>)> {
+    o.phases.iter().flat_map(|p| p.1.devices.iter().map(|d| (d.1, d.2.cycles.0, d.2.eth.clone()))).collect()
+}
+
+fn fingerprint(o: &CclOutcome) -> Vec<(u32, u64, u64, Vec<sim_device::report::EthLinkUse>)> {
+    o.phases.iter().flat_map(|p| p.1.devices.iter().map(|d| (d.1, d.2.cycles.0, d.2.events, d.2.eth.clone()))).collect()
+}
+
+#[test]
+fn bad_collective_requests_are_named() {
+    let e = run(&mut mesh("n300", 2, 0), AllGather { topology: Topology::Ring, ..SMALL }, 1).unwrap_err();
+    assert!(e.to_string().contains("ring needs at least 3"), "{e}");
+    let e = run(&mut mesh("t3000", 4, 0), AllGather { shape: [1, 1, 30, 64], ..SMALL }, 1).unwrap_err();
+    assert!(e.to_string().contains("multiples of 32"), "{e}");
+    let e = run(&mut mesh("t3000", 4, 0), AllGather { dim: 4, ..SMALL }, 1).unwrap_err();
+    assert!(e.to_string().contains("dim 4"), "{e}");
+    let rs = ReduceScatter { shape: [1, 1, 32, 96], dim: 3, topology: Topology::Line };
+    let e = reduce_scatter::run(&mut mesh("t3000", 4, 0), rs, 1).unwrap_err();
+    assert!(e.to_string().contains("cannot share evenly") && e.to_string().contains("128"), "{e}");
+    let ar = AllReduce { shape: [1, 3, 32, 96], topology: Topology::Line };
+    let e = all_reduce::run(&mut mesh("t3000", 4, 0), ar, 1).unwrap_err();
+    assert!(e.to_string().contains("not modelled"), "{e}");
+}
