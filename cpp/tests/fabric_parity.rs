@@ -3,7 +3,7 @@
 //! the Rust fabric implementation without costs of their own.
 
 use sim_device::Params;
-use sim_device::fabric::{FabricConfig, FabricConnection};
+use sim_device::fabric_config::{FabricConfig, FabricConnection};
 use sim_device::mesh::{MeshCoordinate, MeshCoordinateRange, MeshDevice, MeshShape, MeshWorkload};
 use sim_device::prelude::*;
 use soc_descriptors::builtin_system;

@@ -11,7 +11,7 @@
 //! - [`ttnn`]: TTNN tensor specs (page and memory configs, derived shapes, shard mapping).
 //! - [`svg`]: a picture of a tensor over its grid.
 
-pub mod coords;
+pub mod core_ranges;
 pub mod device;
 pub mod error;
 pub mod format;
@@ -22,7 +22,7 @@ pub mod svg;
 pub mod tile;
 pub mod ttnn;
 
-pub use coords::{
+pub use core_ranges::{
     CoreCoord, CoreRange, CoreRangeSet, WorkSplit, corerange_to_cores, num_cores_to_corerangeset, split_work_to_cores,
 };
 pub use error::LayoutError;

@@ -12,16 +12,16 @@
 //!   happened — everything earlier, or for calls on its own core everything that can reach that core.
 
 pub mod agenda;
+pub mod chrome_trace;
 pub mod fiber;
-pub mod host;
+pub mod host_threads;
 pub mod queue;
 pub mod resumptions;
 pub mod simd;
 pub mod time;
-pub mod trace;
 
 pub use agenda::{Agenda, Next, SyncView};
+pub use chrome_trace::{TraceArg, TraceBuilder, Track};
 pub use fiber::{Fiber, FiberClock, FiberFailure, FiberId, Step, Suspend, Yielder, abort};
 pub use queue::{EventKey, EventQueue};
 pub use time::{Cycle, Cycles};
-pub use trace::{TraceArg, TraceBuilder, Track};

@@ -1,7 +1,7 @@
 //! Device buffers: interleaved and sharded buffers in DRAM or L1 (their placement is `layout`'s), host data
 //! conversion, and the compile-time args describing a buffer to a kernel's `TensorAccessor`.
 
-use crate::coords::CoreCoord;
+use crate::core_ranges::CoreCoord;
 use layout::Distribution;
 use layout::placement::{
     BufferDistributionSpec, DistributionStrategy, ShardDistribution, ShardSpecBuffer, TensorMemoryLayout,

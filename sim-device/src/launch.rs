@@ -4,11 +4,11 @@
 //! the engine and one fiber per instance (three for a compute kernel). Nothing of the device changes until
 //! every check has passed. [`Launch::run`] then runs the engine and hands the memories back.
 
-use crate::coords::CoreRangeSet;
+use crate::core_ranges::CoreRangeSet;
 use crate::device::{Device, DispatchMode};
 use crate::engine::{ChipState, Engine, EthPort, EthTiming, FiberMeta, Finished, Recorder, Router, Runner, run};
 use crate::error::DeviceError;
-use crate::fabric::{FabricLayout, RouterSpec};
+use crate::fabric_config::{FabricLayout, RouterSpec};
 use crate::program::{EthernetConfig, KernelBody, KernelConfig, Program, check_arg_count};
 use crate::report::RunReport;
 use crate::runs::Running;

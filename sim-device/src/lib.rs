@@ -5,11 +5,11 @@
 pub mod buffer;
 pub mod chip_spec;
 /// Core coordinates and sets (owned by the `layout` crate).
-pub use layout::coords;
+pub use layout::core_ranges;
 pub mod device;
 mod engine;
 pub mod error;
-pub mod fabric;
+pub mod fabric_config;
 mod launch;
 pub mod mesh;
 pub use sim_params as params;
@@ -23,7 +23,7 @@ pub use buffer::{
     from_bytes, tensor_accessor_args, tensor_accessor_args_with, to_bytes,
 };
 pub use chip_spec::{ChipSpec, SocSource, default_harvest};
-pub use coords::{CoreCoord, CoreRange, CoreRangeSet, WorkSplit, num_cores_to_corerangeset, split_work_to_cores};
+pub use core_ranges::{CoreCoord, CoreRange, CoreRangeSet, WorkSplit, num_cores_to_corerangeset, split_work_to_cores};
 pub use device::{AllocatorStatistics, Device, DeviceSetup, DispatchMode, MemoryReports, Progress, Recording};
 pub use error::{BlockedKernel, DeviceError};
 pub use params::{
@@ -52,7 +52,7 @@ pub mod prelude {
         tensor_accessor_args,
     };
     pub use crate::chip_spec::{ChipSpec, SocSource};
-    pub use crate::coords::{
+    pub use crate::core_ranges::{
         CoreCoord, CoreRange, CoreRangeSet, WorkSplit, num_cores_to_corerangeset, split_work_to_cores,
     };
     pub use crate::device::{Device, DispatchMode};

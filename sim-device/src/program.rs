@@ -2,7 +2,7 @@
 //! (one kernel per RISC, two data-movement kernels of a core on different NoCs, at most 341 runtime args,
 //! CB page sizes dividing the CB size, CB and semaphore index limits).
 
-use crate::coords::{CoreCoord, CoreRangeSet};
+use crate::core_ranges::{CoreCoord, CoreRangeSet};
 use crate::error::DeviceError;
 use sim_tensix::compute::state::ComputeSettings;
 use sim_tensix::{CbId, Compute, DataFormat, DataMovementProcessor, Dataflow, Risc};

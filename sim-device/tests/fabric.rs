@@ -4,8 +4,8 @@
 //! bit for bit; the time covers at least the wire time of every packet over three links.
 
 use sim_device::Params;
-use sim_device::fabric::FabricConfig;
-use sim_device::fabric::FabricConnection;
+use sim_device::fabric_config::FabricConfig;
+use sim_device::fabric_config::FabricConnection;
 use sim_device::mesh::{MeshCoordinate, MeshCoordinateRange, MeshDevice, MeshRunReport, MeshShape, MeshWorkload};
 use sim_device::prelude::*;
 use soc_descriptors::builtin_system;

@@ -4,7 +4,7 @@
 //! share no link. A destination beyond the mesh is dropped with a named warning.
 
 use sim_device::Params;
-use sim_device::fabric::{FabricConfig, FabricConnection};
+use sim_device::fabric_config::{FabricConfig, FabricConnection};
 use sim_device::mesh::{MeshCoordinate, MeshCoordinateRange, MeshDevice, MeshRunReport, MeshShape, MeshWorkload};
 use sim_device::prelude::*;
 use soc_descriptors::builtin_system;

@@ -2,7 +2,7 @@
 //! args and defines, and where it runs.
 
 use crate::addrgen::BankTables;
-use crate::host::CoreIdx;
+use crate::kernel_host::CoreIdx;
 use crate::params::ApiCosts;
 use crate::risc::Risc;
 use sim_core::FiberId;

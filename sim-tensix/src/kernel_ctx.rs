@@ -5,7 +5,7 @@
 
 use crate::args::{ArgValue, KernelInstance, RUNTIME_ARGS_SLOT_WORDS};
 use crate::core::{TensixCore, Wait, Waiter, WordCond};
-use crate::host::{KernelHost, NocError};
+use crate::kernel_host::{KernelHost, NocError};
 use crate::params::ApiCosts;
 use sim_core::{Cycle, Cycles, EventKey, FiberClock, TraceArg, Yielder, abort};
 use soc_descriptors::NocId;

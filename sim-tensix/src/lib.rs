@@ -10,8 +10,8 @@ pub mod core;
 pub mod dataflow;
 /// Data formats and tile codecs (owned by the `layout` crate).
 pub use layout::format;
-pub mod host;
 pub mod kernel_ctx;
+pub mod kernel_host;
 pub mod l1;
 pub mod params;
 pub mod risc;
@@ -33,7 +33,9 @@ pub use compute::{Compute, ComputeRole, DataCopyType, EltwiseBinaryReuseDestType
 pub use core::{BY_HARDWARE, Barrier, NocCounters, TensixCore, Wait, Waiter, WordCond};
 pub use dataflow::Dataflow;
 pub use format::{DataFormat, bfloat16, pack_tiles, pack_two_bfloat16_into_uint32, unpack_tiles};
-pub use host::{AtomicOp, AtomicReq, CoreIdx, EthError, EthSend, KernelHost, McastReq, NocError, ReadReq, WriteReq};
+pub use kernel_host::{
+    AtomicOp, AtomicReq, CoreIdx, EthError, EthSend, KernelHost, McastReq, NocError, ReadReq, WriteReq,
+};
 pub use l1::{HostWindow, L1, L1OutOfRange};
 pub use params::{ApiCosts, ComputeParams};
 pub use risc::{DataMovementProcessor, Risc};

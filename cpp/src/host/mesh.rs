@@ -7,7 +7,7 @@
 use super::call::on_session;
 use super::session::{OpenMesh, Session};
 use crate::ffi::{read_slice, set_out, write_slice};
-use sim_device::fabric::FabricConfig;
+use sim_device::fabric_config::FabricConfig;
 use sim_device::mesh::{MeshCoordinate, MeshCoordinateRange, MeshDevice, MeshShape, MeshWorkload, place};
 use sim_device::{CoreCoord, CoreRange};
 

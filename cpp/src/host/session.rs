@@ -3,7 +3,7 @@
 //! what to do with each finished run). One session per host thread; the ABI calls (`abi.rs`) reach it.
 
 use crate::compile::cache_dir;
-use sim_device::fabric::FabricConfig;
+use sim_device::fabric_config::FabricConfig;
 use sim_device::mesh::MeshShape;
 use sim_device::program::{CbHandle, KernelHandle, Program};
 use sim_device::{Arch, Buffer, Device, RunReport};

@@ -12,7 +12,7 @@ pub use shard::{
     TensorMemoryLayout,
 };
 
-use crate::coords::CoreCoord;
+use crate::core_ranges::CoreCoord;
 use serde::Serialize;
 
 /// Where one page lives.

@@ -13,7 +13,7 @@
 //! with at most one shard per core; tt-metal's N-D `BufferDistributionSpec` is the general one.
 
 use super::PageLocation;
-use crate::coords::{CoreCoord, CoreRangeSet, corerange_to_cores};
+use crate::core_ranges::{CoreCoord, CoreRangeSet, corerange_to_cores};
 use crate::error::LayoutError;
 use crate::shape::Shape;
 use serde::Serialize;

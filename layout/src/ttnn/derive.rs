@@ -2,7 +2,7 @@
 //! and where each logical element lives in the host page order (for host tilize and page shuffling).
 
 use super::{BufferKind, MemoryConfig, PageConfig, ShardMode, ShardSpec, TensorSpec};
-use crate::coords::{CoreCoord, CoreRange, CoreRangeSet, corerange_to_cores, num_cores_to_corerangeset};
+use crate::core_ranges::{CoreCoord, CoreRange, CoreRangeSet, corerange_to_cores, num_cores_to_corerangeset};
 use crate::error::LayoutError;
 use crate::placement::{
     BufferDistributionSpec, Distribution, DistributionStrategy, ShardDistribution, ShardOrientation, TensorMemoryLayout,

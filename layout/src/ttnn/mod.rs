@@ -15,7 +15,7 @@ pub mod derive;
 
 pub use derive::{Derived, cores_from_count, derive, legacy_to_nd, nd_to_legacy, virtual_grid_spec};
 
-use crate::coords::CoreRangeSet;
+use crate::core_ranges::CoreRangeSet;
 use crate::error::LayoutError;
 use crate::placement::{DistributionStrategy, ShardOrientation, TensorMemoryLayout};
 use crate::shape::Shape;

@@ -1,7 +1,7 @@
 //! Seed 004's worked examples, and TTNN's rules on the corners (padding, logical shards, illegal specs).
 
 use super::*;
-use crate::coords::CoreCoord;
+use crate::core_ranges::CoreCoord;
 
 fn spec(shape: &str, dtype: &str, page: PageConfig, memory: MemoryConfig) -> TensorSpec {
     TensorSpec {

@@ -112,7 +112,7 @@ pub fn setup(dev: &mut Device, s: MatmulShape, seed: u64, check: super::CheckMod
             std::thread::Builder::new()
                 .name("matmul reference".into())
                 .spawn(move || {
-                    sim_core::host::run_in_background();
+                    sim_core::host_threads::run_in_background();
                     match check {
                         super::CheckMode::Sample => super::common::matmul_reference_tiles(&ra, &rb, n, k, &picked),
                         _ => matmul_reference(&ra, &rb, m, n, k),

@@ -11,7 +11,7 @@
 
 use super::ccl::{CclOutcome, PAGE, Topology, check_shape, line_of, mismatches, slice_page, tiles, timed_run};
 use crate::rng::Rng;
-use sim_device::fabric::{FabricConfig, FabricConnection};
+use sim_device::fabric_config::{FabricConfig, FabricConnection};
 use sim_device::mesh::{
     DeviceLocalBufferConfig, MeshBuffer, MeshBufferConfig, MeshCoordinate, MeshCoordinateRange, MeshDevice,
     MeshWorkload,

@@ -5,7 +5,7 @@ use crate::rng::Rng;
 use sim_device::Cycles;
 use sim_device::mesh::{MeshBuffer, MeshCoordinate, MeshDevice, MeshRunReport, MeshWorkload};
 use sim_device::prelude::*;
-use sim_device::report::mesh::{ChipRun, eth_utilisation};
+use sim_device::report::multi_chip::{ChipRun, eth_utilisation};
 
 /// A line (ends not connected) or a ring.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

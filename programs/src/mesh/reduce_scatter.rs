@@ -26,7 +26,7 @@ use super::ccl::{
 };
 use crate::examples::common::create_bf16_cbs;
 use crate::rng::Rng;
-use sim_device::fabric::FabricConnection;
+use sim_device::fabric_config::FabricConnection;
 use sim_device::mesh::{
     DeviceLocalBufferConfig, MeshBuffer, MeshBufferConfig, MeshCoordinate, MeshCoordinateRange, MeshDevice,
     MeshWorkload,

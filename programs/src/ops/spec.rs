@@ -13,7 +13,7 @@
 //! rounded up to whole pages. L1 cores are a rectangle from (0,0) when the grid fits the compute grid, else
 //! the first R·C cores row by row; DRAM shards go to banks 0..R·C.
 
-use layout::coords::{CoreCoord, CoreRange, CoreRangeSet};
+use layout::core_ranges::{CoreCoord, CoreRange, CoreRangeSet};
 use layout::placement::{ShardOrientation, TensorMemoryLayout};
 use layout::ttnn::{BufferKind, MemoryConfig, ShardMode, ShardSpec};
 
@@ -136,7 +136,7 @@ impl Placement {
                         grid.x, grid.y
                     ));
                 } else if n <= grid.x * grid.y {
-                    layout::coords::num_cores_to_corerangeset(n, grid, true).map_err(|e| e.to_string())?
+                    layout::core_ranges::num_cores_to_corerangeset(n, grid, true).map_err(|e| e.to_string())?
                 } else {
                     return Err(format!("{self}: {n} cores asked for, the compute grid has {}", grid.x * grid.y));
                 }

@@ -7,7 +7,7 @@ use crate::buffer::{
     Buffer, BufferSharding, BufferType, HostData, InterleavedBufferConfig, ShardParameters, ShardedBufferConfig,
     from_bytes, to_bytes,
 };
-use crate::coords::CoreCoord;
+use crate::core_ranges::CoreCoord;
 use crate::error::DeviceError;
 use allocator::BufferKind;
 use layout::placement::TensorMemoryLayout;

@@ -8,7 +8,7 @@ pub use buffers::PageNocLocation;
 
 use crate::buffer::{Buffer, BufferType};
 use crate::chip_spec::ChipSpec;
-use crate::coords::CoreCoord;
+use crate::core_ranges::CoreCoord;
 use crate::error::DeviceError;
 use crate::report::RunReport;
 use allocator::report::{ProgramL1Usage, detailed_memory_usage, l1_usage_summary, memory_usage_summary};

@@ -5,21 +5,21 @@
 //! moves data as timed NoC events (`atomics.rs` its atomics), `host.rs` implements the kernel host.
 
 mod atomics;
-mod eth;
-mod fabric;
-mod host;
-mod noc;
-mod run;
+mod ethernet_cores;
+mod event_loop;
+mod fabric_routers;
+mod kernel_host;
+mod noc_transactions;
 #[cfg(test)]
 mod tag_tests;
 
-pub use eth::EthPacket;
-pub(crate) use eth::{EthPort, EthTiming};
-pub(crate) use fabric::Router;
-pub(crate) use run::{Finished, Pause, Runner, run};
+pub use ethernet_cores::EthPacket;
+pub(crate) use ethernet_cores::{EthPort, EthTiming};
+pub(crate) use event_loop::{Finished, Pause, Runner, run};
+pub(crate) use fabric_routers::Router;
 
 use crate::report::{DataRecord, TransferRecord, ZoneRecord};
-use noc::Xfer;
+use noc_transactions::Xfer;
 use sim_core::{Agenda, Cycle, Cycles, FiberId, TraceBuilder};
 use sim_noc::{Dram, DramTiming, NocAddrMap, NocParams, NocTiming};
 use sim_params::MemLayout;
@@ -92,7 +92,7 @@ pub(crate) struct ChipState {
     /// Beside each packet: the data it carries (when payloads are moved), and a multicast's destinations
     /// after the first.
     pub xfer_data: Vec<Vec<u8>>,
-    pub xfer_more: Vec<Vec<(noc::Mem, Noc0Coord)>>,
+    pub xfer_more: Vec<Vec<(noc_transactions::Mem, Noc0Coord)>>,
     /// Beside each packet: the tag its L1 writes carry when it has more than one destination (0 for one):
     /// a multicast's copies are the same bytes at the same address, which L1 records so that cores can
     /// share what they decode from them (`L1::content_tag`). Tags count from 1 in each run (a launch
@@ -101,7 +101,7 @@ pub(crate) struct ChipState {
     pub next_tag: u64,
     pub free_xfers: Vec<u32>,
     /// Scratch: a destination list to reuse, and the (first byte, landing) times of the packet being issued.
-    pub spare_dests: Vec<(noc::Mem, Noc0Coord)>,
+    pub spare_dests: Vec<(noc_transactions::Mem, Noc0Coord)>,
     pub lands: Vec<(Cycle, Cycle)>,
     /// The multicast path each (core, RISC, NoC) holds reserved by a linked multicast.
     pub mcast_paths: HashMap<(u32, u8, u8), sim_noc::Rect>,

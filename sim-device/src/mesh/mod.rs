@@ -8,21 +8,21 @@
 //! Ethernet cores send to the core at the other end of their link, and `run.rs` runs the chips together
 //! in conservative time windows.
 
-mod buffer;
-mod coords;
 pub mod distribute;
-mod fabric;
-mod run;
+mod fabric_channels;
+mod mesh_buffer;
+mod mesh_coords;
+mod run_chips;
 mod worker;
 mod workload;
 
-pub use buffer::{DeviceLocalBufferConfig, MeshBuffer, MeshBufferConfig};
-pub use coords::{MeshCoordinate, MeshCoordinateRange, MeshShape};
+pub use mesh_buffer::{DeviceLocalBufferConfig, MeshBuffer, MeshBufferConfig};
+pub use mesh_coords::{MeshCoordinate, MeshCoordinateRange, MeshShape};
 pub use workload::{MeshRunReport, MeshWorkload};
 
 use crate::device::Device;
 use crate::error::DeviceError;
-use crate::fabric::FabricConfig;
+use crate::fabric_config::FabricConfig;
 use parking_lot::Mutex;
 use sim_params::Params;
 use soc_descriptors::cluster::{ClusterDescriptor, EthEnd, MeshEmbedding};
@@ -212,7 +212,7 @@ impl MeshDevice {
         self.lookahead = on;
     }
 
-    /// Record a Perfetto trace on every device of the mesh (see [`crate::report::mesh::merged_trace`]).
+    /// Record a Perfetto trace on every device of the mesh (see [`crate::report::multi_chip::merged_trace`]).
     pub fn set_tracing(&mut self, on: bool) {
         for d in &self.devices {
             d.lock().set_tracing(on);

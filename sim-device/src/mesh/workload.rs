@@ -2,11 +2,11 @@
 //! of its range — the chips together (`run.rs`), each chip's simulation on one thread as always, so the
 //! results are the same with any number of workers.
 
-use super::run::{run_chips, window_of};
+use super::run_chips::{run_chips, window_of};
 use super::worker::ChipJob;
 use super::{MeshCoordinate, MeshCoordinateRange, MeshDevice, MeshShape};
 use crate::error::DeviceError;
-use crate::fabric::{FabricConfig, FabricLayout};
+use crate::fabric_config::{FabricConfig, FabricLayout};
 use crate::launch::Links;
 use crate::program::Program;
 use crate::report::RunReport;

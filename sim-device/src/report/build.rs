@@ -142,7 +142,7 @@ pub(crate) fn report(e: &Engine, program_id: u32, clock_mhz: u32) -> RunReport {
     if let Some(t) = e.rec.trace.as_ref().filter(|t| t.dropped() > 0) {
         warnings.push(format!(
             "not recorded: the trace keeps the first {} events; {} later ones are missing from it",
-            sim_core::trace::MAX_TRACE_EVENTS,
+            sim_core::chrome_trace::MAX_TRACE_EVENTS,
             t.dropped()
         ));
     }

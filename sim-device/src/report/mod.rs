@@ -5,7 +5,7 @@
 
 pub(crate) mod build;
 pub mod heatmap;
-pub mod mesh;
+pub mod multi_chip;
 pub mod npe;
 pub mod stats;
 

@@ -20,8 +20,8 @@ use crate::args::{ArgValue, KernelInstance};
 use crate::cb::CbId;
 use crate::core::Wait;
 use crate::format::{DataFormat, decode_tile};
-use crate::host::KernelHost;
 use crate::kernel_ctx::KernelCtx;
+use crate::kernel_host::KernelHost;
 use crate::risc::Risc;
 use math::{
     BroadcastType, EltwiseOp, PoolType, ReduceDim, SfpuBinary, SfpuUnary, Tile, faces_to_rows, to_src_precision,

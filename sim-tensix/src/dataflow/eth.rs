@@ -9,7 +9,7 @@
 use super::Dataflow;
 use crate::args::{ETH_SYNC_CHANNELS, EthInfo};
 use crate::core::WordCond;
-use crate::host::EthSend;
+use crate::kernel_host::EthSend;
 
 /// Bytes of one Ethernet word (`eth_send_packet` counts in these).
 pub const ETH_WORD_BYTES: u32 = 16;

@@ -13,14 +13,14 @@ pub mod fabric;
 pub mod fabric_mesh;
 mod noc;
 mod sem;
-mod state;
+mod set_state;
 
 use crate::args::{ArgValue, KernelInstance};
 use crate::cb::CbId;
 use crate::core::Wait;
 use crate::format::DataFormat;
-use crate::host::KernelHost;
 use crate::kernel_ctx::KernelCtx;
+use crate::kernel_host::KernelHost;
 use sim_core::{Cycle, Cycles, Yielder};
 use soc_descriptors::NocId;
 use std::cell::RefCell;

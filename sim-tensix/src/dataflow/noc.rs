@@ -4,8 +4,8 @@
 use super::Dataflow;
 use crate::addrgen::{AddrGen, TensorAccessor};
 use crate::core::{Barrier, Wait};
-use crate::host::{McastReq, ReadReq, WriteReq};
 use crate::kernel_ctx::CmdBuf;
+use crate::kernel_host::{McastReq, ReadReq, WriteReq};
 use soc_descriptors::NocId;
 
 /// How a write is issued.

@@ -4,8 +4,8 @@
 use super::Dataflow;
 use super::noc::WriteOpts;
 use crate::core::{Wait, WordCond};
-use crate::host::{AtomicOp, AtomicReq, McastReq};
 use crate::kernel_ctx::CmdBuf;
+use crate::kernel_host::{AtomicOp, AtomicReq, McastReq};
 use sim_core::Cycles;
 use soc_descriptors::NocId;
 

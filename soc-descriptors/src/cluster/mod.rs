@@ -3,11 +3,11 @@
 //! systems (`builtin.rs`); and how the chips sit in a 2-D mesh (`mesh.rs`).
 
 mod builtin;
-mod mesh;
+mod mesh_position;
 mod validate;
 
 pub use builtin::{BUILTIN_SYSTEMS, builtin_system};
-pub use mesh::{MeshEmbedding, MeshOrigin};
+pub use mesh_position::{MeshEmbedding, MeshOrigin};
 
 use crate::arch::Arch;
 use crate::coords::Noc0Coord;

@@ -13,10 +13,10 @@
 //! transfer's completion (timestamps mode). Measured runtime: the trace's span less 20 cycles.
 
 pub mod error;
-pub mod trace;
+pub mod parse;
 
 pub use error::{EventProblem, ReplayError};
-pub use trace::{
+pub use parse::{
     CallEvent, EventBody, EventType, NpeWorkload, ReplayInput, TraceEvent, measured_cycles, parse_noc_trace,
     parse_npe_workload, parse_replay_input,
 };
@@ -439,7 +439,7 @@ pub fn replay_workload(dev: &mut Device, w: &NpeWorkload, file: &str) -> Result<
         for t in &ph.transfers {
             let at = n;
             n += 1;
-            let noc = trace::parse_noc(&t.noc_type).map_err(|p| b.err(at, p))?;
+            let noc = parse::parse_noc(&t.noc_type).map_err(|p| b.err(at, p))?;
             let src_is_worker = b.logical_core(t.src_x, t.src_y, at).is_ok();
             let bytes = t.packet_size as u32;
             let gap = if t.injection_rate > 0.0 { (t.packet_size as f64 / t.injection_rate).ceil() } else { 0.0 };

@@ -4,7 +4,7 @@ use super::{check_listing, check_picture, lerr, pair, picture_plan, write_pictur
 use crate::error::{CliError, CliResult};
 use crate::say;
 use clap::Args;
-use layout::coords::CoreRangeSet;
+use layout::core_ranges::CoreRangeSet;
 use layout::placement::{BufferDistributionSpec, DistributionStrategy, ShardOrientation};
 use layout::{Distribution, PageMapping, Shape};
 use std::path::PathBuf;

@@ -4,7 +4,7 @@ use super::{check_listing, check_picture, lerr, pair, pair_u32, picture_plan, wr
 use crate::error::{CliError, CliResult};
 use crate::say;
 use clap::Args;
-use layout::coords::{CoreCoord, CoreRangeSet};
+use layout::core_ranges::{CoreCoord, CoreRangeSet};
 use layout::placement::{DistributionStrategy, ShardOrientation, TensorMemoryLayout};
 use layout::ttnn::{
     BufferKind, MemoryConfig, NdShardSpec, PageConfig, ShardMode, ShardSpec, TensorSpec, cores_from_count,

@@ -17,7 +17,7 @@
 //! implies its payloads are in place (the fabric's ordered virtual channel with flush).
 
 use super::{Engine, Ev};
-use crate::fabric::{FabricLayout, RouterSpec};
+use crate::fabric_config::{FabricLayout, RouterSpec};
 use sim_core::Cycle;
 use sim_tensix::dataflow::fabric::{FabricCmd, FabricHeader, FabricRoute, router_layout};
 use sim_tensix::{AtomicOp, AtomicReq, EthSend, Risc, WriteReq};

@@ -72,7 +72,7 @@ pub(crate) fn run_chips(
     lookahead: bool,
 ) -> Result<Vec<RunReport>, DeviceError> {
     // 0: the processors idle now (a busy host gets fewer workers: each runs a spin-then-yield mailbox).
-    let workers = if workers == 0 { sim_core::host::spare_cores() } else { workers };
+    let workers = if workers == 0 { sim_core::host_threads::spare_cores() } else { workers };
     let n = jobs.len();
     let workers = workers.clamp(1, n.max(1));
     // Runs of neighbouring chips to each worker (on a line or ring most packets stay on one worker).
