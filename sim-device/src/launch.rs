@@ -553,7 +553,7 @@ impl LaunchTail {
     /// happened) and count the program.
     pub(crate) fn complete(self, dev: &mut Device, finished: Finished) -> Result<RunReport, DeviceError> {
         let Finished { engine, result } = finished;
-        let result = result.map(|()| crate::report::build::report(&engine, self.program_id, dev.params.clock_mhz));
+        let result = result.map(|()| crate::engine::outcome::report(&engine, self.program_id, dev.params.clock_mhz));
         let mut cores = engine.chip.cores;
         let eth = cores.split_off(engine.chip.num_workers as usize);
         dev.l1 = cores.into_iter().map(TensixCore::into_l1).collect();

@@ -14,7 +14,7 @@ mod launch;
 pub mod mesh;
 pub use sim_params as params;
 pub mod program;
-pub mod report;
+pub use report;
 mod runs;
 pub mod tensor;
 

@@ -69,6 +69,14 @@ pub struct NocParams {
     pub l1_write_latency: Cycles,
 }
 
+impl NocParams {
+    /// The rate one NIU injects at, bytes per cycle (`flit_bytes` every `inject_cycles_per_kflit` / 1000
+    /// cycles).
+    pub fn inject_bytes_per_cycle(&self) -> f64 {
+        self.flit_bytes as f64 * 1000.0 / self.inject_cycles_per_kflit as f64
+    }
+}
+
 /// Which DRAM timing model a chip uses (`dram.model`; see [`crate::dram::DramTiming`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum DramModelKind {

@@ -182,12 +182,16 @@ fn heatmap_and_npe_timeline_are_well_formed() {
     // Re-run one example to get a report with DRAM and both NoCs in use.
     dev.set_record_transfers(true);
     let out = (programs::find("multicast").unwrap().run)(&mut dev, &Default::default()).unwrap();
-    let svg = dev.noc_heatmap_svg(&out.report);
+    let svg = sim_device::report::heatmap::heatmap_svg(&out.report, dev.chip());
     assert!(svg.starts_with("<?xml") && svg.trim_end().ends_with("</svg>"));
     assert!(svg.contains("NOC_0 link utilisation") && svg.contains("NOC_1 link utilisation"));
     // One arrow per link of both NoCs.
     assert_eq!(svg.matches("<line ").count(), 10 * 12 * 4);
-    let t: serde_json::Value = serde_json::from_str(&dev.npe_timeline(&out.report)).unwrap();
+    let t: serde_json::Value = serde_json::from_str(&{
+        let noc = &dev.params().noc;
+        sim_device::report::npe::npe_timeline(&out.report, dev.chip(), noc.flit_bytes, noc.inject_bytes_per_cycle())
+    })
+    .unwrap();
     assert_eq!(t["common_info"]["version"], "1.0.0");
     assert_eq!(t["common_info"]["cycles_per_timestep"], 128);
     let tr = t["noc_transfers"].as_array().unwrap();

@@ -10,7 +10,7 @@ use crate::outputs::{self, OutputPlan};
 use crate::say;
 use crate::work::{self, Estimate};
 use clap::Args;
-use sim_device::report::stats::stats_document;
+use report::stats::stats_document;
 use sim_device::{Arch, Device, DeviceError, DeviceSetup, DispatchMode};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -10,7 +10,7 @@ use crate::outputs::{self, OutputPlan};
 use crate::say;
 use crate::work::{self, Estimate};
 use layout::ttnn::DataType;
-use sim_device::report::stats::stats_document;
+use report::stats::stats_document;
 use sim_device::{Arch, DeviceSetup};
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -8,7 +8,7 @@ use crate::outputs::{self, OutputPlan};
 use crate::say;
 use clap::Args;
 use rayon::prelude::*;
-use sim_device::report::stats::stats_document;
+use report::stats::stats_document;
 use sim_device::{Arch, DeviceSetup};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -10,7 +10,6 @@ use crate::buffer::{Buffer, BufferType};
 use crate::chip_spec::ChipSpec;
 use crate::core_ranges::CoreCoord;
 use crate::error::DeviceError;
-use crate::report::RunReport;
 use allocator::report::{ProgramL1Usage, detailed_memory_usage, l1_usage_summary, memory_usage_summary};
 use allocator::{Allocator, AllocatorConfig};
 use sim_core::Cycles;
@@ -460,18 +459,6 @@ impl Device {
     // ---------------------------------------------------------------------------------------------
     // Programs
     // ---------------------------------------------------------------------------------------------
-
-    /// The NoC link-utilisation heatmap of `report` (SVG).
-    pub fn noc_heatmap_svg(&self, report: &RunReport) -> String {
-        crate::report::heatmap::heatmap_svg(report, &self.chip)
-    }
-
-    /// `report` as a tt-npe timeline v1.0.0 (JSON).
-    pub fn npe_timeline(&self, report: &RunReport) -> String {
-        let noc = &self.params.noc;
-        let rate = noc.flit_bytes as f64 * 1000.0 / noc.inject_cycles_per_kflit as f64;
-        crate::report::npe::npe_timeline(report, &self.chip, noc.flit_bytes, rate)
-    }
 
     /// Move every worker and Ethernet core's L1 into a host window made by `make(core, L1 bytes)` (cores
     /// numbered workers first, row-major, then Ethernet channels), so that compiled C++ kernels can

@@ -10,6 +10,7 @@ mod event_loop;
 mod fabric_routers;
 mod kernel_host;
 mod noc_transactions;
+pub(crate) mod outcome;
 #[cfg(test)]
 mod tag_tests;
 

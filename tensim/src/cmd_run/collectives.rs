@@ -10,9 +10,9 @@ use programs::mesh::all_gather::{self, AllGather};
 use programs::mesh::all_reduce::{self, AllReduce};
 use programs::mesh::ccl::Topology;
 use programs::mesh::reduce_scatter::{self, ReduceScatter};
+use report::multi_chip::{eth_utilisation, merged_trace, mesh_heatmap_svg, mesh_stats};
+use report::stats::stats_document;
 use sim_device::mesh::{MeshDevice, MeshShape};
-use sim_device::report::multi_chip::{eth_utilisation, merged_trace, mesh_heatmap_svg, mesh_stats};
-use sim_device::report::stats::stats_document;
 use std::process::ExitCode;
 
 /// The collectives `tensim run` knows.

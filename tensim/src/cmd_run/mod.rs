@@ -12,7 +12,7 @@ use crate::say;
 use crate::work::{self, Estimate};
 use clap::Args;
 use programs::{ExampleOptions, find, list};
-use sim_device::report::stats::stats_document;
+use report::stats::stats_document;
 use sim_device::{Device, DispatchMode, MathFidelity, RunReport};
 use soc_descriptors::Arch;
 use std::path::PathBuf;
@@ -202,10 +202,11 @@ impl NocOutputs {
     pub fn contents(&self, dev: &Device, r: &RunReport) -> Vec<(OutputId, String)> {
         let mut v = Vec::new();
         if let Some(id) = self.heatmap {
-            v.push((id, dev.noc_heatmap_svg(r)));
+            v.push((id, report::heatmap::heatmap_svg(r, dev.chip())));
         }
         if let Some(id) = self.timeline {
-            v.push((id, dev.npe_timeline(r)));
+            let noc = &dev.params().noc;
+            v.push((id, report::npe::npe_timeline(r, dev.chip(), noc.flit_bytes, noc.inject_bytes_per_cycle())));
         }
         v
     }

@@ -1,9 +1,11 @@
 //! What a run returns besides the data: total cycles, per-kernel busy and blocked cycles, profiler zones,
 //! debug prints, warnings, NoC and DRAM use (per link, port and channel, and optionally every transfer), and
-//! optionally a Chrome trace. `build` makes the report from a finished run; `heatmap` and `npe` turn the NoC
-//! part into an SVG heatmap and a tt-npe timeline, `stats` into the machine-readable stats JSON.
+//! optionally a Chrome trace. The engine makes a [`RunReport`] from a finished run (sim-device's
+//! `engine/outcome.rs`); this crate holds its types and every rendering of it, from the report alone (and the
+//! chip it ran on), never through a device: the summary text here, `heatmap` and `npe` an SVG heatmap and a
+//! tt-npe timeline of the NoC part, `stats` the machine-readable stats JSON, `multi_chip` merged traces,
+//! Ethernet utilisation and the mesh heatmap of several chips' reports.
 
-pub(crate) mod build;
 pub mod heatmap;
 pub mod multi_chip;
 pub mod npe;

@@ -2,8 +2,8 @@
 //! cycles, zones, debug prints in simulated-time order, warnings, per-link/port/channel NoC and DRAM use,
 //! and the Chrome trace when one was recorded.
 
-use super::{DprintLine, DramUse, KernelRun, LinkUse, NocReport, PortUse, RunReport};
 use crate::engine::Engine;
+use report::{DprintLine, DramUse, KernelRun, LinkUse, NocReport, PortUse, RunReport};
 use sim_core::{Cycle, FiberId, TraceArg, Track};
 use soc_descriptors::{Noc0Coord, NocId};
 
@@ -180,7 +180,7 @@ pub(crate) fn report(e: &Engine, program_id: u32, clock_mhz: u32) -> RunReport {
             .iter()
             .enumerate()
             .filter(|(_, p)| p.tx_bytes + p.rx_bytes > 0)
-            .map(|(ch, p)| super::EthLinkUse {
+            .map(|(ch, p)| report::EthLinkUse {
                 channel: ch as u32,
                 noc0: (p.tile.x, p.tile.y),
                 tx_bytes: p.tx_bytes,
