@@ -11,3 +11,4 @@ pub mod options;
 pub mod rng;
 
 pub use examples::{CheckMode, Example, ExampleOptions, Outcome, Takes, Work, find, list};
+pub use options::{OptionError, OptionProblem, PLAIN, ProgramError, Spelling};

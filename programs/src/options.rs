@@ -4,6 +4,130 @@
 //! [`crate::examples::list`].
 
 use sim_device::{Device, DeviceError, MathFidelity, RunReport};
+use std::fmt;
+
+/// How a front end writes an option: the command line says `--size 5`, Python `size=5`. Programs name
+/// options by their bare names (`size`, `m`, `check`…) and leave the spelling to the front end.
+#[derive(Clone, Copy)]
+pub struct Spelling {
+    /// The option alone (`--size`).
+    pub option: fn(&str) -> String,
+    /// The option with the value given (`--size 5`).
+    pub with_value: fn(&str, &str) -> String,
+}
+
+/// A neutral spelling (`size`, `size = 5`), for messages read outside any front end (tests, logs).
+pub const PLAIN: Spelling = Spelling { option: |o| o.to_string(), with_value: |o, v| format!("{o} = {v}") };
+
+/// An option a program cannot use: which one (bare name), the value as given, and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptionError {
+    /// The option's bare name (`size`, `to`, `grid`).
+    pub option: &'static str,
+    /// The value as given (`None`: the option's presence is the problem).
+    pub value: Option<String>,
+    /// What is wrong.
+    pub problem: OptionProblem,
+}
+
+/// What is wrong with an option.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OptionProblem {
+    /// The program does not take it; it takes these options (besides the seed).
+    NotTaken {
+        /// The program (or suite).
+        program: String,
+        /// What it takes.
+        takes: Vec<Takes>,
+    },
+    /// The value is wrong: why, and what would fix it (written after the option and a colon).
+    Value(String),
+    /// Words that follow the option (`applies to one_to_all_multicast only, not one_to_one`).
+    Follows(String),
+}
+
+impl OptionError {
+    /// An error about the value `value` of `option`.
+    pub fn value(option: &'static str, value: impl fmt::Display, why: impl Into<String>) -> OptionError {
+        OptionError { option, value: Some(value.to_string()), problem: OptionProblem::Value(why.into()) }
+    }
+
+    /// An error about `option` as a whole, in words that follow it.
+    pub fn follows(option: &'static str, words: impl Into<String>) -> OptionError {
+        OptionError { option, value: None, problem: OptionProblem::Follows(words.into()) }
+    }
+
+    /// The message, with options spelled as `spell` writes them.
+    pub fn render(&self, spell: &Spelling) -> String {
+        let head = match &self.value {
+            Some(v) if !v.is_empty() => (spell.with_value)(self.option, v),
+            _ => (spell.option)(self.option),
+        };
+        match &self.problem {
+            OptionProblem::NotTaken { program, takes } => {
+                format!("{head} does not apply to {program}; it takes {}", describe(takes, spell))
+            }
+            OptionProblem::Value(why) => format!("{head}: {why}"),
+            OptionProblem::Follows(words) => format!("{head} {words}"),
+        }
+    }
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(&PLAIN))
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+/// Why a program did not run: an option it cannot use, or an error of the host API.
+#[derive(Debug)]
+pub enum ProgramError {
+    /// An option it cannot use.
+    Option(OptionError),
+    /// The device refused or the run failed.
+    Device(DeviceError),
+    /// A name the registry does not know (a program or suite), and the names it does.
+    Unknown(String),
+}
+
+impl ProgramError {
+    /// The message, with options spelled as `spell` writes them.
+    pub fn render(&self, spell: &Spelling) -> String {
+        match self {
+            ProgramError::Option(e) => e.render(spell),
+            ProgramError::Device(e) => e.to_string(),
+            ProgramError::Unknown(m) => m.clone(),
+        }
+    }
+}
+
+impl fmt::Display for ProgramError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(&PLAIN))
+    }
+}
+
+impl std::error::Error for ProgramError {}
+
+impl From<DeviceError> for ProgramError {
+    fn from(e: DeviceError) -> Self {
+        ProgramError::Device(e)
+    }
+}
+
+impl From<layout::LayoutError> for ProgramError {
+    fn from(e: layout::LayoutError) -> Self {
+        ProgramError::Device(e.into())
+    }
+}
+
+impl From<OptionError> for ProgramError {
+    fn from(e: OptionError) -> Self {
+        ProgramError::Option(e)
+    }
+}
 
 /// Options shared by the examples (each uses what applies to it).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -170,60 +294,82 @@ pub struct Example {
     /// Its work for the options given.
     pub work: fn(&ExampleOptions) -> Work,
     /// Run it on `device`.
-    pub run: fn(&mut Device, &ExampleOptions) -> Result<Outcome, DeviceError>,
+    pub run: fn(&mut Device, &ExampleOptions) -> Result<Outcome, ProgramError>,
+}
+
+impl Takes {
+    /// The option's bare name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Takes::Size { .. } => "size",
+            Takes::M => "m",
+            Takes::N => "n",
+            Takes::K => "k",
+            Takes::Fidelity => "fidelity",
+            Takes::From => "from",
+            Takes::To => "to",
+            Takes::Shape => "shape",
+            Takes::Page => "page",
+            Takes::Dtype => "dtype",
+            Takes::Check => "check",
+        }
+    }
+
+    /// How the option is described in a list of options.
+    fn describe(&self, spell: &Spelling) -> String {
+        let name = (spell.option)(self.name());
+        match self {
+            Takes::Size { meaning, .. } => format!("{name} ({meaning})"),
+            Takes::Check => format!("{name} full|sample|off"),
+            _ => name,
+        }
+    }
+}
+
+/// `takes` and the seed, for help and errors.
+fn describe(takes: &[Takes], spell: &Spelling) -> String {
+    let mut v: Vec<String> = takes.iter().map(|t| t.describe(spell)).collect();
+    v.push((spell.option)("seed"));
+    v.join(", ")
 }
 
 impl Example {
     /// Check that `o` only sets options this example uses, within their ranges.
-    pub fn check_options(&self, o: &ExampleOptions) -> Result<(), String> {
-        type Given<'a> = (&'a str, bool, fn(&Takes) -> bool);
+    pub fn check_options(&self, o: &ExampleOptions) -> Result<(), OptionError> {
+        type Given = (bool, fn(&Takes) -> bool, &'static str);
         let given: [Given; 11] = [
-            ("--size", o.size.is_some(), |t| matches!(t, Takes::Size { .. })),
-            ("--m", o.m.is_some(), |t| *t == Takes::M),
-            ("--n", o.n.is_some(), |t| *t == Takes::N),
-            ("--k", o.k.is_some(), |t| *t == Takes::K),
-            ("--fidelity", o.fidelity.is_some(), |t| *t == Takes::Fidelity),
-            ("--from", o.from.is_some(), |t| *t == Takes::From),
-            ("--to", o.to.is_some(), |t| *t == Takes::To),
-            ("--shape", o.shape.is_some(), |t| *t == Takes::Shape),
-            ("--page", o.page.is_some(), |t| *t == Takes::Page),
-            ("--dtype", o.dtype.is_some(), |t| *t == Takes::Dtype),
-            ("--check", o.check.is_some(), |t| *t == Takes::Check),
+            (o.size.is_some(), |t| matches!(t, Takes::Size { .. }), "size"),
+            (o.m.is_some(), |t| *t == Takes::M, "m"),
+            (o.n.is_some(), |t| *t == Takes::N, "n"),
+            (o.k.is_some(), |t| *t == Takes::K, "k"),
+            (o.fidelity.is_some(), |t| *t == Takes::Fidelity, "fidelity"),
+            (o.from.is_some(), |t| *t == Takes::From, "from"),
+            (o.to.is_some(), |t| *t == Takes::To, "to"),
+            (o.shape.is_some(), |t| *t == Takes::Shape, "shape"),
+            (o.page.is_some(), |t| *t == Takes::Page, "page"),
+            (o.dtype.is_some(), |t| *t == Takes::Dtype, "dtype"),
+            (o.check.is_some(), |t| *t == Takes::Check, "check"),
         ];
-        for (flag, set, is) in given {
+        for (set, is, option) in given {
             if set && !self.takes.iter().any(is) {
-                return Err(format!("{flag} does not apply to {}; it takes {}", self.name, self.describe_options()));
+                return Err(OptionError {
+                    option,
+                    value: None,
+                    problem: OptionProblem::NotTaken { program: self.name.to_string(), takes: self.takes.to_vec() },
+                });
             }
         }
         if let (Some(v), Some(Takes::Size { meaning, min, max })) =
             (o.size, self.takes.iter().find(|t| matches!(t, Takes::Size { .. })))
             && (v < *min || v > *max)
         {
-            return Err(format!("--size {v}: {} takes {min}..={max} ({meaning})", self.name));
+            return Err(OptionError::value("size", v, format!("{} takes {min}..={max} ({meaning})", self.name)));
         }
         Ok(())
     }
 
-    /// The options it takes, for help and errors.
-    pub fn describe_options(&self) -> String {
-        let mut v: Vec<String> = self
-            .takes
-            .iter()
-            .map(|t| match t {
-                Takes::Size { meaning, .. } => format!("--size ({meaning})"),
-                Takes::M => "--m".into(),
-                Takes::N => "--n".into(),
-                Takes::K => "--k".into(),
-                Takes::Fidelity => "--fidelity".into(),
-                Takes::From => "--from".into(),
-                Takes::To => "--to".into(),
-                Takes::Shape => "--shape".into(),
-                Takes::Page => "--page".into(),
-                Takes::Dtype => "--dtype".into(),
-                Takes::Check => "--check full|sample|off".into(),
-            })
-            .collect();
-        v.push("--seed".into());
-        v.join(", ")
+    /// The options it takes, for help and errors, spelled as `spell` writes them.
+    pub fn describe_options(&self, spell: &Spelling) -> String {
+        describe(self.takes, spell)
     }
 }

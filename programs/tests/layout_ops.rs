@@ -12,7 +12,7 @@ fn run(
     from: &str,
     to: &str,
     page: &str,
-) -> Result<programs::examples::Outcome, DeviceError> {
+) -> Result<programs::examples::Outcome, programs::ProgramError> {
     let mut dev = Device::builtin(arch)?;
     let o = ExampleOptions {
         shape: Some(shape.into()),
@@ -91,7 +91,7 @@ fn moving_more_data_takes_longer() {
 
 #[test]
 fn bad_options_name_the_value() {
-    let err = |r: Result<programs::examples::Outcome, DeviceError>| match r {
+    let err = |r: Result<programs::examples::Outcome, programs::ProgramError>| match r {
         Ok(o) => panic!("expected an error, got a run: {}", o.check),
         Err(e) => e.to_string(),
     };

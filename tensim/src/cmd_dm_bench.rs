@@ -220,6 +220,11 @@ pub fn run(a: &DmBenchArgs) -> CliResult<ExitCode> {
     if a.list {
         say!("data-movement suites (tensim dm-bench SUITE --arch A [options] [--compare TABLE.md|DIR]):");
         for (name, opts, what) in suites() {
+            let opts: Vec<String> = opts
+                .iter()
+                .map(|(o, v)| if v.is_empty() { format!("[--{o}]") } else { format!("[--{o} {v}]") })
+                .collect();
+            let opts = opts.join(" ");
             say!("  {name:<22} {opts:<42} {what}");
         }
         return Ok(ExitCode::SUCCESS);
@@ -260,6 +265,7 @@ pub fn run(a: &DmBenchArgs) -> CliResult<ExitCode> {
         }
         (None, None) => return Err(CliError::User("name a suite (see --list) or give --compare TABLE.md|DIR".into())),
     };
+    suite.check_fits(&dev)?;
     let (mut sizes, mut counts) = match &measured {
         Some(m) => sweep_of(m, &dev)?,
         None => (default_sizes(dev.params().noc.flit_bytes), DEFAULT_COUNTS.to_vec()),

@@ -60,5 +60,21 @@ impl From<std::io::Error> for CliError {
     }
 }
 
+/// How the command line spells a program's options (`--size`, `--size 5`).
+pub(crate) const FLAGS: programs::Spelling =
+    programs::Spelling { option: |o| format!("--{o}"), with_value: |o, v| format!("--{o} {v}") };
+
+impl From<programs::ProgramError> for CliError {
+    fn from(e: programs::ProgramError) -> Self {
+        CliError::User(e.render(&FLAGS))
+    }
+}
+
+impl From<programs::OptionError> for CliError {
+    fn from(e: programs::OptionError) -> Self {
+        CliError::User(e.render(&FLAGS))
+    }
+}
+
 /// The result of a command.
 pub type CliResult<T> = Result<T, CliError>;

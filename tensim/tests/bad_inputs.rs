@@ -598,7 +598,7 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
         "out of L1 memory",
     );
     c(&["run", "reshard", "--page", "rows"], "--page rows");
-    c(&["run", "reshard", "--shape", "0x32"], "--shape[0] = 0");
+    c(&["run", "reshard", "--shape", "0x32"], "--shape 0x32: extent 0 is 0; every extent must be at least 1");
     c(
         &["run", "interleaved_to_sharded", "--from", "l1:height:2x1"],
         "interleaved_to_sharded moves an interleaved tensor",

@@ -4,7 +4,7 @@
 use super::common::{
     CB_IN0, CB_IN1, CB_OUT0, bf16_dram_buffer, check_close, create_bf16_cbs, random_bf16, reader_binary, writer_unary,
 };
-use super::{ExampleOptions, Outcome};
+use crate::options::{ExampleOptions, Outcome, ProgramError};
 use crate::rng::Rng;
 use sim_device::prelude::*;
 
@@ -25,7 +25,7 @@ pub fn add_2_tiles(c: &mut Compute) {
 }
 
 /// Run it: two random bf16 tiles in [0, 14), sum checked within 0.3 (tt-metal's own tolerance).
-pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
+pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, ProgramError> {
     let core = CoreCoord::new(0, 0);
     let (s0, s1, d) = (bf16_dram_buffer(dev, 1)?, bf16_dram_buffer(dev, 1)?, bf16_dram_buffer(dev, 1)?);
     let mut rng = Rng::new(o.seed);

@@ -1,7 +1,7 @@
 //! add_2_integers_in_riscv (tt-metal `programming_examples/add_2_integers_in_riscv`): a BRISC kernel reads
 //! two 32-bit integers from DRAM into L1, adds them with the RISC itself, and writes the sum back.
 
-use super::{ExampleOptions, Outcome};
+use crate::options::{ExampleOptions, Outcome, ProgramError};
 use sim_device::prelude::*;
 
 /// The kernel `reader_writer_add_in_riscv` in today's API: three TensorAccessorArgs (src0, src1, dst) as
@@ -33,7 +33,7 @@ pub fn reader_writer_add_in_riscv(k: &mut Dataflow) {
 }
 
 /// Run it with 14 + 7 (or `seed`-derived operands when `size` is given) and check the sum.
-pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
+pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, ProgramError> {
     let (a, b) = match o.size {
         None => (14u32, 7u32),
         Some(s) => (o.seed as u32 ^ s, s.wrapping_mul(2_654_435_761)),

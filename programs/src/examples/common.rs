@@ -360,11 +360,15 @@ pub fn check_matmul(
             let (passed, line) = check_pcc(what, &gather_tiles(got, n, &picked), &want, min_pcc);
             (
                 passed,
-                format!("{line} (sampled: {} of {} output tiles, --check sample)", picked.len(), (m / 32) * (n / 32)),
+                format!(
+                    "{line} (sampled: {} of {} output tiles, check mode sample)",
+                    picked.len(),
+                    (m / 32) * (n / 32)
+                ),
             )
         }
         super::CheckMode::Off => {
-            (true, format!("{what}: not checked (--check off): the output was not compared with a reference"))
+            (true, format!("{what}: not checked (check mode off): the output was not compared with a reference"))
         }
     }
 }

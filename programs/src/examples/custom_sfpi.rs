@@ -7,7 +7,7 @@ use super::common::{
     CB_IN0, CB_IN1, CB_OUT0, bf16_dram_buffer, check_close, create_bf16_cbs, random_bf16, reader_binary,
     reader_binary_ta, reader_unary_ta, writer_unary, writer_unary_ta,
 };
-use super::{ExampleOptions, Outcome};
+use crate::options::{ExampleOptions, Outcome, ProgramError};
 use crate::rng::Rng;
 use sim_device::prelude::*;
 
@@ -141,7 +141,7 @@ fn run_add(
     kernel: &str,
     compute: fn(&mut Compute),
     accessors: bool,
-) -> Result<Outcome, DeviceError> {
+) -> Result<Outcome, ProgramError> {
     let n = o.size.unwrap_or(16);
     let core = CoreCoord::new(0, 0);
     let (s0, s1, d) = (bf16_dram_buffer(dev, n)?, bf16_dram_buffer(dev, n)?, bf16_dram_buffer(dev, n)?);
@@ -190,17 +190,17 @@ fn run_add(
 }
 
 /// Seed 002's program: `size` (default 16) tiles of a + b, the add done by a custom SFPU function.
-pub fn run_seed(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
+pub fn run_seed(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, ProgramError> {
     run_add(dev, o, "sfpu_custom_add", "sfpu_custom_add.cpp", seed_custom_add, false)
 }
 
 /// `custom_sfpi_add`: `size` (default 16) tiles of a + b by an SFPI face function.
-pub fn run_add_example(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
+pub fn run_add_example(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, ProgramError> {
     run_add(dev, o, "custom_sfpi_add", "tiles_add.cpp", sfpi_add, true)
 }
 
 /// `custom_sfpi_smoothstep`: smoothstep(0, 1, x) of `size` (default 16) tiles of x uniform in [-0.5, 1.5).
-pub fn run_smoothstep(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
+pub fn run_smoothstep(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, ProgramError> {
     let n = o.size.unwrap_or(16);
     let (e0, e1) = (0.0f32, 1.0f32);
     let core = CoreCoord::new(0, 0);

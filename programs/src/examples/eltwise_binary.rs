@@ -5,7 +5,7 @@ use super::common::{
     CB_IN0, CB_IN1, CB_OUT0, bf16_dram_buffer, check_close, create_bf16_cbs, random_bf16, reader_binary_accessor,
     writer_unary_accessor,
 };
-use super::{ExampleOptions, Outcome};
+use crate::options::{ExampleOptions, Outcome, ProgramError};
 use crate::rng::Rng;
 use sim_device::prelude::*;
 
@@ -32,7 +32,7 @@ pub fn tiles_add(c: &mut Compute) {
 }
 
 /// Run it: `size` (default 64) tiles of a + b, a and b uniform in [-1, 1).
-pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
+pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, ProgramError> {
     let n = o.size.unwrap_or(64);
     let core = CoreCoord::new(0, 0);
     let (s0, s1, d) = (bf16_dram_buffer(dev, n)?, bf16_dram_buffer(dev, n)?, bf16_dram_buffer(dev, n)?);

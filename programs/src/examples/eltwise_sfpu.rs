@@ -4,7 +4,7 @@
 use super::common::{
     CB_IN0, CB_OUT0, bf16_dram_buffer, check_close, create_bf16_cbs, random_bf16, reader_unary_ta, writer_unary_ta,
 };
-use super::{ExampleOptions, Outcome};
+use crate::options::{ExampleOptions, Outcome, ProgramError};
 use crate::rng::Rng;
 use sim_device::prelude::*;
 
@@ -30,7 +30,7 @@ pub fn eltwise_exp(c: &mut Compute) {
 }
 
 /// Run it: exp of `size` (default 64) tiles of values uniform in [0, 1); within 5e-2 relative.
-pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
+pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, ProgramError> {
     let n = o.size.unwrap_or(64);
     let core = CoreCoord::new(0, 0);
     let (s, d) = (bf16_dram_buffer(dev, n)?, bf16_dram_buffer(dev, n)?);

@@ -2,7 +2,7 @@
 //! on core (0,0) whose three TRISC threads each print a greeting (`DPRINT_UNPACK`, `DPRINT_MATH`,
 //! `DPRINT_PACK`).
 
-use super::{ExampleOptions, Outcome};
+use crate::options::{ExampleOptions, Outcome, ProgramError};
 use sim_device::prelude::*;
 
 /// `void_compute_kernel`: each TRISC thread prints its own line.
@@ -16,7 +16,7 @@ pub fn void_compute_kernel(c: &mut Compute) {
 }
 
 /// Run it on core (0,0) and check that each of the three threads printed its line.
-pub fn run(dev: &mut Device, _o: &ExampleOptions) -> Result<Outcome, DeviceError> {
+pub fn run(dev: &mut Device, _o: &ExampleOptions) -> Result<Outcome, ProgramError> {
     let core = CoreCoord::new(0, 0);
     let mut p = Program::new();
     p.create_kernel(

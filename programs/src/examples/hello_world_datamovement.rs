@@ -1,7 +1,7 @@
 //! hello_world_datamovement_kernel (tt-metal `programming_examples/hello_world_datamovement_kernel`): the
 //! same kernel on BRISC (NoC0) and NCRISC (NoC1) of core (0,0) prints the core's logical coordinates.
 
-use super::{ExampleOptions, Outcome};
+use crate::options::{ExampleOptions, Outcome, ProgramError};
 use sim_device::prelude::*;
 
 /// `void_dataflow_kernel`: print this core's logical coordinates.
@@ -11,7 +11,7 @@ pub fn void_dataflow_kernel(k: &mut Dataflow) {
 }
 
 /// Run it on core (0,0) (or on `size` × 1 cores) and check that every RISC printed its coordinates.
-pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
+pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, ProgramError> {
     let n = o.size.unwrap_or(1).max(1);
     let cores = CoreRange::new(CoreCoord::new(0, 0), CoreCoord::new(n - 1, 0));
     let mut p = Program::new();

@@ -1,7 +1,7 @@
 //! DRAM loopback (tt-metal `programming_examples/loopback`): one kernel on core (0,0) copies N tiles from
 //! an input DRAM buffer to an output DRAM buffer through a one-tile L1 scratch buffer, one tile at a time.
 
-use super::{ExampleOptions, Outcome};
+use crate::options::{ExampleOptions, Outcome, ProgramError};
 use crate::rng::Rng;
 use sim_device::prelude::*;
 
@@ -26,7 +26,7 @@ pub fn loopback_dram_copy(k: &mut Dataflow) {
 }
 
 /// Run the example: copy `size` (default 50) tiles and compare byte for byte.
-pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
+pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, ProgramError> {
     let num_tiles = o.size.unwrap_or(50);
     let tile = 2048u64;
     let core = CoreCoord::new(0, 0);

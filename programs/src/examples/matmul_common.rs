@@ -4,7 +4,7 @@
 //! the output over a core grid.
 
 use super::common::{BF16_TILE, CB_IN0, CB_IN1, CB_OUT0, bf16_cb, matmul_metrics, matmul_reference, random_bf16};
-use super::{ExampleOptions, Outcome};
+use crate::options::{ExampleOptions, OptionError, Outcome, ProgramError};
 use crate::rng::Rng;
 use sim_device::prelude::*;
 
@@ -24,14 +24,16 @@ pub struct MatmulShape {
 
 impl MatmulShape {
     /// The shape asked for on the command line (`--m --n --k`, falling back to `--size` then `default`).
-    pub fn from_opts(o: &ExampleOptions, default: u32) -> Result<MatmulShape, DeviceError> {
+    pub fn from_opts(o: &ExampleOptions, default: u32) -> Result<MatmulShape, OptionError> {
         let d = o.size.unwrap_or(default);
         let s = MatmulShape { m: o.m.unwrap_or(d), n: o.n.unwrap_or(d), k: o.k.unwrap_or(d) };
         for (name, v) in [("m", s.m), ("n", s.n), ("k", s.k)] {
             if v == 0 || v % 32 != 0 {
-                return Err(DeviceError::Api(format!(
-                    "--{name} {v}: matmul dimensions are whole tiles; use a positive multiple of 32"
-                )));
+                return Err(OptionError::value(
+                    name,
+                    v,
+                    "matmul dimensions are whole tiles; use a positive multiple of 32",
+                ));
             }
         }
         Ok(s)
@@ -133,7 +135,7 @@ pub fn finish(
     cores: u32,
     fidelity: MathFidelity,
     min_pcc: f64,
-) -> Result<Outcome, DeviceError> {
+) -> Result<Outcome, ProgramError> {
     let (m, n, k) = (s.m as usize, s.n as usize, s.k as usize);
     let (mode, seed) = d.check;
     // The reference thread computes exactly what this would (it panics only if the host is out of memory);

@@ -4,11 +4,11 @@
 
 use super::common::{CB_IN0, CB_IN1, CB_OUT0, create_bf16_cbs, writer_unary_ta};
 use super::matmul_common::{MatmulShape, fidelity, finish, mm_tiles, reader_mm, setup};
-use super::{ExampleOptions, Outcome};
+use crate::options::{ExampleOptions, Outcome, ProgramError};
 use sim_device::prelude::*;
 
 /// Run it (`--m --n --k`, default 640 each; `--fidelity`, default HiFi4); PCC above 0.97.
-pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
+pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, ProgramError> {
     let s = MatmulShape::from_opts(o, 640)?;
     let fid = fidelity(o);
     let d = setup(dev, s, o.seed, o.check.unwrap_or_default())?;

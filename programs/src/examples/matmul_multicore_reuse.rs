@@ -7,7 +7,7 @@ use super::common::{CB_IN0, CB_IN1};
 use super::matmul_common::{
     BlockPlan, MatmulShape, bmm_large_block_zm, fidelity, finish, setup, writer_bmm_tile_layout,
 };
-use super::{ExampleOptions, Outcome};
+use crate::options::{ExampleOptions, Outcome, ProgramError};
 use sim_device::prelude::*;
 
 /// `reader_bmm_8bank`-style blocked reader: for each K block, the A block (per_core_m × in0_block_w tiles,
@@ -124,7 +124,7 @@ pub fn program(
 }
 
 /// Run it (`--m --n --k`, default 640 each; `--fidelity`, default HiFi4); PCC above 0.99.
-pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
+pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, ProgramError> {
     let s = MatmulShape::from_opts(o, 640)?;
     let fid = fidelity(o);
     // The CBs must fit L1 before the host matrices are made.

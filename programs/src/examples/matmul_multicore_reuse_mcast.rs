@@ -9,7 +9,7 @@ use super::common::{CB_IN0, CB_IN1};
 use super::matmul_common::{
     BlockPlan, MatmulShape, bmm_large_block_zm, fidelity, finish, setup, writer_bmm_tile_layout,
 };
-use super::{ExampleOptions, Outcome};
+use crate::options::{ExampleOptions, Outcome, ProgramError};
 use sim_device::prelude::*;
 
 const VALID: u32 = 1;
@@ -224,7 +224,7 @@ pub fn reader_in0_receiver_in1_receiver(k: &mut Dataflow) {
 }
 
 /// Run it (`--m --n --k`, default 1024 each; `--fidelity`, default HiFi4); PCC above 0.98.
-pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
+pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, ProgramError> {
     let s = MatmulShape::from_opts(o, 1024)?;
     let fid = fidelity(o);
     let dst_tiles = ComputeConfig { math_fidelity: fid, ..Default::default() }.settings().capacity();

@@ -249,7 +249,7 @@ pub fn list() -> &'static [Example] {
         },
         Example {
             name: "reshard",
-            about: "a tensor from one placement to another (--from/--to dram|l1:interleaved|height|width|block[:RxC[:col]]; default 512x512 from 4x4 to 8x8 L1 blocks)",
+            about: "a tensor from one placement to another (placements dram|l1:interleaved|height|width|block[:RxC[:col]]; default 512x512 from 4x4 to 8x8 L1 blocks)",
             takes: MOVE,
             work: |o| move_work(o, "512x512"),
             run: crate::ops::run_reshard,
@@ -270,7 +270,7 @@ pub fn list() -> &'static [Example] {
         },
         Example {
             name: "eltwise_add_sharded",
-            about: "c = a + b on height- or block-sharded L1 tensors, CBs on the shards, no DRAM traffic (--to l1:height:8x8)",
+            about: "c = a + b on height- or block-sharded L1 tensors, CBs on the shards, no DRAM traffic (default placement l1:height:8x8)",
             takes: &[Takes::To, Takes::Shape],
             work: |o| {
                 // Two bf16 inputs and one output, sharded in L1, checked against an f32 reference.
@@ -288,7 +288,7 @@ pub fn list() -> &'static [Example] {
         },
         Example {
             name: "matmul_2d_mcast",
-            about: "TTNN's 2-D multicast matmul with the GEMM benchmark's config for the shape (default 512^3; in0 and output block-sharded in L1, or --to dram; --dtype bf16|bfp8_b|bfp4_b)",
+            about: "TTNN's 2-D multicast matmul with the GEMM benchmark's config for the shape (default 512^3; in0 and output block-sharded in L1, or in DRAM; data type bf16|bfp8_b|bfp4_b)",
             takes: &[
                 Takes::Size { meaning: "M = N = K, a multiple of 256", min: 256, max: 1 << 16 },
                 Takes::M,

@@ -2,7 +2,7 @@
 //! from DRAM and multicasts it to cores (1,0)–(3,0) once all three have signalled readiness on its
 //! semaphore; each receiver copies the tile from c_0 to c_16 with RISC word copies and writes it to DRAM.
 
-use super::{ExampleOptions, Outcome};
+use crate::options::{ExampleOptions, Outcome, ProgramError};
 use crate::rng::Rng;
 use sim_device::prelude::*;
 
@@ -78,7 +78,7 @@ pub fn outbound(k: &mut Dataflow) {
 pub fn void_compute(_k: &mut Compute) {}
 
 /// Run it and compare each receiver's tile with the input tile.
-pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
+pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, ProgramError> {
     let sender = CoreCoord::new(0, 0);
     let receivers = CoreRange::new(CoreCoord::new(1, 0), CoreCoord::new(3, 0));
     let all = CoreRange::new(sender, CoreCoord::new(3, 0));

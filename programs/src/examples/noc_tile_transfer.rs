@@ -2,7 +2,7 @@
 //! and writes it over the NoC into core (0,1)'s circular buffer once core (0,1) has signalled, through a
 //! semaphore, that it has room; core (0,1) then writes the tile back to DRAM.
 
-use super::{ExampleOptions, Outcome};
+use crate::options::{ExampleOptions, Outcome, ProgramError};
 use sim_device::prelude::*;
 
 const CB_IN: CBIndex = CBIndex::c_0;
@@ -74,7 +74,7 @@ pub fn writer1(k: &mut Dataflow) {
 
 /// Run it: the host writes one `uint16_t` 14 into a one-tile buffer (tt-metal writes a single element and
 /// lets the rest be whatever is there; tensim zero-fills it) and expects the tile back unchanged.
-pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
+pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, ProgramError> {
     let c0 = CoreCoord::new(0, 0);
     let c1 = CoreCoord::new(0, 1);
     let cores = CoreRangeSet::new(vec![CoreRange::single(c0), CoreRange::single(c1)])?;

@@ -4,7 +4,7 @@
 use super::common::{
     CB_IN0, CB_IN1, CB_OUT0, bf16_dram_buffer, check_pcc, create_bf16_cbs, random_bf16, writer_unary_ta,
 };
-use super::{ExampleOptions, Outcome};
+use crate::options::{ExampleOptions, Outcome, ProgramError};
 use crate::rng::Rng;
 use sim_device::prelude::*;
 
@@ -62,7 +62,7 @@ pub fn softplus(c: &mut Compute) {
 }
 
 /// Run it: softplus of `size` (default 16) tiles of values uniform in [-4, 4); PCC above 0.999.
-pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
+pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, ProgramError> {
     let n = o.size.unwrap_or(16);
     let core = CoreCoord::new(0, 0);
     let (s, ones, d) = (bf16_dram_buffer(dev, n)?, bf16_dram_buffer(dev, 1)?, bf16_dram_buffer(dev, n)?);

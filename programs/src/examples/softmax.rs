@@ -6,7 +6,7 @@
 use super::common::{
     BF16_TILE, CB_IN0, CB_OUT0, bf16_dram_buffer, check_close, check_pcc, create_bf16_cbs, random_bf16, writer_unary,
 };
-use super::{ExampleOptions, Outcome};
+use crate::options::{ExampleOptions, OptionError, Outcome, ProgramError};
 use crate::rng::Rng;
 use sim_device::prelude::*;
 
@@ -102,13 +102,11 @@ pub fn softmax(c: &mut Compute) {
 
 /// Run it: softmax over the rows of an H × W tensor (`--m` H, default 2048; `--n` W, default 512) of values
 /// uniform in [-4, 4), tile-rows split over the compute grid. Checked per element (5% relative) and by PCC.
-pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
+pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, ProgramError> {
     let (h, w) = (o.m.unwrap_or(2048), o.n.unwrap_or(512));
     for (name, v) in [("m", h), ("n", w)] {
         if v == 0 || v % 32 != 0 {
-            return Err(DeviceError::Api(format!(
-                "--{name} {v}: softmax takes whole tiles; use a positive multiple of 32"
-            )));
+            return Err(OptionError::value(name, v, "softmax takes whole tiles; use a positive multiple of 32").into());
         }
     }
     let (ht, wt) = (h / 32, w / 32);

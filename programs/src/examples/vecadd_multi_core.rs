@@ -6,12 +6,12 @@ use super::common::{
     writer_unary_ta,
 };
 use super::eltwise_binary::tiles_add;
-use super::{ExampleOptions, Outcome};
+use crate::options::{ExampleOptions, Outcome, ProgramError};
 use crate::rng::Rng;
 use sim_device::prelude::*;
 
 /// Run it: `size` (default 640) tiles, values uniform in [0, 10); within 0.3 of the reference.
-pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
+pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, ProgramError> {
     let n = o.size.unwrap_or(640);
     let grid = dev.compute_with_storage_grid_size();
     let split = split_work_to_cores(grid, n, true)?;

@@ -169,7 +169,7 @@ pub fn line_of(mesh: &MeshDevice, op: &str, topology: Topology) -> Result<Vec<Me
         return Err(DeviceError::Api(format!("{op}: needs at least 2 devices")));
     }
     if topology == Topology::Ring && n < 3 {
-        return Err(DeviceError::Api(format!("{op}: a ring needs at least 3 devices, not {n}; use --topology line")));
+        return Err(DeviceError::Api(format!("{op}: a ring needs at least 3 devices, not {n}; use a line topology")));
     }
     Ok((0..n as usize).map(|i| s.coord(i)).collect())
 }

@@ -5,7 +5,7 @@
 
 use super::{page_config, parse_placement, spec_for};
 use crate::golden::check_close;
-use crate::options::{ExampleOptions, Outcome};
+use crate::options::{ExampleOptions, OptionError, Outcome, ProgramError};
 use crate::rng::Rng;
 use layout::placement::TensorMemoryLayout;
 use layout::ttnn::{DataType, MemoryConfig, PageConfig};
@@ -50,16 +50,23 @@ pub fn add_shard(c: &mut Compute) {
 
 /// Run it: `--shape` (default 2048x512) bf16 tiles, sharded as `--to` (default `l1:height:8x8`; height or
 /// block, in L1).
-pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
+pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, ProgramError> {
     let shape = super::parse_shape(o, "2048x512")?;
-    let place = parse_placement("--to", o.to.as_deref(), "l1:height:8x8")?;
+    let place = parse_placement("to", o.to.as_deref(), "l1:height:8x8")?;
     if place.buffer != layout::ttnn::BufferKind::L1
         || !matches!(place.layout, TensorMemoryLayout::HeightSharded | TensorMemoryLayout::BlockSharded)
     {
-        return Err(DeviceError::api(format!("eltwise_add_sharded needs height or block shards in L1, not {place}")));
+        return Err(
+            DeviceError::api(format!("eltwise_add_sharded needs height or block shards in L1, not {place}")).into()
+        );
     }
     if page_config(o)? != PageConfig::Tile(TileShape::T32X32) {
-        return Err(DeviceError::api("eltwise_add_sharded adds tiles: --page tile".to_string()));
+        return Err(OptionError::value(
+            "page",
+            o.page.as_deref().unwrap_or(""),
+            "eltwise_add_sharded adds tiles; use tile",
+        )
+        .into());
     }
     let spec = spec_for(dev, &shape, PageConfig::Tile(TileShape::T32X32), &place)?;
     let n = shape.volume() as usize;

@@ -8,7 +8,7 @@ pub mod moves;
 pub mod plan;
 pub mod spec;
 
-use crate::options::{ExampleOptions, Outcome};
+use crate::options::{ExampleOptions, OptionError, OptionProblem, Outcome, ProgramError};
 use crate::rng::Rng;
 use layout::placement::TensorMemoryLayout;
 use layout::ttnn::{DataType, MemoryConfig, PageConfig, TensorSpec};
@@ -17,11 +17,11 @@ use sim_device::tensor::quantize;
 use spec::Placement;
 
 /// The page kind of `--page` (`tile` by default, or `row_major`).
-pub fn page_config(o: &ExampleOptions) -> Result<PageConfig, DeviceError> {
+pub fn page_config(o: &ExampleOptions) -> Result<PageConfig, OptionError> {
     match o.page.as_deref() {
         None | Some("tile") => Ok(PageConfig::Tile(TileShape::T32X32)),
         Some("row_major") => Ok(PageConfig::RowMajor),
-        Some(p) => Err(DeviceError::api(format!("--page {p}: use tile or row_major"))),
+        Some(p) => Err(OptionError::value("page", p, "use tile or row_major")),
     }
 }
 
@@ -52,16 +52,25 @@ pub fn spec_for(
     Ok(TensorSpec { memory, ..base })
 }
 
-fn parse_placement(flag: &str, v: Option<&str>, default: &str) -> Result<Placement, DeviceError> {
-    v.unwrap_or(default).parse().map_err(|e: String| DeviceError::api(format!("{flag} {e}")))
+fn parse_placement(option: &'static str, v: Option<&str>, default: &str) -> Result<Placement, OptionError> {
+    v.unwrap_or(default).parse().map_err(|e: String| OptionError::follows(option, e))
 }
 
-fn parse_shape(o: &ExampleOptions, default: &str) -> Result<Shape, DeviceError> {
-    let s: Shape =
-        o.shape.as_deref().unwrap_or(default).parse().map_err(|e| DeviceError::api(format!("--shape: {e}")))?;
-    s.check_nonzero("--shape")?;
+fn parse_shape(o: &ExampleOptions, default: &str) -> Result<Shape, OptionError> {
+    let shape_error = |e: String| OptionError { option: "shape", value: None, problem: OptionProblem::Value(e) };
+    let s: Shape = o.shape.as_deref().unwrap_or(default).parse().map_err(|e| shape_error(format!("{e}")))?;
+    if s.rank() == 0 {
+        return Err(shape_error("at least one dimension".into()));
+    }
+    if let Some(i) = s.0.iter().position(|&d| d == 0) {
+        return Err(OptionError::value("shape", &s, format!("extent {i} is 0; every extent must be at least 1")));
+    }
     if s.volume() > 1 << 26 {
-        return Err(DeviceError::api(format!("--shape {s}: {} elements is over the 2^26 these ops take", s.volume())));
+        return Err(OptionError::value(
+            "shape",
+            &s,
+            format!("{} elements is over the 2^26 these ops take", s.volume()),
+        ));
     }
     Ok(s)
 }
@@ -73,7 +82,7 @@ fn move_and_check(
     shape: &Shape,
     from: Placement,
     to: Placement,
-) -> Result<Outcome, DeviceError> {
+) -> Result<Outcome, ProgramError> {
     let page = page_config(o)?;
     let src_spec = spec_for(dev, shape, page, &from)?;
     let dst_spec = spec_for(dev, shape, page, &to)?;
@@ -106,35 +115,37 @@ fn move_and_check(
 }
 
 /// `reshard`: any placement to any other (defaults: 512x512 bf16 tiles from 4x4 L1 blocks to 8x8 L1 blocks).
-pub fn run_reshard(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
+pub fn run_reshard(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, ProgramError> {
     let shape = parse_shape(o, "512x512")?;
-    let from = parse_placement("--from", o.from.as_deref(), "l1:block:4x4")?;
-    let to = parse_placement("--to", o.to.as_deref(), "l1:block:8x8")?;
+    let from = parse_placement("from", o.from.as_deref(), "l1:block:4x4")?;
+    let to = parse_placement("to", o.to.as_deref(), "l1:block:8x8")?;
     move_and_check(dev, o, &shape, from, to)
 }
 
 /// `interleaved_to_sharded` (defaults: 2048x512 bf16 tiles from DRAM to height shards on 64 cores).
-pub fn run_interleaved_to_sharded(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
+pub fn run_interleaved_to_sharded(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, ProgramError> {
     let shape = parse_shape(o, "2048x512")?;
-    let from = parse_placement("--from", o.from.as_deref(), "dram:interleaved")?;
-    let to = parse_placement("--to", o.to.as_deref(), "l1:height:8x8")?;
+    let from = parse_placement("from", o.from.as_deref(), "dram:interleaved")?;
+    let to = parse_placement("to", o.to.as_deref(), "l1:height:8x8")?;
     if from.layout != TensorMemoryLayout::Interleaved || to.layout == TensorMemoryLayout::Interleaved {
         return Err(DeviceError::api(format!(
             "interleaved_to_sharded moves an interleaved tensor to a sharded one, not {from} to {to} (use reshard)"
-        )));
+        ))
+        .into());
     }
     move_and_check(dev, o, &shape, from, to)
 }
 
 /// `sharded_to_interleaved` (defaults: the reverse of `interleaved_to_sharded`).
-pub fn run_sharded_to_interleaved(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
+pub fn run_sharded_to_interleaved(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, ProgramError> {
     let shape = parse_shape(o, "2048x512")?;
-    let from = parse_placement("--from", o.from.as_deref(), "l1:height:8x8")?;
-    let to = parse_placement("--to", o.to.as_deref(), "dram:interleaved")?;
+    let from = parse_placement("from", o.from.as_deref(), "l1:height:8x8")?;
+    let to = parse_placement("to", o.to.as_deref(), "dram:interleaved")?;
     if from.layout == TensorMemoryLayout::Interleaved || to.layout != TensorMemoryLayout::Interleaved {
         return Err(DeviceError::api(format!(
             "sharded_to_interleaved moves a sharded tensor to an interleaved one, not {from} to {to} (use reshard)"
-        )));
+        ))
+        .into());
     }
     move_and_check(dev, o, &shape, from, to)
 }

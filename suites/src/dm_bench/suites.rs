@@ -10,6 +10,7 @@
 //! against every core, itself included; the DRAM test reads then writes DRAM bank 0 from (0,0).
 
 use super::kernels;
+use programs::{OptionError, ProgramError};
 use sim_device::Cycles;
 use sim_device::prelude::*;
 
@@ -24,37 +25,40 @@ pub enum Grid {
 
 impl Grid {
     /// Parse `RxC` or `full`.
-    pub fn parse(s: &str) -> Result<Grid, String> {
+    pub fn parse(s: &str) -> Result<Grid, OptionError> {
         if s == "full" {
             return Ok(Grid::Full);
         }
-        let (r, c) =
-            s.split_once(['x', 'X']).ok_or_else(|| format!("--grid `{s}`: expected RxC (e.g. 4x4) or full"))?;
+        let bad = |why: String| OptionError::value("grid", format!("`{s}`"), why);
+        let (r, c) = s.split_once(['x', 'X']).ok_or_else(|| bad("expected RxC (e.g. 4x4) or full".into()))?;
         let n = |t: &str| {
             t.trim()
                 .parse::<u32>()
                 .ok()
                 .filter(|v| *v > 0)
-                .ok_or_else(|| format!("--grid `{s}`: `{t}` is not a positive number"))
+                .ok_or_else(|| bad(format!("`{t}` is not a positive number")))
         };
         Ok(Grid::Rc(n(r)?, n(c)?))
     }
 
     /// (rows, cols) on the device's compute grid from logical `(x0, y0)`; a grid that does not fit is an error.
-    pub fn fit(self, dev: &Device, origin: (u32, u32)) -> Result<(u32, u32), DeviceError> {
+    pub fn fit(self, dev: &Device, origin: (u32, u32)) -> Result<(u32, u32), OptionError> {
         let g = dev.compute_with_storage_grid_size();
         let (max_rows, max_cols) = (g.y.saturating_sub(origin.1), g.x.saturating_sub(origin.0));
         match self {
             Grid::Full => Ok((max_rows, max_cols)),
             Grid::Rc(r, c) if r <= max_rows && c <= max_cols => Ok((r, c)),
-            Grid::Rc(r, c) => Err(DeviceError::api(format!(
-                "--grid {r}x{c} does not fit: the {} compute grid is {}x{} (rows x columns) and this suite's grid starts at ({},{}); use at most {max_rows}x{max_cols} or `full`",
-                dev.arch(),
-                g.y,
-                g.x,
-                origin.0,
-                origin.1
-            ))),
+            Grid::Rc(r, c) => Err(OptionError::follows(
+                "grid",
+                format!(
+                    "{r}x{c} does not fit: the {} compute grid is {}x{} (rows x columns) and this suite's grid starts at ({},{}); use at most {max_rows}x{max_cols} or `full`",
+                    dev.arch(),
+                    g.y,
+                    g.x,
+                    origin.0,
+                    origin.1
+                ),
+            )),
         }
     }
 
@@ -102,40 +106,43 @@ pub struct Suite {
     pub loopback: bool,
 }
 
-/// Every suite: (name, options, what it measures).
-pub fn suites() -> &'static [(&'static str, &'static str, &'static str)] {
+/// An optional option of a suite: its bare name and the values it takes (empty for a switch).
+pub type SuiteOption = (&'static str, &'static str);
+
+/// Every suite: (name, the options it takes, what it measures).
+pub fn suites() -> &'static [(&'static str, &'static [SuiteOption], &'static str)] {
     &[
-        ("one_to_one", "", "(0,0) RISCV_0/NoC0 writes N x S bytes to (1,1), then a write barrier"),
-        ("one_from_one", "", "(0,0) RISCV_1/NoC1 reads N x S bytes from (1,1), then a read barrier"),
-        ("loopback", "", "(0,0) RISCV_0/NoC0 writes N x S bytes to its own L1 through the NoC"),
+        ("one_to_one", &[], "(0,0) RISCV_0/NoC0 writes N x S bytes to (1,1), then a write barrier"),
+        ("one_from_one", &[], "(0,0) RISCV_1/NoC1 reads N x S bytes from (1,1), then a read barrier"),
+        ("loopback", &[], "(0,0) RISCV_0/NoC0 writes N x S bytes to its own L1 through the NoC"),
         (
             "one_to_all_unicast",
-            "[--grid RxC|full] [--loopback]",
+            &[("grid", "RxC|full"), ("loopback", "")],
             "(0,0) writes N x S bytes to each core of the grid from (0,0), destination after destination (default 2x2)",
         ),
         (
             "one_to_all_multicast",
-            "[--grid RxC|full] [--linked] [--loopback]",
+            &[("grid", "RxC|full"), ("linked", ""), ("loopback", "")],
             "(0,0) multicasts N x S bytes to the grid from (0,0) (default 2x2)",
         ),
         (
             "one_from_all",
-            "[--grid RxC]",
+            &[("grid", "RxC")],
             "(0,0) RISCV_1/NoC1 reads N x S bytes from each core of the block from (1,1) (default 4x4)",
         ),
         (
             "all_to_all",
-            "[--grid RxC|full]",
+            &[("grid", "RxC|full")],
             "every core writes N x S bytes to every core, itself included (default full)",
         ),
         (
             "all_from_all",
-            "[--grid RxC|full]",
+            &[("grid", "RxC|full")],
             "every core reads N x S bytes from every core, itself included (default full)",
         ),
         (
             "dram_interleaved",
-            "",
+            &[],
             "(0,0) reads N x S bytes from DRAM bank 0 (RISCV_1/NoC1), then writes them (RISCV_0/NoC0)",
         ),
     ]
@@ -182,7 +189,7 @@ impl Suite {
     }
 
     /// A suite by name with the CLI's options; options that do not apply are errors.
-    pub fn parse(name: &str, grid: Option<&str>, linked: bool, loopback: bool) -> Result<Suite, String> {
+    pub fn parse(name: &str, grid: Option<&str>, linked: bool, loopback: bool) -> Result<Suite, ProgramError> {
         let kind = match name {
             "one_to_one" => SuiteKind::OneToOne,
             "one_from_one" => SuiteKind::OneFromOne,
@@ -195,14 +202,20 @@ impl Suite {
             "loopback" => SuiteKind::Loopback,
             other => {
                 let names: Vec<&str> = suites().iter().map(|s| s.0).collect();
-                return Err(format!("unknown suite `{other}`; available: {}", names.join(", ")));
+                return Err(ProgramError::Unknown(format!("unknown suite `{other}`; available: {}", names.join(", "))));
             }
         };
         if linked && kind != SuiteKind::OneToAllMulticast {
-            return Err(format!("--linked applies to one_to_all_multicast only, not {name}"));
+            return Err(
+                OptionError::follows("linked", format!("applies to one_to_all_multicast only, not {name}")).into()
+            );
         }
         if loopback && !matches!(kind, SuiteKind::OneToAllMulticast | SuiteKind::OneToAllUnicast) {
-            return Err(format!("--loopback applies to one_to_all_unicast and one_to_all_multicast only, not {name}"));
+            return Err(OptionError::follows(
+                "loopback",
+                format!("applies to one_to_all_unicast and one_to_all_multicast only, not {name}"),
+            )
+            .into());
         }
         let uses_grid = matches!(
             kind,
@@ -213,7 +226,9 @@ impl Suite {
                 | SuiteKind::AllFromAll
         );
         if grid.is_some() && !uses_grid {
-            return Err(format!("--grid does not apply to {name}: it runs between fixed cores"));
+            return Err(
+                OptionError::follows("grid", format!("does not apply to {name}: it runs between fixed cores")).into()
+            );
         }
         let default = match kind {
             SuiteKind::AllToAll | SuiteKind::AllFromAll => Grid::Full,
@@ -225,7 +240,12 @@ impl Suite {
             None => default,
         };
         if kind == SuiteKind::OneFromAll && grid == Grid::Full {
-            return Err("one_from_all reads from a block starting at (1,1): give --grid RxC".into());
+            return Err(OptionError::value(
+                "grid",
+                "full",
+                "one_from_all reads from a block starting at (1,1); give RxC",
+            )
+            .into());
         }
         Ok(Suite { kind, grid, linked, loopback })
     }
@@ -255,8 +275,13 @@ impl Suite {
     }
 
     /// The peers of the master (or of every core, for all-to-all), in `corerange_to_cores` order.
+    /// The suite's grid fits `dev` (checked before a sweep, so that the error names the option).
+    pub fn check_fits(&self, dev: &Device) -> Result<(), OptionError> {
+        self.grid.fit(dev, self.origin()).map(|_| ())
+    }
+
     fn grid_cores(&self, dev: &Device) -> Result<Vec<CoreCoord>, DeviceError> {
-        let (rows, cols) = self.grid.fit(dev, self.origin())?;
+        let (rows, cols) = self.grid.fit(dev, self.origin()).map_err(|e| DeviceError::api(e.to_string()))?;
         let (x0, y0) = self.origin();
         let r = CoreRange::new(CoreCoord::new(x0, y0), CoreCoord::new(x0 + cols - 1, y0 + rows - 1));
         Ok(r.iter_col_major().collect())

@@ -232,7 +232,7 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
         say!("programs (tensim run NAME [options]):");
         for e in list() {
             say!("  {:<28} {}", e.name, e.about);
-            say!("  {:<28}   options: {}", "", e.describe_options());
+            say!("  {:<28}   options: {}", "", e.describe_options(&crate::error::FLAGS));
         }
         for (name, about) in collectives::COLLECTIVES {
             say!("  {name:<28} {about}");
@@ -291,7 +291,7 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
         dev.set_progress(Some(Box::new(move |t| s.set_message(format!("simulating: {} cycles", t.0)))));
     }
     let wall = std::time::Instant::now();
-    let out = (ex.run)(&mut dev, &opts).map_err(|e| CliError::User(e.to_string()));
+    let out = (ex.run)(&mut dev, &opts).map_err(CliError::from);
     if let Some(s) = spinner {
         s.finish_and_clear();
     }

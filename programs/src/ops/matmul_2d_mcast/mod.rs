@@ -8,7 +8,7 @@ pub mod compute;
 pub mod config;
 pub mod dataflow;
 
-use crate::options::{ExampleOptions, Outcome};
+use crate::options::{ExampleOptions, OptionError, Outcome, ProgramError};
 use crate::rng::Rng;
 use compute::ComputeArgs;
 pub use config::{Matmul2d, ProgramConfig};
@@ -314,26 +314,26 @@ pub fn time(dev: &mut Device, mm: &Matmul2d) -> Result<RunReport, DeviceError> {
     r
 }
 
-fn parse_dtype(o: &ExampleOptions) -> Result<DataType, DeviceError> {
+fn parse_dtype(o: &ExampleOptions) -> Result<DataType, OptionError> {
     match o.dtype.as_deref() {
         None | Some("bf16") | Some("bfloat16") => Ok(DataType::Bf16),
         Some("bfp8_b") | Some("bfloat8_b") => Ok(DataType::Bfp8),
         Some("bfp4_b") | Some("bfloat4_b") => Ok(DataType::Bfp4),
-        Some(d) => Err(DeviceError::api(format!("--dtype {d}: use bf16, bfp8_b or bfp4_b"))),
+        Some(d) => Err(OptionError::value("dtype", d, "use bf16, bfp8_b or bfp4_b")),
     }
 }
 
 /// `tensim run matmul_2d_mcast [--m --k --n] [--dtype] [--fidelity] [--to dram|l1]`: the benchmark's
 /// configuration of that shape (in0 and output block-sharded in L1 by default, or DRAM interleaved with
 /// `--to dram`), run with data and checked against a CPU reference by PCC.
-pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError> {
+pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, ProgramError> {
     let d = o.size.unwrap_or(512);
     let (m, k, n) = (o.m.unwrap_or(d), o.k.unwrap_or(d), o.n.unwrap_or(d));
     let dtype = parse_dtype(o)?;
     let sharded = match o.to.as_deref() {
         None | Some("l1") => true,
         Some("dram") => false,
-        Some(t) => return Err(DeviceError::api(format!("--to {t}: matmul_2d_mcast takes l1 (sharded) or dram"))),
+        Some(t) => return Err(OptionError::value("to", t, "matmul_2d_mcast takes l1 (sharded) or dram").into()),
     };
     let fidelity = o.fidelity.unwrap_or(MathFidelity::HiFi4);
     let mm = Matmul2d::benchmark((m, k, n), sharded, 1, (1, 1), dtype, fidelity)?;
@@ -341,7 +341,7 @@ pub fn run(dev: &mut Device, o: &ExampleOptions) -> Result<Outcome, DeviceError>
 }
 
 /// Run `mm` with random data from `seed` and check the output against a CPU reference by PCC.
-pub fn run_with(dev: &mut Device, mm: &Matmul2d, seed: u64) -> Result<Outcome, DeviceError> {
+pub fn run_with(dev: &mut Device, mm: &Matmul2d, seed: u64) -> Result<Outcome, ProgramError> {
     run_checked(dev, mm, seed, crate::options::CheckMode::Full)
 }
 
@@ -351,7 +351,7 @@ pub fn run_checked(
     mm: &Matmul2d,
     seed: u64,
     check: crate::options::CheckMode,
-) -> Result<Outcome, DeviceError> {
+) -> Result<Outcome, ProgramError> {
     let (m, k, n, dtype, fidelity) = (mm.m, mm.k, mm.n, mm.dtype, mm.fidelity);
     let mm = mm.clone();
     let mut rng = Rng::new(seed);
