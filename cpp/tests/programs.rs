@@ -31,6 +31,7 @@ fn run_cpp_on(dir: &Path, arch: Arch, devices: u32) -> Result<(i32, Vec<u64>), S
     let cycles = Rc::new(RefCell::new(Vec::new()));
     let sink = cycles.clone();
     let cfg = HostConfig {
+        advice: Default::default(),
         arch,
         num_devices: devices,
         open: Box::new(move |_| Device::builtin(arch).map_err(|e| e.to_string())),
@@ -138,6 +139,7 @@ fn a_kernel_error_in_a_host_program_is_an_exception_with_its_text() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/missing_kernel");
     let lib = build::build(&dir).unwrap_or_else(|e| panic!("{e}"));
     let cfg = HostConfig {
+        advice: Default::default(),
         arch: Arch::WormholeB0,
         num_devices: 1,
         open: Box::new(|_| Device::builtin(Arch::WormholeB0).map_err(|e| e.to_string())),
@@ -184,6 +186,7 @@ fn shard_data_rm_prints_each_cores_sticks() {
         let lines = Rc::new(RefCell::new(Vec::new()));
         let sink = lines.clone();
         let cfg = HostConfig {
+            advice: Default::default(),
             arch,
             num_devices: 1,
             open: Box::new(move |_| Device::builtin(arch).map_err(|e| e.to_string())),
@@ -232,7 +235,7 @@ fn a_mesh_program_runs_on_eight_devices() {
         assert!(runs.iter().all(|&c| c == runs[0] && c > 0), "{runs:?}");
     }
     let e = run_cpp_on(&dir, Arch::WormholeB0, 4).unwrap_err();
-    assert!(e.contains("needs 8 devices and this run has 4") && e.contains("--devices 8"), "{e}");
+    assert!(e.contains("needs 8 devices and this run has 4") && e.contains("run it with 8 independent chips"), "{e}");
 }
 
 /// tensim's {fmt} subset prints numbers as {fmt} does (shortest round-trip digits, fixed or exponential by
@@ -252,6 +255,7 @@ fn run_cpp_printing(dir: &Path, arch: Arch) -> (i32, Vec<u64>, Vec<String>) {
     let seen = Rc::new(RefCell::new((Vec::new(), Vec::new())));
     let sink = seen.clone();
     let cfg = HostConfig {
+        advice: Default::default(),
         arch,
         num_devices: 1,
         open: Box::new(move |_| Device::builtin(arch).map_err(|e| e.to_string())),
@@ -332,6 +336,7 @@ fn profiler_zones_and_timestamped_data_are_recorded() {
     let reports = Rc::new(RefCell::new(Vec::new()));
     let sink = reports.clone();
     let cfg = HostConfig {
+        advice: Default::default(),
         arch: Arch::WormholeB0,
         num_devices: 1,
         open: Box::new(|_| Device::builtin(Arch::WormholeB0).map_err(|e| e.to_string())),
@@ -444,6 +449,7 @@ fn programs_build_with_their_cmakelists() {
             let cycles = Rc::new(RefCell::new(Vec::new()));
             let sink = cycles.clone();
             let cfg = HostConfig {
+                advice: Default::default(),
                 arch: Arch::WormholeB0,
                 num_devices: devices,
                 open: Box::new(|_| Device::builtin(Arch::WormholeB0).map_err(|e| e.to_string())),

@@ -308,13 +308,14 @@ impl RunReport {
 
     /// A terminal summary: cycles, time, the busy and blocked cycles of every kernel (per core and RISC on
     /// up to [`SUMMARY_MAX_CORES`] cores, else per kernel and RISC over its cores), NoC and DRAM use.
-    pub fn summary(&self) -> String {
+    /// `grouped_note` ends the header of grouped rows (a front end says how to ask for per-core rows).
+    pub fn summary(&self, grouped_note: &str) -> String {
         let cores: std::collections::BTreeSet<(u32, u32)> = self.kernels.iter().map(|k| k.core).collect();
-        self.summary_with(cores.len() <= SUMMARY_MAX_CORES)
+        self.summary_with(cores.len() <= SUMMARY_MAX_CORES, grouped_note)
     }
 
     /// [`RunReport::summary`] with one row per core and RISC (`per_core`) or one per kernel and RISC.
-    pub fn summary_with(&self, per_core: bool) -> String {
+    pub fn summary_with(&self, per_core: bool, grouped_note: &str) -> String {
         let mut s = String::new();
         let _ = writeln!(s, "cycles: {} ({:.3} us at {} MHz)", self.cycles.0, self.micros(), self.clock_mhz);
         if per_core {
@@ -345,11 +346,15 @@ impl RunReport {
                     None => groups.push((&k.kernel, k.risc, vec![k])),
                 }
             }
-            let _ = writeln!(
+            let _ = write!(
                 s,
-                "{:<36} {:<8} {:>6} {:>10} {:>10} {:>10} {:>10}   (per-core rows: --per-core)",
+                "{:<36} {:<8} {:>6} {:>10} {:>10} {:>10} {:>10}",
                 "kernel", "risc", "cores", "end min", "end max", "busy avg", "blocked avg"
             );
+            if !grouped_note.is_empty() {
+                let _ = write!(s, "   ({grouped_note})");
+            }
+            s.push('\n');
             for (name, risc, ks) in groups {
                 let n = ks.len() as u64;
                 let _ = writeln!(

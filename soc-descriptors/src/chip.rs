@@ -96,7 +96,7 @@ impl Chip {
         let n = lines.len() as u32;
         if n < 32 && opts.harvest_mask >> n != 0 {
             return Err(SocError::new(core_source, format!("harvesting mask names Tensix {what} that do not exist"))
-                .key("--harvest")
+                .key("harvest mask")
                 .value(format!("{:#x}", opts.harvest_mask))
                 .hint(format!("{} has {n} Tensix {what}: use bits 0..{}", arch, n - 1)));
         }
@@ -106,12 +106,12 @@ impl Chip {
                 core_source,
                 format!("harvesting mask removes every Tensix {}", &what[..what.len() - 1]),
             )
-            .key("--harvest")
+            .key("harvest mask")
             .value(format!("{:#x}", opts.harvest_mask)));
         }
         let product = arch.product_name(harvested_count).ok_or_else(|| {
             SocError::new(core_source, format!("no {arch} product has {harvested_count} harvested {what}"))
-                .key("--harvest")
+                .key("harvest mask")
                 .value(format!("{:#x}", opts.harvest_mask))
                 .hint(match arch {
                     Arch::Grayskull => "Grayskull products harvest 0 (E150) or 2 (E75) rows",

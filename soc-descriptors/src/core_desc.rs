@@ -111,7 +111,7 @@ impl CoreDescriptor {
         let name = path.display().to_string();
         let text = crate::input::read_text(path, "core descriptor").map_err(|e| {
             SocError::new(&name, e.reason)
-                .hint("pass an existing file with --core-desc, or omit it to use the built-in one")
+                .hint("pass an existing core descriptor file, or none to use the built-in one")
         })?;
         CoreDescriptor::from_yaml_str(&text, &name)
     }

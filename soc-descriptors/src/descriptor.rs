@@ -160,7 +160,7 @@ impl SocDescriptor {
         let name = path.display().to_string();
         let text = crate::input::read_text(path, "SoC descriptor").map_err(|e| {
             SocError::new(&name, e.reason)
-                .hint("pass an existing file with --soc, or use --arch for a built-in description")
+                .hint("pass an existing SoC descriptor file, or name an arch for a built-in description")
         })?;
         SocDescriptor::from_yaml_str(&text, &name)
     }
@@ -388,7 +388,7 @@ fn validate(raw: RawSoc, file: &str) -> Result<SocDescriptor, SocError> {
         return Err(SocError::new(file, "harvested_workers is not supported in the file")
             .key("harvested_workers[0]")
             .value(first)
-            .hint("keep the file unharvested (`harvested_workers: []`) and pass the harvesting mask with --harvest"));
+            .hint("keep the file unharvested (`harvested_workers: []`) and give the harvesting mask separately"));
     }
     b.list(&raw.router_only, "router_only", TileKind::RouterOnly)?;
     if let Some(l) = &raw.security {

@@ -374,7 +374,7 @@ pub(crate) fn parse_core(text: &str, file: &str) -> Result<Vec<RawCoreEntry>, So
             if ["grid", "arch_name", "tensix", "dram"].iter().filter(|k| m.contains_key(**k)).count() >= 2 =>
         {
             return Err(SocError::new(file, "this is a SoC descriptor (it has `grid` and `arch_name`), not a core descriptor")
-                .hint("give it with --soc; --core-desc takes a core descriptor (tt-metal's core_descriptors/*.yaml: products → command queues → core ranges)"));
+                .hint("this is a SoC descriptor, not a core descriptor (tt-metal's core_descriptors/*.yaml: products → command queues → core ranges)"));
         }
         serde_yaml::Value::Mapping(m) => m,
         serde_yaml::Value::Null => {

@@ -308,6 +308,14 @@ pub fn run(a: &BuildAndRunArgs) -> CliResult<ExitCode> {
         None
     };
     let cfg = HostConfig {
+        advice: cpp::host::RunAdvice {
+            more_devices: |n| {
+                format!(
+                    "give `tensim build-and-run --devices {n}` (independent chips) or a `--system` with that many chips"
+                )
+            },
+            need_system: "run the program with `--system NAME` (e.g. t3000) or `--cluster FILE`",
+        },
         pick_system,
         system,
         workers: a.workers.unwrap_or(0) as usize,

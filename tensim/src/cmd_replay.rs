@@ -152,7 +152,7 @@ pub fn run(a: &ReplayArgs) -> CliResult<ExitCode> {
     for (k, n) in &r.skipped {
         crate::note!("not modelled: {n} `{k}` event(s) cannot be replayed and only cost their recording time");
     }
-    crate::out::text(&r.report.summary())?;
+    crate::out::text(&r.report.summary(crate::out::PER_CORE_NOTE))?;
     let dev = setup.open()?;
     let mut contents = noc.contents(&dev, &r.report);
     if let Some(id) = stats {

@@ -65,3 +65,6 @@ pub fn progress(len: u64, what: &str) -> ProgressBar {
     bar.set_message(what.to_string());
     bar
 }
+
+/// How a summary of grouped kernel rows says per-core rows are had.
+pub(crate) const PER_CORE_NOTE: &str = "per-core rows: --per-core";

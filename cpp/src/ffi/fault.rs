@@ -82,7 +82,7 @@ fn describe(out: &mut Buf, sig: libc::c_int, code: libc::c_int, addr: usize, sp:
         libc::SIGSEGV if near_stack => {
             if kernel {
                 out.write_str(
-                    "overflowed its stack (a local array or recursion too large for a kernel thread's stack of sim.stack_bytes bytes: make the array static or put it in L1 (a CB or an L1 buffer), or give --set sim.stack_bytes=N)",
+                    "overflowed its stack (a local array or recursion too large for a kernel thread's stack of sim.stack_bytes bytes: make the array static or put it in L1 (a CB or an L1 buffer), or raise the parameter sim.stack_bytes)",
                 )
             } else {
                 out.write_str("overflowed its stack (a local array or recursion too large for the thread's stack)")

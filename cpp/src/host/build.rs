@@ -87,7 +87,7 @@ pub(crate) const LINK_FLAGS: &[&str] =
 /// `tensim build-and-run` loads (it cannot run on its own: the simulator is in tensim). `TT::CommonPCH` is
 /// an empty target, and `execinfo` (a library tt-metal's assert header needs where the C library has no
 /// `backtrace`) an empty one where the C library has it.
-const CMAKE_CONFIG: &str = r#"# tensim's stand-in for the TT-Metalium CMake package (written by tensim; see `tensim build-and-run --cmake`).
+const CMAKE_CONFIG: &str = r#"# tensim's stand-in for the TT-Metalium CMake package (written by tensim for CMake builds of host programs).
 # A target linking TT::Metalium builds into a shared object that `tensim build-and-run` loads and runs.
 get_filename_component(_tensim_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
 if(NOT TARGET TT::Metalium)
@@ -153,7 +153,7 @@ pub fn cmake_root(dir: &Path) -> PathBuf {
 pub fn build_with_cmake(dir: &Path) -> Result<PathBuf, String> {
     let lists = dir.join("CMakeLists.txt");
     let text = std::fs::read_to_string(&lists)
-        .map_err(|e| format!("{}: {e} (--cmake needs a CMakeLists.txt)", lists.display()))?;
+        .map_err(|e| format!("{}: {e} (a CMake build needs a CMakeLists.txt)", lists.display()))?;
     let target = cmake_calls(&without_comments(&text), "add_executable")
         .into_iter()
         .find_map(|c| c.first().map(|t| t.to_string()))
@@ -194,7 +194,9 @@ pub fn build_with_cmake(dir: &Path) -> Result<PathBuf, String> {
     }
     let run = |args: &[&std::ffi::OsStr]| -> Result<(), String> {
         let out = Command::new("cmake").args(args).output().map_err(|e| {
-            format!("cannot run cmake: {e} (install CMake 3.22 or newer, e.g. `pip install cmake`, or leave out --cmake to build without it)")
+            format!(
+                "cannot run cmake: {e} (install CMake 3.22 or newer, e.g. `pip install cmake`, or build without CMake)"
+            )
         })?;
         if !out.status.success() {
             return Err(format!(

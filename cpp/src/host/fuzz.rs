@@ -59,6 +59,7 @@ impl Input<'_> {
 /// property-test twin drive.
 pub fn builtin_config(arch: sim_device::Arch, devices: u32) -> HostConfig {
     HostConfig {
+        advice: Default::default(),
         arch,
         num_devices: devices,
         open: Box::new(move |_| sim_device::Device::builtin(arch).map_err(|e| e.to_string())),

@@ -33,7 +33,8 @@ pub(super) extern "C" fn open_mesh(rows: u32, cols: u32, out: *mut u32) -> i32 {
         let available = s.cfg.num_devices;
         if n > available {
             return Err(format!(
-                "MeshDevice::create({shape}): the mesh needs {n} devices and this run has {available}; give `tensim build-and-run --devices {n}` (independent chips) or a `--system` with that many chips"
+                "MeshDevice::create({shape}): the mesh needs {n} devices and this run has {available}; {}",
+                (s.cfg.advice.more_devices)(n)
             ));
         }
         let ids: Vec<u32> = match &s.cfg.system {
@@ -48,8 +49,9 @@ pub(super) extern "C" fn open_mesh(rows: u32, cols: u32, out: *mut u32) -> i32 {
         };
         if let Some(&busy) = ids.iter().find(|&&i| i >= available) {
             return Err(format!(
-                "MeshDevice::create({shape}): it needs device {busy} of {} and this run has {available} (raise --devices)",
-                s.cfg.system.as_ref().map_or("the system", |x| x.name.as_str())
+                "MeshDevice::create({shape}): it needs device {busy} of {} and this run has {available}; {}",
+                s.cfg.system.as_ref().map_or("the system", |x| x.name.as_str()),
+                (s.cfg.advice.more_devices)(busy + 1)
             ));
         }
         for &id in &ids {
@@ -81,10 +83,10 @@ pub(super) extern "C" fn set_fabric(config: u32) -> i32 {
             }
         };
         if fabric.enabled() && s.cfg.system.is_none() {
-            return Err(
-                "SetFabricConfig: the fabric runs over the Ethernet links of a system; run the program with `--system NAME` (e.g. t3000) or `--cluster FILE`"
-                    .into(),
-            );
+            return Err(format!(
+                "SetFabricConfig: the fabric runs over the Ethernet links of a system; {}",
+                s.cfg.advice.need_system
+            ));
         }
         s.fabric = fabric;
         Ok(())

@@ -10,7 +10,7 @@ pub mod fuzz;
 mod mesh;
 pub(crate) mod session;
 
-pub use session::{AutoSystem, HostConfig, OnRun, OpenDevice, PickSystem, SystemLinks};
+pub use session::{AutoSystem, HostConfig, OnRun, OpenDevice, PickSystem, RunAdvice, SystemLinks};
 use std::path::Path;
 
 /// How a host program ended.

@@ -74,6 +74,27 @@ pub struct HostConfig {
     /// When the command gave neither a system nor a number of devices: the system a mesh larger than the
     /// devices at hand runs on (the smallest built-in one that holds it).
     pub pick_system: Option<PickSystem>,
+    /// How the front end tells its user to give a run more chips (the command line names its flags).
+    pub advice: RunAdvice,
+}
+
+/// How the front end running a host program tells its user to give the run more chips: the command line
+/// names its flags; the defaults say it in plain words.
+#[derive(Clone, Copy)]
+pub struct RunAdvice {
+    /// What to do when a mesh needs `n` devices and the run has fewer.
+    pub more_devices: fn(u32) -> String,
+    /// What to do when the fabric is asked for and the run has no system of chips.
+    pub need_system: &'static str,
+}
+
+impl Default for RunAdvice {
+    fn default() -> Self {
+        RunAdvice {
+            more_devices: |n| format!("run it with {n} independent chips or on a system with that many chips"),
+            need_system: "run the program on a system of chips (e.g. t3000) or a cluster descriptor",
+        }
+    }
 }
 
 pub(crate) struct Session {

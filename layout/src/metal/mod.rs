@@ -208,7 +208,7 @@ impl MetalLayout {
                 return Err(LayoutError::value(
                     "dtype",
                     spec.dtype,
-                    "block floats exist only in tiles; add a tile shape (e.g. --tile 32x32)",
+                    "block floats exist only in tiles; add a tile shape (e.g. 32x32)",
                 ));
             }
             None => None,

@@ -141,7 +141,7 @@ fn derive_ranked(spec: &TensorSpec) -> Result<Derived, LayoutError> {
         }
         if s.mode == ShardMode::Physical && tile.is_some() && (s.shape[0] % pa[0] != 0 || s.shape[1] % pa[1] != 0) {
             return Err(LayoutError::Illegal(format!(
-                "shard {}x{} is not tile-aligned for TILE layout with {}x{} tiles (use a multiple of the tile, or --shard-mode logical)",
+                "shard {}x{} is not tile-aligned for TILE layout with {}x{} tiles (use a multiple of the tile, or logical shard mode)",
                 s.shape[0], s.shape[1], pa[0], pa[1]
             )));
         }

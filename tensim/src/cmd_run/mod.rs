@@ -308,7 +308,7 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
     for m in &out.metrics {
         say!("{m}");
     }
-    crate::out::text(&if a.per_core { r.summary_with(true) } else { r.summary() })?;
+    crate::out::text(&if a.per_core { r.summary_with(true, "") } else { r.summary(crate::out::PER_CORE_NOTE) })?;
     crate::dprint::DprintSettings::from_env()?.emit(0, &r.dprints)?;
     for w in &r.warnings {
         crate::note!("warning: {w}");
