@@ -12,6 +12,7 @@
 //!   happened — everything earlier, or for calls on its own core everything that can reach that core.
 
 pub mod agenda;
+pub mod as_of;
 pub mod chrome_trace;
 pub mod fiber;
 pub mod host_threads;
@@ -21,6 +22,7 @@ pub mod simd;
 pub mod time;
 
 pub use agenda::{Agenda, Next, SyncView};
+pub use as_of::{AsOfLog, OrderKey};
 pub use chrome_trace::{TraceArg, TraceBuilder, Track};
 pub use fiber::{Fiber, FiberClock, FiberFailure, FiberId, Step, Suspend, Yielder, abort};
 pub use queue::{EventKey, EventQueue};

@@ -4,7 +4,7 @@
 
 use crate::format::DataFormat;
 use crate::risc::Risc;
-use sim_core::EventKey;
+use sim_core::{AsOfLog, OrderKey};
 
 /// The shared counters of one circular buffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -58,66 +58,11 @@ pub struct CircularBuffer {
     tile_wr: [u32; Risc::COUNT],
     /// The latest scheduler key (packed `(cycle, order)`) at which a `cb_wait_front` that held returned
     /// without waiting for the core's other kernels (0: none); see [`CircularBuffer::update_behind`].
-    pub(crate) front_ahead_key: u128,
+    pub(crate) front_ahead_key: OrderKey,
     /// The same for `cb_reserve_back`.
-    pub(crate) back_ahead_key: u128,
+    pub(crate) back_ahead_key: OrderKey,
     /// Pushes (`[0]`) and pops (`[1]`) made ahead of exact order, readable as of their keys.
-    ahead: [AheadLog; 2],
-}
-
-/// One side's updates that a kernel made ahead of the core's other kernels (see docs/architecture-notes.md, "Time
-/// and ordering contract"): `counters` already include them, and a kernel still behind reads the counters
-/// as of its own key by taking back those after it. Entries leave once no read can come before them.
-#[derive(Debug, Clone, Default)]
-struct AheadLog {
-    /// `(scheduler key, pages)`, oldest first, from `head` on (the entries before it are forgotten).
-    entries: Vec<(u128, u16)>,
-    head: usize,
-    /// The key of this side's latest update, ahead or not (0: none).
-    last_key: u128,
-}
-
-impl AheadLog {
-    /// The entries still kept.
-    #[inline]
-    fn live(&self) -> &[(u128, u16)] {
-        &self.entries[self.head..]
-    }
-
-    /// The pages of the entries after `key`.
-    #[inline]
-    fn after(&self, key: u128) -> u16 {
-        // Most reads come after every update of the side.
-        if self.last_key <= key {
-            return 0;
-        }
-        let mut n = 0u16;
-        for &(k, p) in self.live().iter().rev() {
-            if k <= key {
-                break;
-            }
-            n = n.wrapping_add(p);
-        }
-        n
-    }
-
-    /// Forget the entries of cycles before `settled`.
-    #[inline]
-    fn settle(&mut self, settled: u64) {
-        let live = self.live();
-        let gone = live.iter().take_while(|&&(k, _)| EventKey::unpacked(k).at.0 < settled).count();
-        if gone == 0 {
-            return;
-        }
-        self.head += gone;
-        if self.head == self.entries.len() {
-            self.entries.clear();
-            self.head = 0;
-        } else if self.head >= 64 && self.head * 2 >= self.entries.len() {
-            self.entries.drain(..self.head);
-            self.head = 0;
-        }
-    }
+    ahead: [AsOfLog; 2],
 }
 
 impl CircularBuffer {
@@ -133,8 +78,8 @@ impl CircularBuffer {
             rd_ptr: [base; Risc::COUNT],
             wr_ptr: [base; Risc::COUNT],
             tile_wr: [0; Risc::COUNT],
-            front_ahead_key: 0,
-            back_ahead_key: 0,
+            front_ahead_key: OrderKey::FIRST,
+            back_ahead_key: OrderKey::FIRST,
             ahead: Default::default(),
         }
     }
@@ -183,14 +128,14 @@ impl CircularBuffer {
     /// returned ahead of it: a push before a `cb_reserve_back`, a pop before a `cb_wait_front`. Such an
     /// update could have made that wait block in exact order; it happens only when two kernels of the core
     /// push (or pop) the same CB.
-    pub fn update_behind(&self, push: bool, key: u128) -> bool {
+    pub fn update_behind(&self, push: bool, key: OrderKey) -> bool {
         key < if push { self.back_ahead_key } else { self.front_ahead_key }
     }
 
     /// The shared counters as a kernel at scheduler key `key` reads them: without the updates made ahead
     /// of it.
     #[inline]
-    pub fn counters_at(&self, key: u128) -> CbCounters {
+    pub fn counters_at(&self, key: OrderKey) -> CbCounters {
         let [pushes, pops] = &self.ahead;
         if pushes.live().is_empty() && pops.live().is_empty() {
             return self.counters;
@@ -202,19 +147,19 @@ impl CircularBuffer {
     }
 
     /// Pages available to a consumer at scheduler key `key`.
-    pub fn pages_available_at(&self, key: u128) -> u32 {
+    pub fn pages_available_at(&self, key: OrderKey) -> u32 {
         self.counters_at(key).pages_available() as u32
     }
 
     /// Pages free for a producer at scheduler key `key`.
-    pub fn pages_free_at(&self, key: u128) -> i64 {
+    pub fn pages_free_at(&self, key: OrderKey) -> i64 {
         self.counters_at(key).pages_free(self.num_pages())
     }
 
     /// The cycle of the earliest update made ahead of `key` after which `holds` is true of the counters
     /// (`None`: no such update yet). A kernel at `key` that finds its wait false would, in exact order,
     /// have blocked and been woken by exactly that update.
-    pub fn first_ahead_where(&self, key: u128, holds: impl Fn(&CbCounters) -> bool) -> Option<u64> {
+    pub fn first_ahead_where(&self, key: OrderKey, holds: impl Fn(&CbCounters) -> bool) -> Option<u64> {
         let mut c = self.counters_at(key);
         let [pushes, pops] = &self.ahead;
         let (mut i, mut j) =
@@ -235,7 +180,7 @@ impl CircularBuffer {
                 j += 1;
             }
             if holds(&c) {
-                return Some(EventKey::unpacked(k).at.0);
+                return Some(k.at().0);
             }
         }
     }
@@ -245,19 +190,8 @@ impl CircularBuffer {
     /// `settled`. Returns false when the key comes before this side's previous update: two kernels of the
     /// core update the side, which the lookahead does not model.
     #[inline]
-    pub fn note_update(&mut self, push: bool, key: u128, n: u32, ahead: bool, settled: u64) -> bool {
-        let log = &mut self.ahead[if push { 0 } else { 1 }];
-        if key < log.last_key {
-            return false;
-        }
-        log.last_key = key;
-        if log.head < log.entries.len() {
-            log.settle(settled);
-        }
-        if ahead {
-            log.entries.push((key, n as u16));
-        }
-        true
+    pub fn note_update(&mut self, push: bool, key: OrderKey, n: u32, ahead: bool, settled: u64) -> bool {
+        self.ahead[if push { 0 } else { 1 }].note(key, n as u16, ahead, settled)
     }
 
     /// `cb_push_back(n)` by `risc`: publish `n` pages and move its write pointer.
@@ -407,12 +341,12 @@ mod tests {
         assert_eq!(cb2.write_ptr(Risc::Brisc), 80);
     }
 
-    fn key(cycle: u64, fiber: u32) -> u128 {
-        EventKey::fiber(sim_core::Cycle(cycle), fiber).packed()
+    fn key(cycle: u64, fiber: u32) -> OrderKey {
+        OrderKey::fiber(sim_core::Cycle(cycle), fiber)
     }
 
     /// Push (`push`) or pop one page at `k`, ahead of exact order.
-    fn ahead(cb: &mut CircularBuffer, push: bool, k: u128, settled: u64) {
+    fn ahead(cb: &mut CircularBuffer, push: bool, k: OrderKey, settled: u64) {
         assert!(cb.note_update(push, k, 1, true, settled));
         if push { cb.push(Risc::Brisc, 1) } else { cb.pop(Risc::Ncrisc, 1) }
     }

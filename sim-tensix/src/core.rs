@@ -4,7 +4,7 @@
 use crate::cb::CircularBuffer;
 use crate::l1::L1;
 use crate::risc::Risc;
-use sim_core::{Cycle, Cycles, EventKey, FiberId};
+use sim_core::{Cycle, Cycles, FiberId, OrderKey};
 use soc_descriptors::NocId;
 use std::fmt;
 
@@ -242,7 +242,7 @@ impl Wait {
 
 /// The key a hardware event passes to [`TensixCore::take_ready`]: after every kernel's check in key order
 /// (hardware events never change the counters a kernel may block on ahead of exact order).
-pub const BY_HARDWARE: u128 = u128::MAX;
+pub const BY_HARDWARE: OrderKey = OrderKey::HARDWARE;
 
 /// A kernel blocked on this core.
 #[derive(Debug, Clone, Copy)]
@@ -256,7 +256,7 @@ pub struct Waiter {
     /// For a kernel that blocked on a counter only its core's kernels change, without first letting the
     /// kernels behind it run: the scheduler key of the check that found the wait not holding (see
     /// [`TensixCore::take_ready`]). `None` when it blocked in exact order.
-    pub ahead: Option<u128>,
+    pub ahead: Option<OrderKey>,
 }
 
 /// Names of the compute-pipeline sync slots (see [`Wait::Sync`]).
@@ -327,7 +327,7 @@ impl TensixCore {
     /// other kernels of the core made ahead of it (see [`CircularBuffer::counters_at`]); everything else
     /// is only ever changed in exact order.
     #[inline]
-    pub fn satisfied_at(&self, w: &Wait, key: u128) -> bool {
+    pub fn satisfied_at(&self, w: &Wait, key: OrderKey) -> bool {
         match *w {
             Wait::CbFront { cb, pages } => self.cb(cb).is_some_and(|c| c.pages_available_at(key) >= pages),
             Wait::CbBack { cb, pages } => self.cb(cb).is_some_and(|c| c.pages_free_at(key) >= pages as i64),
@@ -337,7 +337,7 @@ impl TensixCore {
 
     /// For a kernel at scheduler key `key` whose wait `w` does not hold: the cycle of the update, made
     /// ahead of it by another kernel of the core, that makes it hold (`None`: none yet, so it blocks).
-    pub fn ahead_wake(&self, w: &Wait, key: u128) -> Option<u64> {
+    pub fn ahead_wake(&self, w: &Wait, key: OrderKey) -> Option<u64> {
         match *w {
             Wait::CbFront { cb, pages } => self.cb(cb)?.first_ahead_where(key, |c| c.pages_available() as u32 >= pages),
             Wait::CbBack { cb, pages } => {
@@ -351,7 +351,7 @@ impl TensixCore {
 
     /// Remember that `w`, which holds, returned at scheduler key `key` without waiting for the core's
     /// other kernels (see [`crate::cb::CircularBuffer::update_behind`]).
-    pub fn note_wait_ahead(&mut self, w: &Wait, key: u128) {
+    pub fn note_wait_ahead(&mut self, w: &Wait, key: OrderKey) {
         match *w {
             Wait::CbFront { cb, .. } => {
                 if let Some(c) = self.cb_mut(cb) {
@@ -382,7 +382,7 @@ impl TensixCore {
     /// change a CB's or the compute hand-off's counters, which only the core's kernels update (each update
     /// wakes whoever it satisfies), so waiters on them are not checked — a check would miss cold cache lines
     /// for nothing on every packet that lands.
-    pub fn take_ready(&mut self, now: Cycle, by: u128, out: &mut Vec<(FiberId, Cycle)>) {
+    pub fn take_ready(&mut self, now: Cycle, by: OrderKey, out: &mut Vec<(FiberId, Cycle)>) {
         if self.waiters.is_empty() {
             return;
         }
@@ -397,7 +397,7 @@ impl TensixCore {
             if self.satisfied(w) {
                 let w = self.waiters.swap_remove(i);
                 let at = match w.ahead {
-                    Some(check) if by < check => EventKey::unpacked(check).at,
+                    Some(check) if by < check => check.at(),
                     _ => now + w.latency,
                 };
                 out.push((w.fiber, at));
@@ -460,8 +460,8 @@ impl TensixCore {
 mod tests {
     use super::*;
 
-    fn key(at: u64, fiber: u32) -> u128 {
-        EventKey::fiber(Cycle(at), fiber).packed()
+    fn key(at: u64, fiber: u32) -> OrderKey {
+        OrderKey::fiber(Cycle(at), fiber)
     }
 
     #[test]

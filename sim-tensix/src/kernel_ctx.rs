@@ -7,7 +7,7 @@ use crate::args::{ArgValue, KernelInstance, RUNTIME_ARGS_SLOT_WORDS};
 use crate::core::{TensixCore, Wait, Waiter, WordCond};
 use crate::kernel_host::{KernelHost, NocError};
 use crate::params::ApiCosts;
-use sim_core::{Cycle, Cycles, EventKey, FiberClock, TraceArg, Yielder, abort};
+use sim_core::{Cycle, Cycles, FiberClock, OrderKey, TraceArg, Yielder, abort};
 use soc_descriptors::NocId;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -329,8 +329,8 @@ impl<'y> KernelCtx<'y> {
 
     /// This kernel's scheduler key now.
     #[inline]
-    pub(crate) fn key(&self) -> u128 {
-        EventKey::fiber(self.now(), self.k.fiber.0).packed()
+    pub(crate) fn key(&self) -> OrderKey {
+        OrderKey::fiber(self.now(), self.k.fiber.0)
     }
 
     pub(crate) fn with_core<R>(&mut self, f: impl FnOnce(&mut TensixCore) -> R) -> R {

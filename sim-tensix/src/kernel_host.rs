@@ -314,7 +314,7 @@ pub trait KernelHost {
     fn core_mut(&mut self, c: CoreIdx) -> &mut TensixCore;
     /// Wake every kernel of core `c` whose wait condition now holds, after an update at `now` by the
     /// kernel at scheduler key `by` ([`TensixCore::take_ready`] says when each goes on).
-    fn notify(&mut self, c: CoreIdx, now: Cycle, by: u128);
+    fn notify(&mut self, c: CoreIdx, now: Cycle, by: sim_core::OrderKey);
     /// Register `w` as blocked on core `c` from `now`.
     fn block(&mut self, c: CoreIdx, w: Waiter, now: Cycle);
     /// Nothing is pending in this chip's schedule besides the running kernel: no event, no other kernel

@@ -18,7 +18,7 @@ impl KernelHost for Engine {
         &mut self.chip.cores[c.0 as usize]
     }
 
-    fn notify(&mut self, c: CoreIdx, now: Cycle, by: u128) {
+    fn notify(&mut self, c: CoreIdx, now: Cycle, by: sim_core::OrderKey) {
         self.notify_core_by(c, now, by);
     }
 

@@ -243,7 +243,7 @@ impl Engine {
 
     /// Wake every waiter of core `c` whose condition holds after an update at `now` with scheduler key
     /// `by` (`TensixCore::take_ready`).
-    pub fn notify_core_by(&mut self, c: CoreIdx, now: Cycle, by: u128) {
+    pub fn notify_core_by(&mut self, c: CoreIdx, now: Cycle, by: sim_core::OrderKey) {
         let sched = &mut self.sched;
         self.chip.cores[c.0 as usize].take_ready(now, by, &mut sched.ready);
         for (f, at) in sched.ready.drain(..) {

@@ -57,7 +57,7 @@ impl KernelHost for FakeHost {
     fn core_mut(&mut self, _: CoreIdx) -> &mut TensixCore {
         &mut self.core
     }
-    fn notify(&mut self, _: CoreIdx, now: Cycle, by: u128) {
+    fn notify(&mut self, _: CoreIdx, now: Cycle, by: sim_core::OrderKey) {
         let mut ready = Vec::new();
         self.core.take_ready(now, by, &mut ready);
         for (f, at) in ready {
