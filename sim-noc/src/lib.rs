@@ -6,6 +6,9 @@ pub mod addr;
 pub mod backpressure;
 pub mod calendar;
 pub mod dram;
+/// The flit-by-flit reference model: a test oracle, built for tests and with the `flit-oracle` feature
+/// (`cargo run -p sim-noc --features flit-oracle --example flit_a2a`), never part of a run.
+#[cfg(any(test, feature = "flit-oracle"))]
 pub mod flit;
 pub mod model;
 pub mod params;
