@@ -62,7 +62,9 @@ fn unpacking_a_format_the_unpacker_was_not_configured_for_warns() {
 
 fn kernel_error(e: DeviceError) -> String {
     match e {
-        DeviceError::Kernel { message, kernel, risc, .. } => format!("{kernel} on {risc}: {message}"),
+        DeviceError::Run(sim_device::RunError::Kernel { message, kernel, risc, .. }) => {
+            format!("{kernel} on {risc}: {message}")
+        }
         other => panic!("expected a kernel error, got {other}"),
     }
 }
@@ -92,7 +94,7 @@ fn dst_index_over_capacity_is_an_error_naming_the_capacity() {
         assert!(msg.contains("TRISC1"), "{msg}");
         // One below the capacity is fine (the writer then deadlocks on its output; only the DST check matters).
         let e = run_with(Arch::WormholeB0, &a, &b, 1, cfg, copy_to(dst - 1)).unwrap_err();
-        assert!(matches!(e, DeviceError::Deadlock { .. }), "{e}");
+        assert!(matches!(e, DeviceError::Run(sim_device::RunError::Deadlock { .. })), "{e}");
     }
 }
 

@@ -42,7 +42,9 @@ fn deadlock_reports_every_blocked_kernel_and_what_it_waits_for() {
         .unwrap();
     p.set_runtime_args(w, c, &[sem]).unwrap();
     let e = dev.enqueue_program(&p).unwrap_err();
-    let DeviceError::Deadlock { blocked, .. } = &e else { panic!("expected a deadlock, got {e}") };
+    let DeviceError::Run(sim_device::RunError::Deadlock { blocked, .. }) = &e else {
+        panic!("expected a deadlock, got {e}")
+    };
     assert_eq!(blocked.len(), 2);
     assert_eq!(
         blocked[0],
@@ -106,7 +108,7 @@ fn a_panicking_kernel_is_an_error_naming_kernel_core_and_message() {
     p.set_runtime_args(KernelHandle(0), c, &[7]).unwrap();
     let e = dev.enqueue_program(&p).unwrap_err();
     match &e {
-        DeviceError::Kernel { kernel, core, risc, message, panicked, .. } => {
+        DeviceError::Run(sim_device::RunError::Kernel { kernel, core, risc, message, panicked, .. }) => {
             assert_eq!(kernel, "bad_kernel");
             assert_eq!(*core, (2, 3));
             assert_eq!(risc, "BRISC");
@@ -264,7 +266,11 @@ fn run_one(f: impl for<'a, 'y> Fn(&'a mut Dataflow<'y>) + Send + Sync + 'static,
 
 fn api_error(e: &DeviceError) -> &str {
     match e {
-        DeviceError::Kernel { message, panicked: false, kernel, core: (0, 0), .. } if kernel == "k" => message,
+        DeviceError::Run(sim_device::RunError::Kernel { message, panicked: false, kernel, core: (0, 0), .. })
+            if kernel == "k" =>
+        {
+            message
+        }
         other => panic!("expected an API error of kernel k on (0,0), got {other}"),
     }
 }

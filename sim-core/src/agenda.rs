@@ -120,7 +120,7 @@ impl SyncView {
         assert!(
             at.0 >= ahead,
             "lookahead bound broken: a hardware event at cycle {} touches core {group}, whose kernels already \
-             ran to cycle {ahead} (run with --set sim.lookahead=0 meanwhile)",
+             ran to cycle {ahead} (set the parameter sim.lookahead=0 meanwhile)",
             at.0
         );
     }

@@ -564,6 +564,6 @@ impl LaunchTail {
         if let Ok(r) = &result {
             dev.total_cycles += r.cycles;
         }
-        result
+        result.map_err(DeviceError::Run)
     }
 }

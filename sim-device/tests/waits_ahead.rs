@@ -40,10 +40,10 @@ fn one_core(lookahead: bool, brisc: Kernel, ncrisc_kernel: Kernel) -> Result<Run
 /// Check that `r` is the lookahead's refusal of a CB pushed by two kernels, raised in `kernel`.
 fn assert_refused(r: Result<RunReport, DeviceError>, kernel: &str) {
     match r {
-        Err(DeviceError::Kernel { kernel: k, message, .. }) => {
+        Err(DeviceError::Run(sim_device::RunError::Kernel { kernel: k, message, .. })) => {
             assert_eq!(k, kernel);
             assert!(message.contains("cb_push_back(c_0): not modelled with the scheduler's lookahead"), "{message}");
-            assert!(message.contains("--set sim.lookahead=0"), "{message}");
+            assert!(message.contains("parameter sim.lookahead=0"), "{message}");
         }
         other => panic!("expected the two-producer error, got {other:?}"),
     }

@@ -406,8 +406,8 @@ impl<'y> KernelCtx<'y> {
         let (side, wait) = if push { ("push", "cb_reserve_back") } else { ("pop", "cb_wait_front") };
         self.fail(format!(
             "{api}(c_{cb}): not modelled with the scheduler's lookahead: two kernels of this core {side} c_{cb}, \
-             and another kernel's {wait} or {side} on it already went on ahead of this call; run with \
-             `--set sim.lookahead=0` (exact order)"
+             and another kernel's {wait} or {side} on it already went on ahead of this call; set the \
+             parameter sim.lookahead=0 (exact order)"
         ))
     }
 

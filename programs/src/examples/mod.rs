@@ -200,7 +200,7 @@ pub fn list() -> &'static [Example] {
         },
         Example {
             name: "matmul_single_core",
-            about: "C = A·B (bf16, 640^3 by default; --m --n --k) on one core, one output tile at a time",
+            about: "C = A·B (bf16, 640^3 by default; m, n, k to change it) on one core, one output tile at a time",
             takes: MNK,
             work: |o| matmul_work(o, 640, 1, false),
             run: matmul_single_core::run,

@@ -2,8 +2,8 @@
 //! change the chip, until every kernel has finished — or report a deadlock (everyone blocked, nothing in
 //! flight, with who waits on what), a failed kernel, or a run past the watchdog.
 
+use super::run_error::{BlockedKernel, RunError};
 use super::{Engine, Ev};
-use crate::error::{BlockedKernel, DeviceError};
 use sim_core::{Cycle, EventKey, Fiber, Next, Step, Suspend};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -12,7 +12,7 @@ use std::rc::Rc;
 /// the report from it and hands the memories back to the device.
 pub(crate) struct Finished {
     pub engine: Engine,
-    pub result: Result<(), DeviceError>,
+    pub result: Result<(), RunError>,
 }
 
 /// Where a run in windows stopped.
@@ -72,7 +72,7 @@ impl Runner {
         &mut self,
         limit: Option<Cycle>,
         mut progress: Option<&mut super::Progress>,
-    ) -> Result<Pause, DeviceError> {
+    ) -> Result<Pause, RunError> {
         self.engine.borrow_mut().sched.queue.set_horizon(limit);
         loop {
             self.steps = self.steps.wrapping_add(1);
@@ -113,7 +113,7 @@ impl Runner {
                                 Some(loc) if !fail.aborted => format!("{} (at {loc})", fail.message),
                                 _ => fail.message,
                             };
-                            return Err(DeviceError::Kernel {
+                            return Err(RunError::Kernel {
                                 kernel: m.kernel.to_string(),
                                 core: e.chip.logical(m.core),
                                 risc: m.risc.name().to_string(),
@@ -134,12 +134,12 @@ impl Runner {
     }
 
     /// The deadlock report for a run that went idle with kernels blocked.
-    pub fn deadlock(&self) -> DeviceError {
+    pub fn deadlock(&self) -> RunError {
         deadlock(&self.engine.borrow())
     }
 
     /// End the run: check the watchdog once more and unwind the threads still suspended.
-    pub fn finish(self, result: Result<(), DeviceError>) -> Finished {
+    pub fn finish(self, result: Result<(), RunError>) -> Finished {
         let max_cycles = self.max_cycles;
         // A kernel that ran past the watchdog without ever waiting (a huge `delay`) ends past it too.
         let result = result.and_then(|()| {
@@ -147,7 +147,7 @@ impl Runner {
             match e.sched.fibers.iter().find(|f| f.run.is_some_and(|(_, end, _)| end > max_cycles)) {
                 Some(f) => {
                     let l = e.chip.logical(f.core);
-                    Err(DeviceError::Livelock {
+                    Err(RunError::Livelock {
                         at: max_cycles,
                         running: vec![format!("`{}` on ({},{}) {}", f.kernel, l.0, l.1, f.risc)],
                     })
@@ -183,7 +183,7 @@ pub(crate) fn run(
     r.finish(result)
 }
 
-fn livelock(e: &Engine, max_cycles: Cycle) -> DeviceError {
+fn livelock(e: &Engine, max_cycles: Cycle) -> RunError {
     let running = e
         .sched
         .fibers
@@ -194,10 +194,10 @@ fn livelock(e: &Engine, max_cycles: Cycle) -> DeviceError {
             format!("`{}` on ({},{}) {}", f.kernel, l.0, l.1, f.risc)
         })
         .collect();
-    DeviceError::Livelock { at: max_cycles, running }
+    RunError::Livelock { at: max_cycles, running }
 }
 
-fn deadlock(e: &Engine) -> DeviceError {
+fn deadlock(e: &Engine) -> RunError {
     let mut blocked = Vec::new();
     let mut at = Cycle::ZERO;
     for m in &e.sched.fibers {
@@ -215,5 +215,5 @@ fn deadlock(e: &Engine) -> DeviceError {
             });
         }
     }
-    DeviceError::Deadlock { at, blocked }
+    RunError::Deadlock { at, blocked }
 }

@@ -11,6 +11,7 @@ mod fabric_routers;
 mod kernel_host;
 mod noc_transactions;
 pub(crate) mod outcome;
+mod run_error;
 #[cfg(test)]
 mod tag_tests;
 
@@ -18,6 +19,7 @@ pub use ethernet_cores::EthPacket;
 pub(crate) use ethernet_cores::{EthPort, EthTiming};
 pub(crate) use event_loop::{Finished, Pause, Runner, run};
 pub(crate) use fabric_routers::Router;
+pub use run_error::{BlockedKernel, RunError};
 
 use crate::report::{DataRecord, TransferRecord, ZoneRecord};
 use noc_transactions::Xfer;

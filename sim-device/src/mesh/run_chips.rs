@@ -170,7 +170,7 @@ pub(crate) fn run_chips(
                         }
                     }
                     WindowEnd::Failed(e) => {
-                        failures.push((jobs[i].chip_id, e));
+                        failures.push((jobs[i].chip_id, DeviceError::Run(e)));
                         next[i] = None;
                     }
                 }

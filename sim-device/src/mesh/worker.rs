@@ -5,6 +5,7 @@
 //! window's simulation.
 
 use crate::device::Device;
+use crate::engine::RunError;
 use crate::engine::{EthPacket, Pause, Runner};
 use crate::error::DeviceError;
 use crate::launch::{Launch, LaunchTail, Links};
@@ -35,7 +36,7 @@ pub(crate) enum WindowEnd {
         outbox: Vec<EthPacket>,
         horizons: Vec<(u32, Cycle)>,
     },
-    Failed(DeviceError),
+    Failed(RunError),
 }
 
 /// A worker's answer.
@@ -59,7 +60,7 @@ struct LiveChip {
     index: usize,
     runner: Runner,
     tail: LaunchTail,
-    failed: Option<DeviceError>,
+    failed: Option<RunError>,
 }
 
 /// The chips one worker owns. The device guards live as long as the worker: the chips' memories are the

@@ -112,7 +112,7 @@ impl fmt::Display for EventProblem {
                 write!(
                     f,
                     "its {what} issues it at {at}, beyond sim.max_cycles = {max_cycles} (the longest run tensim \
-                     simulates); fix the {what}, or raise the limit with --set sim.max_cycles=N"
+                     simulates); fix the {what}, or raise the parameter sim.max_cycles"
                 )
             }
         }
