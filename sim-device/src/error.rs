@@ -1,7 +1,7 @@
 //! Errors of the host API and of runs: each names the core, kernel, address or key involved and what would
 //! fix it.
 
-use crate::engine::RunError;
+use sim_chip::RunError;
 use sim_params::ParamError;
 use std::fmt;
 

@@ -1,60 +1,25 @@
 //! From a [`Program`] to a run: [`Launch::build`] checks the program against the device (cores inside the
-//! compute grid, runtime-arg limits, CB indices), places its circular buffers in the allocator's CB region,
-//! orders the kernel instances by (core, RISC) — the scheduler's fixed tie-break — and builds the cores,
-//! the engine and one fiber per instance (three for a compute kernel). Nothing of the device changes until
-//! every check has passed. [`Launch::run`] then runs the engine and hands the memories back.
+//! compute grid, runtime-arg limits, CB indices), places its circular buffers in the allocator's CB region
+//! and orders the kernel instances by (core, RISC) — the scheduler's fixed tie-break — into a
+//! [`RunPlan`], without changing the device. [`Launch::run`] hands the plan and the device's memories to
+//! the chip (`sim_chip::launch`) and takes the memories back with the report, whatever happened.
 
 use crate::core_ranges::CoreRangeSet;
 use crate::device::{Device, DispatchMode};
-use crate::engine::{ChipState, Engine, EthPort, EthTiming, FiberMeta, Finished, Recorder, Router, Runner, run};
 use crate::error::DeviceError;
-use crate::fabric_config::{FabricLayout, RouterSpec};
-use crate::program::{EthernetConfig, KernelBody, KernelConfig, Program, check_arg_count};
+use crate::program::{EthernetConfig, KernelConfig, Program, check_arg_count};
 use crate::report::RunReport;
-use crate::runs::Running;
 use allocator::report::ProgramL1Usage;
-use sim_core::{Cycle, Cycles, Fiber, FiberId};
-use sim_params::{PACKET_HEADER_POOL_SLOT_BYTES, RUNTIME_ARG_SLOT_BYTES, SEMAPHORE_BYTES};
-use sim_tensix::compute::offload::Offload;
-use sim_tensix::compute::shared::SharedTiles;
-use sim_tensix::compute::state::ComputeState;
-use sim_tensix::{
-    CircularBuffer, Compute, ComputeRole, CoreIdx, Dataflow, EthInfo, KernelArgs, KernelHost, KernelInstance, Risc,
-    TensixCore,
-};
-use soc_descriptors::{LogicalCoord, NocId};
-use std::cell::RefCell;
-use std::rc::Rc;
-
-/// A chip's Ethernet links and fabric routers in a mesh run.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Links {
-    /// The other end of each Ethernet channel, `(device slot in the run, channel)`, when it is a chip of
-    /// the run.
-    pub peers: Vec<Option<(u32, u32)>>,
-    /// Fabric routers.
-    pub routers: Vec<RouterSpec>,
-    /// Their layout, when the fabric is on.
-    pub layout: Option<FabricLayout>,
-    /// The fabric is a ring.
-    pub ring: bool,
-}
-
-/// One kernel on one core and RISC.
-struct Instance {
-    core: CoreIdx,
-    risc: Risc,
-    kernel: usize,
-    role: Option<ComputeRole>,
-}
+pub(crate) use sim_chip::Links;
+use sim_chip::{ChipMemories, ChipRun, PlannedCb, PlannedInstance, PlannedKernel, PlannedSemaphore, RunError, RunPlan};
+use sim_core::Cycle;
+use sim_params::SEMAPHORE_BYTES;
+use sim_tensix::{ComputeRole, CoreIdx, Risc};
+use soc_descriptors::NocId;
 
 /// A checked, placed program ready to run on the device it was built for.
 pub(crate) struct Launch {
-    engine: Rc<RefCell<Engine>>,
-    fibers: Vec<Fiber>,
-    /// When each fiber starts (its core's launch).
-    starts: Vec<Cycle>,
-    program_id: u32,
+    plan: RunPlan,
     cb_top: u64,
 }
 
@@ -204,15 +169,22 @@ impl Device {
     }
 }
 
+impl Device {
+    /// Take back the memories a run had.
+    fn put_memories(&mut self, mem: ChipMemories) {
+        let ChipMemories { l1, eth_l1, dram } = mem;
+        (self.l1, self.eth_l1, self.dram) = (l1, eth_l1, dram);
+    }
+}
+
 impl Launch {
-    /// Check and place `p` on `dev` and build its engine and kernel threads.
-    pub(crate) fn build(dev: &mut Device, p: &Program) -> Result<Launch, DeviceError> {
+    /// Check and place `p` on `dev` and plan its run.
+    pub(crate) fn build(dev: &Device, p: &Program) -> Result<Launch, DeviceError> {
         Launch::build_linked(dev, p, &Links::default())
     }
 
     /// [`Launch::build`] for a chip of a mesh run, with its Ethernet links and fabric routers.
-    pub(crate) fn build_linked(dev: &mut Device, p: &Program, links: &Links) -> Result<Launch, DeviceError> {
-        let peers = &links.peers;
+    pub(crate) fn build_linked(dev: &Device, p: &Program, links: &Links) -> Result<Launch, DeviceError> {
         for k in p.kernels.iter().filter(|k| k.config.is_ethernet()) {
             if let Some(c) = k.cores.iter().find(|c| links.routers.iter().any(|r| r.channel == c.y)) {
                 return Err(DeviceError::api(format!(
@@ -225,24 +197,24 @@ impl Launch {
         let g = dev.chip.logical_grid();
         let num_workers = g.count() as u32;
         let params = &dev.params;
-        let num_cbs = params.mem.num_circular_buffers;
 
         // Kernel instances, ordered by (core, RISC): the fixed tie-break among kernels.
-        let mut insts = Vec::new();
+        let mut instances = Vec::new();
         let mut compute_cores = Vec::new();
+        let mut kernels = Vec::with_capacity(p.kernels.len());
         for (ki, k) in p.kernels.iter().enumerate() {
+            let at = |core: CoreIdx, risc: Risc, role: Option<ComputeRole>| PlannedInstance {
+                core,
+                risc,
+                kernel: ki,
+                role,
+                start: Cycle::ZERO,
+            };
             for c in k.cores.iter() {
                 let core = CoreIdx(c.y * g.x + c.x);
                 match &k.config {
-                    KernelConfig::DataMovement(d) => {
-                        insts.push(Instance { core, risc: d.processor.risc(), kernel: ki, role: None })
-                    }
-                    KernelConfig::Ethernet(e) => insts.push(Instance {
-                        core: CoreIdx(num_workers + c.y),
-                        risc: e.risc(),
-                        kernel: ki,
-                        role: None,
-                    }),
+                    KernelConfig::DataMovement(d) => instances.push(at(core, d.processor.risc(), None)),
+                    KernelConfig::Ethernet(e) => instances.push(at(CoreIdx(num_workers + c.y), e.risc(), None)),
                     KernelConfig::Compute(cc) => {
                         compute_cores.push((core, cc.settings()));
                         for (risc, role) in [
@@ -250,179 +222,11 @@ impl Launch {
                             (Risc::Trisc1, ComputeRole::Math),
                             (Risc::Trisc2, ComputeRole::Pack),
                         ] {
-                            insts.push(Instance { core, risc, kernel: ki, role: Some(role) });
+                            instances.push(at(core, risc, Some(role)));
                         }
                     }
                 }
             }
-        }
-        insts.sort_by_key(|i| (i.core, i.risc));
-        // Launch: every core at once (fast dispatch) or one core after another in row-major logical
-        // order (slow dispatch). Instances are sorted by core, which is row-major.
-        let mut starts = Vec::with_capacity(insts.len());
-        let mut rank = 0u64;
-        for (n, i) in insts.iter().enumerate() {
-            if n > 0 && insts[n - 1].core != i.core {
-                rank += 1;
-            }
-            starts.push(match dev.dispatch {
-                DispatchMode::Fast => Cycle::ZERO,
-                DispatchMode::Slow => Cycle(rank * params.dispatch.slow_core_interval.0),
-            });
-        }
-
-        // From here on the device's memories move into the run; every check has passed.
-        let mut cores: Vec<TensixCore> = std::mem::take(&mut dev.l1)
-            .into_iter()
-            .map(|l1| TensixCore::new(l1.untagged(), num_cbs as usize))
-            .collect();
-        cores.extend(std::mem::take(&mut dev.eth_l1).into_iter().map(|l1| TensixCore::new(l1, 0)));
-        // Each run's routers start counting from zero: so do their doorbells and credit words in L1.
-        if let Some(l) = links.layout {
-            for r in &links.routers {
-                let core = &mut cores[(num_workers + r.channel) as usize];
-                let words = [0u8; sim_tensix::dataflow::fabric::router_layout::SLOTS as usize];
-                core.l1.write(l.base as u64, &words).expect("FabricLayout::new checked the region fits L1");
-            }
-        }
-        for (cb, &addr) in p.cbs.iter().zip(&cb_addr) {
-            for c in cb.cores.iter() {
-                let core = &mut cores[(c.y * g.x + c.x) as usize];
-                for (i, fmt) in &cb.config.formats {
-                    let page = cb.config.page_size(*i).expect("validated at creation");
-                    core.cbs[*i as usize] = Some(CircularBuffer::new(*i as u8, addr, cb.config.total_size, page, *fmt));
-                }
-            }
-        }
-        for s in &p.semaphores {
-            for c in s.cores.iter() {
-                let core = &mut cores[(c.y * g.x + c.x) as usize];
-                let addr = params.mem.semaphore_base + s.id * SEMAPHORE_BYTES;
-                core.l1.write_u32(addr as u64, s.initial).expect("semaphores inside L1 (checked at open)");
-            }
-        }
-        let running = Running::enter();
-        let offload = if compute_cores.is_empty() || dev.recording.timing_only {
-            None
-        } else {
-            running.math_thread(params.sim.math_thread).then(Offload::start).flatten().map(Rc::new)
-        };
-        // Decoded tiles of multicast bytes, shared by the cores (8 per core: a matmul block's operands).
-        let shared = (!compute_cores.is_empty() && !dev.recording.timing_only)
-            .then(|| Rc::new(RefCell::new(SharedTiles::new(8 * compute_cores.len()))));
-        for (core, settings) in compute_cores {
-            let mut state = ComputeState::new(settings);
-            if let Some(o) = &offload {
-                state.set_offload(o.clone());
-            }
-            if let Some(s) = &shared {
-                state.set_shared(s.clone());
-            }
-            cores[core.0 as usize].compute = Some(Box::new(state));
-        }
-
-        let names: Vec<Rc<str>> = p.kernels.iter().map(|k| Rc::from(k.name.as_str())).collect();
-        let metas = insts
-            .iter()
-            .map(|i| FiberMeta {
-                kernel: names[i.kernel].clone(),
-                core: i.core,
-                risc: i.risc,
-                blocked: None,
-                run: None,
-            })
-            .collect();
-        let chip = dev.chip.clone();
-        let soc = chip.soc();
-        let mut tile_core = vec![None; soc.grid.count()];
-        let mut core_tile = Vec::with_capacity(cores.len());
-        for i in 0..num_workers {
-            let t = chip.logical_to_noc0(LogicalCoord::new(i % g.x, i / g.x)).expect("core in grid");
-            tile_core[(t.y * soc.grid.x + t.x) as usize] = Some(CoreIdx(i));
-            core_tile.push(t);
-        }
-        let mut eth = Vec::with_capacity(dev.eth_tiles.len());
-        for (ch, &t) in dev.eth_tiles.iter().enumerate() {
-            let core = CoreIdx(num_workers + ch as u32);
-            tile_core[(t.y * soc.grid.x + t.x) as usize] = Some(core);
-            core_tile.push(t);
-            eth.push(EthPort {
-                core,
-                tile: t,
-                peer: peers.get(ch).copied().flatten(),
-                tx_free: Cycle::ZERO,
-                tx_busy: Cycles::ZERO,
-                tx_bytes: 0,
-                tx_packets: 0,
-                rx_bytes: 0,
-            });
-        }
-        let state = ChipState {
-            chip: chip.clone(),
-            mem: params.mem.clone(),
-            noc_params: params.noc.clone(),
-            addr_map: dev.tables.addr_map,
-            move_data: !dev.recording.timing_only,
-            _running: running,
-            cores,
-            core_tile,
-            tile_core,
-            dram: std::mem::take(&mut dev.dram),
-            dram_timing: sim_noc::dram_timing(soc.dram_channels.len(), soc.dram_channel_size, params.dram.clone()),
-            noc: sim_noc::noc_timing(soc.grid, params.noc.clone()),
-            xfers: Vec::new(),
-            free_xfers: Vec::new(),
-            xfer_data: Vec::new(),
-            xfer_more: Vec::new(),
-            xfer_tags: Vec::new(),
-            next_tag: 1,
-            spare_dests: Vec::new(),
-            lands: Vec::new(),
-            mcast_paths: Default::default(),
-            num_workers,
-            eth,
-            eth_timing: EthTiming::new(params.eth.clone(), params.clock_mhz),
-            eth_out: Vec::new(),
-            eth_in: Vec::new(),
-            eth_free: Vec::new(),
-            routers: match links.layout {
-                Some(l) => {
-                    let mut v = vec![None; dev.eth_tiles.len()];
-                    for r in &links.routers {
-                        v[r.channel as usize] = Some(Router::new(l, *r, links.ring));
-                    }
-                    v
-                }
-                None => Vec::new(),
-            },
-            fabric_packet_cycles: params.fabric.router_packet_cycles,
-            fabric_incs: Vec::new(),
-        };
-        let rec = Recorder::new(dev.recording.trace, dev.recording.transfers);
-        // A Chrome trace records kernels' slices in the order they run, which lookahead would change.
-        let lookahead =
-            if params.sim.lookahead && !dev.recording.trace { state.noc.min_remote_latency() } else { Cycles::ZERO };
-        let engine = Rc::new(RefCell::new(Engine::new(state, metas, rec, lookahead)));
-        let sync = engine.borrow().sched.queue.view();
-        let host: Rc<RefCell<dyn KernelHost>> = engine.clone();
-        let costs = Rc::new(params.api.clone());
-        let mut fibers = Vec::with_capacity(insts.len());
-        for (fid, i) in insts.iter().enumerate() {
-            let k = &p.kernels[i.kernel];
-            let (logical, t, eth) = if i.core.0 >= num_workers {
-                let ch = i.core.0 - num_workers;
-                let info = EthInfo {
-                    channel: ch,
-                    sync_base: params.eth.app_sync_info_base,
-                    unreserved_base: params.eth.l1_unreserved_base,
-                };
-                ((0, ch), chip.noc0_to_translated(dev.eth_tiles[ch as usize]), Some(info))
-            } else {
-                let logical = (i.core.0 % g.x, i.core.0 / g.x);
-                let t =
-                    chip.worker_core_from_logical_core(LogicalCoord::new(logical.0, logical.1)).expect("core in grid");
-                (logical, t, None)
-            };
             let (noc, compile, named, defines, compute) = match &k.config {
                 KernelConfig::Ethernet(e) => {
                     (e.noc, e.compile_args.clone(), e.named_compile_args.clone(), e.defines.clone(), None)
@@ -438,107 +242,96 @@ impl Launch {
                     Some(c.settings()),
                 ),
             };
-            let inst = Rc::new(KernelInstance {
+            kernels.push(PlannedKernel {
                 name: k.name.clone(),
-                fiber: FiberId(fid as u32),
-                core: i.core,
-                risc: i.risc,
+                body: k.body.clone(),
                 noc,
-                logical,
-                noc_xy: (t.x, t.y),
-                sem_base: params.mem.semaphore_base,
-                args_l1: match i.risc {
-                    Risc::Brisc => Some(params.mem.runtime_args_base),
-                    Risc::Ncrisc => Some(params.mem.runtime_args_base + RUNTIME_ARG_SLOT_BYTES),
-                    Risc::Trisc0 | Risc::Trisc1 | Risc::Trisc2 => {
-                        Some(params.mem.runtime_args_base + 2 * RUNTIME_ARG_SLOT_BYTES)
-                    }
-                    Risc::Erisc0 | Risc::Erisc1 => None,
-                },
-                header_pool_l1: match i.risc {
-                    Risc::Brisc => Some(params.mem.packet_header_pool_base),
-                    Risc::Ncrisc => Some(params.mem.packet_header_pool_base + PACKET_HEADER_POOL_SLOT_BYTES),
-                    _ => None,
-                },
-                args: KernelArgs {
-                    runtime: k.runtime_args.get(&logical).cloned().unwrap_or_default(),
-                    common: k.common_args.clone(),
-                    compile,
-                    named,
-                    defines,
-                },
-                tables: dev.tables.clone(),
-                costs: costs.clone(),
-                max_burst: params.noc.max_burst_bytes,
-                num_cbs,
-                max_cycles: params.sim.max_cycles,
-                max_outstanding: params.noc.max_outstanding,
+                compile,
+                named,
+                defines,
                 compute,
-                sync: sync.clone(),
-                eth,
+                runtime_args: k.runtime_args.clone(),
+                common_args: k.common_args.clone(),
             });
-            let h = host.clone();
-            let fiber = match (&k.body, i.role) {
-                (KernelBody::Dataflow(f), _) => {
-                    let f = f.clone();
-                    Fiber::new(params.sim.stack_bytes, move |y, t0| {
-                        let mut d = Dataflow::new(h, y, inst, t0);
-                        f(&mut d);
-                        d.finish();
-                    })
-                }
-                (KernelBody::Compute(f), Some(role)) => {
-                    let f = f.clone();
-                    Fiber::new(params.sim.stack_bytes, move |y, t0| {
-                        let mut c = Compute::new(h, y, inst, role, t0);
-                        f(&mut c);
-                        c.finish();
-                    })
-                }
-                (KernelBody::Compute(_), None) => unreachable!("compute kernels always have a role"),
-            };
-            match fiber {
-                Ok(f) => fibers.push(f),
-                Err(e) => {
-                    // Give the memories back before reporting.
-                    drop(fibers);
-                    drop(host);
-                    Launch { engine, fibers: Vec::new(), starts, program_id: dev.programs_run, cb_top }.restore(dev);
-                    return Err(DeviceError::Config(e));
-                }
-            }
         }
-        drop(host);
-        Ok(Launch { engine, fibers, starts, program_id: dev.programs_run, cb_top })
+        instances.sort_by_key(|i| (i.core, i.risc));
+        // Launch: every core at once (fast dispatch) or one core after another in row-major logical
+        // order (slow dispatch). Instances are sorted by core, which is row-major.
+        let mut rank = 0u64;
+        for n in 0..instances.len() {
+            if n > 0 && instances[n - 1].core != instances[n].core {
+                rank += 1;
+            }
+            instances[n].start = match dev.dispatch {
+                DispatchMode::Fast => Cycle::ZERO,
+                DispatchMode::Slow => Cycle(rank * params.dispatch.slow_core_interval.0),
+            };
+        }
+        let logical = |c: crate::core_ranges::CoreCoord| CoreIdx(c.y * g.x + c.x);
+        let cbs = p
+            .cbs
+            .iter()
+            .zip(&cb_addr)
+            .map(|(cb, &addr)| PlannedCb {
+                cores: cb.cores.iter().map(logical).collect(),
+                addr,
+                total_size: cb.config.total_size,
+                indices: cb
+                    .config
+                    .formats
+                    .iter()
+                    .map(|(i, fmt)| (*i as u8, cb.config.page_size(*i).expect("validated at creation"), *fmt))
+                    .collect(),
+            })
+            .collect();
+        let semaphores = p
+            .semaphores
+            .iter()
+            .map(|s| PlannedSemaphore {
+                cores: s.cores.iter().map(logical).collect(),
+                addr: params.mem.semaphore_base + s.id * SEMAPHORE_BYTES,
+                initial: s.initial,
+            })
+            .collect();
+        let plan = RunPlan {
+            chip: dev.chip.clone(),
+            params: params.clone(),
+            tables: dev.tables.clone(),
+            eth_tiles: dev.eth_tiles.clone(),
+            kernels,
+            instances,
+            compute_cores,
+            cbs,
+            semaphores,
+            links: links.clone(),
+            recording: dev.recording,
+            program_id: dev.programs_run,
+        };
+        Ok(Launch { plan, cb_top })
     }
 
-    fn restore(self, dev: &mut Device) {
-        drop(self.fibers);
-        let e = match Rc::try_unwrap(self.engine) {
-            Ok(cell) => cell.into_inner(),
-            Err(_) => unreachable!("no kernel thread ran"),
+    /// Hand the plan and `dev`'s memories to the chip; a run that cannot start gives them back at once.
+    pub(crate) fn start(self, dev: &mut Device) -> Result<(ChipRun, LaunchTail), DeviceError> {
+        let program_id = self.plan.program_id;
+        let mem = ChipMemories {
+            l1: std::mem::take(&mut dev.l1),
+            eth_l1: std::mem::take(&mut dev.eth_l1),
+            dram: std::mem::take(&mut dev.dram),
         };
-        let mut cores = e.chip.cores;
-        let eth = cores.split_off(e.chip.num_workers as usize);
-        dev.l1 = cores.into_iter().map(TensixCore::into_l1).collect();
-        dev.eth_l1 = eth.into_iter().map(TensixCore::into_l1).collect();
-        dev.dram = e.chip.dram;
+        match sim_chip::launch(self.plan, mem) {
+            Ok(run) => Ok((run, LaunchTail { program_id, cb_top: self.cb_top })),
+            Err((e, mem)) => {
+                dev.put_memories(mem);
+                Err(DeviceError::Run(e))
+            }
+        }
     }
 
     /// Run the program to completion on `dev` (the device it was built for) and give its memories back.
     pub(crate) fn run(self, dev: &mut Device) -> Result<RunReport, DeviceError> {
-        let max = Cycle(dev.params.sim.max_cycles);
-        let finished = run(self.engine, self.fibers, &self.starts, max, dev.progress.as_mut());
-        LaunchTail { program_id: self.program_id, cb_top: self.cb_top }.complete(dev, finished)
-    }
-
-    /// The run as a [`Runner`] to drive in time windows, and what completing it needs.
-    pub(crate) fn into_runner(self, dev: &Device) -> (Runner, LaunchTail) {
-        let max = Cycle(dev.params.sim.max_cycles);
-        (
-            Runner::new(self.engine, self.fibers, &self.starts, max),
-            LaunchTail { program_id: self.program_id, cb_top: self.cb_top },
-        )
+        let (run, tail) = self.start(dev)?;
+        let finished = run.run_to_end(dev.progress.as_mut());
+        tail.complete(dev, finished)
     }
 }
 
@@ -549,16 +342,13 @@ pub(crate) struct LaunchTail {
 }
 
 impl LaunchTail {
-    /// Build the finished run's report (when it succeeded), give the memories back to `dev` (whatever
-    /// happened) and count the program.
-    pub(crate) fn complete(self, dev: &mut Device, finished: Finished) -> Result<RunReport, DeviceError> {
-        let Finished { engine, result } = finished;
-        let result = result.map(|()| crate::engine::outcome::report(&engine, self.program_id, dev.params.clock_mhz));
-        let mut cores = engine.chip.cores;
-        let eth = cores.split_off(engine.chip.num_workers as usize);
-        dev.l1 = cores.into_iter().map(TensixCore::into_l1).collect();
-        dev.eth_l1 = eth.into_iter().map(TensixCore::into_l1).collect();
-        dev.dram = engine.chip.dram;
+    /// Give the memories back to `dev` (whatever happened), count the program, and pass on its report.
+    pub(crate) fn complete(
+        self,
+        dev: &mut Device,
+        (result, mem): (Result<RunReport, RunError>, ChipMemories),
+    ) -> Result<RunReport, DeviceError> {
+        dev.put_memories(mem);
         dev.programs_run += 1;
         dev.l1_usage.push(ProgramL1Usage::measure(self.program_id, self.cb_top, &dev.allocator));
         if let Ok(r) = &result {

@@ -7,15 +7,13 @@ pub mod chip_spec;
 /// Core coordinates and sets (owned by the `layout` crate).
 pub use layout::core_ranges;
 pub mod device;
-mod engine;
 pub mod error;
-pub mod fabric_config;
+pub use sim_chip::fabric_config;
 mod launch;
 pub mod mesh;
 pub use sim_params as params;
 pub mod program;
 pub use report;
-mod runs;
 pub mod tensor;
 
 pub use buffer::{
@@ -25,7 +23,6 @@ pub use buffer::{
 pub use chip_spec::{ChipSpec, SocSource, default_harvest};
 pub use core_ranges::{CoreCoord, CoreRange, CoreRangeSet, WorkSplit, num_cores_to_corerangeset, split_work_to_cores};
 pub use device::{AllocatorStatistics, Device, DeviceSetup, DispatchMode, MemoryReports, Progress, Recording};
-pub use engine::{BlockedKernel, RunError};
 pub use error::DeviceError;
 pub use params::{
     DispatchParams, EthParams, FabricParams, MemLayout, ParamEntry, ParamError, ParamProblem, Params, ReplayParams,
@@ -39,6 +36,7 @@ pub use report::{
     DataRecord, DprintLine, DramUse, EthLinkUse, KernelRun, LinkUse, NocReport, PortUse, RunReport, TransferKind,
     TransferRecord, ZoneRecord,
 };
+pub use sim_chip::{BlockedKernel, RunError};
 pub use sim_core::{Cycle, Cycles};
 pub use sim_tensix::{
     CBIndex, Compute, ComputeRole, DataFormat, DataMovementProcessor, Dataflow, Risc, WordCond, bfloat16,

@@ -225,19 +225,7 @@ impl From<ComputeConfig> for KernelConfig {
     }
 }
 
-/// A data-movement kernel body.
-pub type DataflowFn = Arc<dyn for<'a, 'y> Fn(&'a mut Dataflow<'y>) + Send + Sync>;
-/// A compute kernel body (run once per TRISC role).
-pub type ComputeFn = Arc<dyn for<'a, 'y> Fn(&'a mut Compute<'y>) + Send + Sync>;
-
-/// A kernel body.
-#[derive(Clone)]
-pub enum KernelBody {
-    /// For BRISC/NCRISC.
-    Dataflow(DataflowFn),
-    /// For the TRISCs.
-    Compute(ComputeFn),
-}
+pub use sim_chip::{ComputeFn, DataflowFn, KernelBody};
 
 /// A named kernel, as `CreateKernel`'s file path names it.
 #[derive(Clone)]

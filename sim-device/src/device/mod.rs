@@ -3,6 +3,8 @@
 //! across programs.
 
 mod buffers;
+#[cfg(test)]
+mod tag_tests;
 
 pub use buffers::PageNocLocation;
 
@@ -31,21 +33,7 @@ pub struct MemoryReports {
     pub detailed_memory_usage: String,
 }
 
-/// What runs record besides their totals.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Recording {
-    /// A Chrome/Perfetto trace (`RunReport::trace_json`).
-    pub trace: bool,
-    /// One record per NoC packet (`NocReport::transfers`, bounded), e.g. for a tt-npe timeline.
-    pub transfers: bool,
-    /// NoC reads and writes move timing only: L1 and DRAM contents are not changed by transfers larger
-    /// than a semaphore word (atomics, inline writes and semaphore-sized writes still apply), and compute
-    /// kernels keep every cost and hand-off but skip the arithmetic of unpack, matmul and pack. For
-    /// synthetic traffic whose data no kernel reads (data-movement benchmarks, trace replay) and for
-    /// timing studies of ops whose result is not checked (gemm-bench), where computing the data would cost
-    /// more than timing it.
-    pub timing_only: bool,
-}
+pub use sim_chip::Recording;
 
 /// Everything needed to open identical devices: one per task of a parallel sweep (a [`Device`] itself
 /// stays on the thread that opened it).
@@ -78,7 +66,7 @@ impl DeviceSetup {
     }
 }
 
-pub use crate::engine::Progress;
+pub use sim_chip::Progress;
 
 /// A simulated Tenstorrent chip.
 pub struct Device {

@@ -12,9 +12,9 @@
 
 use super::worker::{ChipJob, ChipWindow, Chips, FromWorker, Mailbox, ToWorker, WindowEnd, serve};
 use crate::device::Device;
-use crate::engine::{EthPacket, EthTiming, Pause};
 use crate::error::DeviceError;
 use crate::report::RunReport;
+use sim_chip::{EthPacket, Pause};
 use sim_core::Cycle;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -264,5 +264,5 @@ fn one_or_many(mut errors: Vec<(u32, DeviceError)>) -> DeviceError {
 
 /// The window length of a run on chips with these link parameters: one link latency.
 pub(crate) fn window_of(dev: &Device) -> sim_core::Cycles {
-    EthTiming::new(dev.params.eth.clone(), dev.params.clock_mhz).latency
+    sim_chip::eth_latency(&dev.params)
 }

@@ -5,13 +5,12 @@
 //! window's simulation.
 
 use crate::device::Device;
-use crate::engine::RunError;
-use crate::engine::{EthPacket, Pause, Runner};
 use crate::error::DeviceError;
 use crate::launch::{Launch, LaunchTail, Links};
 use crate::program::Program;
 use crate::report::RunReport;
 use parking_lot::{Mutex, MutexGuard};
+use sim_chip::{ChipRun, EthPacket, Pause, RunError};
 use sim_core::Cycle;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -58,7 +57,7 @@ pub(crate) struct ChipJob<'a> {
 /// A chip whose launch was built.
 struct LiveChip {
     index: usize,
-    runner: Runner,
+    runner: ChipRun,
     tail: LaunchTail,
     failed: Option<RunError>,
 }
@@ -80,11 +79,16 @@ impl<'a> Chips<'a> {
         for (k, &i) in mine.iter().enumerate() {
             let dev = &mut devices[k];
             match Launch::build_linked(dev, jobs[i].program, &jobs[i].links) {
-                Ok(launch) => {
-                    let (runner, tail) = launch.into_runner(dev);
-                    live.push(Some(LiveChip { index: i, runner, tail, failed: None }));
-                    built.push((i, Ok(())));
-                }
+                Ok(launch) => match launch.start(dev) {
+                    Ok((runner, tail)) => {
+                        live.push(Some(LiveChip { index: i, runner, tail, failed: None }));
+                        built.push((i, Ok(())));
+                    }
+                    Err(e) => {
+                        live.push(None);
+                        built.push((i, Err(e)));
+                    }
+                },
                 Err(e) => {
                     live.push(None);
                     built.push((i, Err(e)));
@@ -106,16 +110,13 @@ impl<'a> Chips<'a> {
         let k = self.mine.iter().position(|&m| m == i).expect("the coordinator sends a worker its own chips");
         let chip = self.live[k].as_mut().expect("only built chips run");
         let runner = &mut chip.runner;
-        {
-            let mut e = runner.engine().borrow_mut();
-            for p in deliveries {
-                e.deliver(p);
-            }
+        for p in deliveries {
+            runner.deliver(p);
         }
-        let r = runner.run_until(limit, None);
-        let outbox = runner.engine().borrow_mut().take_outbox();
+        let r = runner.run_until(limit);
+        let outbox = runner.take_outbox();
         let next = runner.next_at();
-        let horizons = runner.engine().borrow().link_horizons(Cycle::ZERO);
+        let horizons = runner.link_horizons(Cycle::ZERO);
         let end = match r {
             Ok(pause) => WindowEnd::Paused { pause, next, outbox, horizons },
             Err(e) => {

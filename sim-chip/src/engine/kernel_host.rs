@@ -1,7 +1,7 @@
 //! The engine as the kernels' [`KernelHost`]: synchronisation, core state, wake-ups, NoC issue, reporting.
 
 use super::Engine;
-use crate::report::{DataRecord, ZoneRecord};
+use report::{DataRecord, ZoneRecord};
 use sim_core::{Cycle, Cycles, FiberId, TraceArg, Track};
 use sim_tensix::{AtomicReq, CoreIdx, KernelHost, NocError, ReadReq, TensixCore, Waiter, WriteReq};
 

@@ -17,7 +17,7 @@ pub(crate) struct Finished {
 
 /// Where a run in windows stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Pause {
+pub enum Pause {
     /// Every kernel has finished and nothing is pending.
     Done,
     /// The window's end was reached with work left at or after it.
@@ -164,23 +164,6 @@ impl Runner {
         };
         Finished { engine, result }
     }
-}
-
-/// Run every kernel thread to completion; `max_cycles` is the watchdog.
-pub(crate) fn run(
-    engine: Rc<RefCell<Engine>>,
-    fibers: Vec<Fiber>,
-    starts: &[Cycle],
-    max_cycles: Cycle,
-    progress: Option<&mut super::Progress>,
-) -> Finished {
-    let mut r = Runner::new(engine, fibers, starts, max_cycles);
-    let result = match r.run_until(None, progress) {
-        Ok(Pause::Done) => Ok(()),
-        Ok(_) => Err(r.deadlock()),
-        Err(e) => Err(e),
-    };
-    r.finish(result)
 }
 
 fn livelock(e: &Engine, max_cycles: Cycle) -> RunError {

@@ -25,6 +25,8 @@ pub struct BlockedKernel {
 /// Why a run did not finish.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RunError {
+    /// The run could not be set up (a kernel thread's stack could not be had).
+    Setup(String),
     /// A kernel stopped with an error (API misuse) or panicked.
     Kernel {
         /// Kernel name.
@@ -59,6 +61,7 @@ pub enum RunError {
 impl fmt::Display for RunError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            RunError::Setup(m) => f.write_str(m),
             RunError::Kernel { kernel, core, risc, message, panicked, at } => {
                 let what = if *panicked { "panicked" } else { "failed" };
                 write!(

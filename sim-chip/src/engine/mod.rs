@@ -12,17 +12,16 @@ mod kernel_host;
 mod noc_transactions;
 pub(crate) mod outcome;
 mod run_error;
-#[cfg(test)]
-mod tag_tests;
 
 pub use ethernet_cores::EthPacket;
 pub(crate) use ethernet_cores::{EthPort, EthTiming};
-pub(crate) use event_loop::{Finished, Pause, Runner, run};
+pub use event_loop::Pause;
+pub(crate) use event_loop::{Finished, Runner};
 pub(crate) use fabric_routers::Router;
 pub use run_error::{BlockedKernel, RunError};
 
-use crate::report::{DataRecord, TransferRecord, ZoneRecord};
 use noc_transactions::Xfer;
+use report::{DataRecord, TransferRecord, ZoneRecord};
 use sim_core::{Agenda, Cycle, Cycles, FiberId, TraceBuilder};
 use sim_noc::{Dram, DramTiming, NocAddrMap, NocParams, NocTiming};
 use sim_params::MemLayout;
@@ -78,7 +77,7 @@ pub(crate) struct ChipState {
     pub mem: MemLayout,
     pub noc_params: NocParams,
     pub addr_map: NocAddrMap,
-    /// NoC transfers carry their data (else timing only; see [`crate::Recording::timing_only`]).
+    /// NoC transfers carry their data (else timing only; see [`crate::plan::Recording::timing_only`]).
     pub move_data: bool,
     /// Counts this run among the process's runs while it lives.
     pub _running: crate::runs::Running,

@@ -4,7 +4,7 @@
 //! source data is captured when it leaves, destinations change when it lands.
 
 use super::{ChipState, Engine, Ev};
-use crate::report::{TransferKind, TransferRecord};
+use report::{TransferKind, TransferRecord};
 use sim_core::{Cycle, Cycles};
 use sim_noc::{Rect, VcClass};
 use sim_params::SEMAPHORE_BYTES;

@@ -3,7 +3,7 @@
 
 use super::noc_transactions::{Mem, NO_RECORD, Xfer};
 use super::{Engine, Ev};
-use crate::report::TransferKind;
+use report::TransferKind;
 use sim_core::Cycle;
 use sim_noc::VcClass;
 use sim_tensix::{AtomicOp, AtomicReq, NocError};
