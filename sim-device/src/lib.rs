@@ -9,7 +9,7 @@ pub use layout::core_ranges;
 pub mod device;
 pub mod error;
 pub use sim_chip::fabric_config;
-mod launch;
+mod enqueue;
 pub mod mesh;
 pub use sim_params as params;
 pub mod program;

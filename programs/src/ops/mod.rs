@@ -4,8 +4,8 @@
 
 pub mod eltwise_sharded;
 pub mod matmul_2d_mcast;
+pub mod move_plan;
 pub mod moves;
-pub mod plan;
 pub mod spec;
 
 use crate::options::{ExampleOptions, OptionError, OptionProblem, Outcome, ProgramError};

@@ -11,12 +11,12 @@
 //! - between two placements that are not in L1 shards: a few worker cores stage each destination page
 //!   through a circular buffer (RISCV_1 reads the pieces, RISCV_0 writes the page).
 //!
-//! The transfers are planned on the host ([`super::plan`]) and handed to each core as a table of words in
+//! The transfers are planned on the host ([`super::move_plan`]) and handed to each core as a table of words in
 //! its L1 (a small sharded buffer). A run is `[x, y, remote address, local address, bytes]`; the two-RISC
 //! table is `[runs of RISCV_0, runs of RISCV_1, runs…]`, the blocked one `[blocks, per block: runs, the
 //! runs…]`.
 
-use super::plan::{Piece, Run, halves, pieces, push_run};
+use super::move_plan::{Piece, Run, halves, pieces, push_run};
 use layout::placement::{ShardOrientation, ShardSpecBuffer, TensorMemoryLayout};
 use layout::ttnn::BufferKind;
 use sim_device::prelude::*;

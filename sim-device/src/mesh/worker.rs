@@ -5,8 +5,8 @@
 //! window's simulation.
 
 use crate::device::Device;
+use crate::enqueue::{Launch, LaunchTail, Links};
 use crate::error::DeviceError;
-use crate::launch::{Launch, LaunchTail, Links};
 use crate::program::Program;
 use crate::report::RunReport;
 use parking_lot::{Mutex, MutexGuard};

@@ -5,9 +5,9 @@
 use super::run_chips::{run_chips, window_of};
 use super::worker::ChipJob;
 use super::{MeshCoordinate, MeshCoordinateRange, MeshDevice, MeshShape};
+use crate::enqueue::Links;
 use crate::error::DeviceError;
 use crate::fabric_config::{FabricConfig, FabricLayout};
-use crate::launch::Links;
 use crate::program::Program;
 use crate::report::RunReport;
 use sim_core::Cycles;
