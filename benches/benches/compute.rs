@@ -5,7 +5,7 @@
 use benches::harness::measure;
 use programs::{ExampleOptions, find};
 use sim_device::prelude::*;
-use sim_tensix::compute::math;
+use sim_tensix::hw::compute::math;
 use std::time::{Duration, Instant};
 
 fn main() {

@@ -12,9 +12,9 @@ use crate::runs::Running;
 use report::RunReport;
 use sim_core::{Cycle, Cycles, Fiber, FiberId};
 use sim_params::{PACKET_HEADER_POOL_SLOT_BYTES, RUNTIME_ARG_SLOT_BYTES};
-use sim_tensix::compute::offload::Offload;
-use sim_tensix::compute::shared::SharedTiles;
-use sim_tensix::compute::state::ComputeState;
+use sim_tensix::hw::compute::offload::Offload;
+use sim_tensix::hw::compute::shared::SharedTiles;
+use sim_tensix::hw::compute::state::ComputeState;
 use sim_tensix::{
     CircularBuffer, Compute, CoreIdx, Dataflow, EthInfo, KernelArgs, KernelHost, KernelInstance, Risc, TensixCore,
 };

@@ -7,7 +7,7 @@ use crate::fabric_config::{FabricLayout, RouterSpec};
 use sim_core::Cycle;
 use sim_noc::Dram;
 use sim_params::Params;
-use sim_tensix::compute::state::ComputeSettings;
+use sim_tensix::hw::compute::state::ComputeSettings;
 use sim_tensix::{BankTables, Compute, ComputeRole, CoreIdx, DataFormat, Dataflow, L1, Risc};
 use soc_descriptors::{Chip, NocId};
 use std::collections::BTreeMap;

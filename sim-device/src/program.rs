@@ -4,7 +4,7 @@
 
 use crate::core_ranges::{CoreCoord, CoreRangeSet};
 use crate::error::DeviceError;
-use sim_tensix::compute::state::ComputeSettings;
+use sim_tensix::hw::compute::state::ComputeSettings;
 use sim_tensix::{CbId, Compute, DataFormat, DataMovementProcessor, Dataflow, Risc};
 use soc_descriptors::NocId;
 use std::collections::BTreeMap;

@@ -140,7 +140,7 @@ pub struct SimParams {
     /// between tiles (`sim_core::agenda`): the same results with fewer kernel resumptions. Off while a
     /// Chrome trace is recorded, whose event order would change.
     pub lookahead: bool,
-    /// Compute tile products on a helper host thread (`sim_tensix::compute::offload`): 0 never, 1 when
+    /// Compute tile products on a helper host thread (`sim_tensix::hw::compute::offload`): 0 never, 1 when
     /// the host has a core to spare and no other simulation runs in this process, 2 always. Results and
     /// cycles are identical either way.
     pub math_thread: u32,

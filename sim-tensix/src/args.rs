@@ -2,9 +2,9 @@
 //! args and defines, and where it runs.
 
 use crate::addrgen::BankTables;
+use crate::hw::risc::Risc;
 use crate::kernel_host::CoreIdx;
 use crate::params::ApiCosts;
-use crate::risc::Risc;
 use sim_core::FiberId;
 use soc_descriptors::NocId;
 use std::rc::Rc;
@@ -63,7 +63,7 @@ pub struct KernelInstance {
     /// Read packets or non-posted write packets a RISC may have in flight per NoC.
     pub max_outstanding: u32,
     /// Compute configuration (compute kernels only).
-    pub compute: Option<crate::compute::state::ComputeSettings>,
+    pub compute: Option<crate::hw::compute::state::ComputeSettings>,
     /// The run's watchdog: past this cycle the kernel hands control back on every synchronisation.
     pub max_cycles: u64,
     /// What the kernel synchronises against: the run's pending events and kernels, and the lookahead.

@@ -4,7 +4,7 @@
 //! command buffers.
 
 use crate::args::{ArgValue, KernelInstance, RUNTIME_ARGS_SLOT_WORDS};
-use crate::core::{TensixCore, Wait, Waiter, WordCond};
+use crate::hw::core::{TensixCore, Wait, Waiter, WordCond};
 use crate::kernel_host::{KernelHost, NocError};
 use crate::params::ApiCosts;
 use sim_core::{Cycle, Cycles, FiberClock, OrderKey, TraceArg, Yielder, abort};
@@ -378,7 +378,7 @@ impl<'y> KernelCtx<'y> {
         &self,
         api: &str,
         cb: u32,
-        f: impl FnOnce(&crate::cb::CircularBuffer, crate::risc::Risc) -> R,
+        f: impl FnOnce(&crate::hw::cb::CircularBuffer, crate::hw::risc::Risc) -> R,
     ) -> R {
         let cb = self.cb_index(api, cb);
         self.spend(self.costs.local_lookup);

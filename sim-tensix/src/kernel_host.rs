@@ -2,9 +2,9 @@
 //! own RISC: the event queue (to synchronise), its core's shared state, the NoC, and reporting. sim-device
 //! implements it for the whole chip; sim-tensix never sees the NoC model itself.
 
-use crate::core::{TensixCore, Waiter};
-use crate::l1::L1OutOfRange;
-use crate::risc::Risc;
+use crate::hw::core::{TensixCore, Waiter};
+use crate::hw::l1::L1OutOfRange;
+use crate::hw::risc::Risc;
 use sim_core::{Cycle, Cycles, FiberId, TraceArg};
 use soc_descriptors::NocId;
 use std::fmt;

@@ -4,17 +4,14 @@
 
 pub mod addrgen;
 pub mod args;
-pub mod cb;
 pub mod compute;
-pub mod core;
 pub mod dataflow;
+pub mod hw;
 /// Data formats and tile codecs (owned by the `layout` crate).
 pub use layout::format;
 pub mod kernel_ctx;
 pub mod kernel_host;
-pub mod l1;
 pub mod params;
-pub mod risc;
 pub mod tile_slice;
 
 pub use addrgen::{
@@ -25,18 +22,18 @@ pub use args::{
     ArgValue, ETH_SYNC_CHANNELS, EthInfo, KernelArgs, KernelInstance, PACKET_HEADER_SLOT_BYTES,
     PACKET_HEADERS_PER_RISC, RUNTIME_ARGS_SLOT_WORDS,
 };
-pub use cb::{CBIndex, CbCounters, CbId, CircularBuffer};
-pub use compute::math::{BroadcastType, EltwiseOp, PoolType, ReduceDim, SfpuUnary};
 pub use compute::sfpi::{Sfpi, VCond, VFloat, VInt, VUInt, VectorMode};
-pub use compute::state::ComputeSettings;
 pub use compute::{Compute, ComputeRole, DataCopyType, EltwiseBinaryReuseDestType};
-pub use core::{BY_HARDWARE, Barrier, NocCounters, TensixCore, Wait, Waiter, WordCond};
 pub use dataflow::Dataflow;
 pub use format::{DataFormat, bfloat16, pack_tiles, pack_two_bfloat16_into_uint32, unpack_tiles};
+pub use hw::cb::{CBIndex, CbCounters, CbId, CircularBuffer};
+pub use hw::compute::math::{BroadcastType, EltwiseOp, PoolType, ReduceDim, SfpuUnary};
+pub use hw::compute::state::ComputeSettings;
+pub use hw::core::{BY_HARDWARE, Barrier, NocCounters, TensixCore, Wait, Waiter, WordCond};
+pub use hw::l1::{HostWindow, L1, L1OutOfRange};
+pub use hw::risc::{DataMovementProcessor, Risc};
 pub use kernel_host::{
     AtomicOp, AtomicReq, CoreIdx, EthError, EthSend, KernelHost, McastReq, NocError, ReadReq, WriteReq,
 };
-pub use l1::{HostWindow, L1, L1OutOfRange};
 pub use params::{ApiCosts, ComputeParams};
-pub use risc::{DataMovementProcessor, Risc};
 pub use tile_slice::{SlicePtr, SliceRange, SliceStyle};

@@ -1,8 +1,8 @@
 //! DPRINT's tile slices (`TSLICE(cb, tile, SliceRange{…})`): the elements of one tile of a CB, picked by a
 //! row and column range with strides, as the text the device's print server shows — one line per row.
 
+use crate::hw::risc::Risc;
 use crate::kernel_ctx::KernelCtx;
-use crate::risc::Risc;
 use layout::format::decode_tile;
 use layout::tile::tile_offset;
 

@@ -3,8 +3,8 @@
 
 mod support;
 
-use sim_tensix::compute::shared::SharedTiles;
-use sim_tensix::compute::state::ComputeSettings;
+use sim_tensix::hw::compute::shared::SharedTiles;
+use sim_tensix::hw::compute::state::ComputeSettings;
 use sim_tensix::{CBIndex, Compute, DataFormat, Risc, bfloat16, pack_tiles, unpack_tiles};
 use std::cell::RefCell;
 use std::rc::Rc;

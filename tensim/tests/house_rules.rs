@@ -142,3 +142,30 @@ fn the_flag_finder_finds_flags_in_strings_only() {
     assert_eq!(flag_in_string(r#"    "a-b--c""#), None, "not after a letter");
     assert_eq!(flag_in_string(r#"    "x", y -- z"#), None, "outside the string");
 }
+
+/// The kernel APIs stand on the Tensix hardware model, never the other way round: nothing under
+/// `sim-tensix/src/hw/` names a kernel-API module.
+#[test]
+fn the_tensix_hardware_model_imports_no_kernel_api() {
+    const API: &[&str] = &[
+        "crate::compute",
+        "crate::dataflow",
+        "crate::kernel_ctx",
+        "crate::addrgen",
+        "crate::args",
+        "crate::tile_slice",
+    ];
+    let mut files = Vec::new();
+    sources(&root().join("sim-tensix/src/hw"), &mut files);
+    assert!(files.len() >= 9, "the hardware model's files: {files:?}");
+    let mut found = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if let Some(m) = API.iter().find(|m| line.contains(&format!("{m}::")) || line.contains(&format!("{m};"))) {
+                found.push(format!("{}:{}: {m}", f.strip_prefix(root()).unwrap().display(), n + 1));
+            }
+        }
+    }
+    assert!(found.is_empty(), "the hardware model imports kernel-API modules:\n{}", found.join("\n"));
+}

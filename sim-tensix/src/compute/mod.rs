@@ -3,34 +3,30 @@
 //! [`ComputeRole`] each. Every API call acts only in the role(s) that own it (tt-metal-api.md §3.1); plain
 //! code between calls runs on all three.
 
-mod cost;
 mod fpu;
 mod init;
 mod llk;
-pub mod math;
-pub mod offload;
 mod pipeline;
 pub mod sfpi;
 mod sfpu;
-pub mod shared;
-pub mod state;
 mod tilize;
 
 use crate::args::{ArgValue, KernelInstance};
-use crate::cb::CbId;
-use crate::core::Wait;
 use crate::format::{DataFormat, decode_tile};
-use crate::kernel_ctx::KernelCtx;
-use crate::kernel_host::KernelHost;
-use crate::risc::Risc;
-use math::{
+use crate::hw::cb::CbId;
+use crate::hw::compute::math::{
     BroadcastType, EltwiseOp, PoolType, ReduceDim, SfpuBinary, SfpuUnary, Tile, faces_to_rows, to_src_precision,
 };
-use sim_core::{Cycle, Cycles, Yielder};
-use state::{
+use crate::hw::compute::state::{
     ComputeSettings, ComputeState, SRC_DEPTH, SYNC_DST_COMMITTED, SYNC_DST_RELEASED, SYNC_SRC_POPPED, SYNC_SRC_PUSHED,
     SrcEntry, SrcKind,
 };
+use crate::hw::compute::{cost, math};
+use crate::hw::core::Wait;
+use crate::hw::risc::Risc;
+use crate::kernel_ctx::KernelCtx;
+use crate::kernel_host::KernelHost;
+use sim_core::{Cycle, Cycles, Yielder};
 use std::cell::RefCell;
 use std::rc::Rc;
 

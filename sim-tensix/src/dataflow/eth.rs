@@ -8,7 +8,7 @@
 
 use super::Dataflow;
 use crate::args::{ETH_SYNC_CHANNELS, EthInfo};
-use crate::core::WordCond;
+use crate::hw::core::WordCond;
 use crate::kernel_host::EthSend;
 
 /// Bytes of one Ethernet word (`eth_send_packet` counts in these).

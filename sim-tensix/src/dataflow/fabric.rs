@@ -9,7 +9,7 @@
 //! destination device; routers pick the next hop dimension-ordered, X (columns) first, then Y.
 
 use super::Dataflow;
-use crate::core::WordCond;
+use crate::hw::core::WordCond;
 
 /// Words of connection arguments a host appends per connection ([`FabricConnection::from_args`]).
 pub const FABRIC_CONNECTION_ARGS: usize = 8;

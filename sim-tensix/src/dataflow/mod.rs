@@ -16,9 +16,9 @@ mod sem;
 mod set_state;
 
 use crate::args::{ArgValue, KernelInstance};
-use crate::cb::CbId;
-use crate::core::Wait;
 use crate::format::DataFormat;
+use crate::hw::cb::CbId;
+use crate::hw::core::Wait;
 use crate::kernel_ctx::KernelCtx;
 use crate::kernel_host::KernelHost;
 use sim_core::{Cycle, Cycles, Yielder};
@@ -123,7 +123,7 @@ impl<'y> Dataflow<'y> {
     }
 
     /// Which RISC this kernel runs on.
-    pub fn risc(&self) -> crate::risc::Risc {
+    pub fn risc(&self) -> crate::hw::risc::Risc {
         self.ctx.k.risc
     }
 
@@ -236,7 +236,12 @@ impl<'y> Dataflow<'y> {
         self.ctx.with_core(|c| c.satisfied_at(&Wait::CbFront { cb, pages: n }, key))
     }
 
-    fn cb_field<R>(&self, api: &str, cb: u32, f: impl FnOnce(&crate::cb::CircularBuffer, crate::risc::Risc) -> R) -> R {
+    fn cb_field<R>(
+        &self,
+        api: &str,
+        cb: u32,
+        f: impl FnOnce(&crate::hw::cb::CircularBuffer, crate::hw::risc::Risc) -> R,
+    ) -> R {
         self.ctx.cb_field(api, cb, f)
     }
 

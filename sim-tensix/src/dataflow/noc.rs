@@ -3,7 +3,7 @@
 
 use super::Dataflow;
 use crate::addrgen::{AddrGen, TensorAccessor};
-use crate::core::{Barrier, Wait};
+use crate::hw::core::{Barrier, Wait};
 use crate::kernel_ctx::CmdBuf;
 use crate::kernel_host::{McastReq, ReadReq, WriteReq};
 use soc_descriptors::NocId;

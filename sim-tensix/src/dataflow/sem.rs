@@ -3,7 +3,7 @@
 
 use super::Dataflow;
 use super::noc::WriteOpts;
-use crate::core::{Wait, WordCond};
+use crate::hw::core::{Wait, WordCond};
 use crate::kernel_ctx::CmdBuf;
 use crate::kernel_host::{AtomicOp, AtomicReq, McastReq};
 use sim_core::Cycles;

@@ -6,7 +6,7 @@
 
 use super::Dataflow;
 use super::noc::WriteOpts;
-use crate::core::Barrier;
+use crate::hw::core::Barrier;
 use crate::kernel_ctx::{CmdBuf, CmdState};
 use sim_core::Cycles;
 

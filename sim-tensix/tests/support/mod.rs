@@ -6,7 +6,7 @@
 
 use sim_core::{Agenda, Cycle, Cycles, Fiber, FiberId, Next, Step, Suspend, TraceArg};
 use sim_noc::NocAddrMap;
-use sim_tensix::compute::state::{ComputeSettings, ComputeState};
+use sim_tensix::hw::compute::state::{ComputeSettings, ComputeState};
 use sim_tensix::{
     ApiCosts, AtomicOp, AtomicReq, BY_HARDWARE, BankTables, CircularBuffer, Compute, ComputeRole, CoreIdx, DataFormat,
     Dataflow, KernelArgs, KernelHost, KernelInstance, L1, NocError, ReadReq, Risc, TensixCore, Waiter, WriteReq,

@@ -383,7 +383,7 @@ pub fn float_to_int(v: VFloat) -> VInt {
 /// `sfpi::float_to_fp16b(v)`: rounded to bfloat16 precision (round to nearest even).
 pub fn float_to_fp16b(v: VFloat) -> VFloat {
     count(1);
-    VFloat(map(&v.0, crate::compute::math::round_bf16))
+    VFloat(map(&v.0, crate::hw::compute::math::round_bf16))
 }
 
 /// `sfpi::vec_min_max`-style minimum per lane.

@@ -1,7 +1,7 @@
 //! A core's compute state shared by its three TRISC threads: the DST register file, the source registers
 //! between UNPACK and MATH (a two-deep queue of unpacked operand sets), and the compute configuration.
 //!
-//! Hand-offs are counting semaphores in [`TensixCore::sync`](crate::core::TensixCore): slot
+//! Hand-offs are counting semaphores in [`TensixCore::sync`](crate::hw::core::TensixCore): slot
 //! [`SYNC_DST_COMMITTED`] counts DST sections MATH has committed, [`SYNC_DST_RELEASED`] those PACK has
 //! released, [`SYNC_SRC_PUSHED`] operand sets UNPACK has pushed and [`SYNC_SRC_POPPED`] those MATH has
 //! consumed.

@@ -1,9 +1,9 @@
 //! One Tensix core's shared state during a run: L1, circular buffers, the NoC transaction counters of each
 //! RISC, and the kernels waiting on any of it. A waiter is woken when its condition becomes true.
 
-use crate::cb::CircularBuffer;
-use crate::l1::L1;
-use crate::risc::Risc;
+use crate::hw::cb::CircularBuffer;
+use crate::hw::l1::L1;
+use crate::hw::risc::Risc;
 use sim_core::{Cycle, Cycles, FiberId, OrderKey};
 use soc_descriptors::NocId;
 use std::fmt;
@@ -274,7 +274,7 @@ pub struct TensixCore {
     /// Monotonic counters of the compute pipeline hand-offs (unpack→math, math→pack, pack→math …).
     pub sync: [u32; SYNC_SLOTS],
     /// DST, source registers and configuration, when a compute kernel runs here.
-    pub compute: Option<Box<crate::compute::state::ComputeState>>,
+    pub compute: Option<Box<crate::hw::compute::state::ComputeState>>,
     waiters: Vec<Waiter>,
 }
 
@@ -350,7 +350,7 @@ impl TensixCore {
     }
 
     /// Remember that `w`, which holds, returned at scheduler key `key` without waiting for the core's
-    /// other kernels (see [`crate::cb::CircularBuffer::update_behind`]).
+    /// other kernels (see [`crate::hw::cb::CircularBuffer::update_behind`]).
     pub fn note_wait_ahead(&mut self, w: &Wait, key: OrderKey) {
         match *w {
             Wait::CbFront { cb, .. } => {

@@ -1,5 +1,5 @@
 //! Decoded operand tiles shared by the cores of one run: a multicast puts the same bytes at the same L1
-//! address of every destination, and L1 says so with the write's tag ([`crate::l1::L1::content_tag`]).
+//! address of every destination, and L1 says so with the write's tag ([`crate::hw::l1::L1::content_tag`]).
 //! The first destination to unpack those bytes decodes them; the others take its tile instead of decoding
 //! their own copy (a blocked matmul multicasts each operand tile to a row or column of cores). A tile is a
 //! pure function of the bytes, the format and the transposition, so results are the same either way; the

@@ -3,7 +3,7 @@
 //! 2^16; read and write pointers private to each RISC, wrapping only when they reach the limit exactly.
 
 use crate::format::DataFormat;
-use crate::risc::Risc;
+use crate::hw::risc::Risc;
 use sim_core::{AsOfLog, OrderKey};
 
 /// The shared counters of one circular buffer.

@@ -1,0 +1,9 @@
+//! The compute engines as hardware: tile numerics as the FPU and SFPU compute them (`math.rs`), every cycle
+//! formula (`cost.rs`), a core's compute state shared by its three TRISC threads (`state.rs`), tile
+//! products on a helper host thread (`offload.rs`) and decoded operand tiles shared by cores (`shared.rs`).
+
+pub(crate) mod cost;
+pub mod math;
+pub mod offload;
+pub mod shared;
+pub mod state;
