@@ -3,6 +3,7 @@
 //! (`mesh`), each with its CPU reference and check — plus deterministic test data (`rng`) and comparison
 //! helpers (`golden`). The benchmark suites and trace replay built on them are the `suites` crate.
 
+pub mod checks;
 pub mod examples;
 pub mod golden;
 pub mod mesh;

@@ -1,7 +1,7 @@
 //! What every runnable program of the registry shares: the options a run takes ([`ExampleOptions`]), what
 //! it produced ([`Outcome`]), which options it uses ([`Takes`]), its work estimate ([`Work`]) and the entry
-//! itself ([`Example`]). The programs live in [`crate::examples`] and [`crate::ops`]; the list is
-//! [`crate::examples::list`].
+//! itself ([`Example`]). The programs live in the `examples` and `ops` modules; the list is
+//! `examples::list`.
 
 use sim_device::{Device, DeviceError, MathFidelity, RunReport};
 use std::fmt;
@@ -144,7 +144,7 @@ pub struct ExampleOptions {
     pub k: Option<u32>,
     /// Math fidelity of the compute kernels (each example has its own default).
     pub fidelity: Option<MathFidelity>,
-    /// Where a layout op's input lives (`--from`, the placement syntax of [`crate::ops::spec`]).
+    /// Where a layout op's input lives (`--from`, the placement syntax of `ops::spec`).
     pub from: Option<String>,
     /// Where a layout op's output goes (`--to`).
     pub to: Option<String>,

@@ -1,7 +1,7 @@
 //! `--check full|sample|off` on the matmuls: a sampled check compares a deterministic subset of output
 //! tiles (and fails when one of them is wrong), an unchecked run says so, and all three time the same.
 
-use programs::examples::common::{check_matmul, matmul_reference, sampled_tiles};
+use programs::checks::{check_matmul, matmul_reference, sampled_tiles};
 use programs::{CheckMode, ExampleOptions};
 use sim_device::{Arch, Device};
 
@@ -42,7 +42,7 @@ fn a_sampled_check_fails_when_a_sampled_tile_is_wrong() {
     let c = matmul_reference(&a, &b, m, n, k);
     let reference = |picked: Option<&[(usize, usize)]>| match picked {
         None => c.clone(),
-        Some(t) => programs::examples::common::matmul_reference_tiles(&a, &b, n, k, t),
+        Some(t) => programs::checks::matmul_reference_tiles(&a, &b, n, k, t),
     };
     let (ok, _) = check_matmul("t", CheckMode::Sample, &c, (m, n), reference, 3, 0.999);
     assert!(ok);

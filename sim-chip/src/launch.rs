@@ -3,10 +3,11 @@
 //! kernel); [`ChipRun`] then runs it to the end, or in time windows beside other chips, and gives the
 //! memories back with the report.
 
-use crate::engine::{
-    ChipState, Engine, EthPacket, EthPort, EthTiming, FiberMeta, Finished, Pause, Progress, Recorder, Router, RunError,
-    Runner,
-};
+use crate::engine::eth_links::{EthPacket, EthPort, EthTiming};
+use crate::engine::event_loop::{Finished, Pause, Runner};
+use crate::engine::router::Router;
+use crate::engine::run_error::RunError;
+use crate::engine::{ChipState, Engine, FiberMeta, Progress, Recorder};
 use crate::plan::{ChipMemories, KernelBody, RunPlan};
 use crate::runs::Running;
 use report::RunReport;

@@ -13,7 +13,10 @@ mod launch;
 pub mod plan;
 mod runs;
 
-pub use engine::{BlockedKernel, EthPacket, Pause, Progress, RunError};
+pub use engine::Progress;
+pub use engine::eth_links::EthPacket;
+pub use engine::event_loop::Pause;
+pub use engine::run_error::{BlockedKernel, RunError};
 pub use launch::{ChipRun, launch};
 pub use plan::{
     ChipMemories, ComputeFn, DataflowFn, KernelBody, Links, PlannedCb, PlannedInstance, PlannedKernel,
@@ -23,5 +26,5 @@ pub use plan::{
 /// One-way Ethernet latency of a chip with `params`, cycles (the longest window chips of a mesh may run
 /// apart).
 pub fn eth_latency(params: &sim_params::Params) -> sim_core::Cycles {
-    engine::EthTiming::new(params.eth.clone(), params.clock_mhz).latency
+    engine::eth_links::EthTiming::new(params.eth.clone(), params.clock_mhz).latency
 }

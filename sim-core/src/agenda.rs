@@ -15,7 +15,7 @@
 //! of its kernels went ahead of exact order ([`SyncView::went_ahead`]), and the engine checks every
 //! hardware event touching a core against it ([`SyncView::check_ahead`]).
 
-use crate::FiberId;
+use crate::fiber::FiberId;
 use crate::queue::{EventKey, EventQueue, FIBER_ORDER};
 use crate::resumptions::Resumptions;
 use crate::time::{Cycle, Cycles};

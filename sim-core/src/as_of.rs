@@ -5,7 +5,8 @@
 //! counter side's log of updates made ahead, so that CB and core code reads like exact-order code:
 //! `counter - log.after(my_key)`.
 
-use crate::{Cycle, EventKey};
+use crate::queue::EventKey;
+use crate::time::Cycle;
 
 /// A scheduler key `(cycle, order)` as one number that orders like the key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]

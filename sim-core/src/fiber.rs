@@ -224,7 +224,7 @@ impl<'y> FiberClock<'y> {
     }
 
     /// Hand control back and resume at the current local time, after every entry ordered before it (what
-    /// a kernel does when its [`crate::SyncView`] says something earlier is pending; also lets the
+    /// a kernel does when its [`crate::agenda::SyncView`] says something earlier is pending; also lets the
     /// scheduler see a fiber that never blocks, e.g. to enforce a watchdog).
     pub fn yield_now(&self) {
         let t = self.yielder.suspend(Suspend::Until(self.now()));

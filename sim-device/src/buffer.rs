@@ -1,8 +1,8 @@
 //! Device buffers: interleaved and sharded buffers in DRAM or L1 (their placement is `layout`'s), host data
 //! conversion, and the compile-time args describing a buffer to a kernel's `TensorAccessor`.
 
-use crate::core_ranges::CoreCoord;
 use layout::Distribution;
+use layout::core_ranges::CoreCoord;
 use layout::placement::{
     BufferDistributionSpec, DistributionStrategy, ShardDistribution, ShardSpecBuffer, TensorMemoryLayout,
 };

@@ -4,12 +4,12 @@
 //! [`RunPlan`], without changing the device. [`Launch::run`] hands the plan and the device's memories to
 //! the chip (`sim_chip::launch`) and takes the memories back with the report, whatever happened.
 
-use crate::core_ranges::CoreRangeSet;
 use crate::device::{Device, DispatchMode};
 use crate::error::DeviceError;
 use crate::program::{EthernetConfig, KernelConfig, Program, check_arg_count};
-use crate::report::RunReport;
 use allocator::report::ProgramL1Usage;
+use layout::core_ranges::CoreRangeSet;
+use report::RunReport;
 pub(crate) use sim_chip::Links;
 use sim_chip::{ChipMemories, ChipRun, PlannedCb, PlannedInstance, PlannedKernel, PlannedSemaphore, RunError, RunPlan};
 use sim_core::Cycle;
@@ -267,7 +267,7 @@ impl Launch {
                 DispatchMode::Slow => Cycle(rank * params.dispatch.slow_core_interval.0),
             };
         }
-        let logical = |c: crate::core_ranges::CoreCoord| CoreIdx(c.y * g.x + c.x);
+        let logical = |c: layout::core_ranges::CoreCoord| CoreIdx(c.y * g.x + c.x);
         let cbs = p
             .cbs
             .iter()

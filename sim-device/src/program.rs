@@ -2,8 +2,8 @@
 //! (one kernel per RISC, two data-movement kernels of a core on different NoCs, at most 341 runtime args,
 //! CB page sizes dividing the CB size, CB and semaphore index limits).
 
-use crate::core_ranges::{CoreCoord, CoreRangeSet};
 use crate::error::DeviceError;
+use layout::core_ranges::{CoreCoord, CoreRangeSet};
 use sim_tensix::hw::compute::state::ComputeSettings;
 use sim_tensix::{CbId, Compute, DataFormat, DataMovementProcessor, Dataflow, Risc};
 use soc_descriptors::NocId;

@@ -1,4 +1,4 @@
-//! A flit-by-flit reference for the calendar model ([`crate::NocModel`]): credit-based wormhole routers
+//! A flit-by-flit reference for the calendar model ([`crate::model::NocModel`]): credit-based wormhole routers
 //! stepped one cycle at a time. It is slow (every channel every cycle) and serves tests and research (the
 //! `flit_a2a` example), never a run.
 //!

@@ -61,7 +61,7 @@ pub struct NocParams {
     /// Read packets or non-posted write packets one RISC may have in flight per NoC.
     pub max_outstanding: u32,
     /// Time an L1 tile's NIU spends serving one read request (reading the data and forming the response);
-    /// it serves one at a time (see [`crate::NocModel::served_request`]).
+    /// it serves one at a time (see [`crate::model::NocModel::served_request`]).
     pub read_serve: Cycles,
     /// NIU read of L1 for a read response.
     pub l1_read_latency: Cycles,

@@ -1,7 +1,7 @@
 //! The seam between the engine and a NoC timing model. The engine hands every packet to a [`NocTiming`]
 //! and gets back when it moves; which model answers is a parameter (`noc.model`):
 //!
-//! - `calendar` ([`crate::NocModel`], the default and the one calibrated against silicon): every port
+//! - `calendar` ([`crate::model::NocModel`], the default and the one calibrated against silicon): every port
 //!   and link is a calendar of busy intervals; a packet books its whole path when it is injected.
 //! - `zero_load` ([`ZeroLoadNoc`]): every packet sees an empty NoC — the zero-load latency of its route
 //!   and its own serialisation, nothing else. A floor for what contention costs, and a second

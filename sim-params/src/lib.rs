@@ -5,254 +5,23 @@
 //! a negative number or one too wide for its integer type is a [`ParamError`] echoing what was written; the
 //! simulation never looks a parameter up by name.
 
+mod error;
 mod keys;
 mod raw;
+mod types;
+
+pub use error::{ParamError, ParamProblem};
+pub use types::*;
 
 use keys::{KEYS, KeySpec};
 use raw::{Entry, Override, RawValue};
-use sim_core::Cycles;
 use sim_noc::{DramParams, NocParams};
 use sim_tensix::ApiCosts;
 use soc_descriptors::{
     Arch,
     yaml::{UniqueMap, parse_yaml},
 };
-use std::fmt;
 use std::path::Path;
-
-/// The memory map of a core and DRAM bank, and the alignments of buffers and NoC transfers.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct MemLayout {
-    /// `L1_ALIGNMENT`, bytes: L1 buffers and their pages.
-    pub l1_alignment: u32,
-    /// `DRAM_ALIGNMENT`, bytes: DRAM buffers and their pages.
-    pub dram_alignment: u32,
-    /// NoC read alignment of L1, bytes.
-    pub l1_read_alignment: u32,
-    /// NoC read alignment of DRAM, bytes.
-    pub dram_read_alignment: u32,
-    /// NoC write alignment, bytes.
-    pub write_alignment: u32,
-    /// First L1 address above the reserved region, bytes.
-    pub l1_unreserved_base: u32,
-    /// L1 address of semaphore 0.
-    pub semaphore_base: u32,
-    /// L1 address of the runtime-arg slots ([`RUNTIME_ARG_SLOTS`] of [`RUNTIME_ARG_SLOT_BYTES`]).
-    pub runtime_args_base: u32,
-    /// L1 address of the fabric packet-header pools ([`PACKET_HEADER_POOL_SLOTS`] of
-    /// [`PACKET_HEADER_POOL_SLOT_BYTES`]).
-    pub packet_header_pool_base: u32,
-    /// First allocatable DRAM address in every bank, bytes.
-    pub dram_unreserved_base: u64,
-    /// Number of CB indices per core.
-    pub num_circular_buffers: u32,
-}
-
-/// Runtime-arg slots per core: RISCV_0, RISCV_1 and the compute kernel (its three TRISCs share one).
-pub const RUNTIME_ARG_SLOTS: u32 = 3;
-/// Bytes of one slot: up to 341 unique then 341 common words, rounded up to 16 bytes.
-pub const RUNTIME_ARG_SLOT_BYTES: u32 = (2 * sim_tensix::RUNTIME_ARGS_SLOT_WORDS * 4).next_multiple_of(16);
-/// Packet-header pools per core: one per data-movement RISC.
-pub const PACKET_HEADER_POOL_SLOTS: u32 = 2;
-/// Bytes of one RISC's packet-header pool.
-pub const PACKET_HEADER_POOL_SLOT_BYTES: u32 =
-    sim_tensix::PACKET_HEADERS_PER_RISC * sim_tensix::PACKET_HEADER_SLOT_BYTES;
-
-/// Semaphores per core and the bytes each takes (tt-metal-api.md §1.4).
-pub const SEMAPHORES: u32 = 16;
-/// Bytes of one semaphore slot.
-pub const SEMAPHORE_BYTES: u32 = 16;
-
-/// Costs of replaying a recorded NoC trace.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ReplayParams {
-    /// Cycles a recorded NoC event costs its RISC when profiling was on.
-    pub noc_event: Cycles,
-    /// Cycles from a traced kernel's start to its first recorded NoC call.
-    pub kernel_prologue: Cycles,
-}
-
-/// Program launch.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct DispatchParams {
-    /// Slow dispatch: cycles between one core's launch and the next's.
-    pub slow_core_interval: Cycles,
-    /// Fast dispatch of a captured trace: cycles from one program's end to the next program's start (the
-    /// dispatcher's launch of back-to-back programs; benchmarks that time op loops add it per op).
-    pub program_launch: Cycles,
-}
-
-/// Ethernet cores and links.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct EthParams {
-    /// Line rate of one direction of one link, bytes per second.
-    pub link_bytes_per_sec: u64,
-    /// One-way latency of a link (Ethernet subsystems and wire), ns.
-    pub latency_ns: u64,
-    /// Payload bytes of one Ethernet frame (larger sends are split into frames).
-    pub frame_payload_bytes: u32,
-    /// Bytes each frame adds on the wire (headers, FEC, CRC).
-    pub frame_overhead_bytes: u32,
-    /// `ERISC_L1_UNRESERVED_BASE`: the first L1 byte Ethernet kernels may use.
-    pub l1_unreserved_base: u32,
-    /// End of the L1 region Ethernet kernels may use (`MAX_L1_LOADING_ADDR`).
-    pub l1_kernel_top: u32,
-    /// `ERISC_APP_SYNC_INFO_BASE`: the `erisc_info_t` sync block.
-    pub app_sync_info_base: u32,
-}
-
-/// The fabric's routers (Ethernet data movers).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct FabricParams {
-    /// Largest payload of one fabric packet, bytes.
-    pub max_payload_bytes: u32,
-    /// Packet header of the 1-D (linear) fabric, bytes.
-    pub header_bytes_1d: u32,
-    /// Packet header of the 2-D (mesh) fabric, bytes.
-    pub header_bytes_2d: u32,
-    /// Buffer slots of a sender channel on a line fabric.
-    pub line_sender_slots: u32,
-    /// Buffer slots of the receiver channel on a line fabric.
-    pub line_receiver_slots: u32,
-    /// Buffer slots of a sender channel on a ring fabric.
-    pub ring_sender_slots: u32,
-    /// Buffer slots of the receiver channel on a ring fabric.
-    pub ring_receiver_slots: u32,
-    /// Buffer slots of each of the 4 sender channels of a 2-D fabric router.
-    pub mesh_sender_slots: u32,
-    /// Buffer slots of the receiver channel of a 2-D fabric router.
-    pub mesh_receiver_slots: u32,
-    /// ERISC cycles a router spends on one packet (check the slot, decode the header, issue the send).
-    pub router_packet_cycles: Cycles,
-    /// A collective op's fixed start: its launch on every chip and the workers opening their fabric
-    /// connections, before the handshake that walks the line.
-    pub op_launch: Cycles,
-}
-
-/// Limits of the simulation itself.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SimParams {
-    /// Watchdog: a run still going past this many cycles is reported as a livelock.
-    pub max_cycles: u64,
-    /// Host stack per kernel thread, bytes.
-    pub stack_bytes: usize,
-    /// Let kernels run ahead of other cores in calls on their own core, by the NoC's minimum latency
-    /// between tiles (`sim_core::agenda`): the same results with fewer kernel resumptions. Off while a
-    /// Chrome trace is recorded, whose event order would change.
-    pub lookahead: bool,
-    /// Compute tile products on a helper host thread (`sim_tensix::hw::compute::offload`): 0 never, 1 when
-    /// the host has a core to spare and no other simulation runs in this process, 2 always. Results and
-    /// cycles are identical either way.
-    pub math_thread: u32,
-}
-
-/// Every parameter of one chip.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Params {
-    arch: Arch,
-    /// AICLK, MHz.
-    pub clock_mhz: u32,
-    /// The NoCs and their endpoints.
-    pub noc: NocParams,
-    /// DRAM channels.
-    pub dram: DramParams,
-    /// Memory map and alignments.
-    pub mem: MemLayout,
-    /// Kernel API and compute-engine costs.
-    pub api: ApiCosts,
-    /// Trace replay costs.
-    pub replay: ReplayParams,
-    /// Program launch.
-    pub dispatch: DispatchParams,
-    /// Simulation limits.
-    pub sim: SimParams,
-    /// Ethernet.
-    pub eth: EthParams,
-    /// The fabric.
-    pub fabric: FabricParams,
-    /// Source note of every key, in [`keys::KEYS`] order.
-    sources: Vec<String>,
-}
-
-/// What is wrong with a parameter value.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ParamProblem {
-    /// No such key; similar keys.
-    UnknownKey(Vec<&'static str>),
-    /// Not `KEY=VALUE`.
-    NotAssignment,
-    /// Not a number at all.
-    NotANumber,
-    /// A fraction where a whole number is needed.
-    NotWhole,
-    /// Below zero.
-    Negative,
-    /// Outside the key's range (or too wide for its type).
-    OutOfRange(String),
-    /// Not a power of two.
-    NotPowerOfTwo(String),
-    /// Not one of the names a named key takes.
-    NotAChoice(String),
-    /// The data file lacks the key.
-    Missing,
-    /// Two keys contradict each other.
-    Inconsistent(String),
-    /// The file cannot be read or parsed.
-    File(String),
-}
-
-/// A parameter that cannot be used: where it came from, the key, the value as written and what is wrong.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParamError {
-    /// Where the value came from: what the caller named (the command line's `--set`), a file path, or
-    /// `built-in <arch> parameters`.
-    pub origin: String,
-    /// The key (empty for whole-file problems).
-    pub key: String,
-    /// The value as the user wrote it.
-    pub value: String,
-    /// What is wrong.
-    pub problem: ParamProblem,
-}
-
-impl fmt::Display for ParamError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let what = match (self.key.is_empty(), self.value.is_empty()) {
-            (true, _) => String::new(),
-            (false, true) => format!("{}: ", self.key),
-            (false, false) => format!("{} = {}: ", self.key, self.value),
-        };
-        // A file problem's text already names the file (with its line) when it comes from the parser.
-        if let ParamProblem::File(why) = &self.problem
-            && self.key.is_empty()
-            && why.starts_with(self.origin.as_str())
-        {
-            return f.write_str(why);
-        }
-        write!(f, "{}: {what}", self.origin)?;
-        match &self.problem {
-            ParamProblem::UnknownKey(similar) => {
-                write!(f, "unknown parameter")?;
-                if !similar.is_empty() {
-                    write!(f, "; known keys include {}", similar.join(", "))?;
-                }
-                write!(f, " (`tensim params` lists them all)")
-            }
-            ParamProblem::NotAssignment => write!(f, "expected KEY=VALUE, e.g. {} noc.hop_cycles=9", self.origin),
-            ParamProblem::NotANumber => write!(f, "not a number"),
-            ParamProblem::NotWhole => write!(f, "must be a whole number"),
-            ParamProblem::Negative => write!(f, "must not be negative"),
-            ParamProblem::OutOfRange(allowed) => write!(f, "out of range; allowed {allowed}"),
-            ParamProblem::NotPowerOfTwo(allowed) => write!(f, "must be {allowed}"),
-            ParamProblem::NotAChoice(allowed) => write!(f, "must be {allowed}"),
-            ParamProblem::Missing => write!(f, "missing from the data file"),
-            ParamProblem::Inconsistent(why) => f.write_str(why),
-            ParamProblem::File(why) => f.write_str(why),
-        }
-    }
-}
-
-impl std::error::Error for ParamError {}
 
 fn builtin_text(arch: Arch) -> &'static str {
     match arch {
@@ -260,23 +29,6 @@ fn builtin_text(arch: Arch) -> &'static str {
         Arch::Blackhole => include_str!("../arch/blackhole.yaml"),
         Arch::Grayskull => include_str!("../arch/grayskull.yaml"),
     }
-}
-
-/// One parameter as listed by [`Params::entries`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParamEntry {
-    /// The key.
-    pub key: &'static str,
-    /// Its value (for a named key, the index of its name).
-    pub value: u64,
-    /// A named key's value as its name (`noc.model`: `calendar`).
-    pub name: Option<&'static str>,
-    /// Its unit.
-    pub unit: &'static str,
-    /// The allowed values.
-    pub allowed: String,
-    /// Where the value comes from.
-    pub source: String,
 }
 
 impl Params {

@@ -1,6 +1,7 @@
 //! Tests of the parameter table, the data files and the checks on every override.
 
 use super::*;
+use sim_core::Cycles;
 
 #[test]
 fn every_arch_file_loads_with_a_source_for_every_key() {

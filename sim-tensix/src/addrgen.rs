@@ -3,8 +3,8 @@
 //! bank tables. Which bank and slot hold a page is `layout`'s placement (`interleaved_location`,
 //! `ShardDistribution`); the address is base + slot × aligned page + the bank's offset.
 
-use crate::format::DataFormat;
 use layout::Shape;
+use layout::format::DataFormat;
 use layout::placement::{DistributionStrategy, ShardDistribution};
 use sim_noc::NocAddrMap;
 use soc_descriptors::NocId;

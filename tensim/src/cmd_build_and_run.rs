@@ -9,8 +9,8 @@
 use crate::chip_args::{ChipArgs, ParamArgs, setup};
 use crate::cmd_run::{NocOutputs, memory_report_contents, plan_memory_reports};
 use crate::error::{CliError, CliResult};
+use crate::out::say;
 use crate::outputs::{self, OutputId, OutputPlan};
-use crate::say;
 use clap::Args;
 use cpp::host::{HostConfig, SystemLinks, build};
 use report::stats::stats_document;
@@ -195,7 +195,7 @@ impl Devices {
             None => chips,
         };
         let params = Box::new(params.resolve(arch)?);
-        crate::note!(
+        crate::out::note!(
             "note: {}: {count} {arch} chip(s) of a {}x{} mesh; a mesh the program creates (MeshDevice::create) runs its chips together over their Ethernet links, other devices run on their own",
             cluster.source,
             mesh.rows,
@@ -291,7 +291,7 @@ pub fn run(a: &BuildAndRunArgs) -> CliResult<ExitCode> {
         let params = a.params.clone();
         Some(Box::new(move |shape: MeshShape| {
             let (name, devices) = Devices::smallest_system_for(arch, shape, &params)?;
-            crate::note!(
+            crate::out::note!(
                 "note: MeshDevice::create({shape}) runs on the built-in system {name} (the smallest of {arch} chips that holds it; give --system NAME, --cluster FILE or --devices N to choose)"
             );
             let links = devices.links().map_err(|e| e.to_string())?.expect("a system's links");
@@ -332,11 +332,11 @@ pub fn run(a: &BuildAndRunArgs) -> CliResult<ExitCode> {
             let printed = (|| -> CliResult<()> {
                 dprint.emit(dev_id, &r.dprints)?;
                 for w in &r.warnings {
-                    crate::note!("warning: {w}");
+                    crate::out::note!("warning: {w}");
                 }
                 let maps = cpp::l1_window::pointer_mappings();
                 if maps != maps_seen.replace(maps) {
-                    crate::note!(
+                    crate::out::note!(
                         "note: kernels read or wrote L1 through pointers: each load and store is timed as the RISC-V's; not modelled: the time of library copies (memcpy, memset) on L1"
                     );
                 }
@@ -374,7 +374,7 @@ pub fn run(a: &BuildAndRunArgs) -> CliResult<ExitCode> {
     let wall = ran.elapsed();
     let outcome = outcome.map_err(|m| CliError::User(format!("the host program stopped: {m}")))?;
     if a.workers.is_some() && outcome.mesh_runs == 0 {
-        crate::note!(
+        crate::out::note!(
             "note: --workers had no effect: the program ran no mesh workload with its chips together (MeshDevice::create and EnqueueMeshWorkload)"
         );
     }

@@ -5,7 +5,7 @@
 use crate::cmd_layout::{int_list, lerr, pair};
 use crate::cmd_system::load_system;
 use crate::error::{CliError, CliResult};
-use crate::say;
+use crate::out::say;
 use clap::Args;
 use layout::device::{DeviceAttr, GridMap, Placement, fmt_shape};
 use layout::metal::{MetalLayout, MetalLayoutSpec};

@@ -6,8 +6,8 @@
 
 use crate::chip_args::{ChipArgs, ParamArgs, parse_dispatch, setup, whole_u32};
 use crate::error::{CliError, CliResult};
+use crate::out::say;
 use crate::outputs::{self, OutputPlan};
-use crate::say;
 use crate::work::{self, Estimate};
 use clap::Args;
 use report::stats::stats_document;
@@ -288,7 +288,7 @@ pub fn run(a: &DmBenchArgs) -> CliResult<ExitCode> {
             run_cycles = run_cycles.saturating_add(r.run_cycles.0);
         }
     }
-    crate::note!(
+    crate::out::note!(
         "{runs} runs ({packets} NoC packets, {run_cycles} simulated cycles) in {secs:.3} s wall ({:.1} M simulated cycles/s)",
         run_cycles as f64 / secs.max(1e-9) / 1e6
     );

@@ -6,8 +6,8 @@
 
 use crate::chip_args::{ChipArgs, ParamArgs, setup, whole_u32};
 use crate::error::{CliError, CliResult};
+use crate::out::say;
 use crate::outputs::{self, OutputPlan};
-use crate::say;
 use crate::work::{self, Estimate};
 use layout::ttnn::DataType;
 use report::stats::stats_document;

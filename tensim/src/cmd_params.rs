@@ -3,7 +3,7 @@
 
 use crate::chip_args::ParamArgs;
 use crate::error::{CliError, CliResult};
-use crate::say;
+use crate::out::say;
 use clap::Args;
 use soc_descriptors::Arch;
 use std::process::ExitCode;

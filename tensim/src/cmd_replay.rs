@@ -4,8 +4,8 @@
 use crate::chip_args::{ChipArgs, ParamArgs, setup};
 use crate::cmd_run::NocOutputs;
 use crate::error::{CliError, CliResult};
+use crate::out::say;
 use crate::outputs::{self, OutputPlan};
-use crate::say;
 use clap::Args;
 use rayon::prelude::*;
 use report::stats::stats_document;
@@ -132,7 +132,7 @@ pub fn run(a: &ReplayArgs) -> CliResult<ExitCode> {
             errs.len(),
             errs.last().copied().unwrap_or(0.0)
         );
-        crate::note!("{} traces replayed in {:.3} s wall", files.len(), wall.elapsed().as_secs_f64());
+        crate::out::note!("{} traces replayed in {:.3} s wall", files.len(), wall.elapsed().as_secs_f64());
         if let Some(id) = stats {
             let list = files.iter().zip(&results).map(|(f, r)| result_json(&f.display().to_string(), r)).collect();
             plan.commit(vec![(id, stats_document("replay", vec![("replays", serde_json::Value::Array(list))]))])?;
@@ -150,7 +150,7 @@ pub fn run(a: &ReplayArgs) -> CliResult<ExitCode> {
         None => say!("measured:  (not in the input)"),
     }
     for (k, n) in &r.skipped {
-        crate::note!("not modelled: {n} `{k}` event(s) cannot be replayed and only cost their recording time");
+        crate::out::note!("not modelled: {n} `{k}` event(s) cannot be replayed and only cost their recording time");
     }
     crate::out::text(&r.report.summary(crate::out::PER_CORE_NOTE))?;
     let dev = setup.open()?;

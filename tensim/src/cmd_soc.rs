@@ -270,7 +270,7 @@ pub fn run(a: &SocArgs) -> crate::error::CliResult<ExitCode> {
     let chip = spec.load()?;
     let report = build(&chip, spec.soc_name());
     if a.json {
-        crate::say!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
+        crate::out::say!("{}", serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?);
     } else {
         crate::out::text(&text(&report))?;
     }

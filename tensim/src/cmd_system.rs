@@ -3,8 +3,8 @@
 //! mesh and its links (text, JSON, or SVG with `--svg`).
 
 use crate::error::{CliError, CliResult};
+use crate::out::say;
 use crate::outputs::{OutputKind, OutputPlan};
-use crate::say;
 use clap::Args;
 use serde::Serialize;
 use soc_descriptors::cluster::{BUILTIN_SYSTEMS, ClusterDescriptor, MeshEmbedding};
@@ -263,7 +263,7 @@ pub fn run(a: &SystemArgs) -> CliResult<ExitCode> {
     }
     if let Some((plan, id)) = plan {
         for p in plan.commit(vec![(id, svg(&cd, &mesh))])? {
-            crate::note!("picture written to {}", p.display());
+            crate::out::note!("picture written to {}", p.display());
         }
     }
     Ok(ExitCode::SUCCESS)

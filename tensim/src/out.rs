@@ -7,7 +7,6 @@ use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Write};
 
 /// Write one formatted line to standard output; `?`-propagates a closed pipe.
-#[macro_export]
 macro_rules! say {
     () => {
         $crate::out::line(format_args!(""))?
@@ -18,13 +17,14 @@ macro_rules! say {
 }
 
 /// Write one formatted line to standard error (warnings, timings); a closed standard error is ignored.
-#[macro_export]
 macro_rules! note {
     ($($t:tt)*) => {{
         use std::io::Write as _;
         let _ = writeln!(std::io::stderr(), $($t)*);
     }};
 }
+
+pub(crate) use {note, say};
 
 /// Write `args` and a newline to standard output.
 pub fn line(args: std::fmt::Arguments) -> Result<(), crate::error::CliError> {

@@ -80,7 +80,7 @@ pub fn check(e: Estimate, what: &str, allow_large: bool) -> CliResult<()> {
 
 /// `--estimate`: print `e` and stop.
 pub fn print(e: Estimate) -> CliResult<std::process::ExitCode> {
-    crate::say!(
+    crate::out::say!(
         "estimate: {} tile operations, {} NoC packets, {} MiB over the NoC, peak host memory {} MiB",
         e.tile_ops,
         e.packets,
@@ -102,7 +102,7 @@ pub fn peak_rss_bytes() -> Option<u64> {
 /// The closing line on host memory: the peak the run reached beside the estimate it was admitted on.
 pub fn say_memory(estimated_bytes: u64) -> CliResult<()> {
     if let Some(peak) = peak_rss_bytes() {
-        crate::say!("host memory: peak {} MiB (estimated {} MiB)", peak >> 20, estimated_bytes >> 20);
+        crate::out::say!("host memory: peak {} MiB (estimated {} MiB)", peak >> 20, estimated_bytes >> 20);
     }
     Ok(())
 }

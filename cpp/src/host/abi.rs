@@ -452,7 +452,8 @@ extern "C" fn create_kernel(
             KernelConfig::Ethernet(c) => &c.compile_args,
         };
         let blocks = s.accessor_blocks_in(compile_args);
-        let kernel = crate::kernel_from_file_with(&file, &cfg, s.cfg.arch, &blocks).map_err(|e| e.to_string())?;
+        let kernel =
+            crate::kernel_file::kernel_from_file_with(&file, &cfg, s.cfg.arch, &blocks).map_err(|e| e.to_string())?;
         let h = s.program(prog)?.create_kernel(kernel, cores, cfg).map_err(|e| e.to_string())?;
         let ks = &mut s.kernels[prog as usize];
         ks.push(h);

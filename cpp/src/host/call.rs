@@ -51,7 +51,7 @@ pub(super) fn on_session<F: FnOnce(&mut Session) -> Result<(), String>>(f: F) ->
 /// Open device `id` (not open yet) with its L1 ready for C++ kernels' pointers.
 pub(super) fn open_one(s: &mut Session, id: u32) -> Result<(), String> {
     let mut dev = (s.cfg.open)(id)?;
-    crate::l1_window::map_device(&mut dev)?;
+    crate::ffi::l1_window::map_device(&mut dev)?;
     s.devices.insert(id, dev);
     Ok(())
 }

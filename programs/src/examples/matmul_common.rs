@@ -3,7 +3,8 @@
 //! kernel (`bmm_large_block_zm`) and output writer of the reuse variants, and the block plan that spreads
 //! the output over a core grid.
 
-use super::common::{BF16_TILE, CB_IN0, CB_IN1, CB_OUT0, bf16_cb, matmul_metrics, matmul_reference, random_bf16};
+use super::common::{BF16_TILE, CB_IN0, CB_IN1, CB_OUT0, bf16_cb, random_bf16};
+use crate::checks::{matmul_metrics, matmul_reference};
 use crate::options::{ExampleOptions, OptionError, Outcome, ProgramError};
 use crate::rng::Rng;
 use sim_device::prelude::*;
@@ -108,7 +109,7 @@ pub fn setup(dev: &mut Device, s: MatmulShape, seed: u64, check: super::CheckMod
     // free a cross-core TLB shootdown (measured: setup 21 -> 29 ms when it started before the writes).
     let (ra, rb) = (a.clone(), b.clone());
     // Full: the whole product; sampled: only the tiles the check compares; off: nothing.
-    let picked = super::common::sampled_tiles(m / 32, n / 32, seed);
+    let picked = crate::checks::sampled_tiles(m / 32, n / 32, seed);
     let reference = (check != super::CheckMode::Off)
         .then(|| {
             std::thread::Builder::new()
@@ -116,7 +117,7 @@ pub fn setup(dev: &mut Device, s: MatmulShape, seed: u64, check: super::CheckMod
                 .spawn(move || {
                     sim_core::host_threads::run_in_background();
                     match check {
-                        super::CheckMode::Sample => super::common::matmul_reference_tiles(&ra, &rb, n, k, &picked),
+                        super::CheckMode::Sample => crate::checks::matmul_reference_tiles(&ra, &rb, n, k, &picked),
                         _ => matmul_reference(&ra, &rb, m, n, k),
                     }
                 })
@@ -145,13 +146,13 @@ pub fn finish(
         (_, Some(Ok(v))) => v,
         (super::CheckMode::Full, _) => matmul_reference(&d.a, &d.b, m, n, k),
         (super::CheckMode::Sample, _) => {
-            super::common::matmul_reference_tiles(&d.a, &d.b, n, k, &super::common::sampled_tiles(m / 32, n / 32, seed))
+            crate::checks::matmul_reference_tiles(&d.a, &d.b, n, k, &crate::checks::sampled_tiles(m / 32, n / 32, seed))
         }
     };
     // A's host copy is not needed any more: its memory takes the output.
     let spare = std::sync::Arc::try_unwrap(std::mem::take(&mut d.a)).unwrap_or_default();
     let got = super::common::read_bf16_matrix_into(dev, &d.out, m, n, spare)?;
-    let (passed, check) = super::common::check_matmul(
+    let (passed, check) = crate::checks::check_matmul(
         &format!("C = A·B ({}x{}x{})", s.m, s.k, s.n),
         mode,
         &got,
@@ -247,31 +248,6 @@ pub struct BlockPlan {
     pub num_blocks: u32,
 }
 
-/// Sub-block shapes (h, w) in order of preference, as tt-metal's matmul helpers try them: the largest that
-/// fits DST first (also the candidate list of the GEMM benchmark's chooser, gemm-bench.md §1.2).
-pub const SUBBLOCK_CHOICES: [(u32, u32); 20] = [
-    (4, 2),
-    (2, 4),
-    (8, 1),
-    (1, 8),
-    (7, 1),
-    (1, 7),
-    (3, 2),
-    (2, 3),
-    (6, 1),
-    (1, 6),
-    (5, 1),
-    (1, 5),
-    (2, 2),
-    (4, 1),
-    (1, 4),
-    (3, 1),
-    (1, 3),
-    (2, 1),
-    (1, 2),
-    (1, 1),
-];
-
 impl BlockPlan {
     /// The plan for `s` on a `grid`: the smallest per-core block that divides the output evenly and uses no
     /// more cores than the grid has, K blocks of `in0_block_w` (2, or 1 when Kt is odd), and the largest
@@ -283,7 +259,7 @@ impl BlockPlan {
         let per_core_m = smallest_fit(s.mt(), grid.y);
         let per_core_n = smallest_fit(s.nt(), grid.x);
         let in0_block_w = if s.kt().is_multiple_of(2) { 2 } else { 1 };
-        let (out_subblock_h, out_subblock_w) = SUBBLOCK_CHOICES
+        let (out_subblock_h, out_subblock_w) = crate::ops::matmul_2d_mcast::config::SUBBLOCK_CHOICES
             .iter()
             .copied()
             .find(|&(h, w)| h * w <= dst_tiles && per_core_m % h == 0 && per_core_n % w == 0)

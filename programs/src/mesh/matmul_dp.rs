@@ -3,7 +3,8 @@
 //! runs the blocked multicore matmul on its `(batch/devices · M) × K` piece; the outputs concatenate back
 //! along the batch. Checked against a CPU reference by PCC.
 
-use crate::examples::common::{matmul_reference, read_bf16_matrix, write_bf16_matrix};
+use crate::checks::matmul_reference;
+use crate::examples::common::{read_bf16_matrix, write_bf16_matrix};
 use crate::examples::matmul_common::MatmulShape;
 use crate::examples::matmul_multicore_reuse::program;
 use crate::golden::check_pcc;

@@ -1,7 +1,7 @@
 //! NoC atomics and inline writes of a run: an increment or a store of one L1 word, timed as a header-only
 //! packet out and, unless posted, an acknowledgement back.
 
-use super::noc_transactions::{Mem, NO_RECORD, Xfer};
+use super::packets::{Mem, NO_RECORD, Xfer};
 use super::{Engine, Ev};
 use report::TransferKind;
 use sim_core::Cycle;

@@ -1,26 +1,28 @@
 //! One program run. The [`Engine`] is what kernels reach through [`sim_tensix::KernelHost`], in three
 //! parts: [`ChipState`] (cores, DRAM, the NoC model and the packets in flight), [`Scheduler`] (the event
 //! queue, the kernel threads' bookkeeping, the run's counters) and [`Recorder`] (what the report and the
-//! optional outputs are built from). `run.rs` drives the event loop and diagnoses deadlocks, `noc.rs`
-//! moves data as timed NoC events (`atomics.rs` its atomics), `host.rs` implements the kernel host.
+//! optional outputs are built from). Plain data sits below this file (`packets.rs`, `eth_links.rs`,
+//! `router.rs`, `run_error.rs`); the logic that changes it sits above: `event_loop.rs` drives the run and
+//! diagnoses deadlocks, `noc_transactions.rs` moves data as timed NoC events (`atomics.rs` its atomics),
+//! `ethernet_cores.rs` and `fabric_routers.rs` the chip's Ethernet side, `kernel_host.rs` implements the
+//! kernel host, `outcome.rs` builds the report.
 
 mod atomics;
+pub(crate) mod eth_links;
 mod ethernet_cores;
-mod event_loop;
+pub(crate) mod event_loop;
 mod fabric_routers;
 mod kernel_host;
 mod noc_transactions;
 pub(crate) mod outcome;
-mod run_error;
+mod packets;
+pub(crate) mod router;
+pub(crate) mod run_error;
 
-pub use ethernet_cores::EthPacket;
-pub(crate) use ethernet_cores::{EthPort, EthTiming};
-pub use event_loop::Pause;
-pub(crate) use event_loop::{Finished, Runner};
-pub(crate) use fabric_routers::Router;
-pub use run_error::{BlockedKernel, RunError};
+use eth_links::{EthPacket, EthPort, EthTiming};
+use router::Router;
 
-use noc_transactions::Xfer;
+use packets::{Mem, Xfer};
 use report::{DataRecord, TransferRecord, ZoneRecord};
 use sim_core::{Agenda, Cycle, Cycles, FiberId, TraceBuilder};
 use sim_noc::{Dram, DramTiming, NocAddrMap, NocParams, NocTiming};
@@ -94,7 +96,7 @@ pub(crate) struct ChipState {
     /// Beside each packet: the data it carries (when payloads are moved), and a multicast's destinations
     /// after the first.
     pub xfer_data: Vec<Vec<u8>>,
-    pub xfer_more: Vec<Vec<(noc_transactions::Mem, Noc0Coord)>>,
+    pub xfer_more: Vec<Vec<(Mem, Noc0Coord)>>,
     /// Beside each packet: the tag its L1 writes carry when it has more than one destination (0 for one):
     /// a multicast's copies are the same bytes at the same address, which L1 records so that cores can
     /// share what they decode from them (`L1::content_tag`). Tags count from 1 in each run (a launch
@@ -103,7 +105,7 @@ pub(crate) struct ChipState {
     pub next_tag: u64,
     pub free_xfers: Vec<u32>,
     /// Scratch: a destination list to reuse, and the (first byte, landing) times of the packet being issued.
-    pub spare_dests: Vec<(noc_transactions::Mem, Noc0Coord)>,
+    pub spare_dests: Vec<(Mem, Noc0Coord)>,
     pub lands: Vec<(Cycle, Cycle)>,
     /// The multicast path each (core, RISC, NoC) holds reserved by a linked multicast.
     pub mcast_paths: HashMap<(u32, u8, u8), sim_noc::Rect>,

@@ -7,9 +7,9 @@ use crate::buffer::{
     Buffer, BufferSharding, BufferType, HostData, InterleavedBufferConfig, ShardParameters, ShardedBufferConfig,
     from_bytes, to_bytes,
 };
-use crate::core_ranges::CoreCoord;
 use crate::error::DeviceError;
 use allocator::BufferKind;
+use layout::core_ranges::CoreCoord;
 use layout::placement::TensorMemoryLayout;
 use soc_descriptors::NocId;
 use std::sync::Arc;

@@ -10,10 +10,10 @@ pub use buffers::PageNocLocation;
 
 use crate::buffer::{Buffer, BufferType};
 use crate::chip_spec::ChipSpec;
-use crate::core_ranges::CoreCoord;
 use crate::error::DeviceError;
 use allocator::report::{ProgramL1Usage, detailed_memory_usage, l1_usage_summary, memory_usage_summary};
 use allocator::{Allocator, AllocatorConfig};
+use layout::core_ranges::CoreCoord;
 use sim_core::Cycles;
 use sim_noc::{Dram, NocAddrMap};
 use sim_params::{MemLayout, Params, SEMAPHORE_BYTES, SEMAPHORES};

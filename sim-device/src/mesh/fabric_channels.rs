@@ -4,7 +4,7 @@
 
 use super::{MeshCoordinate, MeshDevice};
 use crate::error::DeviceError;
-use crate::fabric_config::{FabricConfig, FabricLayout, RouterSpec};
+use sim_chip::fabric_config::{FabricConfig, FabricLayout, RouterSpec};
 use sim_tensix::dataflow::fabric::FABRIC_CONNECTION_ARGS;
 
 /// East, west, north, south as (row, column) steps; the opposite of direction `d` is `d ^ 1`.

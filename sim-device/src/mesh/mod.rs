@@ -22,8 +22,8 @@ pub use workload::{MeshRunReport, MeshWorkload};
 
 use crate::device::Device;
 use crate::error::DeviceError;
-use crate::fabric_config::FabricConfig;
 use parking_lot::Mutex;
+use sim_chip::fabric_config::FabricConfig;
 use sim_params::Params;
 use soc_descriptors::cluster::{ClusterDescriptor, EthEnd, MeshEmbedding};
 use soc_descriptors::{Chip, ChipOptions};
@@ -212,7 +212,7 @@ impl MeshDevice {
         self.lookahead = on;
     }
 
-    /// Record a Perfetto trace on every device of the mesh (see [`crate::report::multi_chip::merged_trace`]).
+    /// Record a Perfetto trace on every device of the mesh (see [`report::multi_chip::merged_trace`]).
     pub fn set_tracing(&mut self, on: bool) {
         for d in &self.devices {
             d.lock().set_tracing(on);

@@ -13,7 +13,7 @@
 use super::worker::{ChipJob, ChipWindow, Chips, FromWorker, Mailbox, ToWorker, WindowEnd, serve};
 use crate::device::Device;
 use crate::error::DeviceError;
-use crate::report::RunReport;
+use report::RunReport;
 use sim_chip::{EthPacket, Pause};
 use sim_core::Cycle;
 use std::panic::{AssertUnwindSafe, catch_unwind};

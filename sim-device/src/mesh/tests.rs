@@ -144,7 +144,7 @@ fn mappers_and_composers() {
 #[test]
 fn a_live_device_guard_is_an_error_not_a_hang() {
     let mut m = open("t3000", 1, 4);
-    m.set_fabric_config(crate::fabric_config::FabricConfig::Fabric1D).unwrap();
+    m.set_fabric_config(sim_chip::fabric_config::FabricConfig::Fabric1D).unwrap();
     let (a, b) = (MeshCoordinate::new(0, 0), MeshCoordinate::new(0, 1));
     let guard = m.get_device(a).unwrap();
     let mut args = Vec::new();

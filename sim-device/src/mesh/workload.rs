@@ -7,9 +7,9 @@ use super::worker::ChipJob;
 use super::{MeshCoordinate, MeshCoordinateRange, MeshDevice, MeshShape};
 use crate::enqueue::Links;
 use crate::error::DeviceError;
-use crate::fabric_config::{FabricConfig, FabricLayout};
 use crate::program::Program;
-use crate::report::RunReport;
+use report::RunReport;
+use sim_chip::fabric_config::{FabricConfig, FabricLayout};
 use sim_core::Cycles;
 
 /// Programs on ranges of mesh coordinates (`MeshWorkload::add_program`).

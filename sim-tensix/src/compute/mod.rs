@@ -12,7 +12,6 @@ mod sfpu;
 mod tilize;
 
 use crate::args::{ArgValue, KernelInstance};
-use crate::format::{DataFormat, decode_tile};
 use crate::hw::cb::CbId;
 use crate::hw::compute::math::{
     BroadcastType, EltwiseOp, PoolType, ReduceDim, SfpuBinary, SfpuUnary, Tile, faces_to_rows, to_src_precision,
@@ -26,6 +25,7 @@ use crate::hw::core::Wait;
 use crate::hw::risc::Risc;
 use crate::kernel_ctx::KernelCtx;
 use crate::kernel_host::KernelHost;
+use layout::format::{DataFormat, decode_tile};
 use sim_core::{Cycle, Cycles, Yielder};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -233,22 +233,22 @@ impl<'y> Compute<'y> {
     }
 
     /// `get_write_ptr(cb)` in a compute kernel: the L1 address of this TRISC's write pointer.
-    pub fn get_write_ptr(&self, cb: impl crate::CbId) -> u32 {
+    pub fn get_write_ptr(&self, cb: impl crate::hw::cb::CbId) -> u32 {
         self.ctx.cb_field("get_write_ptr", cb.cb_index(), |c, r| c.write_ptr(r))
     }
 
     /// `get_read_ptr(cb)` in a compute kernel: the L1 address of this TRISC's read pointer.
-    pub fn get_read_ptr(&self, cb: impl crate::CbId) -> u32 {
+    pub fn get_read_ptr(&self, cb: impl crate::hw::cb::CbId) -> u32 {
         self.ctx.cb_field("get_read_ptr", cb.cb_index(), |c, r| c.read_ptr(r))
     }
 
     /// `get_tile_size(cb)` in a compute kernel.
-    pub fn get_tile_size(&self, cb: impl crate::CbId) -> u32 {
+    pub fn get_tile_size(&self, cb: impl crate::hw::cb::CbId) -> u32 {
         self.ctx.cb_field("get_tile_size", cb.cb_index(), |c, _| c.format.tile_size())
     }
 
     /// `get_dataformat(cb)` in a compute kernel.
-    pub fn get_dataformat(&self, cb: impl crate::CbId) -> crate::DataFormat {
+    pub fn get_dataformat(&self, cb: impl crate::hw::cb::CbId) -> layout::format::DataFormat {
         self.ctx.cb_field("get_dataformat", cb.cb_index(), |c, _| c.format)
     }
 
@@ -290,9 +290,9 @@ impl<'y> Compute<'y> {
         &mut self,
         cb: impl CbId,
         tile: u32,
-        range: crate::SliceRange,
-        ptr: crate::SlicePtr,
-        style: crate::SliceStyle,
+        range: crate::tile_slice::SliceRange,
+        ptr: crate::tile_slice::SlicePtr,
+        style: crate::tile_slice::SliceStyle,
     ) -> String {
         self.ctx.tile_slice(cb.cb_index(), tile, range, ptr, style)
     }

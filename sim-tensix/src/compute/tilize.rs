@@ -30,7 +30,7 @@ impl Compute<'_> {
                                 tile[(r * 32 + j) as usize] = match fmt {
                                     DataFormat::Float32 => f32::from_le_bytes([e[0], e[1], e[2], e[3]]),
                                     DataFormat::Float16 => {
-                                        crate::format::f16_bits_to_f32(u16::from_le_bytes([e[0], e[1]]))
+                                        layout::format::f16_bits_to_f32(u16::from_le_bytes([e[0], e[1]]))
                                     }
                                     _ => f32::from_bits((u16::from_le_bytes([e[0], e[1]]) as u32) << 16),
                                 };
@@ -121,9 +121,9 @@ impl Compute<'_> {
                     match fmt {
                         DataFormat::Float32 => bytes.extend_from_slice(&v.to_le_bytes()),
                         DataFormat::Float16 => {
-                            bytes.extend_from_slice(&crate::format::f32_to_f16_bits(v).to_le_bytes())
+                            bytes.extend_from_slice(&layout::format::f32_to_f16_bits(v).to_le_bytes())
                         }
-                        _ => bytes.extend_from_slice(&crate::format::bfloat16::from_f32(v).0.to_le_bytes()),
+                        _ => bytes.extend_from_slice(&layout::format::bfloat16::from_f32(v).0.to_le_bytes()),
                     }
                 }
                 let a = wp as u64 + (row_block as u64 * 32 + r) * row_bytes + col as u64 * 32 * esize;

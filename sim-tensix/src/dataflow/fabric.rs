@@ -270,7 +270,7 @@ impl Dataflow<'_> {
     }
 
     /// `PacketHeaderPool::allocate_header()`: the L1 address of a fresh header slot of this RISC's pool
-    /// (an error once the pool's [`crate::PACKET_HEADERS_PER_RISC`] headers are taken).
+    /// (an error once the pool's [`crate::args::PACKET_HEADERS_PER_RISC`] headers are taken).
     pub fn packet_header_pool_allocate(&mut self) -> u32 {
         let api = "PacketHeaderPool::allocate_header";
         self.ctx.spend(self.ctx.costs.local_lookup);
@@ -278,14 +278,14 @@ impl Dataflow<'_> {
             self.ctx.fail(format!("{api}: not modelled: a header pool on an Ethernet core (take headers from a CB)"))
         };
         let n = self.ctx.headers_allocated;
-        if n >= crate::PACKET_HEADERS_PER_RISC {
+        if n >= crate::args::PACKET_HEADERS_PER_RISC {
             self.ctx.fail(format!(
                 "{api}: this RISC's pool has {} headers and all are taken; reuse headers or take more from a CB",
-                crate::PACKET_HEADERS_PER_RISC
+                crate::args::PACKET_HEADERS_PER_RISC
             ));
         }
         self.ctx.headers_allocated = n + 1;
-        base + n * crate::PACKET_HEADER_SLOT_BYTES
+        base + n * crate::args::PACKET_HEADER_SLOT_BYTES
     }
 
     /// One packet (`send_payload_without_header_non_blocking_from_address` then

@@ -16,11 +16,11 @@ mod sem;
 mod set_state;
 
 use crate::args::{ArgValue, KernelInstance};
-use crate::format::DataFormat;
 use crate::hw::cb::CbId;
 use crate::hw::core::Wait;
 use crate::kernel_ctx::KernelCtx;
 use crate::kernel_host::KernelHost;
+use layout::format::DataFormat;
 use sim_core::{Cycle, Cycles, Yielder};
 use soc_descriptors::NocId;
 use std::cell::RefCell;
@@ -175,9 +175,9 @@ impl<'y> Dataflow<'y> {
         &mut self,
         cb: impl CbId,
         tile: u32,
-        range: crate::SliceRange,
-        ptr: crate::SlicePtr,
-        style: crate::SliceStyle,
+        range: crate::tile_slice::SliceRange,
+        ptr: crate::tile_slice::SlicePtr,
+        style: crate::tile_slice::SliceStyle,
     ) -> String {
         self.ctx.tile_slice(cb.cb_index(), tile, range, ptr, style)
     }

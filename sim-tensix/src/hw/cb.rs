@@ -2,8 +2,8 @@
 //! (core, CB) — pages received (bumped by push) and pages acknowledged (bumped by pop) — compared modulo
 //! 2^16; read and write pointers private to each RISC, wrapping only when they reach the limit exactly.
 
-use crate::format::DataFormat;
 use crate::hw::risc::Risc;
+use layout::format::DataFormat;
 use sim_core::{AsOfLog, OrderKey};
 
 /// The shared counters of one circular buffer.

@@ -2,7 +2,7 @@
 
 use super::{check_picture, int_list, lerr, pair_u32, picture_plan, write_picture};
 use crate::error::{CliError, CliResult};
-use crate::say;
+use crate::out::say;
 use clap::Args;
 use layout::TileShape;
 use layout::metal::{MetalLayout, MetalLayoutSpec};

@@ -58,7 +58,7 @@ fn write_picture(plan: Option<(OutputPlan, crate::outputs::OutputId)>, pic: impl
     if let Some((plan, id)) = plan {
         let paths = plan.commit(vec![(id, pic())])?;
         for p in paths {
-            crate::note!("picture written to {}", p.display());
+            crate::out::note!("picture written to {}", p.display());
         }
     }
     Ok(())

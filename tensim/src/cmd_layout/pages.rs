@@ -2,7 +2,7 @@
 
 use super::{check_listing, check_picture, lerr, pair, picture_plan, write_picture};
 use crate::error::{CliError, CliResult};
-use crate::say;
+use crate::out::say;
 use clap::Args;
 use layout::core_ranges::CoreRangeSet;
 use layout::placement::{BufferDistributionSpec, DistributionStrategy, ShardOrientation};

@@ -2,7 +2,7 @@
 
 use super::{check_listing, check_picture, lerr, pair, pair_u32, picture_plan, write_picture};
 use crate::error::{CliError, CliResult};
-use crate::say;
+use crate::out::say;
 use clap::Args;
 use layout::core_ranges::{CoreCoord, CoreRangeSet};
 use layout::placement::{DistributionStrategy, ShardOrientation, TensorMemoryLayout};

@@ -5,7 +5,7 @@
 
 use super::RunArgs;
 use crate::error::{CliError, CliResult};
-use crate::say;
+use crate::out::say;
 use programs::mesh::all_gather::{self, AllGather};
 use programs::mesh::all_reduce::{self, AllReduce};
 use programs::mesh::ccl::Topology;
@@ -199,7 +199,7 @@ pub fn run_collective(a: &RunArgs) -> CliResult<ExitCode> {
         ids.sort_unstable();
         let ids: Vec<String> = ids.iter().map(u32::to_string).collect();
         let chips = if ids.len() == 1 { "chip" } else { "chips" };
-        crate::note!("warning: {chips} {}: {w}", ids.join(", "));
+        crate::out::note!("warning: {chips} {}: {w}", ids.join(", "));
     }
     for m in out.not_modelled() {
         say!("{m}");

@@ -7,8 +7,8 @@ mod collectives;
 
 use crate::chip_args::{ChipArgs, ParamArgs, parse_dispatch, setup, whole_u32, whole_u64};
 use crate::error::{CliError, CliResult};
+use crate::out::say;
 use crate::outputs::{self, OutputId, OutputPlan};
-use crate::say;
 use crate::work::{self, Estimate};
 use clap::Args;
 use programs::{ExampleOptions, find, list};
@@ -311,7 +311,7 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
     crate::out::text(&if a.per_core { r.summary_with(true, "") } else { r.summary(crate::out::PER_CORE_NOTE) })?;
     crate::dprint::DprintSettings::from_env()?.emit(0, &r.dprints)?;
     for w in &r.warnings {
-        crate::note!("warning: {w}");
+        crate::out::note!("warning: {w}");
     }
     let secs = wall.as_secs_f64();
     say!(

@@ -5,6 +5,31 @@
 use layout::ttnn::DataType;
 use sim_device::prelude::*;
 
+/// Sub-block shapes (h, w) in order of preference, as tt-metal's matmul helpers try them: the largest that
+/// fits DST first (also the candidate list of the GEMM benchmark's chooser, gemm-bench.md §1.2).
+pub const SUBBLOCK_CHOICES: [(u32, u32); 20] = [
+    (4, 2),
+    (2, 4),
+    (8, 1),
+    (1, 8),
+    (7, 1),
+    (1, 7),
+    (3, 2),
+    (2, 3),
+    (6, 1),
+    (1, 6),
+    (5, 1),
+    (1, 5),
+    (2, 2),
+    (4, 1),
+    (1, 4),
+    (3, 1),
+    (1, 3),
+    (2, 1),
+    (1, 2),
+    (1, 1),
+];
+
 /// `MatmulMultiCoreReuseMultiCastProgramConfig` (tiles; `grid` is (x columns, y rows)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ProgramConfig {
@@ -82,7 +107,7 @@ impl Matmul2d {
         let per_core_n = n / gx / 32;
         let out_block_h = per_core_m / num_out_blocks.0;
         let out_block_w = per_core_n / num_out_blocks.1;
-        let (out_subblock_h, out_subblock_w) = crate::examples::matmul_common::SUBBLOCK_CHOICES
+        let (out_subblock_h, out_subblock_w) = SUBBLOCK_CHOICES
             .iter()
             .copied()
             .find(|&(h, w)| out_block_h.is_multiple_of(h) && out_block_w.is_multiple_of(w) && (!sharded || h == 1))

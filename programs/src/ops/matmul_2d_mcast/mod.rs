@@ -358,7 +358,7 @@ pub fn run_checked(
     let (mu, ku, nu) = (m as usize, k as usize, n as usize);
     let elements = |r: u32, c: u32| u128::from(r) * u128::from(c);
     let bytes = (elements(m, k) + elements(k, n) + elements(m, n)) * 2;
-    crate::examples::common::check_fits_dram(dev, &format!("matmul {m}x{k}x{n} (A, B and C in bf16)"), bytes)?;
+    crate::checks::check_fits_dram(dev, &format!("matmul {m}x{k}x{n} (A, B and C in bf16)"), bytes)?;
     let a: Vec<f32> = (0..mu * ku).map(|_| quantize(DataType::Bf16, rng.uniform(-1.0, 1.0))).collect();
     let b: Vec<f32> = (0..ku * nu).map(|_| quantize(DataType::Bf16, rng.uniform(-1.0, 1.0))).collect();
     let in0 = Tensor::from_vec(a.clone(), spec(dev, &mm, m, k, mm.in0_sharded)?)?.to_device(dev)?;
@@ -374,14 +374,14 @@ pub fn run_checked(
         DataType::Bfp4 => 0.97,
         _ => 0.99,
     };
-    let (passed, check) = crate::examples::common::check_matmul(
+    let (passed, check) = crate::checks::check_matmul(
         &format!("C = A·B ({m}x{k}x{n}, {dtype})"),
         check,
         &got,
         (mu, nu),
         |picked| match picked {
-            None => crate::examples::common::matmul_reference(&ga, &gb, mu, nu, ku),
-            Some(t) => crate::examples::common::matmul_reference_tiles(&ga, &gb, nu, ku, t),
+            None => crate::checks::matmul_reference(&ga, &gb, mu, nu, ku),
+            Some(t) => crate::checks::matmul_reference_tiles(&ga, &gb, nu, ku, t),
         },
         seed,
         min_pcc,
@@ -400,6 +400,6 @@ pub fn run_checked(
         mm.num_k_blocks(),
         if mm.l1_acc() { "on" } else { "off" }
     )];
-    metrics.extend(crate::examples::common::matmul_metrics(dev, &report, (m, n, k), cx * cy, fidelity));
+    metrics.extend(crate::checks::matmul_metrics(dev, &report, (m, n, k), cx * cy, fidelity));
     Ok(Outcome { passed, check, report, metrics })
 }

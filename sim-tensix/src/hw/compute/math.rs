@@ -35,7 +35,7 @@ pub fn round_mantissa(v: f32, bits: u32) -> f32 {
     f32::from_bits(b.wrapping_add(half - 1 + lsb) & !((1u32 << drop) - 1))
 }
 
-pub use crate::format::round_bf16;
+pub use layout::format::round_bf16;
 
 /// Round every value of a slice to bfloat16 (as [`round_bf16`], written branch-free so it vectorises).
 pub fn round_slice_bf16(v: &mut [f32]) {

@@ -301,7 +301,7 @@ mod tests {
     fn tile(seed: u32) -> Arc<Tile> {
         let mut t = [0f32; 1024];
         for (i, v) in t.iter_mut().enumerate() {
-            *v = crate::format::round_bf16(((i as u32 * 7 + seed * 13) % 61) as f32 / 31.0 - 1.0);
+            *v = layout::format::round_bf16(((i as u32 * 7 + seed * 13) % 61) as f32 / 31.0 - 1.0);
         }
         Arc::new(t)
     }

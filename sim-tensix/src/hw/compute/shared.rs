@@ -6,7 +6,7 @@
 //! cache only saves host time and memory.
 
 use super::math::Tile;
-use crate::format::DataFormat;
+use layout::format::DataFormat;
 use std::sync::Arc;
 
 /// What identifies a decoded tile across cores: the multicast's tag, the L1 address, the format and

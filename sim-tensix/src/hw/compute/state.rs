@@ -9,7 +9,7 @@
 use super::math::{BroadcastType, EltwiseOp, PoolType, ReduceDim, Tile, bf16_rows_to_faces, rows_to_faces};
 use super::offload::{DstBank, Offload};
 use super::shared::SharedTiles;
-use crate::format::{DataFormat, encode_tile};
+use layout::format::{DataFormat, encode_tile};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -321,7 +321,7 @@ impl ComputeState {
         let tile: &Tile = &held;
         rows_to_faces(tile, &mut self.pack_faces[..]);
         let mut prev = [0f32; 1024];
-        crate::format::decode_tile(format, old, &mut prev);
+        layout::format::decode_tile(format, old, &mut prev);
         for (a, b) in self.pack_faces.iter_mut().zip(prev.iter()) {
             *a += *b;
         }
