@@ -2,7 +2,7 @@
 //! whether it must be a power of two. Names resolve to table rows once, when a data file or an override is
 //! read; the simulation only ever reads the typed fields.
 
-use crate::types::Params;
+use crate::typed::Params;
 use sim_core::Cycles;
 
 /// A value type a parameter is stored as; every one converts losslessly from a checked `u64`.

@@ -8,10 +8,10 @@
 mod error;
 mod keys;
 mod raw;
-mod types;
+mod typed;
 
 pub use error::{ParamError, ParamProblem};
-pub use types::*;
+pub use typed::*;
 
 use keys::{KEYS, KeySpec};
 use raw::{Entry, Override, RawValue};
