@@ -125,7 +125,7 @@ pub struct RunPlan {
     /// The chip.
     pub chip: Arc<Chip>,
     /// Its parameters.
-    pub params: Params,
+    pub params: std::sync::Arc<Params>,
     /// Interleaved bank tables and the NoC address encoding.
     pub tables: Arc<BankTables>,
     /// NoC0 tile of each Ethernet channel.

@@ -72,7 +72,7 @@ pub use sim_chip::Progress;
 pub struct Device {
     pub(crate) chip: Arc<Chip>,
     soc_name: String,
-    pub(crate) params: Params,
+    pub(crate) params: std::sync::Arc<Params>,
     /// L1 of every logical worker, row-major over the logical grid.
     pub(crate) l1: Vec<L1>,
     /// NoC0 tile of each logical Ethernet channel.
@@ -257,7 +257,7 @@ impl Device {
         Ok(Device {
             chip: Arc::new(chip),
             soc_name,
-            params,
+            params: std::sync::Arc::new(params),
             l1,
             eth_tiles,
             eth_l1,
