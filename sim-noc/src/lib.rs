@@ -12,6 +12,7 @@ pub mod dram;
 pub mod flit;
 pub mod model;
 pub mod params;
+pub mod routers;
 pub mod timing;
 pub mod topology;
 
@@ -21,5 +22,6 @@ pub use calendar::Calendar;
 pub use dram::{Dram, DramTiming, GddrCalendars, SparseMemory, ZeroLoadDram, dram_timing};
 pub use model::{Delivery, NocModel, NocTraffic, VcClass};
 pub use params::{DramModelKind, DramParams, NocModelKind, NocParams};
+pub use routers::{Happened, RouterEvent, RouterTiming};
 pub use timing::{NocTiming, ZeroLoadNoc, noc_timing};
 pub use topology::{Dir, LinkId, Rect, Topology, TreeNode};

@@ -11,17 +11,21 @@ pub enum NocModelKind {
     Calendar,
     /// Every packet at its zero-load latency (a floor; not calibrated).
     ZeroLoad,
+    /// Credit-based wormhole routers with shared input buffers and VC-first arbitration, stepped cycle by
+    /// cycle ([`crate::routers`]).
+    Router,
 }
 
 impl NocModelKind {
     /// Every model, in `noc.model` value order.
-    pub const ALL: [NocModelKind; 2] = [NocModelKind::Calendar, NocModelKind::ZeroLoad];
+    pub const ALL: [NocModelKind; 3] = [NocModelKind::Calendar, NocModelKind::ZeroLoad, NocModelKind::Router];
 
     /// The name `noc.model` takes.
     pub fn name(self) -> &'static str {
         match self {
             NocModelKind::Calendar => "calendar",
             NocModelKind::ZeroLoad => "zero_load",
+            NocModelKind::Router => "router",
         }
     }
 }
@@ -58,6 +62,14 @@ pub struct NocParams {
     /// Bytes one virtual channel can hold in a router's inbound port (its guaranteed share plus the most
     /// it may claim from the shared pool): what a stalled packet can park in each router behind its head.
     pub vc_buffer_bytes: u32,
+    /// Bytes of a router's inbound-port buffer each VC is guaranteed (router model).
+    pub vc_reserved_bytes: u32,
+    /// Bytes of a router's inbound-port buffer its VCs share beyond their guarantees (router model).
+    pub port_shared_bytes: u32,
+    /// Cycles from a flit leaving a router's input buffer to its credit reaching the sender (router model).
+    pub credit_delay: Cycles,
+    /// Whether a router input picks a VC before knowing whether its flit can move (router model).
+    pub blind_vc_arbitration: bool,
     /// Read packets or non-posted write packets one RISC may have in flight per NoC.
     pub max_outstanding: u32,
     /// Time an L1 tile's NIU spends serving one read request (reading the data and forming the response);

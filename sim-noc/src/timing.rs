@@ -7,6 +7,10 @@
 //!   and its own serialisation, nothing else. A floor for what contention costs, and a second
 //!   implementation that keeps the seam honest. Not calibrated.
 //!
+//! - `router` ([`crate::routers::RouterTiming`]): credit-based wormhole routers stepped cycle by cycle;
+//!   it times a packet as it moves, so the engine sends packets through [`NocTiming::stepped`] and
+//!   advances it in time order.
+//!
 //! The flit-by-flit model ([`crate::flit`]) stays a test oracle for the calendar model.
 
 use crate::backpressure::Backpressure;
@@ -81,6 +85,12 @@ pub trait NocTiming: Send {
     fn links(&self) -> Box<dyn Iterator<Item = (LinkId, &Calendar)> + '_>;
     /// Injection (`true`) or ejection port calendar of `tile` on `noc`.
     fn port(&self, tile: Noc0Coord, noc: NocId, inject: bool) -> &Calendar;
+    /// A model that times packets as it steps through time rather than when they are issued (the router
+    /// model): the engine then sends through it and advances it in time order instead of calling the
+    /// packet methods above.
+    fn stepped(&mut self) -> Option<&mut crate::routers::RouterTiming> {
+        None
+    }
 }
 
 /// The model `params.model` names, for a `grid`-sized chip.
@@ -88,6 +98,7 @@ pub fn noc_timing(grid: GridSize, params: NocParams) -> Box<dyn NocTiming> {
     match params.model {
         NocModelKind::Calendar => Box::new(NocModel::new(grid, params)),
         NocModelKind::ZeroLoad => Box::new(ZeroLoadNoc::new(grid, params)),
+        NocModelKind::Router => Box::new(crate::routers::RouterTiming::new(grid, params)),
     }
 }
 

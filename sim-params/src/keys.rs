@@ -151,7 +151,7 @@ macro_rules! keys {
 keys! {
     "clock_mhz" => clock_mhz, [1, 100_000], "MHz";
 
-    "noc.model" => noc.model, [0, 1], "model";
+    "noc.model" => noc.model, [0, 2], "model";
 
     "noc.flit_bytes" => noc.flit_bytes, [4, 1024], pow2, "bytes";
     "noc.max_burst_bytes" => noc.max_burst_bytes, [4, 1 << 20], "bytes";
@@ -166,6 +166,10 @@ keys! {
     "noc.mcast_reserve_hop_cycles" => noc.mcast_reserve_per_hop, [0, CYC], "cycles";
     "noc.max_outstanding" => noc.max_outstanding, [1, 65_535], "packets";
     "noc.vc_buffer_bytes" => noc.vc_buffer_bytes, [1, 1 << 20], "bytes";
+    "noc.vc_reserved_bytes" => noc.vc_reserved_bytes, [1, 1 << 20], "bytes";
+    "noc.port_shared_bytes" => noc.port_shared_bytes, [0, 1 << 20], "bytes";
+    "noc.credit_delay_cycles" => noc.credit_delay, [0, CYC], "cycles";
+    "noc.blind_vc_arbitration" => noc.blind_vc_arbitration, [0, 1], "flag";
     "noc.router_to_niu_cycles" => noc.router_to_niu, [0, CYC], "cycles";
 
     "noc.read_serve_cycles" => noc.read_serve, [0, CYC], "cycles";
@@ -281,7 +285,8 @@ keys! {
 /// Keys whose values are names, not numbers: the names in value order (the value stored is the index).
 pub(crate) fn choices(name: &str) -> &'static [&'static str] {
     match name {
-        "noc.model" | "dram.model" => &["calendar", "zero_load"],
+        "noc.model" => &["calendar", "zero_load", "router"],
+        "dram.model" => &["calendar", "zero_load"],
         _ => &[],
     }
 }

@@ -1,0 +1,172 @@
+//! The router-level model behind the NoC timing seam (`noc.model=router`): the engine sends packets with
+//! [`RouterTiming::send`], steps the routers with [`RouterTiming::advance`] as its own time moves on, and
+//! hears what happened as [`super::RouterEvent`]s. The counters the reports read (traffic, per-link and
+//! per-port use) are kept as the other models keep them.
+
+use super::{RouterEvent, RouterNoc, RouterParams, RouterStats, Send};
+use crate::backpressure::Backpressure;
+use crate::calendar::Calendar;
+use crate::model::{Delivery, NocTraffic, VcClass};
+use crate::params::{NocModelKind, NocParams};
+use crate::timing::NocTiming;
+use crate::topology::{LinkId, Rect, Topology};
+use sim_core::{Cycle, Cycles};
+use soc_descriptors::{GridSize, Noc0Coord, NocId};
+
+/// The router model with its counters.
+#[derive(Debug, Clone)]
+pub struct RouterTiming {
+    params: NocParams,
+    topo: Topology,
+    routers: RouterNoc,
+    links: Vec<Calendar>,
+    inject: Vec<Calendar>,
+    eject: Vec<Calendar>,
+    traffic: [NocTraffic; 2],
+    /// Per NIU: when it is free to serve the next read request.
+    serve_free: Vec<Cycle>,
+}
+
+fn count_use(c: &mut Calendar, dur: u64, bytes: u32) {
+    c.busy += dur;
+    c.bytes += bytes as u64;
+    c.uses += 1;
+}
+
+impl RouterTiming {
+    /// Idle routers of a `grid`-sized chip.
+    pub fn new(grid: GridSize, params: NocParams) -> RouterTiming {
+        let topo = Topology::new(grid);
+        let p = RouterParams::from_noc(&params);
+        RouterTiming {
+            routers: RouterNoc::new(grid, p),
+            links: vec![Calendar::new(); topo.num_links()],
+            inject: vec![Calendar::new(); grid.count() * 2],
+            eject: vec![Calendar::new(); grid.count() * 2],
+            traffic: Default::default(),
+            serve_free: vec![Cycle::ZERO; grid.count() * 2],
+            topo,
+            params,
+        }
+    }
+
+    /// Queue a packet (see [`RouterNoc::send`]); returns when its head leaves if that is already certain.
+    pub fn send(&mut self, s: Send<'_>) -> Option<Cycle> {
+        let looped = s.payload > 0 && s.dests.contains(&s.src);
+        let flits = self.routers.flits(s.payload) as u64;
+        let per_k = if looped { self.params.loopback_cycles_per_kflit } else { self.params.inject_cycles_per_kflit };
+        let dur = if s.paced { (flits * per_k as u64).div_ceil(1000) } else { 1 };
+        let t = &mut self.traffic[s.noc.index()];
+        t.packets += 1;
+        t.flits += flits;
+        t.bytes += s.payload as u64;
+        count_use(&mut self.inject[self.topo.niu_index(s.src, s.noc)], dur, s.payload);
+        match s.tree {
+            None => {
+                let links = &mut self.links;
+                self.topo.for_each_route_link(s.noc, s.src, s.dests[0], |l| {
+                    count_use(&mut links[l.0 as usize], dur, s.payload)
+                });
+            }
+            Some(tree) => {
+                for n in tree.iter().skip(1) {
+                    count_use(&mut self.links[n.via.expect("non-root").0 as usize], dur, s.payload);
+                }
+            }
+        }
+        for &d in s.dests {
+            count_use(&mut self.eject[self.topo.niu_index(d, s.noc)], dur, s.payload);
+        }
+        self.routers.send(s)
+    }
+
+    /// Step the routers through every cycle before `until`; what happened is appended to `out`.
+    pub fn advance(&mut self, until: Cycle, out: &mut Vec<RouterEvent>) {
+        self.routers.advance(until, out);
+    }
+
+    /// The next cycle in which the routers have something to do.
+    pub fn next_activity(&self) -> Option<Cycle> {
+        self.routers.next_activity()
+    }
+
+    /// A read request reached `tile`'s NIU on `noc` at `arrive`; the NIU serves one at a time for `serve`
+    /// cycles each. Returns when it starts on this one.
+    pub fn serve(&mut self, tile: Noc0Coord, noc: NocId, arrive: Cycle, serve: Cycles) -> Cycle {
+        let i = self.topo.niu_index(tile, noc);
+        let start = arrive.max(self.serve_free[i]);
+        self.serve_free[i] = start + serve;
+        start
+    }
+
+    /// The routers' counters.
+    pub fn router_stats(&self) -> RouterStats {
+        self.routers.stats()
+    }
+
+    /// Per router port: head-of-line-blocked cycles and occupancy (flit-cycles), links first in
+    /// [`LinkId`] order, then the NIUs' injection and ejection ports (see [`RouterNoc::port_counters`]).
+    pub fn port_counters(&self) -> Vec<(u64, u64)> {
+        self.routers.port_counters().collect()
+    }
+}
+
+const BOOKED_ONLY: &str = "the router model times packets as it steps (RouterTiming::send), not when they are issued";
+
+impl NocTiming for RouterTiming {
+    fn kind(&self) -> NocModelKind {
+        NocModelKind::Router
+    }
+    fn params(&self) -> &NocParams {
+        &self.params
+    }
+    fn topology(&self) -> &Topology {
+        &self.topo
+    }
+    fn min_remote_latency(&self) -> Cycles {
+        let p = &self.params;
+        let touch = p.l1_write_latency.min(p.l1_read_latency + Cycles(1));
+        p.niu_to_router + p.hop + p.router_to_niu + touch
+    }
+    fn serialisation(&self, payload: u32) -> Cycles {
+        Cycles((self.routers.flits(payload) as u64 * self.params.inject_cycles_per_kflit as u64).div_ceil(1000))
+    }
+    fn unicast(&mut self, _: NocId, _: Noc0Coord, _: Noc0Coord, _: u32, _: Cycle, _: VcClass) -> Delivery {
+        unreachable!("{BOOKED_ONLY}")
+    }
+    fn request(&mut self, _: NocId, _: Noc0Coord, _: Noc0Coord, _: Cycle) -> Delivery {
+        unreachable!("{BOOKED_ONLY}")
+    }
+    fn served_request(&mut self, _: NocId, _: Noc0Coord, _: Noc0Coord, _: Cycle, _: Cycles) -> Delivery {
+        unreachable!("{BOOKED_ONLY}")
+    }
+    fn ack(&mut self, _: NocId, _: Noc0Coord, _: Noc0Coord, _: Cycle) -> Cycle {
+        unreachable!("{BOOKED_ONLY}")
+    }
+    fn path_reservation(&self, noc: NocId, src: Noc0Coord, rect: Rect) -> Cycles {
+        let tree = self.topo.broadcast_tree(noc, src, rect);
+        let p = &self.params;
+        Cycles(p.mcast_reserve_base.0 + crate::topology::tree_depth(&tree) * p.mcast_reserve_per_hop.0)
+    }
+    fn multicast(&mut self, _: NocId, _: Noc0Coord, _: Rect, _: &[Noc0Coord], _: u32, _: Cycle, _: Cycles) -> Vec<Delivery> {
+        unreachable!("{BOOKED_ONLY}")
+    }
+    fn set_now(&mut self, _now: Cycle) {}
+    fn traffic(&self, noc: NocId) -> NocTraffic {
+        self.traffic[noc.index()]
+    }
+    fn backpressure(&self) -> Backpressure {
+        // Back-pressure is what this model times; nothing to flag.
+        Backpressure::default()
+    }
+    fn links(&self) -> Box<dyn Iterator<Item = (LinkId, &Calendar)> + '_> {
+        Box::new(self.links.iter().enumerate().map(|(i, c)| (LinkId(i as u32), c)))
+    }
+    fn port(&self, tile: Noc0Coord, noc: NocId, inject: bool) -> &Calendar {
+        let i = self.topo.niu_index(tile, noc);
+        if inject { &self.inject[i] } else { &self.eject[i] }
+    }
+    fn stepped(&mut self) -> Option<&mut RouterTiming> {
+        Some(self)
+    }
+}
