@@ -5,7 +5,7 @@
 use sim_device::prelude::*;
 use std::path::PathBuf;
 use std::time::Instant;
-use suites::dm_bench::{DEFAULT_COUNTS, Suite, builtin, default_sizes, run_sweep};
+use suites::dm_bench::{DEFAULT_COUNTS, Suite, SuiteArgs, builtin, default_sizes, run_sweep};
 use suites::replay::{Mode, parse_replay_input, replay};
 
 fn best_of<T>(n: usize, mut f: impl FnMut() -> T) -> (f64, T) {
@@ -23,7 +23,9 @@ fn best_of<T>(n: usize, mut f: impl FnMut() -> T) -> (f64, T) {
 fn main() {
     // 1. The one_to_one sweep (60 runs).
     let (secs, rows) = best_of(5, || {
-        let s = Suite::parse("one_to_one", None, false, false).unwrap();
+        let s =
+            Suite::parse("one_to_one", &SuiteArgs { grid: None, linked: false, loopback: false, ..Default::default() })
+                .unwrap();
         run_sweep(&builtin(Arch::WormholeB0), &s, &default_sizes(32), &DEFAULT_COUNTS, &|| ()).unwrap()
     });
     let cycles: u64 = rows.iter().map(|r| r.latency as u64).sum();
@@ -64,7 +66,7 @@ fn main() {
 
     // 3. 8x8 all-to-all, 1 MiB out of every core.
     let (secs, r) = best_of(3, || {
-        let s = Suite::parse("all_to_all", Some("8x8"), false, false).unwrap();
+        let s = Suite::parse("all_to_all", &SuiteArgs { grid: Some("8x8"), ..Default::default() }).unwrap();
         run_sweep(&builtin(Arch::WormholeB0), &s, &[16384], &[1], &|| ()).unwrap()
     });
     let lat = r[0].latency;

@@ -137,6 +137,7 @@ pub fn launch(plan: RunPlan, mem: ChipMemories) -> Result<ChipRun, (RunError, Ch
         dram,
         dram_timing: sim_noc::dram_timing(soc.dram_channels.len(), soc.dram_channel_size, params.dram.clone()),
         noc: sim_noc::noc_timing(soc.grid, params.noc.clone()),
+        steps: Default::default(),
         xfers: Vec::new(),
         free_xfers: Vec::new(),
         xfer_data: Vec::new(),
@@ -165,11 +166,26 @@ pub fn launch(plan: RunPlan, mem: ChipMemories) -> Result<ChipRun, (RunError, Ch
         fabric_packet_cycles: params.fabric.router_packet_cycles,
         fabric_incs: Vec::new(),
     };
+    let mut state = state;
+    state.steps.on = state.noc.stepped().is_some();
     let rec = Recorder::new(recording.trace, recording.transfers);
     // A Chrome trace records kernels' slices in the order they run, which lookahead would change.
-    let lookahead =
-        if params.sim.lookahead && !recording.trace { state.noc.min_remote_latency() } else { Cycles::ZERO };
-    let engine = Rc::new(RefCell::new(Engine::new(state, metas, rec, lookahead)));
+    // A stepped NoC model learns when a packet lands only as it gets there, so nothing may run ahead.
+    let lookahead = if params.sim.lookahead && !recording.trace && !state.steps.on {
+        state.noc.min_remote_latency()
+    } else {
+        Cycles::ZERO
+    };
+    let uses_eth = !state.routers.is_empty() || instances.iter().any(|i| i.core.0 >= num_workers);
+    let stepped = state.steps.on;
+    let engine = Engine::new(state, metas, rec, lookahead);
+    if stepped && uses_eth {
+        let msg = "not modelled: Ethernet cores and fabric routers on the router-level NoC model (noc.model=router); \
+                   run this program with noc.model=calendar"
+            .to_string();
+        return Err((RunError::Setup(msg), memories(engine)));
+    }
+    let engine = Rc::new(RefCell::new(engine));
     let sync = engine.borrow().sched.queue.view();
     let host: Rc<RefCell<dyn KernelHost>> = engine.clone();
     let costs = Rc::new(params.api.clone());

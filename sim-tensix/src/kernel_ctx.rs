@@ -537,7 +537,14 @@ impl<'y> KernelCtx<'y> {
         buf: CmdBuf,
         issue: impl FnOnce(&mut dyn KernelHost, Cycle) -> Result<Cycle, NocError>,
     ) -> Result<(), NocError> {
-        self.clock.catch_up(self.cmd_ready[noc.index()][buf as usize]);
+        let pending = self.cmd_ready[noc.index()][buf as usize] == crate::kernel_host::CMD_PENDING;
+        if pending {
+            // The NoC model has not said yet when the NIU took the last command: wait for it to.
+            let wait = crate::hw::core::Wait::CmdBuf { risc: self.k.risc, noc, buf: buf as u8 };
+            self.wait_for(wait, Cycles::ZERO);
+        } else {
+            self.clock.catch_up(self.cmd_ready[noc.index()][buf as usize]);
+        }
         let full = if buf == CmdBuf::Read { self.costs.noc_read_cmd } else { self.costs.noc_cmd };
         self.spend(self.cmd_cost_override.unwrap_or(full));
         self.sync();
@@ -578,6 +585,9 @@ fn wait_label(w: &Wait) -> String {
         Wait::L1Word { addr, cond } => format!("wait L1[{addr:#x}] {cond}"),
         Wait::Noc { noc, barrier, .. } => format!("{} ({noc})", barrier.api_name()),
         Wait::NocSlot { noc, reads, .. } => format!("NoC {} slot ({noc})", if reads { "read" } else { "write" }),
+        Wait::CmdBuf { noc, buf, .. } => {
+            format!("NoC {} command buffer ({noc})", ["read", "write", "atomic"][buf as usize])
+        }
         Wait::Sync { slot, .. } => format!("compute hand-off {slot}"),
     }
 }

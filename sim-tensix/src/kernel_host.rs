@@ -30,7 +30,18 @@ pub struct ReadReq {
     pub size: u32,
     /// Transaction id (0..=15) the read command buffer tags it with.
     pub trid: u8,
+    /// The static VC number of the request (0..=3; tt-metal's `NOC_UNICAST_WRITE_VC` unless told
+    /// otherwise).
+    pub vc: u8,
 }
+
+/// tt-metal's default VC number for unicast writes and read requests (`NOC_UNICAST_WRITE_VC`).
+pub const NOC_UNICAST_WRITE_VC: u8 = 1;
+
+/// What a host returns for a NoC command whose start is not yet known (a NoC model that times packets as
+/// they move): the command buffer stays busy until the host says it started
+/// ([`crate::hw::core::NocCounters::cmd_pending`]).
+pub const CMD_PENDING: Cycle = Cycle(u64::MAX);
 
 /// Multicast parameters of a write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,6 +75,8 @@ pub struct WriteReq {
     pub mcast: Option<McastReq>,
     /// Transaction id (0..=15) the write command buffer tags it with.
     pub trid: u8,
+    /// The static VC number of a unicast write (0..=3; multicasts use their own class).
+    pub vc: u8,
 }
 
 /// What an atomic NoC operation does at its destination word.

@@ -33,7 +33,8 @@ pub use hw::core::{BY_HARDWARE, Barrier, NocCounters, TensixCore, Wait, Waiter, 
 pub use hw::l1::{HostWindow, L1, L1OutOfRange};
 pub use hw::risc::{DataMovementProcessor, Risc};
 pub use kernel_host::{
-    AtomicOp, AtomicReq, CoreIdx, EthError, EthSend, KernelHost, McastReq, NocError, ReadReq, WriteReq,
+    AtomicOp, AtomicReq, CMD_PENDING, CoreIdx, EthError, EthSend, KernelHost, McastReq, NOC_UNICAST_WRITE_VC, NocError,
+    ReadReq, WriteReq,
 };
 pub use params::{ApiCosts, ComputeParams};
 pub use tile_slice::{SlicePtr, SliceRange, SliceStyle};

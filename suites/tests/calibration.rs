@@ -3,7 +3,7 @@
 
 use sim_device::prelude::*;
 use std::path::PathBuf;
-use suites::dm_bench::{DEFAULT_COUNTS, Suite, builtin, compare, default_sizes, parse_table, run_sweep};
+use suites::dm_bench::{DEFAULT_COUNTS, Suite, SuiteArgs, builtin, compare, default_sizes, parse_table, run_sweep};
 
 fn calibration_dir() -> Option<PathBuf> {
     let d = soc_descriptors::test_skips::calibration_dir(env!("CARGO_MANIFEST_DIR"));
@@ -33,7 +33,9 @@ fn one_to_one_matches_silicon_on_both_chips() {
     {
         let measured = parse_table(&std::fs::read_to_string(dir.join(file)).unwrap(), file).unwrap();
         let dev = Device::builtin(arch).unwrap();
-        let suite = Suite::parse("one_to_one", None, false, false).unwrap();
+        let suite =
+            Suite::parse("one_to_one", &SuiteArgs { grid: None, linked: false, loopback: false, ..Default::default() })
+                .unwrap();
         let sizes = default_sizes(dev.params().noc.flit_bytes);
         let sim = run_sweep(&builtin(arch), &suite, &sizes, &DEFAULT_COUNTS, &|| ()).unwrap();
         let c = compare(&sim, &measured);

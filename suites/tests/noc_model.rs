@@ -4,7 +4,7 @@
 
 use sim_device::prelude::*;
 use std::path::PathBuf;
-use suites::dm_bench::{Suite, builtin, run_sweep};
+use suites::dm_bench::{Suite, SuiteArgs, builtin, run_sweep};
 use suites::replay::{Mode, parse_replay_input, replay};
 
 #[test]
@@ -70,7 +70,8 @@ fn multicast_reaches_every_core_of_the_rectangle_and_nothing_else() {
 #[test]
 fn linked_multicast_pays_the_path_reservation_once() {
     let lat = |linked: bool| {
-        let s = Suite::parse("one_to_all_multicast", Some("4x4"), linked, false).unwrap();
+        let s = Suite::parse("one_to_all_multicast", &SuiteArgs { grid: Some("4x4"), linked, ..Default::default() })
+            .unwrap();
         run_sweep(&builtin(Arch::WormholeB0), &s, &[2048], &[64], &|| ()).unwrap()[0].latency
     };
     let (unlinked, linked) = (lat(false), lat(true));
@@ -93,7 +94,9 @@ fn every_suite_runs_on_both_chips() {
             ("dram_interleaved", None, false, false),
             ("loopback", None, false, false),
         ] {
-            let s = Suite::parse(name, grid, linked, loopback).unwrap();
+            let s =
+                Suite::parse(name, &SuiteArgs { grid: grid, linked: linked, loopback: loopback, ..Default::default() })
+                    .unwrap();
             let rows = run_sweep(&open, &s, &[256, 8192], &[1, 16], &|| ()).unwrap();
             assert!(!rows.is_empty(), "{name}");
             for r in &rows {
@@ -108,7 +111,11 @@ fn every_suite_runs_on_both_chips() {
             assert!(big.bandwidth > small.bandwidth, "{name} on {arch}");
         }
         // DRAM: single-core bandwidth stays under the channel's.
-        let s = Suite::parse("dram_interleaved", None, false, false).unwrap();
+        let s = Suite::parse(
+            "dram_interleaved",
+            &SuiteArgs { grid: None, linked: false, loopback: false, ..Default::default() },
+        )
+        .unwrap();
         let rows = run_sweep(&open, &s, &[65536], &[16], &|| ()).unwrap();
         assert_eq!(rows.iter().map(|r| r.kernel.as_str()).collect::<Vec<_>>(), ["Receiver", "Sender"]);
     }
@@ -176,7 +183,7 @@ fn replaying_the_silicon_traces_meets_the_accuracy_target() {
 #[test]
 fn heatmap_and_npe_timeline_are_well_formed() {
     let mut dev = Device::builtin(Arch::WormholeB0).unwrap();
-    let s = Suite::parse("one_to_all_multicast", Some("4x4"), false, false).unwrap();
+    let s = Suite::parse("one_to_all_multicast", &SuiteArgs { grid: Some("4x4"), ..Default::default() }).unwrap();
     let rows = run_sweep(&builtin(Arch::WormholeB0), &s, &[4096], &[4], &|| ()).unwrap();
     assert_eq!(rows.len(), 1);
     // Re-run one example to get a report with DRAM and both NoCs in use.

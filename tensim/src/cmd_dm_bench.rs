@@ -15,8 +15,8 @@ use sim_device::{Arch, Device, DeviceError, DeviceSetup, DispatchMode};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use suites::dm_bench::{
-    Comparison, DEFAULT_COUNTS, Row, Suite, compare, default_sizes, format_table, parse_table, recognise, run_sweep,
-    suites, sweep_packets, table_harvest, table_title,
+    Comparison, DEFAULT_COUNTS, Row, Suite, SuiteArgs, compare, default_sizes, format_table, parse_table, recognise,
+    run_sweep, suites, sweep_packets, table_harvest, table_title,
 };
 
 /// The largest transaction size a sweep takes, bytes (the tests' L1 regions hold one transaction).
@@ -49,6 +49,12 @@ pub struct DmBenchArgs {
     /// One-to-all: the master is also a destination.
     #[arg(long)]
     loopback: bool,
+    /// All to all: the writes of each pair go round-robin over N VC numbers, 1..=4 (tt-metal's num_vcs; default 1).
+    #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = whole_u32)]
+    vcs: Option<u32>,
+    /// All to all, all from all: the NoC the kernels use, 0 or 1 (default: the test's, NoC0 for writes, NoC1 for reads).
+    #[arg(allow_negative_numbers = true, long, value_name = "0|1", value_parser = whole_u32)]
+    noc: Option<u32>,
     /// Bytes per transaction, 1..=65536 (default: one flit up to 64 KiB, doubling).
     #[arg(allow_negative_numbers = true, long, value_delimiter = ',', value_name = "S,S,…", value_parser = whole_u32)]
     sizes: Option<Vec<u32>>,
@@ -242,7 +248,9 @@ pub fn run(a: &DmBenchArgs) -> CliResult<ExitCode> {
     let measured = a.compare.as_deref().map(|p| measured_table(p, &dev)).transpose()?;
     let suite = match (a.suite.as_deref(), &measured) {
         (Some(name), m) => {
-            let s = Suite::parse(name, a.grid.as_deref(), a.linked, a.loopback)?;
+            let args =
+                SuiteArgs { grid: a.grid.as_deref(), linked: a.linked, loopback: a.loopback, vcs: a.vcs, noc: a.noc };
+            let s = Suite::parse(name, &args)?;
             if let Some(m) = m
                 && m.suite != s
             {
@@ -256,9 +264,9 @@ pub fn run(a: &DmBenchArgs) -> CliResult<ExitCode> {
             s
         }
         (None, Some(m)) => {
-            if a.grid.is_some() || a.linked || a.loopback {
+            if a.grid.is_some() || a.linked || a.loopback || a.vcs.is_some() || a.noc.is_some() {
                 return Err(CliError::User(
-                    "--grid, --linked and --loopback choose a suite; with --compare and no suite name the table's own test is run".into(),
+                    "--grid, --linked, --loopback, --vcs and --noc choose a suite; with --compare and no suite name the table's own test is run".into(),
                 ));
             }
             m.suite
@@ -341,9 +349,17 @@ fn compare_dir(
     plan: OutputPlan,
     stats: Option<crate::outputs::OutputId>,
 ) -> CliResult<ExitCode> {
-    if a.suite.is_some() || a.grid.is_some() || a.linked || a.loopback || a.sizes.is_some() || a.counts.is_some() {
+    if a.suite.is_some()
+        || a.grid.is_some()
+        || a.linked
+        || a.loopback
+        || a.vcs.is_some()
+        || a.noc.is_some()
+        || a.sizes.is_some()
+        || a.counts.is_some()
+    {
         return Err(CliError::User(
-            "--compare DIR runs each table's own test: leave out the suite name, --grid, --linked, --loopback, --sizes and --counts".into(),
+            "--compare DIR runs each table's own test: leave out the suite name, --grid, --linked, --loopback, --vcs, --noc, --sizes and --counts".into(),
         ));
     }
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)

@@ -1,6 +1,8 @@
 //! NoC atomics and inline writes of a run: an increment or a store of one L1 word, timed as a header-only
 //! packet out and, unless posted, an acknowledgement back.
 
+use super::noc_steps::Then;
+use super::noc_transactions::send;
 use super::packets::{Mem, NO_RECORD, Xfer};
 use super::{Engine, Ev};
 use report::TransferKind;
@@ -20,8 +22,15 @@ impl Engine {
             return Err(NocError::AtomicMisaligned { addr: local });
         }
         let me = c.core_tile[a.core.0 as usize];
-        let d = c.noc.unicast(a.noc, me, tile, 0, now, VcClass::Unicast);
-        let land = d.arrive + c.noc_params.l1_write_latency;
+        let stepped = c.steps.on;
+        let (d, land) = if stepped {
+            let d = sim_noc::Delivery { inject_start: now, inject_end: now, first_byte: now, arrive: now };
+            (d, now)
+        } else {
+            let d = c.noc.unicast(a.noc, me, tile, 0, now, VcClass::Unicast);
+            let land = d.arrive + c.noc_params.l1_write_latency;
+            (d, land)
+        };
         let record = self.new_record(TransferKind::Atomic, a.noc, me, &[tile], None, 4, now);
         let c = &mut self.chip;
         let id = c.alloc_xfer(
@@ -53,6 +62,14 @@ impl Engine {
                 cnt.nonposted_done += a.posted as u32;
             }
         }
+        if stepped {
+            let c = &mut self.chip;
+            let token = c.steps.token(Then::Atomic(id), 1);
+            let vc = sim_tensix::NOC_UNICAST_WRITE_VC;
+            let started = c.routers().send(send(a.noc, me, &[tile], None, 0, now, vc, true, token));
+            self.noc_sent(now);
+            return Ok(started.unwrap_or(sim_tensix::CMD_PENDING));
+        }
         self.rec.arrival(record, d.first_byte, land);
         self.sched.queue.push(land, Ev::AtomicLand(id));
         Ok(d.inject_start)
@@ -78,8 +95,16 @@ impl Engine {
             woken = Some(core);
         }
         if !posted {
-            let ack = c.noc.ack(noc, tile, me, at + c.noc_params.ack_turnaround);
-            self.sched.queue.push(ack, Ev::AtomicAck(id));
+            let ready = at + c.noc_params.ack_turnaround;
+            if c.steps.on {
+                let token = c.steps.token(Then::AtomicAck(id), 1);
+                let vc = sim_noc::routers::RESPONSE_VC;
+                c.routers().send(send(noc, tile, &[me], None, 0, ready, vc, false, token));
+                self.noc_sent(at);
+            } else {
+                let ack = c.noc.ack(noc, tile, me, ready);
+                self.sched.queue.push(ack, Ev::AtomicAck(id));
+            }
         }
         self.chip.done_with(id);
         if let Some(core) = woken {

@@ -140,6 +140,7 @@ impl Engine {
                         posted: false,
                         mcast: None,
                         trid: 0,
+                        vc: sim_tensix::NOC_UNICAST_WRITE_VC,
                     };
                     match self.issue_write(w, now) {
                         Ok(_) => {
@@ -188,6 +189,7 @@ impl Engine {
                 posted: false,
                 mcast: None,
                 trid: 0,
+                vc: sim_tensix::NOC_UNICAST_WRITE_VC,
             };
             let bell = AtomicReq {
                 core: me,

@@ -5,6 +5,25 @@ use report::{DataRecord, ZoneRecord};
 use sim_core::{Cycle, Cycles, FiberId, TraceArg, Track};
 use sim_tensix::{AtomicReq, CoreIdx, KernelHost, NocError, ReadReq, TensixCore, Waiter, WriteReq};
 
+impl Engine {
+    /// A command whose first flit has not left yet (a stepped NoC model) keeps command buffer `buf` of
+    /// (`core`, `risc`, `noc`) busy until it does.
+    fn held_until_started(
+        &mut self,
+        started: Cycle,
+        core: CoreIdx,
+        risc: sim_tensix::Risc,
+        noc: soc_descriptors::NocId,
+        buf: u8,
+    ) -> Cycle {
+        if started == sim_tensix::CMD_PENDING {
+            self.chip.cores[core.0 as usize].counters(risc, noc).cmd_pending[buf as usize] += 1;
+            self.chip.steps.hold_last(buf);
+        }
+        started
+    }
+}
+
 impl KernelHost for Engine {
     fn moves_data(&self) -> bool {
         self.chip.move_data
@@ -33,17 +52,29 @@ impl KernelHost for Engine {
 
     fn noc_read(&mut self, r: ReadReq, now: Cycle) -> Result<Cycle, NocError> {
         self.chip.noc.set_now(now);
-        self.issue_read(r, now)
+        if self.chip.steps.on {
+            self.noc_catch_up(now);
+        }
+        let started = self.issue_read(r, now)?;
+        Ok(self.held_until_started(started, r.core, r.risc, r.noc, 0))
     }
 
     fn noc_write(&mut self, w: WriteReq, now: Cycle) -> Result<Cycle, NocError> {
         self.chip.noc.set_now(now);
-        self.issue_write(w, now)
+        if self.chip.steps.on {
+            self.noc_catch_up(now);
+        }
+        let started = self.issue_write(w, now)?;
+        Ok(self.held_until_started(started, w.core, w.risc, w.noc, 1))
     }
 
     fn noc_atomic(&mut self, a: AtomicReq, now: Cycle) -> Result<Cycle, NocError> {
         self.chip.noc.set_now(now);
-        self.issue_atomic(a, now)
+        if self.chip.steps.on {
+            self.noc_catch_up(now);
+        }
+        let started = self.issue_atomic(a, now)?;
+        Ok(self.held_until_started(started, a.core, a.risc, a.noc, 2))
     }
 
     fn eth_send(&mut self, s: sim_tensix::EthSend, now: Cycle) -> Result<Cycle, sim_tensix::EthError> {

@@ -13,6 +13,7 @@ mod ethernet_cores;
 pub(crate) mod event_loop;
 mod fabric_routers;
 mod kernel_host;
+mod noc_steps;
 mod noc_transactions;
 pub(crate) mod outcome;
 mod packets;
@@ -59,6 +60,8 @@ pub(crate) enum Ev {
     FabricStep(u32),
     /// A fabric router's deferred atomic increment is due.
     FabricInc(u32),
+    /// A stepped NoC model has something to do in the cycle before this one.
+    NocWake,
 }
 
 /// Static facts about a kernel thread, and its state for diagnostics.
@@ -91,6 +94,8 @@ pub(crate) struct ChipState {
     pub dram: Dram,
     pub dram_timing: Box<dyn DramTiming>,
     pub noc: Box<dyn NocTiming>,
+    /// The engine's side of a stepped NoC model (`noc.model=router`).
+    pub steps: noc_steps::NocSteps,
     /// Packets in flight, recycled through `free_xfers`.
     pub xfers: Vec<Xfer>,
     /// Beside each packet: the data it carries (when payloads are moved), and a multicast's destinations
@@ -278,6 +283,9 @@ impl Engine {
             sim_core::simd::prefetch(slot);
         }
         self.chip.noc.set_now(at);
+        if self.chip.steps.on {
+            self.noc_catch_up(at);
+        }
         match ev {
             Ev::ReadRespond(x) => self.read_respond(x, at),
             Ev::ReadLand(x) => self.read_land(x, at),
@@ -289,6 +297,7 @@ impl Engine {
             Ev::EthLand(x) => self.eth_land(x, at),
             Ev::FabricStep(ch) => self.fabric_step(ch, at),
             Ev::FabricInc(i) => self.fabric_inc(i, at),
+            Ev::NocWake => self.noc_woken(at),
         }
     }
 }

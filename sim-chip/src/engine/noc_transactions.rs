@@ -3,6 +3,7 @@
 //! acknowledgements back); atomics are in `atomics.rs`. Each packet's timing comes from the NoC model;
 //! source data is captured when it leaves, destinations change when it lands.
 
+use super::noc_steps::Then;
 use super::packets::{Mem, NO_RECORD, Xfer};
 use super::{ChipState, Engine, Ev};
 use report::{TransferKind, TransferRecord};
@@ -177,6 +178,9 @@ impl Engine {
             return Err(NocError::MisalignedRead { kind, src: local, dst: r.dst_l1, align: a });
         }
         let me = c.core_tile[r.core.0 as usize];
+        if c.steps.on {
+            return Ok(self.issue_read_stepped(r, now, (src, src_tile), me));
+        }
         // An L1 or DRAM tile's NIU takes one read request at a time; the DRAM channel's rate is the DRAM
         // model's, and the response streams out as the channel reads it.
         let serve = if src.is_dram() { c.dram_timing.read_serve() } else { c.noc_params.read_serve };
@@ -227,6 +231,13 @@ impl Engine {
             (x.size, x.noc, x.src_tile, x.record())
         };
         c.capture(id, src, size);
+        if c.steps.on {
+            let token = c.steps.token(Then::ReadResponse(id), 1);
+            let to = [me];
+            c.routers().send(send(noc, src_tile, &to, None, size, at, sim_noc::routers::RESPONSE_VC, true, token));
+            self.noc_sent(at);
+            return;
+        }
         let resp = c.noc.unicast(noc, src_tile, me, size, at, VcClass::Response);
         let land = resp.arrive + c.noc_params.l1_write_latency;
         self.rec.arrival(record, resp.first_byte, land);
@@ -331,12 +342,21 @@ impl Engine {
                 let (x, y, local) = map.decode(w.dst);
                 let dest = self.chip.target(x, y, local, w.size as u64)?;
                 check_align(local)?;
-                let d = self.chip.noc.unicast(w.noc, me, dest.1, w.size, now, VcClass::Unicast);
-                let land =
-                    d.arrive + if dest.0.is_dram() { Cycles::ZERO } else { self.chip.noc_params.l1_write_latency };
-                self.chip.lands.clear();
-                self.chip.lands.push((d.first_byte, land));
-                (dest, None, d.inject_start, d.inject_end, TransferKind::Write)
+                if self.chip.steps.on {
+                    self.chip.lands.clear();
+                    let token = self.chip.steps.token(Then::Write(u32::MAX), 1);
+                    let to = [dest.1];
+                    let started = self.chip.routers().send(send(w.noc, me, &to, None, w.size, now, w.vc, true, token));
+                    let started = started.unwrap_or(sim_tensix::CMD_PENDING);
+                    (dest, None, started, started, TransferKind::Write)
+                } else {
+                    let d = self.chip.noc.unicast(w.noc, me, dest.1, w.size, now, VcClass::Unicast);
+                    let land =
+                        d.arrive + if dest.0.is_dram() { Cycles::ZERO } else { self.chip.noc_params.l1_write_latency };
+                    self.chip.lands.clear();
+                    self.chip.lands.push((d.first_byte, land));
+                    (dest, None, d.inject_start, d.inject_end, TransferKind::Write)
+                }
             }
             Some(m) => {
                 let (xs, ys, xe, ye, local) = map.decode_multicast(w.dst);
@@ -353,12 +373,28 @@ impl Engine {
                 } else {
                     c.mcast_paths.remove(&key);
                 }
-                let deliveries = c.noc.multicast(w.noc, me, rect, &tiles, w.size, now, setup);
-                let lat = c.noc_params.l1_write_latency;
-                c.lands.clear();
-                c.lands.extend(deliveries.iter().map(|d| (d.first_byte, d.arrive + lat)));
                 more.extend_from_slice(&dests[1..]);
-                (dests[0], Some(rect), deliveries[0].inject_start, deliveries[0].inject_end, TransferKind::Multicast)
+                if c.steps.on {
+                    c.lands.clear();
+                    let tree = c.noc.topology().broadcast_tree(w.noc, me, rect);
+                    let token = c.steps.token(Then::Write(u32::MAX), tiles.len() as u32);
+                    let vc = sim_noc::routers::MULTICAST_VC;
+                    let s = send(w.noc, me, &tiles, Some(&tree), w.size, now + setup, vc, true, token);
+                    let started = c.routers().send(s).unwrap_or(sim_tensix::CMD_PENDING);
+                    (dests[0], Some(rect), started, started, TransferKind::Multicast)
+                } else {
+                    let deliveries = c.noc.multicast(w.noc, me, rect, &tiles, w.size, now, setup);
+                    let lat = c.noc_params.l1_write_latency;
+                    c.lands.clear();
+                    c.lands.extend(deliveries.iter().map(|d| (d.first_byte, d.arrive + lat)));
+                    (
+                        dests[0],
+                        Some(rect),
+                        deliveries[0].inject_start,
+                        deliveries[0].inject_end,
+                        TransferKind::Multicast,
+                    )
+                }
             }
         };
         let n = 1 + more.len() as u32;
@@ -397,6 +433,11 @@ impl Engine {
             cnt.nonposted_issued += 1;
             cnt.nonposted_acks_expected += acks;
             cnt.trid_acks[w.trid as usize] += acks;
+        }
+        if self.chip.steps.on {
+            self.chip.steps.retarget_last(Then::Write(id));
+            self.noc_sent(now);
+            return Ok(inject_start);
         }
         self.sched.queue.push(inject_end, Ev::WriteDepart(id));
         for (i, &(first, land)) in self.chip.lands.iter().enumerate() {
@@ -457,8 +498,15 @@ impl Engine {
         };
         if !posted {
             let ack_ready = ack_ready + c.noc_params.ack_turnaround;
-            let ack = c.noc.ack(noc, tile, me, ack_ready);
-            self.sched.queue.push(ack, Ev::WriteAck(id));
+            if c.steps.on {
+                let token = c.steps.token(Then::WriteAck(id), 1);
+                let to = [me];
+                c.routers().send(send(noc, tile, &to, None, 0, ack_ready, sim_noc::routers::RESPONSE_VC, false, token));
+                self.noc_sent(at);
+            } else {
+                let ack = c.noc.ack(noc, tile, me, ack_ready);
+                self.sched.queue.push(ack, Ev::WriteAck(id));
+            }
         }
         self.chip.done_with(id);
         if let Some(core) = woken {
@@ -481,5 +529,54 @@ impl Engine {
         cnt.trid_acks[trid as usize] -= 1;
         c.done_with(id);
         self.notify_core(core, at);
+    }
+}
+
+/// A packet for the stepped NoC model.
+#[allow(clippy::too_many_arguments)] // the fields of one packet
+pub(super) fn send<'a>(
+    noc: NocId,
+    src: Noc0Coord,
+    dests: &'a [Noc0Coord],
+    tree: Option<&'a [sim_noc::TreeNode]>,
+    payload: u32,
+    ready: Cycle,
+    vc: u8,
+    paced: bool,
+    token: u64,
+) -> sim_noc::routers::Send<'a> {
+    sim_noc::routers::Send { noc, src, dests, tree, payload, ready, vc, paced, token }
+}
+
+impl Engine {
+    /// A read on a stepped NoC model: the request goes out now; its arrival decides the rest
+    /// (`noc_steps.rs`). Returns when the request left, or [`sim_tensix::CMD_PENDING`].
+    fn issue_read_stepped(&mut self, r: ReadReq, now: Cycle, src: (Mem, Noc0Coord), me: Noc0Coord) -> Cycle {
+        let record = self.new_record(TransferKind::Read, r.noc, src.1, &[me], None, r.size, now);
+        let c = &mut self.chip;
+        let id = c.alloc_xfer(
+            Xfer {
+                core: r.core,
+                risc: r.risc,
+                noc: r.noc,
+                src_tile: me,
+                dest: src,
+                l1_addr: r.dst_l1,
+                size: r.size,
+                posted: false,
+                op: None,
+                pending: 1,
+                record: record.unwrap_or(NO_RECORD),
+                trid: r.trid,
+            },
+            Vec::new(),
+        );
+        let cnt = c.cores[r.core.0 as usize].counters(r.risc, r.noc);
+        cnt.reads_issued += 1;
+        cnt.trid_reads[r.trid as usize] += 1;
+        let token = c.steps.token(Then::ReadRequest(id), 1);
+        let started = c.routers().send(send(r.noc, me, &[src.1], None, 0, now, r.vc, false, token));
+        self.noc_sent(now);
+        started.unwrap_or(sim_tensix::CMD_PENDING)
     }
 }

@@ -132,7 +132,14 @@ pub(crate) fn report(e: &Engine, program_id: u32, clock_mhz: u32) -> RunReport {
             e.chip.dram_timing.kind().name()
         ));
     }
-    if e.chip.noc.kind() != sim_noc::NocModelKind::Calendar {
+    if e.chip.noc.kind() == sim_noc::NocModelKind::Router {
+        warnings.push(
+            "noc.model = router: wormhole routers with VC-shared buffers and VC-first arbitration, stepped \
+             cycle by cycle; it times a packet alone exactly as noc.model = calendar (whose fitted values it \
+             uses), and differs only where packets contend (README: NoC models)"
+                .to_string(),
+        );
+    } else if e.chip.noc.kind() != sim_noc::NocModelKind::Calendar {
         warnings.push(format!(
             "not calibrated: noc.model = {} times every packet as if the NoC were empty (no queueing at ports, \
              links or serving NIUs): a lower bound on these cycles; the calibrated model is noc.model = calendar",

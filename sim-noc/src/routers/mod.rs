@@ -193,6 +193,8 @@ struct Chan {
     live: bool,
     /// Whether a branch of its input's pick was granted this cycle.
     granted: bool,
+    /// The last cycle its output stage ran.
+    arbitrated: u64,
     /// Cycles its input picked a VC whose flit could not move.
     pub hol_cycles: u64,
     /// Sum over cycles of the flits in its buffer (occupancy × time), and when `held` last changed.
@@ -270,6 +272,8 @@ pub struct RouterNoc {
     stats: RouterStats,
     scratch_route: Vec<LinkId>,
     outs: Vec<u32>,
+    /// Flits in buffers (not on wires) over all channels: while any, every cycle has work.
+    buffered: u64,
 }
 
 impl RouterNoc {
@@ -297,6 +301,7 @@ impl RouterNoc {
             stats: RouterStats::default(),
             scratch_route: Vec::new(),
             outs: Vec::new(),
+            buffered: 0,
         };
         let mut ins: Vec<Vec<u32>> = vec![Vec::new(); ports];
         for (i, r) in ins.iter_mut().enumerate() {
@@ -362,7 +367,14 @@ impl RouterNoc {
         let port = self.topo.niu_index(s.src, s.noc);
         let looped = s.payload > 0 && s.dests.contains(&s.src);
         let mut hops = Vec::with_capacity(8);
-        hops.push(Hop { chan: self.inject(port) as u32, vc: s.vc, kids: [0; 3], nkids: 0, dest: NOT_A_DEST, arrived: 0 });
+        hops.push(Hop {
+            chan: self.inject(port) as u32,
+            vc: s.vc,
+            kids: [0; 3],
+            nkids: 0,
+            dest: NOT_A_DEST,
+            arrived: 0,
+        });
         match s.tree {
             None => self.unicast_hops(s.noc, s.src, s.dests[0], s.vc, &mut hops),
             Some(tree) => self.tree_hops(s.noc, tree, s.dests, s.vc, &mut hops),
@@ -377,7 +389,9 @@ impl RouterNoc {
             token: s.token,
             ser,
             extra: ser.saturating_sub(flits as u64),
-            turn: if looped { self.p.loopback_turn } else { 0 },
+            // A unicast to its own tile turns around inside the NIU; a multicast that includes its source
+            // only streams at the loopback rate.
+            turn: if looped && s.tree.is_none() { self.p.loopback_turn } else { 0 },
             left: s.dests.len() as u32,
             start: 0,
         };
@@ -495,6 +509,9 @@ impl RouterNoc {
 
     /// When something next needs stepping (`None`: nothing queued or in flight).
     pub fn next_activity(&self) -> Option<Cycle> {
+        if self.buffered > 0 {
+            return Some(Cycle(self.now));
+        }
         let mut next = u64::MAX;
         for &c in &self.live {
             let c = &self.ch[c as usize];
@@ -551,6 +568,7 @@ impl RouterNoc {
         ch.occupancy += ch.held as u64 * (now - ch.since);
         ch.since = now;
         ch.held = (ch.held as i32 + delta) as u32;
+        self.buffered = (self.buffered as i64 + delta as i64) as u64;
     }
 
     /// One cycle (`self.now`), then `now` moves on.
@@ -624,7 +642,8 @@ impl RouterNoc {
             let dest = h.dest;
             // A packet to its own tile turns around inside the NIU: it lands `turn` later.
             if h.arrived == 1 {
-                let at = Cycle(now + pk.turn);
+                // A one-flit packet that passes between others counts as arrived when its flit is in.
+                let at = Cycle(now + pk.turn + u64::from(pk.ser == 0));
                 self.events.push(RouterEvent { token: pk.token, at, what: Happened::FirstByte(dest) });
             }
             if h.arrived == pk.flits {
@@ -660,7 +679,13 @@ impl RouterNoc {
                 let vo = pk.hops[0].vc as usize;
                 let sent = niu.sent[qi];
                 // A paced packet's head waits for the NIU to be done with the one before.
-                let earliest = if sent > 0 { 0 } else if pk.ser > 0 { pk.ready.max(niu.free_at) } else { pk.ready };
+                let earliest = if sent > 0 {
+                    0
+                } else if pk.ser > 0 {
+                    pk.ready.max(niu.free_at)
+                } else {
+                    pk.ready
+                };
                 if earliest > now || !has_credit(&self.ch[i], vo, &self.p) {
                     continue;
                 }
@@ -764,10 +789,12 @@ impl RouterNoc {
                 outs.extend(req.iter().flatten());
             }
         }
-        outs.sort_unstable();
-        outs.dedup();
         for &n in &outs {
             let n = n as usize;
+            if self.ch[n].arbitrated == now + 1 {
+                continue;
+            }
+            self.ch[n].arbitrated = now + 1;
             let len = self.ch[n].ups.len();
             let start = self.ch[n].out_rr as usize;
             let mut grant = None;

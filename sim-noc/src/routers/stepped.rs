@@ -148,7 +148,16 @@ impl NocTiming for RouterTiming {
         let p = &self.params;
         Cycles(p.mcast_reserve_base.0 + crate::topology::tree_depth(&tree) * p.mcast_reserve_per_hop.0)
     }
-    fn multicast(&mut self, _: NocId, _: Noc0Coord, _: Rect, _: &[Noc0Coord], _: u32, _: Cycle, _: Cycles) -> Vec<Delivery> {
+    fn multicast(
+        &mut self,
+        _: NocId,
+        _: Noc0Coord,
+        _: Rect,
+        _: &[Noc0Coord],
+        _: u32,
+        _: Cycle,
+        _: Cycles,
+    ) -> Vec<Delivery> {
         unreachable!("{BOOKED_ONLY}")
     }
     fn set_now(&mut self, _now: Cycle) {}

@@ -81,3 +81,180 @@ fn a_lone_packet_moves_when_the_calendar_model_says_on_every_route() {
         }
     }
 }
+
+#[test]
+fn one_flit_packets_and_multicasts_alone_move_as_the_calendar_model_says() {
+    let grid = GridSize::new(10, 12);
+    let mut r = RouterNoc::new(grid, params());
+    let mut cal = NocModel::new(grid, noc_params());
+    let (a, b) = (at(1, 1), at(7, 9));
+    // A read request and an acknowledgement: one flit each, passing between other packets.
+    for (k, noc) in [NocId::Noc0, NocId::Noc1].into_iter().enumerate() {
+        let mut r = RouterNoc::new(grid, params());
+        let ready = Cycle(1000);
+        let to = [b];
+        r.send(Send { noc, src: a, dests: &to, tree: None, payload: 0, ready, vc: UNICAST_VC, paced: false, token: 0 });
+        let ack_ready = Cycle(ready.0 + 500);
+        let back = [a];
+        let vc = super::RESPONSE_VC;
+        r.send(Send {
+            noc,
+            src: b,
+            dests: &back,
+            tree: None,
+            payload: 0,
+            ready: ack_ready,
+            vc,
+            paced: false,
+            token: 1,
+        });
+        let want = cal.request(noc, a, b, ready);
+        let got = run(&mut r);
+        assert_eq!(
+            got[&0],
+            [Some(want.inject_start), Some(want.inject_end), Some(want.first_byte), Some(want.arrive)],
+            "{k}"
+        );
+        assert_eq!(got[&1][3], Some(cal.ack(noc, b, a, ack_ready)), "{k}");
+    }
+    // Multicasts over rectangles, with and without the source inside.
+    let rects = [(1, 1, 4, 4), (3, 2, 8, 9), (0, 0, 9, 11)];
+    for (k, &(x0, y0, x1, y1)) in rects.iter().enumerate() {
+        for noc in [NocId::Noc0, NocId::Noc1] {
+            let rect = crate::topology::Rect { x0, x1, y0, y1 };
+            let dests: Vec<Noc0Coord> =
+                (y0..=y1).flat_map(|y| (x0..=x1).map(move |x| at(x, y))).filter(|&d| d != at(2, 2) || k == 0).collect();
+            let ready = Cycle(100_000 * (k as u64 + 1) + 50_000 * noc.index() as u64);
+            let tree = r.topo.broadcast_tree(noc, at(2, 2), rect);
+            let mut r = RouterNoc::new(grid, params());
+            let token = 99;
+            r.send(Send {
+                noc,
+                src: at(2, 2),
+                dests: &dests,
+                tree: Some(&tree),
+                payload: 2048,
+                ready,
+                vc: super::MULTICAST_VC,
+                paced: true,
+                token,
+            });
+            let mut ev = Vec::new();
+            r.advance(Cycle(10_000_000), &mut ev);
+            let want = NocModel::new(grid, noc_params()).multicast(
+                noc,
+                at(2, 2),
+                rect,
+                &dests,
+                2048,
+                ready,
+                sim_core::Cycles::ZERO,
+            );
+            for (i, w) in want.iter().enumerate() {
+                let find = |h: Happened| ev.iter().find(|e| e.what == h).map(|e| e.at);
+                assert_eq!(find(Happened::FirstByte(i as u16)), Some(w.first_byte), "{noc:?} rect {k} dest {i}");
+                assert_eq!(find(Happened::Arrived(i as u16)), Some(w.arrive), "{noc:?} rect {k} dest {i}");
+            }
+            assert_eq!(ev.iter().find(|e| e.what == Happened::Departed).map(|e| e.at), Some(want[0].inject_end));
+        }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    /// Uncontended traffic: packets that never share a resource at the same time (each sent well after
+    /// the last one arrived, from anywhere to anywhere) move exactly as the calendar model times them.
+    #[test]
+    fn uncontended_traffic_moves_as_the_calendar_model_says(
+        packets in proptest::collection::vec((0u32..120, 0u32..120, 0u32..=8192, proptest::bool::ANY), 1..12)
+    ) {
+        let grid = GridSize::new(10, 12);
+        let mut r = RouterNoc::new(grid, params());
+        let mut cal = NocModel::new(grid, noc_params());
+        let mut want = Vec::new();
+        for (k, &(s, d, payload, noc1)) in packets.iter().enumerate() {
+            let noc = if noc1 { NocId::Noc1 } else { NocId::Noc0 };
+            let (src, dst) = (at(s % 10, s / 10), at(d % 10, d / 10));
+            let ready = Cycle(20_000 * (k as u64 + 1));
+            cal.set_now(ready);
+            unicast(&mut r, noc, src, dst, payload, ready, k as u64);
+            want.push(cal.unicast(noc, src, dst, payload, ready, VcClass::Unicast));
+        }
+        let got = run(&mut r);
+        for (k, w) in want.into_iter().enumerate() {
+            proptest::prop_assert_eq!(got[&(k as u64)], [Some(w.inject_start), Some(w.inject_end), Some(w.first_byte), Some(w.arrive)]);
+        }
+    }
+}
+
+/// The many-to-many pattern of tt-metal's all_to_all test on a `side`×`side` grid of a 10×12 chip: every
+/// core writes `count` packets of `payload` bytes to every core, all in the same destination order, the
+/// `i`-th write of a pair on VC `i % vcs`, cores started `stagger` cycles apart. Returns the median
+/// time from a core's start to its last packet's arrival, and the router counters.
+fn all_to_all(
+    p: RouterParams,
+    noc: NocId,
+    vcs: u8,
+    side: u32,
+    payload: u32,
+    count: u32,
+    stagger: u64,
+) -> (u64, super::RouterStats) {
+    let mut r = RouterNoc::new(GridSize::new(10, 12), p);
+    let cores: Vec<Noc0Coord> = (1..=side).flat_map(|y| (1..=side).map(move |x| at(x, y))).collect();
+    let mut token = 0u64;
+    let mut owner = Vec::new();
+    for (rank, &src) in cores.iter().enumerate() {
+        let start = Cycle(rank as u64 * stagger);
+        for &dst in &cores {
+            for i in 0..count {
+                let to = [dst];
+                r.send(Send {
+                    noc,
+                    src,
+                    dests: &to,
+                    tree: None,
+                    payload,
+                    ready: start,
+                    vc: (i % vcs as u32) as u8,
+                    paced: true,
+                    token,
+                });
+                owner.push(rank);
+                token += 1;
+            }
+        }
+    }
+    let mut ev = Vec::new();
+    r.advance(Cycle(100_000_000), &mut ev);
+    let mut last = vec![0u64; cores.len()];
+    for e in ev.iter().filter(|e| matches!(e.what, Happened::Arrived(_))) {
+        let c = owner[e.token as usize];
+        last[c] = last[c].max(e.at.0 - c as u64 * stagger);
+    }
+    last.sort_unstable();
+    (last[last.len() / 2], r.stats())
+}
+
+#[test]
+fn many_to_many_traffic_slows_with_blind_vc_choice_and_differs_between_nocs() {
+    // What noc-flow-control.md §2 describes, not fitted: picking a VC blind to whether it can move costs
+    // bandwidth on many-to-many traffic, and the two NoCs differ on the same pattern.
+    let base = all_to_all(params(), NocId::Noc0, 1, 6, 2048, 2, 2000);
+    let aware = all_to_all(RouterParams { blind: false, ..params() }, NocId::Noc0, 1, 6, 2048, 2, 2000);
+    let noc1 = all_to_all(params(), NocId::Noc1, 1, 6, 2048, 2, 2000);
+    assert!(base.1.hol_cycles > 0, "the pattern blocks heads of line");
+    assert!(aware.0 < base.0, "blind VC choice is slower: {} vs {}", base.0, aware.0);
+    assert_ne!(noc1.0, base.0, "the NoCs differ on this pattern");
+    // Deterministic: the same traffic gives the same times.
+    assert_eq!(all_to_all(params(), NocId::Noc0, 1, 6, 2048, 2, 2000), base);
+}
+
+#[test]
+fn a_port_buffer_shared_by_stalled_vcs_starves_the_others() {
+    // Three VCs of one input stalled at their caps leave the others their one guaranteed flit per credit
+    // round trip (LLD: "all other VCs will drop to 1/16th bandwidth"): a smaller shared part is slower.
+    let roomy = all_to_all(RouterParams { shared_flits: 48, ..params() }, NocId::Noc0, 4, 6, 2048, 2, 2000);
+    let tight = all_to_all(RouterParams { shared_flits: 8, ..params() }, NocId::Noc0, 4, 6, 2048, 2, 2000);
+    assert!(tight.0 > roomy.0, "{} vs {}", tight.0, roomy.0);
+}

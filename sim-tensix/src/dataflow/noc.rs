@@ -5,7 +5,7 @@ use super::Dataflow;
 use crate::addrgen::{AddrGen, TensorAccessor};
 use crate::hw::core::{Barrier, Wait};
 use crate::kernel_ctx::CmdBuf;
-use crate::kernel_host::{McastReq, ReadReq, WriteReq};
+use crate::kernel_host::{McastReq, NOC_UNICAST_WRITE_VC, ReadReq, WriteReq};
 use soc_descriptors::NocId;
 
 /// How a write is issued.
@@ -15,6 +15,8 @@ pub(super) struct WriteOpts {
     pub posted: bool,
     pub mcast: Option<McastReq>,
     pub one_packet: bool,
+    /// The static VC number of a unicast write.
+    pub vc: u8,
 }
 
 impl Dataflow<'_> {
@@ -59,6 +61,7 @@ impl Dataflow<'_> {
                 dst_l1: dst + off,
                 size: len,
                 trid: self.ctx.trid[0],
+                vc: NOC_UNICAST_WRITE_VC,
             };
             if let Err(e) = self.ctx.noc_command(noc, CmdBuf::Read, |h, now| h.noc_read(req, now)) {
                 self.ctx.fail(format!("{api}: {e}"));
@@ -67,7 +70,7 @@ impl Dataflow<'_> {
     }
 
     pub(super) fn write_on(&mut self, api: &'static str, src: u32, dst: u64, size: u32, o: WriteOpts) {
-        let WriteOpts { noc, posted, mcast, one_packet } = o;
+        let WriteOpts { noc, posted, mcast, one_packet, vc } = o;
         if size == 0 {
             self.ctx.spend(self.ctx.costs.noc_cmd);
             return;
@@ -98,6 +101,7 @@ impl Dataflow<'_> {
                 posted,
                 mcast,
                 trid: self.ctx.trid[1],
+                vc,
             };
             if let Err(e) = self.ctx.noc_command(noc, CmdBuf::Write, |h, now| h.noc_write(req, now)) {
                 self.ctx.fail(format!("{api}: {e}"));
@@ -142,7 +146,7 @@ impl Dataflow<'_> {
             src_local_l1_addr,
             dst_noc_addr,
             size,
-            WriteOpts { noc, posted: false, mcast: None, one_packet: false },
+            WriteOpts { noc, posted: false, mcast: None, one_packet: false, vc: NOC_UNICAST_WRITE_VC },
         );
     }
 
@@ -153,7 +157,22 @@ impl Dataflow<'_> {
             src_local_l1_addr,
             dst_noc_addr,
             size,
-            WriteOpts { noc, posted: false, mcast: None, one_packet: false },
+            WriteOpts { noc, posted: false, mcast: None, one_packet: false, vc: NOC_UNICAST_WRITE_VC },
+        );
+    }
+
+    /// `noc_async_write(…, noc, vc)`: on static VC number `vc` (0..=3) instead of the default
+    /// `NOC_UNICAST_WRITE_VC`.
+    pub fn noc_async_write_on_vc(&mut self, src_local_l1_addr: u32, dst_noc_addr: u64, size: u32, noc: NocId, vc: u8) {
+        if vc > 3 {
+            self.ctx.fail(format!("noc_async_write: VC {vc} is not a unicast request VC (0..=3)"));
+        }
+        self.write_on(
+            "noc_async_write",
+            src_local_l1_addr,
+            dst_noc_addr,
+            size,
+            WriteOpts { noc, posted: false, mcast: None, one_packet: false, vc },
         );
     }
 
@@ -165,7 +184,7 @@ impl Dataflow<'_> {
             src_local_l1_addr,
             dst_noc_addr,
             size,
-            WriteOpts { noc, posted: true, mcast: None, one_packet: false },
+            WriteOpts { noc, posted: true, mcast: None, one_packet: false, vc: NOC_UNICAST_WRITE_VC },
         );
     }
 
@@ -177,7 +196,7 @@ impl Dataflow<'_> {
             src_local_l1_addr,
             dst_noc_addr,
             size,
-            WriteOpts { noc, posted: false, mcast: None, one_packet: true },
+            WriteOpts { noc, posted: false, mcast: None, one_packet: true, vc: NOC_UNICAST_WRITE_VC },
         );
     }
 
@@ -198,7 +217,7 @@ impl Dataflow<'_> {
             src_local_l1_addr,
             dst,
             size,
-            WriteOpts { noc, posted: false, mcast: None, one_packet: false },
+            WriteOpts { noc, posted: false, mcast: None, one_packet: false, vc: NOC_UNICAST_WRITE_VC },
         );
     }
 
@@ -226,7 +245,7 @@ impl Dataflow<'_> {
             src_local_l1_addr,
             dst,
             size,
-            WriteOpts { noc, posted: false, mcast: None, one_packet: false },
+            WriteOpts { noc, posted: false, mcast: None, one_packet: false, vc: NOC_UNICAST_WRITE_VC },
         );
     }
 
@@ -241,7 +260,13 @@ impl Dataflow<'_> {
         one_packet: bool,
     ) {
         let noc = self.ctx.k.noc;
-        self.write_on(api, src, dst, size, WriteOpts { noc, posted: false, mcast: Some(m), one_packet });
+        self.write_on(
+            api,
+            src,
+            dst,
+            size,
+            WriteOpts { noc, posted: false, mcast: Some(m), one_packet, vc: NOC_UNICAST_WRITE_VC },
+        );
     }
 
     /// `noc_async_write_multicast(src_l1, dst_mcast_addr, size, num_dests, linked)`.

@@ -97,7 +97,13 @@ impl Dataflow<'_> {
             src_local_l1_addr,
             dst_noc_addr,
             4,
-            WriteOpts { noc, posted: false, mcast: None, one_packet: true },
+            WriteOpts {
+                noc,
+                posted: false,
+                mcast: None,
+                one_packet: true,
+                vc: crate::kernel_host::NOC_UNICAST_WRITE_VC,
+            },
         );
     }
 

@@ -84,7 +84,13 @@ impl Dataflow<'_> {
             self.ctx.fail(format!("{api}: the stored state has no size; call noc_async_write_one_packet_set_state"))
         };
         let dst = self.remote(s, dst_local_l1_addr);
-        let opts = WriteOpts { noc: self.ctx.k.noc, posted: s.posted, mcast: None, one_packet: true };
+        let opts = WriteOpts {
+            noc: self.ctx.k.noc,
+            posted: s.posted,
+            mcast: None,
+            one_packet: true,
+            vc: crate::kernel_host::NOC_UNICAST_WRITE_VC,
+        };
         self.cheap(|d| d.write_on(api, src_local_l1_addr, dst, size, opts));
     }
 
@@ -107,7 +113,13 @@ impl Dataflow<'_> {
         let s = self.state(api, CmdBuf::Write, "noc_async_write_one_packet_with_trid_set_state");
         self.set_trid(api, 1, trid);
         let dst = self.remote(s, dst_local_addr);
-        let opts = WriteOpts { noc: self.ctx.k.noc, posted: s.posted, mcast: None, one_packet: true };
+        let opts = WriteOpts {
+            noc: self.ctx.k.noc,
+            posted: s.posted,
+            mcast: None,
+            one_packet: true,
+            vc: crate::kernel_host::NOC_UNICAST_WRITE_VC,
+        };
         self.cheap(|d| d.write_on(api, src_local_l1_addr, dst, size, opts));
     }
 }

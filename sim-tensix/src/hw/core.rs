@@ -41,6 +41,10 @@ pub struct NocCounters {
     pub trid_acks: [u32; 16],
     /// See [`NocCounters::trid_reads`].
     pub trid_unsent: [u32; 16],
+    /// Per command buffer (read, write, atomic): commands handed to the NIU whose first flit has not left
+    /// yet (only a NoC model that times packets as they move leaves any; see
+    /// [`crate::kernel_host::CMD_PENDING`]).
+    pub cmd_pending: [u32; 3],
 }
 
 /// Which NoC barrier a kernel waits on.
@@ -217,6 +221,15 @@ pub enum Wait {
         /// Largest number in flight.
         max: u32,
     },
+    /// A command buffer of one RISC on one NoC taking its next command.
+    CmdBuf {
+        /// The RISC.
+        risc: Risc,
+        /// The NoC.
+        noc: NocId,
+        /// Read (0), write (1) or atomic (2) command buffer.
+        buf: u8,
+    },
     /// A compute-pipeline hand-off (DST section, source registers): `slot` indexes the core's sync slots.
     Sync {
         /// Index into [`TensixCore::sync`].
@@ -235,6 +248,7 @@ impl Wait {
             Wait::L1Word { .. } => "semaphore/L1 wait",
             Wait::Noc { barrier, .. } => barrier.api_name(),
             Wait::NocSlot { .. } => "NoC transaction slot",
+            Wait::CmdBuf { .. } => "NoC command buffer",
             Wait::Sync { .. } => "compute hand-off",
         }
     }
@@ -319,6 +333,7 @@ impl TensixCore {
             Wait::L1Word { addr, cond } => self.l1.read_u32(addr as u64).is_ok_and(|v| cond.holds(v)),
             Wait::Noc { risc, noc, barrier } => self.noc[risc.index()][noc.index()].satisfied(barrier),
             Wait::NocSlot { risc, noc, reads, max } => self.noc[risc.index()][noc.index()].in_flight(reads) < max,
+            Wait::CmdBuf { risc, noc, buf } => self.noc[risc.index()][noc.index()].cmd_pending[buf as usize] == 0,
             Wait::Sync { slot, at_least } => self.sync[slot as usize] >= at_least,
         }
     }
@@ -448,6 +463,11 @@ impl TensixCore {
                 "a free {} slot on {noc}: {} of {max} in flight",
                 if reads { "read" } else { "write" },
                 self.noc[risc.index()][noc.index()].in_flight(reads)
+            ),
+            Wait::CmdBuf { risc, noc, buf } => format!(
+                "the {} command buffer on {noc}: {} command(s) not yet started by the NIU",
+                ["read", "write", "atomic"][buf as usize],
+                self.noc[risc.index()][noc.index()].cmd_pending[buf as usize]
             ),
             Wait::Sync { slot, at_least } => {
                 format!("compute hand-off slot {slot}: {} of {at_least}", self.sync[slot as usize])

@@ -32,6 +32,9 @@ fn before_zone(k: &mut Dataflow, peers: u32, remote: u32, in_zone: bool) -> Opti
 /// peer's `remote`; one write barrier.
 pub fn sender(k: &mut Dataflow) {
     let (n, bytes, local, remote, peers, in_zone) = header(k);
+    // All to all passes `num_vcs` as compile-time arg 0 (`vc = i % num_vcs`); the others pass none.
+    let vcs = k.kernel_compile_time_args().first().copied();
+    let noc = k.noc_index();
     let pre = before_zone(k, peers, remote, in_zone);
     k.zone_begin(zone(k));
     for i in 0..peers as usize {
@@ -39,8 +42,12 @@ pub fn sender(k: &mut Dataflow) {
             Some(v) => v[i],
             None => peer_addr(k, i, remote),
         };
-        for _ in 0..n {
-            k.noc_async_write(local, a, bytes);
+        for j in 0..n {
+            match vcs {
+                // The test's default: no VC argument (tt-metal's NOC_UNICAST_WRITE_VC).
+                None => k.noc_async_write(local, a, bytes),
+                Some(v) => k.noc_async_write_on_vc(local, a, bytes, noc, (j % v) as u8),
+            }
         }
     }
     k.noc_async_write_barrier();

@@ -9,7 +9,7 @@ pub mod kernels;
 mod suites;
 mod table;
 
-pub use suites::{Grid, Suite, SuiteKind, suites};
+pub use suites::{Grid, Suite, SuiteArgs, SuiteKind, suites};
 
 /// A device factory for [`run_sweep`]: the built-in chip of `arch` with its built-in parameters.
 pub fn builtin(arch: sim_device::Arch) -> impl Fn() -> Result<Device, DeviceError> + Sync {

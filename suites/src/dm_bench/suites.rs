@@ -104,6 +104,26 @@ pub struct Suite {
     pub linked: bool,
     /// One-to-all: the master is also a destination.
     pub loopback: bool,
+    /// All to all: the writes of a pair go round-robin over this many VC numbers (`num_vcs`, 1..=4).
+    pub vcs: u32,
+    /// All to all, all from all: the NoC the kernels use, when not the test's own (NoC0 for writes, NoC1
+    /// for reads).
+    pub noc: Option<NocId>,
+}
+
+/// The options that choose a suite (the CLI's, bare).
+#[derive(Debug, Clone, Default)]
+pub struct SuiteArgs<'a> {
+    /// `grid`: RxC or full.
+    pub grid: Option<&'a str>,
+    /// `linked`.
+    pub linked: bool,
+    /// `loopback`.
+    pub loopback: bool,
+    /// `vcs`: 1..=4.
+    pub vcs: Option<u32>,
+    /// `noc`: 0 or 1.
+    pub noc: Option<u32>,
 }
 
 /// An optional option of a suite: its bare name and the values it takes (empty for a switch).
@@ -132,13 +152,13 @@ pub fn suites() -> &'static [(&'static str, &'static [SuiteOption], &'static str
         ),
         (
             "all_to_all",
-            &[("grid", "RxC|full")],
-            "every core writes N x S bytes to every core, itself included (default full)",
+            &[("grid", "RxC|full"), ("vcs", "1..4"), ("noc", "0|1")],
+            "every core writes N x S bytes to every core, itself included (default full; the i-th write of a pair on VC i mod vcs, NoC0)",
         ),
         (
             "all_from_all",
-            &[("grid", "RxC|full")],
-            "every core reads N x S bytes from every core, itself included (default full)",
+            &[("grid", "RxC|full"), ("noc", "0|1")],
+            "every core reads N x S bytes from every core, itself included (default full; NoC1)",
         ),
         (
             "dram_interleaved",
@@ -189,7 +209,8 @@ impl Suite {
     }
 
     /// A suite by name with the CLI's options; options that do not apply are errors.
-    pub fn parse(name: &str, grid: Option<&str>, linked: bool, loopback: bool) -> Result<Suite, ProgramError> {
+    pub fn parse(name: &str, args: &SuiteArgs<'_>) -> Result<Suite, ProgramError> {
+        let SuiteArgs { grid, linked, loopback, vcs, noc } = *args;
         let kind = match name {
             "one_to_one" => SuiteKind::OneToOne,
             "one_from_one" => SuiteKind::OneFromOne,
@@ -217,6 +238,27 @@ impl Suite {
             )
             .into());
         }
+        if let Some(v) = vcs {
+            if kind != SuiteKind::AllToAll {
+                return Err(OptionError::follows("vcs", format!("applies to all_to_all only, not {name}")).into());
+            }
+            if !(1..=4).contains(&v) {
+                return Err(OptionError::value("vcs", v, "the unicast request VCs are 1..=4").into());
+            }
+        }
+        let noc = match noc {
+            None => None,
+            Some(_) if !matches!(kind, SuiteKind::AllToAll | SuiteKind::AllFromAll) => {
+                return Err(OptionError::follows(
+                    "noc",
+                    format!("applies to all_to_all and all_from_all only, not {name}"),
+                )
+                .into());
+            }
+            Some(0) => Some(NocId::Noc0),
+            Some(1) => Some(NocId::Noc1),
+            Some(n) => return Err(OptionError::value("noc", n, "give 0 or 1").into()),
+        };
         let uses_grid = matches!(
             kind,
             SuiteKind::OneToAllUnicast
@@ -247,7 +289,7 @@ impl Suite {
             )
             .into());
         }
-        Ok(Suite { kind, grid, linked, loopback })
+        Ok(Suite { kind, grid, linked, loopback, vcs: vcs.unwrap_or(1), noc })
     }
 
     /// The title of its table.
@@ -263,10 +305,22 @@ impl Suite {
                 format!("One to All Multicast{} {g} Packet Sizes{lb}", if self.linked { " Linked" } else { "" })
             }
             SuiteKind::OneFromAll => format!("One from All {g} Packet Sizes"),
-            SuiteKind::AllToAll => format!("All to All {g} Packet Sizes"),
-            SuiteKind::AllFromAll => format!("All from All {g} Packet Sizes"),
+            SuiteKind::AllToAll => format!("All to All {g} Packet Sizes{}", self.what_if()),
+            SuiteKind::AllFromAll => format!("All from All {g} Packet Sizes{}", self.what_if()),
             SuiteKind::DramInterleaved => "DRAM Interleaved Packet Sizes".into(),
         }
+    }
+
+    /// The VCs and NoC when not the test's own (a what-if the measured tables do not hold).
+    fn what_if(&self) -> String {
+        let mut w = Vec::new();
+        if self.vcs != 1 {
+            w.push(format!("{} VCs", self.vcs));
+        }
+        if let Some(n) = self.noc {
+            w.push(format!("NoC{}", n.index()));
+        }
+        if w.is_empty() { String::new() } else { format!(" ({})", w.join(", ")) }
     }
 
     /// Where the grid starts (logical).
@@ -406,11 +460,16 @@ impl Suite {
                 let peers: Vec<(u32, u32)> = cores.iter().map(|&c| xy(dev, c)).collect::<Result<_, _>>()?;
                 let set = CoreRangeSet::new(cores.iter().map(|&c| CoreRange::single(c)).collect())?;
                 let read = self.kind == SuiteKind::AllFromAll;
-                let (body, cfg, label, name): (fn(&mut Dataflow), _, _, _) = if read {
+                let (body, mut cfg, label, name): (fn(&mut Dataflow), _, _, _) = if read {
                     (kernels::requestor, reader, "Receiver", "dm_bench/requestor")
                 } else {
                     (kernels::sender, writer, "Sender", "dm_bench/sender")
                 };
+                if let Some(n) = self.noc {
+                    cfg.noc = n;
+                }
+                // The sender's compile-time arg 0: VCs round-robin (tt-metal's `num_vcs`).
+                cfg.compile_args = vec![self.vcs];
                 let k = p.create_kernel(Kernel::dataflow(name, body), &set, cfg)?;
                 // Writes land at base + size on every subordinate; reads land at base + size on the master.
                 let (local, remote) = if read { (base + size, base) } else { (base, base + size) };

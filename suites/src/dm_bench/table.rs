@@ -116,6 +116,8 @@ pub fn recognise(title: &str, file_name: &str) -> Option<TableId> {
             grid,
             linked: kind == K::OneToAllMulticast && t.contains("linked"),
             loopback: one_to_all && loopback.unwrap_or(false),
+            vcs: 1,
+            noc: None,
         },
         loopback_known: !one_to_all || loopback.is_some(),
     })
