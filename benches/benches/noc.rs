@@ -23,9 +23,7 @@ fn best_of<T>(n: usize, mut f: impl FnMut() -> T) -> (f64, T) {
 fn main() {
     // 1. The one_to_one sweep (60 runs).
     let (secs, rows) = best_of(5, || {
-        let s =
-            Suite::parse("one_to_one", &SuiteArgs { grid: None, linked: false, loopback: false, ..Default::default() })
-                .unwrap();
+        let s = Suite::parse("one_to_one", &SuiteArgs::default()).unwrap();
         run_sweep(&builtin(Arch::WormholeB0), &s, &default_sizes(32), &DEFAULT_COUNTS, &|| ()).unwrap()
     });
     let cycles: u64 = rows.iter().map(|r| r.latency as u64).sum();

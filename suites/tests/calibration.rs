@@ -33,9 +33,7 @@ fn one_to_one_matches_silicon_on_both_chips() {
     {
         let measured = parse_table(&std::fs::read_to_string(dir.join(file)).unwrap(), file).unwrap();
         let dev = Device::builtin(arch).unwrap();
-        let suite =
-            Suite::parse("one_to_one", &SuiteArgs { grid: None, linked: false, loopback: false, ..Default::default() })
-                .unwrap();
+        let suite = Suite::parse("one_to_one", &SuiteArgs::default()).unwrap();
         let sizes = default_sizes(dev.params().noc.flit_bytes);
         let sim = run_sweep(&builtin(arch), &suite, &sizes, &DEFAULT_COUNTS, &|| ()).unwrap();
         let c = compare(&sim, &measured);

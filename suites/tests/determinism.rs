@@ -11,8 +11,7 @@ fn parallel_sweeps_equal_serial_ones() {
         pool.install(|| run_sweep(&builtin(Arch::WormholeB0), suite, &[64, 2048, 16384], &[1, 4, 16], &|| ())).unwrap()
     };
     for (name, grid) in [("one_to_one", None), ("all_to_all", Some("4x4")), ("dram_interleaved", None)] {
-        let s = Suite::parse(name, &SuiteArgs { grid: grid, linked: false, loopback: false, ..Default::default() })
-            .unwrap();
+        let s = Suite::parse(name, &SuiteArgs { grid, ..Default::default() }).unwrap();
         let serial = sweep(1, &s);
         let parallel = sweep(3, &s);
         assert_eq!(serial, parallel, "{name}");

@@ -94,9 +94,7 @@ fn every_suite_runs_on_both_chips() {
             ("dram_interleaved", None, false, false),
             ("loopback", None, false, false),
         ] {
-            let s =
-                Suite::parse(name, &SuiteArgs { grid: grid, linked: linked, loopback: loopback, ..Default::default() })
-                    .unwrap();
+            let s = Suite::parse(name, &SuiteArgs { grid, linked, loopback, ..Default::default() }).unwrap();
             let rows = run_sweep(&open, &s, &[256, 8192], &[1, 16], &|| ()).unwrap();
             assert!(!rows.is_empty(), "{name}");
             for r in &rows {
@@ -111,11 +109,7 @@ fn every_suite_runs_on_both_chips() {
             assert!(big.bandwidth > small.bandwidth, "{name} on {arch}");
         }
         // DRAM: single-core bandwidth stays under the channel's.
-        let s = Suite::parse(
-            "dram_interleaved",
-            &SuiteArgs { grid: None, linked: false, loopback: false, ..Default::default() },
-        )
-        .unwrap();
+        let s = Suite::parse("dram_interleaved", &SuiteArgs::default()).unwrap();
         let rows = run_sweep(&open, &s, &[65536], &[16], &|| ()).unwrap();
         assert_eq!(rows.iter().map(|r| r.kernel.as_str()).collect::<Vec<_>>(), ["Receiver", "Sender"]);
     }

@@ -379,7 +379,8 @@ impl Engine {
                     let tree = c.noc.topology().broadcast_tree(w.noc, me, rect);
                     let token = c.steps.token(Then::Write(u32::MAX), tiles.len() as u32);
                     let vc = sim_noc::routers::MULTICAST_VC;
-                    let s = send(w.noc, me, &tiles, Some(&tree), w.size, now + setup, vc, true, token);
+                    let s = send(w.noc, me, &tiles, Some(&tree), w.size, now, vc, true, token);
+                    let s = sim_noc::routers::Send { setup: setup.0, ..s };
                     let started = c.routers().send(s).unwrap_or(sim_tensix::CMD_PENDING);
                     (dests[0], Some(rect), started, started, TransferKind::Multicast)
                 } else {
@@ -545,7 +546,7 @@ pub(super) fn send<'a>(
     paced: bool,
     token: u64,
 ) -> sim_noc::routers::Send<'a> {
-    sim_noc::routers::Send { noc, src, dests, tree, payload, ready, vc, paced, token }
+    sim_noc::routers::Send { noc, src, dests, tree, payload, ready, vc, paced, setup: 0, token }
 }
 
 impl Engine {

@@ -149,6 +149,10 @@ pub struct Send<'a> {
     /// Whether the packet holds its NIU for its serialisation at the injection rate (data, atomics);
     /// otherwise it is one flit that passes between others (read requests, acknowledgements).
     pub paced: bool,
+    /// Cycles the NIU spends on it before its head may leave (an unlinked multicast reserving its path):
+    /// the NIU takes it up when free, no earlier than `ready`, and is busy for `setup` and then its
+    /// serialisation.
+    pub setup: u64,
     /// The engine's token, returned in every [`RouterEvent`].
     pub token: u64,
 }
@@ -224,6 +228,7 @@ struct Packet {
     ser: u64,
     extra: u64,
     turn: u64,
+    setup: u64,
     /// Destinations still to receive the tail.
     left: u32,
     /// When the head left the source NIU.
@@ -388,6 +393,7 @@ impl RouterNoc {
             ready: s.ready.0,
             token: s.token,
             ser,
+            setup: s.setup,
             extra: ser.saturating_sub(flits as u64),
             // A unicast to its own tile turns around inside the NIU; a multicast that includes its source
             // only streams at the loopback rate.
@@ -531,7 +537,7 @@ impl RouterNoc {
                 if let Some(&p) = niu.q[q].front() {
                     let pk = &self.pkts[p as usize];
                     let free = if pk.ser > 0 && niu.sent[q] == 0 { niu.free_at } else { 0 };
-                    next = next.min(pk.ready.max(free));
+                    next = next.min(pk.ready.max(free) + if niu.sent[q] == 0 { pk.setup } else { 0 });
                 }
             }
         }
@@ -682,9 +688,9 @@ impl RouterNoc {
                 let earliest = if sent > 0 {
                     0
                 } else if pk.ser > 0 {
-                    pk.ready.max(niu.free_at)
+                    pk.ready.max(niu.free_at) + pk.setup
                 } else {
-                    pk.ready
+                    pk.ready + pk.setup
                 };
                 if earliest > now || !has_credit(&self.ch[i], vo, &self.p) {
                     continue;
@@ -698,9 +704,11 @@ impl RouterNoc {
                 c.wire.push_back((now + c.lat, Flit { pkt: p, k: 0, taken: 0 }, vo as u8));
                 self.make_live(i);
                 let ser = self.pkts[p as usize].ser;
+                let setup = self.pkts[p as usize].setup;
                 if sent == 0 {
                     self.pkts[p as usize].start = now;
-                    self.events.push(RouterEvent { token, at: Cycle(now), what: Happened::Started });
+                    // The NIU took the command up `setup` cycles before the head left.
+                    self.events.push(RouterEvent { token, at: Cycle(now - setup), what: Happened::Started });
                     if ser > 0 {
                         self.nius[port].free_at = now + ser;
                     }
@@ -730,7 +738,7 @@ impl RouterNoc {
         let Some(f) = self.ch[u].buf[v].front() else { return req };
         let pk = &self.pkts[f.pkt as usize];
         let h = &pk.hops[f.k as usize];
-        for b in 0..h.nkids as usize {
+        for (b, slot) in req.iter_mut().enumerate().take(h.nkids as usize) {
             if f.taken & (1 << b) != 0 {
                 continue;
             }
@@ -738,7 +746,7 @@ impl RouterNoc {
             let n = kid.chan as usize;
             let ok = self.ch[n].owner[kid.vc as usize].is_none_or(|(p, _)| p == f.pkt);
             if ok && has_credit(&self.ch[n], kid.vc as usize, &self.p) {
-                req[b] = Some(kid.chan);
+                *slot = Some(kid.chan);
             }
         }
         req

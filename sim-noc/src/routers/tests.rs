@@ -30,7 +30,7 @@ fn at(x: u32, y: u32) -> Noc0Coord {
 }
 
 fn unicast(r: &mut RouterNoc, noc: NocId, src: Noc0Coord, dst: Noc0Coord, payload: u32, ready: Cycle, token: u64) {
-    r.send(Send { noc, src, dests: &[dst], tree: None, payload, ready, vc: UNICAST_VC, paced: true, token });
+    r.send(Send { noc, src, dests: &[dst], tree: None, payload, ready, vc: UNICAST_VC, paced: true, setup: 0, token });
 }
 
 /// Run to the end; per token: (started, departed, first byte, arrived) of destination 0.
@@ -85,7 +85,7 @@ fn a_lone_packet_moves_when_the_calendar_model_says_on_every_route() {
 #[test]
 fn one_flit_packets_and_multicasts_alone_move_as_the_calendar_model_says() {
     let grid = GridSize::new(10, 12);
-    let mut r = RouterNoc::new(grid, params());
+    let r = RouterNoc::new(grid, params());
     let mut cal = NocModel::new(grid, noc_params());
     let (a, b) = (at(1, 1), at(7, 9));
     // A read request and an acknowledgement: one flit each, passing between other packets.
@@ -93,7 +93,18 @@ fn one_flit_packets_and_multicasts_alone_move_as_the_calendar_model_says() {
         let mut r = RouterNoc::new(grid, params());
         let ready = Cycle(1000);
         let to = [b];
-        r.send(Send { noc, src: a, dests: &to, tree: None, payload: 0, ready, vc: UNICAST_VC, paced: false, token: 0 });
+        r.send(Send {
+            noc,
+            src: a,
+            dests: &to,
+            tree: None,
+            payload: 0,
+            ready,
+            vc: UNICAST_VC,
+            paced: false,
+            setup: 0,
+            token: 0,
+        });
         let ack_ready = Cycle(ready.0 + 500);
         let back = [a];
         let vc = super::RESPONSE_VC;
@@ -106,6 +117,7 @@ fn one_flit_packets_and_multicasts_alone_move_as_the_calendar_model_says() {
             ready: ack_ready,
             vc,
             paced: false,
+            setup: 0,
             token: 1,
         });
         let want = cal.request(noc, a, b, ready);
@@ -137,6 +149,7 @@ fn one_flit_packets_and_multicasts_alone_move_as_the_calendar_model_says() {
                 ready,
                 vc: super::MULTICAST_VC,
                 paced: true,
+                setup: 37 * k as u64,
                 token,
             });
             let mut ev = Vec::new();
@@ -148,7 +161,7 @@ fn one_flit_packets_and_multicasts_alone_move_as_the_calendar_model_says() {
                 &dests,
                 2048,
                 ready,
-                sim_core::Cycles::ZERO,
+                sim_core::Cycles(37 * k as u64),
             );
             for (i, w) in want.iter().enumerate() {
                 let find = |h: Happened| ev.iter().find(|e| e.what == h).map(|e| e.at);
@@ -156,6 +169,7 @@ fn one_flit_packets_and_multicasts_alone_move_as_the_calendar_model_says() {
                 assert_eq!(find(Happened::Arrived(i as u16)), Some(w.arrive), "{noc:?} rect {k} dest {i}");
             }
             assert_eq!(ev.iter().find(|e| e.what == Happened::Departed).map(|e| e.at), Some(want[0].inject_end));
+            assert_eq!(ev.iter().find(|e| e.what == Happened::Started).map(|e| e.at), Some(want[0].inject_start));
         }
     }
 }
@@ -218,6 +232,7 @@ fn all_to_all(
                     ready: start,
                     vc: (i % vcs as u32) as u8,
                     paced: true,
+                    setup: 0,
                     token,
                 });
                 owner.push(rank);
