@@ -1,6 +1,8 @@
 //! The NoC link-utilisation heatmap: one SVG panel per NoC, the tiles of the grid labelled by type, every
 //! router link drawn as an arrow coloured (and thickened) by its utilisation over the run, wrap-around links
-//! as stubs at the grid's edge, and a colour scale.
+//! as stubs at the grid's edge, and a colour scale. With the router-level NoC model an arrow's tooltip also
+//! gives the buffer at the link's far end: its average occupancy and how often head-of-line blocking
+//! stalled it.
 
 use super::{NocReport, RunReport};
 use sim_noc::Dir;
@@ -104,7 +106,17 @@ fn panel(s: &mut String, r: &RunReport, chip: &Chip, noc: NocId, ox: f64, oy: f6
         let (x, y) = l.from;
         let (px, py) = pos(x, y);
         let u = NocReport::util(l.busy, r.cycles);
-        let title = format!("{} from {x}-{y}: {:.1}% busy, {} bytes", l.dir.npe_name(), u * 100.0, l.bytes);
+        let mut title = format!("{} from {x}-{y}: {:.1}% busy, {} bytes", l.dir.npe_name(), u * 100.0, l.bytes);
+        if l.hol_cycles > 0 || l.buffer_flit_cycles > 0 {
+            // The router-level model's buffer at the link's far end.
+            let hol = NocReport::util(l.hol_cycles, r.cycles);
+            let avg = l.buffer_flit_cycles as f64 / r.cycles.0.max(1) as f64;
+            let _ = write!(
+                title,
+                "; far-end buffer: {avg:.1} flits on average, head-of-line blocked {:.1}% of cycles",
+                hol * 100.0
+            );
+        }
         let mid = TILE / 2.0;
         match l.dir {
             Dir::East => {

@@ -78,6 +78,11 @@ pub struct LinkUse {
     pub busy: u64,
     /// Payload bytes it carried.
     pub bytes: u64,
+    /// The input buffer at its far end (router-level model only, else 0): cycles that input picked a VC
+    /// whose flit could not move (head-of-line blocking), and flits held summed over cycles.
+    pub hol_cycles: u64,
+    /// See [`LinkUse::hol_cycles`].
+    pub buffer_flit_cycles: u64,
 }
 
 /// Use of one NIU port.
@@ -93,6 +98,11 @@ pub struct PortUse {
     pub busy: u64,
     /// Payload bytes.
     pub bytes: u64,
+    /// The port's buffer (router-level model only, else 0): for an injection port the router input it
+    /// feeds, for an ejection port the NIU's; see [`LinkUse::hol_cycles`].
+    pub hol_cycles: u64,
+    /// See [`LinkUse::buffer_flit_cycles`].
+    pub buffer_flit_cycles: u64,
 }
 
 /// Use of one GDDR channel.

@@ -11,8 +11,12 @@
 //!   "nocs": [ { "noc": "NOC_0"|"NOC_1", "packets": u64, "flits": u64, "bytes": u64,
 //!               "link_util_avg": f64, "link_util_peak": f64 } ],
 //!   "links": [ { "noc": str, "from": [x, y], "dir": "NOC_0_EAST"|…, "busy": u64, "bytes": u64,
-//!                "util": f64 } ],                          // links that carried traffic
-//!   "ports": [ { "noc": str, "tile": [x, y], "inject": bool, "busy": u64, "bytes": u64 } ],
+//!                "util": f64, "hol_cycles": u64, "buffer_flits_avg": f64 } ], // links that carried traffic
+//!   "ports": [ { "noc": str, "tile": [x, y], "inject": bool, "busy": u64, "bytes": u64,
+//!                "hol_cycles": u64, "buffer_flits_avg": f64 } ],
+//!     (hol_cycles: cycles the input buffer at the link's far end, or the port's, picked a VC whose flit
+//!      could not move; buffer_flits_avg: flits it held on average over the run; both 0 except with
+//!      noc.model=router)
 //!   "dram": [ { "channel": u32, "sub": u32, "read_bytes": u64, "write_bytes": u64, "busy": u64,
 //!               "bytes_per_cycle": f64 } ],
 //!   "eth": [ { "channel": u32, "noc0": [x, y], "tx_bytes": u64, "tx_packets": u64, "tx_busy": u64,
@@ -32,6 +36,11 @@
 use super::{NocReport, RunReport};
 use serde_json::{Value, json};
 use soc_descriptors::NocId;
+
+/// Flits a buffer held on average over a `cycles`-long run.
+fn avg_flits(flit_cycles: u64, cycles: u64) -> f64 {
+    flit_cycles as f64 / cycles.max(1) as f64
+}
 
 /// The schema version written as `"tensim_stats"`.
 pub const STATS_VERSION: u32 = 1;
@@ -70,6 +79,7 @@ impl RunReport {
                 json!({
                     "noc": l.noc.to_string(), "from": [l.from.0, l.from.1], "dir": l.dir.npe_name(),
                     "busy": l.busy, "bytes": l.bytes, "util": NocReport::util(l.busy, self.cycles),
+                    "hol_cycles": l.hol_cycles, "buffer_flits_avg": avg_flits(l.buffer_flit_cycles, self.cycles.0),
                 })
             })
             .collect();
@@ -80,7 +90,8 @@ impl RunReport {
             .map(|p| {
                 json!({
                     "noc": p.noc.to_string(), "tile": [p.tile.0, p.tile.1], "inject": p.inject, "busy": p.busy,
-                    "bytes": p.bytes,
+                    "bytes": p.bytes, "hol_cycles": p.hol_cycles,
+                    "buffer_flits_avg": avg_flits(p.buffer_flit_cycles, self.cycles.0),
                 })
             })
             .collect();

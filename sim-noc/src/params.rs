@@ -62,10 +62,12 @@ pub struct NocParams {
     /// Bytes one virtual channel can hold in a router's inbound port (its guaranteed share plus the most
     /// it may claim from the shared pool): what a stalled packet can park in each router behind its head.
     pub vc_buffer_bytes: u32,
-    /// Bytes of a router's inbound-port buffer each VC is guaranteed (router model).
-    pub vc_reserved_bytes: u32,
-    /// Bytes of a router's inbound-port buffer its VCs share beyond their guarantees (router model).
-    pub port_shared_bytes: u32,
+    /// Flits of a router's inbound-port buffer each VC is guaranteed (router model).
+    pub vc_reserved_flits: u32,
+    /// The most flits one VC may hold in a router's inbound-port buffer, guarantee included (router model).
+    pub vc_cap_flits: u32,
+    /// Flits of a router's inbound-port buffer its VCs share beyond their guarantees (router model).
+    pub port_shared_flits: u32,
     /// Cycles from a flit leaving a router's input buffer to its credit reaching the sender (router model).
     pub credit_delay: Cycles,
     /// Whether a router input picks a VC before knowing whether its flit can move (router model).

@@ -91,6 +91,12 @@ pub trait NocTiming: Send {
     fn stepped(&mut self) -> Option<&mut crate::routers::RouterTiming> {
         None
     }
+    /// Per router buffer, for models that have them: (head-of-line-blocked cycles, flits held summed over
+    /// cycles), links first in [`LinkId`] order, then every NIU's injection port and its ejection port in
+    /// [`Topology::niu_index`] order.
+    fn buffer_counters(&self) -> Option<Vec<(u64, u64)>> {
+        None
+    }
 }
 
 /// The model `params.model` names, for a `grid`-sized chip.

@@ -166,8 +166,9 @@ keys! {
     "noc.mcast_reserve_hop_cycles" => noc.mcast_reserve_per_hop, [0, CYC], "cycles";
     "noc.max_outstanding" => noc.max_outstanding, [1, 65_535], "packets";
     "noc.vc_buffer_bytes" => noc.vc_buffer_bytes, [1, 1 << 20], "bytes";
-    "noc.vc_reserved_bytes" => noc.vc_reserved_bytes, [1, 1 << 20], "bytes";
-    "noc.port_shared_bytes" => noc.port_shared_bytes, [0, 1 << 20], "bytes";
+    "noc.vc_reserved_flits" => noc.vc_reserved_flits, [1, 4096], "flits";
+    "noc.vc_cap_flits" => noc.vc_cap_flits, [1, 4096], "flits";
+    "noc.port_shared_flits" => noc.port_shared_flits, [0, 65536], "flits";
     "noc.credit_delay_cycles" => noc.credit_delay, [0, CYC], "cycles";
     "noc.blind_vc_arbitration" => noc.blind_vc_arbitration, [0, 1], "flag";
     "noc.router_to_niu_cycles" => noc.router_to_niu, [0, CYC], "cycles";

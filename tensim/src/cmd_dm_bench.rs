@@ -192,7 +192,7 @@ fn rows_json(rows: &[Row]) -> serde_json::Value {
             serde_json::json!({
                 "kernel": r.kernel, "run_host_id": r.run_host_id, "size": r.size, "count": r.count,
                 "latency": r.latency, "bandwidth": r.bandwidth, "backpressure": r.backpressure,
-                "stalled_per_tile": r.stalled_per_tile, "run_cycles": r.run_cycles.0,
+                "stalled_per_tile": r.stalled_per_tile, "run_cycles": r.run_cycles.0, "hol_cycles": r.hol_cycles,
             })
         })
         .collect()

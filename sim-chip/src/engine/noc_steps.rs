@@ -36,6 +36,8 @@ struct Pending {
     first: Cycle,
     /// The command buffer (read, write, atomic) it holds until its first flit leaves, if any.
     holds: Option<u8>,
+    /// A read request: when its destination's NIU was booked to start serving it.
+    booked: Cycle,
 }
 
 /// The engine's side of a stepped NoC model.
@@ -55,7 +57,7 @@ pub(crate) struct NocSteps {
 impl NocSteps {
     /// A token for a packet to `dests` destinations.
     pub fn token(&mut self, then: Then, dests: u32) -> u64 {
-        let p = Pending { then, left: 2 + 2 * dests, first: Cycle(u64::MAX), holds: None };
+        let p = Pending { then, left: 2 + 2 * dests, first: Cycle(u64::MAX), holds: None, booked: Cycle::ZERO };
         let t = match self.free.pop() {
             Some(i) => {
                 self.pending[i as usize] = p;
@@ -73,6 +75,11 @@ impl NocSteps {
     /// The packet sent last belongs to `then` (a write learns its packet's id after sending).
     pub fn retarget_last(&mut self, then: Then) {
         self.pending[self.last as usize].then = then;
+    }
+
+    /// The read request sent last was booked to be served from `at`.
+    pub fn booked_last(&mut self, at: Cycle) {
+        self.pending[self.last as usize].booked = at;
     }
 
     /// The packet sent last holds command buffer `buf` until its first flit leaves.
@@ -147,7 +154,7 @@ impl Engine {
             (Happened::FirstByte(_), _) => p.first = p.first.min(e.at),
             (Happened::Departed, Then::Write(x)) => self.sched.queue.push(at, Ev::WriteDepart(x)),
             (Happened::Departed, _) => {}
-            (Happened::Arrived(d), then) => self.noc_arrived(then, d, at, p.first),
+            (Happened::Arrived(d), then) => self.noc_arrived(then, d, at.max(p.booked), p.first),
         }
         p.left -= 1;
         self.chip.steps.pending[i] = p;
@@ -160,10 +167,9 @@ impl Engine {
         let c = &mut self.chip;
         match then {
             Then::ReadRequest(x) => {
-                let (src, tile) = c.xfers[x as usize].dest;
-                let (noc, size) = (c.xfers[x as usize].noc, c.xfers[x as usize].size);
-                let serve = if src.is_dram() { c.dram_timing.read_serve() } else { c.noc_params.read_serve };
-                let start = c.routers().serve(tile, noc, at, serve);
+                let (src, size) = (c.xfers[x as usize].dest.0, c.xfers[x as usize].size);
+                // `at`: the request is in and its booked service slot has come.
+                let start = at;
                 let ready = match src {
                     Mem::L1 { .. } => start + c.noc_params.l1_read_latency,
                     Mem::Dram { channel, addr } => {

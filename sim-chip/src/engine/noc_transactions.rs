@@ -575,8 +575,12 @@ impl Engine {
         let cnt = c.cores[r.core.0 as usize].counters(r.risc, r.noc);
         cnt.reads_issued += 1;
         cnt.trid_reads[r.trid as usize] += 1;
+        let serve = if src.0.is_dram() { c.dram_timing.read_serve() } else { c.noc_params.read_serve };
+        let (depart, booked) = c.routers().book_serve(r.noc, me, src.1, now, serve);
         let token = c.steps.token(Then::ReadRequest(id), 1);
-        let started = c.routers().send(send(r.noc, me, &[src.1], None, 0, now, r.vc, false, token));
+        c.steps.booked_last(booked);
+        let to = [src.1];
+        let started = c.routers().send(send(r.noc, me, &to, None, 0, depart, r.vc, false, token));
         self.noc_sent(now);
         started.unwrap_or(sim_tensix::CMD_PENDING)
     }

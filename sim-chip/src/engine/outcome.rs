@@ -11,13 +11,25 @@ fn noc_report(e: &Engine) -> NocReport {
     let noc = &e.chip.noc;
     let topo = noc.topology();
     let g = topo.grid();
+    let buffers = noc.buffer_counters();
+    let buffer = |i: usize| buffers.as_ref().map_or((0, 0), |b| b[i]);
     let links = noc
         .links()
         .map(|(l, c)| {
             let (from, dir) = topo.link_info(l);
-            LinkUse { noc: dir.noc(), from: (from.x, from.y), dir, busy: c.busy, bytes: c.bytes }
+            let (hol_cycles, buffer_flit_cycles) = buffer(l.0 as usize);
+            LinkUse {
+                noc: dir.noc(),
+                from: (from.x, from.y),
+                dir,
+                busy: c.busy,
+                bytes: c.bytes,
+                hol_cycles,
+                buffer_flit_cycles,
+            }
         })
         .collect();
+    let (num_links, nius) = (topo.num_links(), g.count() * 2);
     let mut ports = Vec::new();
     for y in 0..g.y {
         for x in 0..g.x {
@@ -25,7 +37,17 @@ fn noc_report(e: &Engine) -> NocReport {
                 for inject in [true, false] {
                     let c = noc.port(Noc0Coord::new(x, y), n, inject);
                     if c.uses > 0 {
-                        ports.push(PortUse { noc: n, tile: (x, y), inject, busy: c.busy, bytes: c.bytes });
+                        let niu = topo.niu_index(Noc0Coord::new(x, y), n);
+                        let (hol_cycles, buffer_flit_cycles) = buffer(num_links + niu + if inject { 0 } else { nius });
+                        ports.push(PortUse {
+                            noc: n,
+                            tile: (x, y),
+                            inject,
+                            busy: c.busy,
+                            bytes: c.bytes,
+                            hol_cycles,
+                            buffer_flit_cycles,
+                        });
                     }
                 }
             }

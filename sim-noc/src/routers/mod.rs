@@ -81,8 +81,7 @@ pub struct RouterParams {
 impl RouterParams {
     /// The router parameters of a chip's NoC parameters.
     pub fn from_noc(params: &crate::params::NocParams) -> RouterParams {
-        let flit = params.flit_bytes.max(1);
-        let reserved = (params.vc_reserved_bytes / flit).max(1);
+        let reserved = params.vc_reserved_flits.max(1);
         RouterParams {
             hop: params.hop.0,
             niu_to_router: params.niu_to_router.0,
@@ -90,8 +89,8 @@ impl RouterParams {
             flit_bytes: params.flit_bytes,
             header_flits: params.header_flits,
             reserved_flits: reserved,
-            vc_cap_flits: (params.vc_buffer_bytes / flit).max(reserved),
-            shared_flits: params.port_shared_bytes / flit,
+            vc_cap_flits: params.vc_cap_flits.max(reserved),
+            shared_flits: params.port_shared_flits,
             credit_delay: params.credit_delay.0,
             blind: params.blind_vc_arbitration,
             inject_cycles_per_kflit: params.inject_cycles_per_kflit,
@@ -277,6 +276,8 @@ pub struct RouterNoc {
     stats: RouterStats,
     scratch_route: Vec<LinkId>,
     outs: Vec<u32>,
+    /// Inputs whose pick could move this cycle.
+    reqs: Vec<u32>,
     /// Flits in buffers (not on wires) over all channels: while any, every cycle has work.
     buffered: u64,
 }
@@ -306,6 +307,7 @@ impl RouterNoc {
             stats: RouterStats::default(),
             scratch_route: Vec::new(),
             outs: Vec::new(),
+            reqs: Vec::new(),
             buffered: 0,
         };
         let mut ins: Vec<Vec<u32>> = vec![Vec::new(); ports];
@@ -758,6 +760,8 @@ impl RouterNoc {
         let first_eject = self.eject(0) as u32;
         let mut outs = std::mem::take(&mut self.outs);
         outs.clear();
+        let mut reqs = std::mem::take(&mut self.reqs);
+        reqs.clear();
         for i in 0..self.live.len() {
             let u = self.live[i] as usize;
             if u as u32 >= first_eject || self.ch[u].full == 0 {
@@ -795,6 +799,7 @@ impl RouterNoc {
                 c.req_vc = v as u8;
                 c.req = req;
                 outs.extend(req.iter().flatten());
+                reqs.push(u as u32);
             }
         }
         for &n in &outs {
@@ -835,11 +840,8 @@ impl RouterNoc {
         }
         // Inputs: a flit every branch of which has taken a copy leaves its buffer; an input whose pick moved
         // nothing lost the cycle.
-        for i in 0..self.live.len() {
-            let u = self.live[i] as usize;
-            if u as u32 >= first_eject {
-                continue;
-            }
+        for &u in &reqs {
+            let u = u as usize;
             let had_req = self.ch[u].req.iter().any(Option::is_some);
             let v = self.ch[u].req_vc as usize;
             let done = self.ch[u].buf[v].front().is_some_and(|f| {
@@ -863,6 +865,7 @@ impl RouterNoc {
             self.ch[u].req = [None; 3];
         }
         self.outs = outs;
+        self.reqs = reqs;
     }
 }
 

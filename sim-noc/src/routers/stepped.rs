@@ -90,13 +90,28 @@ impl RouterTiming {
         self.routers.next_activity()
     }
 
-    /// A read request reached `tile`'s NIU on `noc` at `arrive`; the NIU serves one at a time for `serve`
-    /// cycles each. Returns when it starts on this one.
-    pub fn serve(&mut self, tile: Noc0Coord, noc: NocId, arrive: Cycle, serve: Cycles) -> Cycle {
-        let i = self.topo.niu_index(tile, noc);
-        let start = arrive.max(self.serve_free[i]);
+    /// A read request from `src` to `dst`'s NIU on `noc`, issued at `now`: the NIU serves one request at a
+    /// time for `serve` cycles, and a request that would find it busy waits at its source, holding the
+    /// requester's read command buffer (as [`crate::model::NocModel::served_request`] books it). Returns
+    /// (when the request may leave, when its service is booked to start); service starts at the later of
+    /// that and the request's actual arrival.
+    pub fn book_serve(
+        &mut self,
+        noc: NocId,
+        src: Noc0Coord,
+        dst: Noc0Coord,
+        now: Cycle,
+        serve: Cycles,
+    ) -> (Cycle, Cycle) {
+        if serve.0 == 0 {
+            return (now, now);
+        }
+        let p = &self.params;
+        let latency = p.niu_to_router.0 + self.topo.hops(noc, src, dst) as u64 * p.hop.0 + p.router_to_niu.0 + 1;
+        let i = self.topo.niu_index(dst, noc);
+        let start = (now + Cycles(latency)).max(self.serve_free[i]);
         self.serve_free[i] = start + serve;
-        start
+        (Cycle(start.0 - latency), start)
     }
 
     /// The routers' counters.
@@ -177,5 +192,8 @@ impl NocTiming for RouterTiming {
     }
     fn stepped(&mut self) -> Option<&mut RouterTiming> {
         Some(self)
+    }
+    fn buffer_counters(&self) -> Option<Vec<(u64, u64)>> {
+        Some(self.port_counters())
     }
 }

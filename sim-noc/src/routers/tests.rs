@@ -13,8 +13,9 @@ pub(crate) fn noc_params() -> NocParams {
         inject_cycles_per_kflit: 1022,
         loopback_cycles_per_kflit: 1071,
         loopback_turn: Cycles(27),
-        vc_reserved_bytes: 32,
-        port_shared_bytes: 1536,
+        vc_reserved_flits: 1,
+        vc_cap_flits: 16,
+        port_shared_flits: 48,
         credit_delay: Cycles(7),
         blind_vc_arbitration: true,
         ..test_model().params().clone()

@@ -81,6 +81,7 @@ fn run_point(
             stalled_per_tile: p.stalled_per_tile,
             backpressure: p.backpressure,
             run_cycles: p.run_cycles,
+            hol_cycles: p.hol_cycles,
         })
         .collect())
 }

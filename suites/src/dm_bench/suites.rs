@@ -192,6 +192,9 @@ pub struct PointRow {
     pub backpressure: bool,
     /// The whole run's simulated cycles (launch of the first core to the end of the last).
     pub run_cycles: Cycles,
+    /// Router inputs' cycles lost to head-of-line blocking over the run, summed over every link and port
+    /// (router-level NoC model only, else 0).
+    pub hol_cycles: u64,
 }
 
 impl Suite {
@@ -527,6 +530,7 @@ fn rows(r: &RunReport, measured: &[Measured]) -> Vec<PointRow> {
     let bp = &r.noc.backpressure;
     let (cycles, tiles) = (r.cycles.0, r.noc.worker_tiles);
     let (stalled_per_tile, backpressure) = (bp.stalled_per_tile(cycles, tiles), bp.significant(cycles, tiles));
+    let hol_cycles = r.noc.links.iter().map(|l| l.hol_cycles).chain(r.noc.ports.iter().map(|p| p.hol_cycles)).sum();
     let mut labels: Vec<&'static str> = Vec::new();
     for m in measured {
         if !labels.contains(&m.label) {
@@ -552,6 +556,7 @@ fn rows(r: &RunReport, measured: &[Measured]) -> Vec<PointRow> {
                 stalled_per_tile,
                 backpressure,
                 run_cycles: r.cycles,
+                hol_cycles,
             }
         })
         .collect()

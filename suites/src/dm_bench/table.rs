@@ -28,6 +28,9 @@ pub struct Row {
     pub backpressure: bool,
     /// The simulated run's cycles, first core's launch to the last core's end (zero for a measured row).
     pub run_cycles: Cycles,
+    /// Router inputs' cycles lost to head-of-line blocking (router-level NoC model; else and for a
+    /// measured row 0).
+    pub hol_cycles: u64,
 }
 
 /// A table in tt-metal's layout.
@@ -184,6 +187,7 @@ pub fn parse_table(text: &str, file: &str) -> Result<Vec<Row>, String> {
             latency: positive("Latency (cycles)", true)?,
             bandwidth: positive("Bandwidth (bytes/cycle)", false)?,
             stalled_per_tile: 0.0,
+            hol_cycles: 0,
             backpressure: false,
             run_cycles: Cycles::ZERO,
         });
@@ -287,6 +291,7 @@ mod tests {
                 latency: 300.0,
                 bandwidth: 32.0 / 300.0,
                 stalled_per_tile: 0.0,
+                hol_cycles: 0,
                 backpressure: false,
                 run_cycles: Cycles::ZERO,
             },
@@ -298,6 +303,7 @@ mod tests {
                 latency: 400.5,
                 bandwidth: 0.16,
                 stalled_per_tile: 0.0,
+                hol_cycles: 0,
                 backpressure: false,
                 run_cycles: Cycles::ZERO,
             },
