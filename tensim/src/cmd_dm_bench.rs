@@ -306,7 +306,7 @@ pub fn run(a: &DmBenchArgs) -> CliResult<ExitCode> {
         say!(
             "not modelled: wormhole back-pressure in {} of {} rows (Transaction Size x Number of Transactions: {}): \
              their runs stalled packets behind other destinations' backlogs beyond router buffering, so their \
-             cycles are optimistic",
+             cycles are optimistic (--set noc.model=router models the routers' buffers and arbitration, far more slowly)",
             marked.len(),
             rows.len(),
             marked.join(", ")

@@ -138,7 +138,8 @@ pub(crate) fn report(e: &Engine, program_id: u32, clock_mhz: u32) -> RunReport {
              than the routers behind them buffer ({stalled:.1} per worker core at an average moment; the first at \
              cycle {}, link {} from NoC0 tile ({},{}); up to {} cycles beyond the buffers). Silicon stalls the \
              links behind such a backlog and many-to-many traffic collapses (tt-metal's all-to-all tables: about \
-             3.4 B/cycle per core); tensim lets the other traffic pass, so these cycles are optimistic",
+             3.4 B/cycle per core); this model lets the other traffic pass, so these cycles are optimistic \
+             (noc.model = router models the routers' buffers and arbitration, far more slowly)",
             bp.blocked_packets,
             at.0,
             dir.npe_name(),

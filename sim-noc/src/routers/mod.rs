@@ -165,44 +165,49 @@ struct Flit {
     taken: u8,
 }
 
-/// One channel: a link, injection port or ejection port, with the input buffer at its far end.
+/// One channel: a link, injection port or ejection port, with the input buffer at its far end. Laid out
+/// by hand (`repr(C)`): what every cycle's passes read first, then the wire and credit queues, then the
+/// per-VC state, the buffers last.
 #[derive(Debug, Clone, Default)]
+#[repr(C)]
 struct Chan {
-    lat: u64,
-    /// Flits on the wire: when they reach the buffer, the flit, its VC.
-    wire: VecDeque<(u64, Flit, u8)>,
-    /// The far end's buffer, per VC.
-    buf: [VecDeque<Flit>; VCS],
     /// VCs whose buffer holds a flit (bit per VC).
     full: u16,
-    /// Flits in the buffer.
-    held: u32,
-    /// Sender side: flits per VC sent and not yet credited back, and of those beyond the guarantee.
-    out: [u32; VCS],
-    shared_used: u32,
-    credit_back: VecDeque<(u64, u8)>,
-    /// Per output VC: the packet that owns it and the flits of it sent.
-    owner: [Option<(u32, u32)>; VCS],
-    /// The router inputs feeding this channel (empty for an injection port).
-    ups: Vec<u32>,
     /// Input stage: the VC looked at first next.
     in_rr: u8,
     /// Output stage: the input looked at first next.
     out_rr: u8,
-    /// Input stage result this cycle: the VC picked and, per branch of its flit, the output asked for.
+    /// Input stage result this cycle: the VC picked …
     req_vc: u8,
-    req: [Option<u32>; 3],
     /// Whether the channel is on the live list.
     live: bool,
     /// Whether a branch of its input's pick was granted this cycle.
     granted: bool,
+    /// Flits in the buffer.
+    held: u32,
+    /// Sender side: flits sent beyond the VCs' guarantees and not yet credited back.
+    shared_used: u32,
+    /// … and, per branch of its flit, the output asked for.
+    req: [Option<u32>; 3],
     /// The last cycle its output stage ran.
     arbitrated: u64,
+    lat: u64,
+    /// Flits on the wire: when they reach the buffer, the flit, its VC.
+    wire: VecDeque<(u64, Flit, u8)>,
+    credit_back: VecDeque<(u64, u8)>,
+    /// Sender side: flits per VC sent and not yet credited back.
+    out: [u32; VCS],
+    /// Per output VC: the packet that owns it and the flits of it sent.
+    owner: [Option<(u32, u32)>; VCS],
+    /// The router inputs feeding this channel (empty for an injection port).
+    ups: Vec<u32>,
     /// Cycles its input picked a VC whose flit could not move.
-    pub hol_cycles: u64,
+    hol_cycles: u64,
     /// Sum over cycles of the flits in its buffer (occupancy × time), and when `held` last changed.
     occupancy: u64,
     since: u64,
+    /// The far end's buffer, per VC.
+    buf: [VecDeque<Flit>; VCS],
 }
 
 #[derive(Debug, Clone)]
