@@ -158,12 +158,12 @@ FORCE_INLINE void noc_async_read_tile(const uint32_t id, const AddrGen& g, uint3
 template <uint32_t max_page_size = NOC_MAX_BURST_SIZE + 1, bool enable_noc_tracing = true, bool posted = false>
 FORCE_INLINE void noc_async_write(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint32_t size,
                                   uint8_t noc = noc_index, uint32_t vc = NOC_UNICAST_WRITE_VC) {
-    tensim::api->write(src_local_l1_addr, dst_noc_addr, size, noc, posted);
+    tensim::api->write_vc(src_local_l1_addr, dst_noc_addr, size, noc, posted, vc);
 }
 template <bool enable_noc_tracing = true, bool posted = false>
 FORCE_INLINE void noc_async_write_one_packet(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint32_t size,
                                              uint8_t noc = noc_index, uint32_t vc = NOC_UNICAST_WRITE_VC) {
-    tensim::api->write(src_local_l1_addr, dst_noc_addr, size, noc, posted);
+    tensim::api->write_vc(src_local_l1_addr, dst_noc_addr, size, noc, posted, vc);
 }
 template <typename AddrGen, bool enable_noc_tracing = true, bool posted = false>
 FORCE_INLINE void noc_async_write_page(const uint32_t id, const AddrGen& g, uint32_t src_local_l1_addr,

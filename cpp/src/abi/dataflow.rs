@@ -93,6 +93,20 @@ pub(super) extern "C-unwind" fn write(src: u32, dst: u64, size: u32, n: u32, pos
     })
 }
 
+/// `noc_async_write(…, noc, vc)`: the VC the kernel names (the default one goes through [`write`]).
+pub(super) extern "C-unwind" fn write_vc(src: u32, dst: u64, size: u32, n: u32, posted: u32, vc: u32) {
+    if vc == u32::from(sim_tensix::NOC_UNICAST_WRITE_VC) {
+        return write(src, dst, size, n, posted);
+    }
+    ffi::dataflow("noc_async_write", |d| {
+        if posted != 0 {
+            d.noc_async_write_posted(src, dst, size)
+        } else {
+            d.noc_async_write_on_vc(src, dst, size, noc(n), vc.min(255) as u8)
+        }
+    })
+}
+
 #[allow(clippy::too_many_arguments)]
 pub(super) extern "C-unwind" fn read_page(
     gen_: u32,

@@ -21,7 +21,7 @@ use std::ffi::{c_char, c_void};
 use std::sync::{LazyLock, Mutex};
 
 /// The ABI version `tensim/abi.h` declares.
-pub const ABI_VERSION: u32 = 8;
+pub const ABI_VERSION: u32 = 9;
 
 /// The table (`struct tensim_api` of `tensim/abi.h`).
 #[repr(C)]
@@ -66,6 +66,7 @@ pub struct TensimApi {
     pub(crate) fail: extern "C-unwind" fn(*const c_char),
     pub(crate) dprint_state: extern "C-unwind" fn(u32, u32) -> u32,
     pub(crate) exit_jump: extern "C-unwind" fn(*mut c_void) -> *mut c_void,
+    pub(crate) write_vc: extern "C-unwind" fn(u32, u64, u32, u32, u32, u32),
 }
 
 /// The one table every kernel gets.
@@ -110,6 +111,7 @@ pub static TABLE: TensimApi = TensimApi {
     fail,
     dprint_state,
     exit_jump,
+    write_vc: dataflow::write_vc,
 };
 
 /// Store (`set` not null) and return the running kernel's exit jump.

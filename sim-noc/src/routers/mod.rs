@@ -237,6 +237,8 @@ struct Packet {
     left: u32,
     /// When the head left the source NIU.
     start: u64,
+    /// When the NIU took it up (a packet with a path reservation: `setup` cycles before its head).
+    takeup: u64,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -249,6 +251,8 @@ struct Niu {
     promised: [bool; 2],
     /// The NIU takes the next paced packet's head no earlier than this (its injection rate).
     free_at: u64,
+    /// Whether the front packet of each queue, one with a path reservation, has been taken up.
+    taken: [bool; 2],
     live: bool,
 }
 
@@ -407,6 +411,7 @@ impl RouterNoc {
             turn: if looped && s.tree.is_none() { self.p.loopback_turn } else { 0 },
             left: s.dests.len() as u32,
             start: 0,
+            takeup: 0,
         };
         let id = match self.free_pkts.pop() {
             Some(i) => {
@@ -543,8 +548,16 @@ impl RouterNoc {
             for q in 0..2 {
                 if let Some(&p) = niu.q[q].front() {
                     let pk = &self.pkts[p as usize];
-                    let free = if pk.ser > 0 && niu.sent[q] == 0 { niu.free_at } else { 0 };
-                    next = next.min(pk.ready.max(free) + if niu.sent[q] == 0 { pk.setup } else { 0 });
+                    let t = if niu.sent[q] > 0 {
+                        pk.ready
+                    } else if niu.taken[q] {
+                        pk.takeup + pk.setup
+                    } else if pk.ser > 0 {
+                        pk.ready.max(niu.free_at)
+                    } else {
+                        pk.ready
+                    };
+                    next = next.min(t);
                 }
             }
         }
@@ -691,13 +704,28 @@ impl RouterNoc {
                 let pk = &self.pkts[p as usize];
                 let vo = pk.hops[0].vc as usize;
                 let sent = niu.sent[qi];
-                // A paced packet's head waits for the NIU to be done with the one before.
+                // A paced packet waits for the NIU to be done with the one before.
+                let take_up = if pk.ser > 0 { pk.ready.max(niu.free_at) } else { pk.ready };
+                if sent == 0 && pk.setup > 0 && !niu.taken[qi] {
+                    if take_up > now {
+                        continue;
+                    }
+                    // The NIU takes up a packet with a path reservation now: the command buffer is free
+                    // again, and the head follows once the path is reserved.
+                    let token = pk.token;
+                    self.pkts[p as usize].takeup = now;
+                    self.nius[port].taken[qi] = true;
+                    self.events.push(RouterEvent { token, at: Cycle(now), what: Happened::Started });
+                    continue;
+                }
+                let pk = &self.pkts[p as usize];
+                let niu = &self.nius[port];
                 let earliest = if sent > 0 {
                     0
-                } else if pk.ser > 0 {
-                    pk.ready.max(niu.free_at) + pk.setup
+                } else if pk.setup > 0 {
+                    pk.takeup + pk.setup
                 } else {
-                    pk.ready + pk.setup
+                    take_up
                 };
                 if earliest > now || !has_credit(&self.ch[i], vo, &self.p) {
                     continue;
@@ -714,8 +742,10 @@ impl RouterNoc {
                 let setup = self.pkts[p as usize].setup;
                 if sent == 0 {
                     self.pkts[p as usize].start = now;
-                    // The NIU took the command up `setup` cycles before the head left.
-                    self.events.push(RouterEvent { token, at: Cycle(now - setup), what: Happened::Started });
+                    // (A packet with a path reservation said so when the NIU took it up.)
+                    if setup == 0 {
+                        self.events.push(RouterEvent { token, at: Cycle(now), what: Happened::Started });
+                    }
                     if ser > 0 {
                         self.nius[port].free_at = now + ser;
                     }
@@ -727,6 +757,7 @@ impl RouterNoc {
                 niu.last = qi;
                 if niu.sent[qi] == flits {
                     niu.sent[qi] = 0;
+                    niu.taken[qi] = false;
                     niu.q[qi].pop_front();
                     self.ch[i].owner[vo] = None;
                     let at = Cycle((now + 1).max(start + ser));

@@ -5,7 +5,7 @@
 #pragma once
 #include <cstdint>
 
-#define TENSIM_ABI_VERSION 8
+#define TENSIM_ABI_VERSION 9
 
 extern "C" {
 struct tensim_api {
@@ -101,6 +101,8 @@ struct tensim_api {
     // The running kernel's exit jump (tensim/kernel_entry.h): stores `set` when not null; returns the one
     // stored for this kernel (null until stored). Kept per kernel: kernels of one object run interleaved.
     void* (*exit_jump)(void* set);
+    // A unicast write on static VC number `vc` (0..=3): `noc_async_write(…, noc, vc)`.
+    void (*write_vc)(uint32_t src_l1, uint64_t dst, uint32_t size, uint32_t noc, uint32_t posted, uint32_t vc);
 };
 }
 
