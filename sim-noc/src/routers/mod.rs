@@ -719,7 +719,6 @@ impl RouterNoc {
                     continue;
                 }
                 let pk = &self.pkts[p as usize];
-                let niu = &self.nius[port];
                 let earliest = if sent > 0 {
                     0
                 } else if pk.setup > 0 {
