@@ -189,6 +189,8 @@ struct Chan {
     shared_used: u32,
     /// … and, per branch of its flit, the output asked for.
     req: [Option<u32>; 3],
+    /// … and the output VC each would take.
+    req_vo: [u8; 3],
     /// The last cycle its output stage ran.
     arbitrated: u64,
     lat: u64,
@@ -770,23 +772,36 @@ impl RouterNoc {
     }
 
     /// The branches of the front flit of VC `v` of channel `u` that can move now: output channel per branch.
-    fn movable(&self, u: usize, v: usize) -> [Option<u32>; 3] {
-        let mut req = [None; 3];
-        let Some(f) = self.ch[u].buf[v].front() else { return req };
+    fn movable(&self, u: usize, v: usize) -> ([Option<u32>; 3], [u8; 3]) {
+        let (mut req, mut vos) = ([None; 3], [0u8; 3]);
+        let Some(f) = self.ch[u].buf[v].front() else { return (req, vos) };
         let pk = &self.pkts[f.pkt as usize];
         let h = &pk.hops[f.k as usize];
-        for (b, slot) in req.iter_mut().enumerate().take(h.nkids as usize) {
+        for b in 0..h.nkids as usize {
             if f.taken & (1 << b) != 0 {
                 continue;
             }
             let kid = &pk.hops[h.kids[b] as usize];
             let n = kid.chan as usize;
-            let ok = self.ch[n].owner[kid.vc as usize].is_none_or(|(p, _)| p == f.pkt);
-            if ok && has_credit(&self.ch[n], kid.vc as usize, &self.p) {
-                *slot = Some(kid.chan);
+            let fits = |vo: u8| {
+                self.ch[n].owner[vo as usize].is_none_or(|(p, _)| p == f.pkt) && has_credit(&self.ch[n], vo as usize, &self.p)
+            };
+            let mut vo = kid.vc;
+            // A response is not static: its head may take either buddy VC of its class at each hop
+            // (noc-flow-control.md §1), the one its packet holds for the body.
+            if kid.vc & 0b110 == RESPONSE_VC {
+                let buddy = vo ^ 1;
+                let holds = |x: u8| self.ch[n].owner[x as usize].is_some_and(|(p, _)| p == f.pkt);
+                if holds(buddy) || (!holds(vo) && !fits(vo) && fits(buddy)) {
+                    vo = buddy;
+                }
+            }
+            if fits(vo) {
+                req[b] = Some(kid.chan);
+                vos[b] = vo;
             }
         }
-        req
+        (req, vos)
     }
 
     /// Input stage, then output stage, over every router input that holds a flit.
@@ -809,7 +824,7 @@ impl RouterNoc {
                 let v = pick(full, start);
                 self.ch[u].in_rr = (v as u8 + 1) % VCS as u8;
                 let req = self.movable(u, v);
-                if req.iter().any(Option::is_some) {
+                if req.0.iter().any(Option::is_some) {
                     chosen = Some((v, req));
                 } else {
                     self.ch[u].hol_cycles += 1;
@@ -822,7 +837,7 @@ impl RouterNoc {
                         continue;
                     }
                     let req = self.movable(u, v);
-                    if req.iter().any(Option::is_some) {
+                    if req.0.iter().any(Option::is_some) {
                         self.ch[u].in_rr = (v as u8 + 1) % VCS as u8;
                         chosen = Some((v, req));
                         break;
@@ -832,8 +847,9 @@ impl RouterNoc {
             if let Some((v, req)) = chosen {
                 let c = &mut self.ch[u];
                 c.req_vc = v as u8;
-                c.req = req;
-                outs.extend(req.iter().flatten());
+                c.req = req.0;
+                c.req_vo = req.1;
+                outs.extend(req.0.iter().flatten());
                 reqs.push(u as u32);
             }
         }
@@ -860,7 +876,7 @@ impl RouterNoc {
             let f = *self.ch[u].buf[v].front().expect("requested");
             let pk = &self.pkts[f.pkt as usize];
             let kid = pk.hops[f.k as usize].kids[b];
-            let vo = pk.hops[kid as usize].vc as usize;
+            let vo = self.ch[u].req_vo[b] as usize;
             let flits = pk.flits;
             take_credit(&mut self.ch[n], vo, &self.p);
             let c = &mut self.ch[n];
