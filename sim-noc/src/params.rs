@@ -72,6 +72,8 @@ pub struct NocParams {
     pub credit_delay: Cycles,
     /// Whether a router input picks a VC before knowing whether its flit can move (router model).
     pub blind_vc_arbitration: bool,
+    /// Whether a response's head may take either buddy VC of its class at each hop (router model).
+    pub dynamic_response_vcs: bool,
     /// Read packets or non-posted write packets one RISC may have in flight per NoC.
     pub max_outstanding: u32,
     /// Time an L1 tile's NIU spends serving one read request (reading the data and forming the response);

@@ -170,7 +170,8 @@ keys! {
     "noc.vc_cap_flits" => noc.vc_cap_flits, [1, 4096], "flits";
     "noc.port_shared_flits" => noc.port_shared_flits, [0, 65536], "flits";
     "noc.credit_delay_cycles" => noc.credit_delay, [0, CYC], "cycles";
-    "noc.blind_vc_arbitration" => noc.blind_vc_arbitration, [0, 1], "flag";
+    "noc.blind_vc_arbitration" => noc.blind_vc_arbitration, [0, 1], "0 (off) or 1 (on)";
+    "noc.dynamic_response_vcs" => noc.dynamic_response_vcs, [0, 1], "0 (off) or 1 (on)";
     "noc.router_to_niu_cycles" => noc.router_to_niu, [0, CYC], "cycles";
 
     "noc.read_serve_cycles" => noc.read_serve, [0, CYC], "cycles";

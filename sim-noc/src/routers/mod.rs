@@ -70,6 +70,8 @@ pub struct RouterParams {
     pub credit_delay: u64,
     /// Whether an input picks its VC before knowing whether the VC's flit can move.
     pub blind: bool,
+    /// Whether a response's head may take either buddy VC of its class at each hop.
+    pub dynamic_responses: bool,
     /// Cycles a source NIU takes per 1000 flits it injects.
     pub inject_cycles_per_kflit: u32,
     /// Cycles a NIU takes per 1000 flits of a packet addressed to its own tile.
@@ -93,6 +95,7 @@ impl RouterParams {
             shared_flits: params.port_shared_flits,
             credit_delay: params.credit_delay.0,
             blind: params.blind_vc_arbitration,
+            dynamic_responses: params.dynamic_response_vcs,
             inject_cycles_per_kflit: params.inject_cycles_per_kflit,
             loopback_cycles_per_kflit: params.loopback_cycles_per_kflit,
             loopback_turn: params.loopback_turn.0,
@@ -784,12 +787,13 @@ impl RouterNoc {
             let kid = &pk.hops[h.kids[b] as usize];
             let n = kid.chan as usize;
             let fits = |vo: u8| {
-                self.ch[n].owner[vo as usize].is_none_or(|(p, _)| p == f.pkt) && has_credit(&self.ch[n], vo as usize, &self.p)
+                self.ch[n].owner[vo as usize].is_none_or(|(p, _)| p == f.pkt)
+                    && has_credit(&self.ch[n], vo as usize, &self.p)
             };
             let mut vo = kid.vc;
             // A response is not static: its head may take either buddy VC of its class at each hop
             // (noc-flow-control.md §1), the one its packet holds for the body.
-            if kid.vc & 0b110 == RESPONSE_VC {
+            if self.p.dynamic_responses && kid.vc & 0b110 == RESPONSE_VC {
                 let buddy = vo ^ 1;
                 let holds = |x: u8| self.ch[n].owner[x as usize].is_some_and(|(p, _)| p == f.pkt);
                 if holds(buddy) || (!holds(vo) && !fits(vo) && fits(buddy)) {

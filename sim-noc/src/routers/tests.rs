@@ -18,6 +18,7 @@ pub(crate) fn noc_params() -> NocParams {
         port_shared_flits: 48,
         credit_delay: Cycles(7),
         blind_vc_arbitration: true,
+        dynamic_response_vcs: true,
         ..test_model().params().clone()
     }
 }
@@ -273,4 +274,35 @@ fn a_port_buffer_shared_by_stalled_vcs_starves_the_others() {
     let roomy = all_to_all(RouterParams { shared_flits: 48, ..params() }, NocId::Noc0, 4, 6, 2048, 2, 2000);
     let tight = all_to_all(RouterParams { shared_flits: 8, ..params() }, NocId::Noc0, 4, 6, 2048, 2, 2000);
     assert!(tight.0 > roomy.0, "{} vs {}", tight.0, roomy.0);
+}
+
+#[test]
+fn responses_share_a_link_on_both_buddy_vcs_where_static_packets_queue() {
+    // Two 8 KiB packets whose routes share the links east of (2,1): on a static VC the second waits for
+    // the first's tail; as responses (not static) the second takes the buddy VC and the two interleave.
+    let run_two = |vc: u8, dynamic: bool| {
+        let mut r = RouterNoc::new(GridSize::new(10, 12), RouterParams { dynamic_responses: dynamic, ..params() });
+        for (token, (src, dst)) in [(at(1, 1), at(6, 1)), (at(2, 1), at(7, 1))].into_iter().enumerate() {
+            let to = [dst];
+            let s = Send {
+                noc: NocId::Noc0,
+                src,
+                dests: &to,
+                tree: None,
+                payload: 8192,
+                ready: Cycle(0),
+                vc,
+                paced: true,
+                setup: 0,
+                token: token as u64,
+            };
+            r.send(s);
+        }
+        let got = run(&mut r);
+        let (a, b) = (got[&0][3].unwrap().0, got[&1][3].unwrap().0);
+        a.abs_diff(b)
+    };
+    assert!(run_two(UNICAST_VC, true) > 200, "static writes queue");
+    assert!(run_two(super::RESPONSE_VC, false) > 200, "responses held on one VC queue too");
+    assert!(run_two(super::RESPONSE_VC, true) < 50, "responses interleave on the buddy VCs");
 }
