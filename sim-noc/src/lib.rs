@@ -13,6 +13,7 @@ pub mod flit;
 pub mod model;
 pub mod params;
 pub mod routers;
+pub mod stepping;
 pub mod timing;
 pub mod topology;
 
@@ -22,6 +23,19 @@ pub use calendar::Calendar;
 pub use dram::{Dram, DramTiming, GddrCalendars, SparseMemory, ZeroLoadDram, dram_timing};
 pub use model::{Delivery, NocModel, NocTraffic, VcClass};
 pub use params::{DramModelKind, DramParams, NocModelKind, NocParams};
-pub use routers::{Happened, RouterEvent, RouterTiming};
-pub use timing::{NocTiming, ZeroLoadNoc, noc_timing};
+pub use routers::RouterTiming;
+pub use stepping::{Happened, MULTICAST_VC, Outgoing, RESPONSE_VC, RouterEvent, SteppedNoc, UNICAST_VC};
+pub use timing::{NocTiming, ZeroLoadNoc};
+
 pub use topology::{Dir, LinkId, Rect, Topology, TreeNode};
+
+use soc_descriptors::GridSize;
+
+/// The model `params.model` names, for a `grid`-sized chip.
+pub fn noc_timing(grid: GridSize, params: NocParams) -> Box<dyn NocTiming> {
+    match params.model {
+        NocModelKind::Calendar => Box::new(NocModel::new(grid, params)),
+        NocModelKind::ZeroLoad => Box::new(ZeroLoadNoc::new(grid, params)),
+        NocModelKind::Router => Box::new(RouterTiming::new(grid, params)),
+    }
+}

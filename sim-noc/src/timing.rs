@@ -88,7 +88,7 @@ pub trait NocTiming: Send {
     /// A model that times packets as it steps through time rather than when they are issued (the router
     /// model): the engine then sends through it and advances it in time order instead of calling the
     /// packet methods above.
-    fn stepped(&mut self) -> Option<&mut crate::routers::RouterTiming> {
+    fn stepped(&mut self) -> Option<&mut dyn crate::stepping::SteppedNoc> {
         None
     }
     /// Per router buffer, for models that have them: (head-of-line-blocked cycles, flits held summed over
@@ -96,15 +96,6 @@ pub trait NocTiming: Send {
     /// [`Topology::niu_index`] order.
     fn buffer_counters(&self) -> Option<Vec<(u64, u64)>> {
         None
-    }
-}
-
-/// The model `params.model` names, for a `grid`-sized chip.
-pub fn noc_timing(grid: GridSize, params: NocParams) -> Box<dyn NocTiming> {
-    match params.model {
-        NocModelKind::Calendar => Box::new(NocModel::new(grid, params)),
-        NocModelKind::ZeroLoad => Box::new(ZeroLoadNoc::new(grid, params)),
-        NocModelKind::Router => Box::new(crate::routers::RouterTiming::new(grid, params)),
     }
 }
 
@@ -376,7 +367,7 @@ mod tests {
     fn both() -> (Box<dyn NocTiming>, Box<dyn NocTiming>) {
         let p = test_model().params().clone();
         let g = GridSize::new(10, 12);
-        (noc_timing(g, p.clone()), noc_timing(g, NocParams { model: NocModelKind::ZeroLoad, ..p }))
+        (crate::noc_timing(g, p.clone()), crate::noc_timing(g, NocParams { model: NocModelKind::ZeroLoad, ..p }))
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! NoC atomics and inline writes of a run: an increment or a store of one L1 word, timed as a header-only
 //! packet out and, unless posted, an acknowledgement back.
 
-use super::noc_steps::Then;
+use super::noc_tokens::Then;
 use super::noc_transactions::send;
 use super::packets::{Mem, NO_RECORD, Xfer};
 use super::{Engine, Ev};
@@ -98,7 +98,7 @@ impl Engine {
             let ready = at + c.noc_params.ack_turnaround;
             if c.steps.on {
                 let token = c.steps.token(Then::AtomicAck(id), 1);
-                let vc = sim_noc::routers::RESPONSE_VC;
+                let vc = sim_noc::RESPONSE_VC;
                 c.routers().send(send(noc, tile, &[me], None, 0, ready, vc, false, token));
                 self.noc_sent(at);
             } else {

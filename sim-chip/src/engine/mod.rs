@@ -2,8 +2,9 @@
 //! parts: [`ChipState`] (cores, DRAM, the NoC model and the packets in flight), [`Scheduler`] (the event
 //! queue, the kernel threads' bookkeeping, the run's counters) and [`Recorder`] (what the report and the
 //! optional outputs are built from). Plain data sits below this file (`packets.rs`, `eth_links.rs`,
-//! `router.rs`, `run_error.rs`); the logic that changes it sits above: `event_loop.rs` drives the run and
-//! diagnoses deadlocks, `noc_transactions.rs` moves data as timed NoC events (`atomics.rs` its atomics),
+//! `router.rs`, `run_error.rs`, `noc_tokens.rs`); the logic that changes it sits above: `event_loop.rs` drives the run and
+//! diagnoses deadlocks, `noc_transactions.rs` moves data as timed NoC events (`atomics.rs` its atomics;
+//! `noc_steps.rs` drives a NoC model that times packets as it moves them),
 //! `ethernet_cores.rs` and `fabric_routers.rs` the chip's Ethernet side, `kernel_host.rs` implements the
 //! kernel host, `outcome.rs` builds the report.
 
@@ -14,6 +15,7 @@ pub(crate) mod event_loop;
 mod fabric_routers;
 mod kernel_host;
 mod noc_steps;
+pub(crate) mod noc_tokens;
 mod noc_transactions;
 pub(crate) mod outcome;
 mod packets;
@@ -95,7 +97,7 @@ pub(crate) struct ChipState {
     pub dram_timing: Box<dyn DramTiming>,
     pub noc: Box<dyn NocTiming>,
     /// The engine's side of a stepped NoC model (`noc.model=router`).
-    pub steps: noc_steps::NocSteps,
+    pub steps: noc_tokens::NocSteps,
     /// Packets in flight, recycled through `free_xfers`.
     pub xfers: Vec<Xfer>,
     /// Beside each packet: the data it carries (when payloads are moved), and a multicast's destinations

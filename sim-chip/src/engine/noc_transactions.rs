@@ -3,7 +3,7 @@
 //! acknowledgements back); atomics are in `atomics.rs`. Each packet's timing comes from the NoC model;
 //! source data is captured when it leaves, destinations change when it lands.
 
-use super::noc_steps::Then;
+use super::noc_tokens::Then;
 use super::packets::{Mem, NO_RECORD, Xfer};
 use super::{ChipState, Engine, Ev};
 use report::{TransferKind, TransferRecord};
@@ -234,7 +234,7 @@ impl Engine {
         if c.steps.on {
             let token = c.steps.token(Then::ReadResponse(id), 1);
             let to = [me];
-            c.routers().send(send(noc, src_tile, &to, None, size, at, sim_noc::routers::RESPONSE_VC, true, token));
+            c.routers().send(send(noc, src_tile, &to, None, size, at, sim_noc::RESPONSE_VC, true, token));
             self.noc_sent(at);
             return;
         }
@@ -378,9 +378,9 @@ impl Engine {
                     c.lands.clear();
                     let tree = c.noc.topology().broadcast_tree(w.noc, me, rect);
                     let token = c.steps.token(Then::Write(u32::MAX), tiles.len() as u32);
-                    let vc = sim_noc::routers::MULTICAST_VC;
+                    let vc = sim_noc::MULTICAST_VC;
                     let s = send(w.noc, me, &tiles, Some(&tree), w.size, now, vc, true, token);
-                    let s = sim_noc::routers::Send { setup: setup.0, ..s };
+                    let s = sim_noc::Outgoing { setup: setup.0, ..s };
                     let started = c.routers().send(s).unwrap_or(sim_tensix::CMD_PENDING);
                     (dests[0], Some(rect), started, started, TransferKind::Multicast)
                 } else {
@@ -502,7 +502,7 @@ impl Engine {
             if c.steps.on {
                 let token = c.steps.token(Then::WriteAck(id), 1);
                 let to = [me];
-                c.routers().send(send(noc, tile, &to, None, 0, ack_ready, sim_noc::routers::RESPONSE_VC, false, token));
+                c.routers().send(send(noc, tile, &to, None, 0, ack_ready, sim_noc::RESPONSE_VC, false, token));
                 self.noc_sent(at);
             } else {
                 let ack = c.noc.ack(noc, tile, me, ack_ready);
@@ -545,8 +545,8 @@ pub(super) fn send<'a>(
     vc: u8,
     paced: bool,
     token: u64,
-) -> sim_noc::routers::Send<'a> {
-    sim_noc::routers::Send { noc, src, dests, tree, payload, ready, vc, paced, setup: 0, token }
+) -> sim_noc::Outgoing<'a> {
+    sim_noc::Outgoing { noc, src, dests, tree, payload, ready, vc, paced, setup: 0, token }
 }
 
 impl Engine {

@@ -3,11 +3,12 @@
 //! hears what happened as [`super::RouterEvent`]s. The counters the reports read (traffic, per-link and
 //! per-port use) are kept as the other models keep them.
 
-use super::{RouterEvent, RouterNoc, RouterParams, RouterStats, Send};
+use super::{RouterNoc, RouterParams, RouterStats};
 use crate::backpressure::Backpressure;
 use crate::calendar::Calendar;
 use crate::model::{Delivery, NocTraffic, VcClass};
 use crate::params::{NocModelKind, NocParams};
+use crate::stepping::{Outgoing, RouterEvent, SteppedNoc};
 use crate::timing::NocTiming;
 use crate::topology::{LinkId, Rect, Topology};
 use sim_core::{Cycle, Cycles};
@@ -50,8 +51,21 @@ impl RouterTiming {
         }
     }
 
+    /// The routers' counters.
+    pub fn router_stats(&self) -> RouterStats {
+        self.routers.stats()
+    }
+
+    /// Per router port: head-of-line-blocked cycles and occupancy (flit-cycles), links first in
+    /// [`LinkId`] order, then the NIUs' injection and ejection ports (see [`RouterNoc::port_counters`]).
+    pub fn port_counters(&self) -> Vec<(u64, u64)> {
+        self.routers.port_counters().collect()
+    }
+}
+
+impl SteppedNoc for RouterTiming {
     /// Queue a packet (see [`RouterNoc::send`]); returns when its head leaves if that is already certain.
-    pub fn send(&mut self, s: Send<'_>) -> Option<Cycle> {
+    fn send(&mut self, s: Outgoing<'_>) -> Option<Cycle> {
         let looped = s.payload > 0 && s.dests.contains(&s.src);
         let flits = self.routers.flits(s.payload) as u64;
         let per_k = if looped { self.params.loopback_cycles_per_kflit } else { self.params.inject_cycles_per_kflit };
@@ -79,30 +93,20 @@ impl RouterTiming {
         }
         self.routers.send(s)
     }
-
     /// Step the routers through every cycle before `until`; what happened is appended to `out`.
-    pub fn advance(&mut self, until: Cycle, out: &mut Vec<RouterEvent>) {
+    fn advance(&mut self, until: Cycle, out: &mut Vec<RouterEvent>) {
         self.routers.advance(until, out);
     }
-
     /// The next cycle in which the routers have something to do.
-    pub fn next_activity(&self) -> Option<Cycle> {
+    fn next_activity(&self) -> Option<Cycle> {
         self.routers.next_activity()
     }
-
     /// A read request from `src` to `dst`'s NIU on `noc`, issued at `now`: the NIU serves one request at a
     /// time for `serve` cycles, and a request that would find it busy waits at its source, holding the
     /// requester's read command buffer (as [`crate::model::NocModel::served_request`] books it). Returns
     /// (when the request may leave, when its service is booked to start); service starts at the later of
     /// that and the request's actual arrival.
-    pub fn book_serve(
-        &mut self,
-        noc: NocId,
-        src: Noc0Coord,
-        dst: Noc0Coord,
-        now: Cycle,
-        serve: Cycles,
-    ) -> (Cycle, Cycle) {
+    fn book_serve(&mut self, noc: NocId, src: Noc0Coord, dst: Noc0Coord, now: Cycle, serve: Cycles) -> (Cycle, Cycle) {
         if serve.0 == 0 {
             return (now, now);
         }
@@ -112,17 +116,6 @@ impl RouterTiming {
         let start = (now + Cycles(latency)).max(self.serve_free[i]);
         self.serve_free[i] = start + serve;
         (Cycle(start.0 - latency), start)
-    }
-
-    /// The routers' counters.
-    pub fn router_stats(&self) -> RouterStats {
-        self.routers.stats()
-    }
-
-    /// Per router port: head-of-line-blocked cycles and occupancy (flit-cycles), links first in
-    /// [`LinkId`] order, then the NIUs' injection and ejection ports (see [`RouterNoc::port_counters`]).
-    pub fn port_counters(&self) -> Vec<(u64, u64)> {
-        self.routers.port_counters().collect()
     }
 }
 
@@ -190,7 +183,7 @@ impl NocTiming for RouterTiming {
         let i = self.topo.niu_index(tile, noc);
         if inject { &self.inject[i] } else { &self.eject[i] }
     }
-    fn stepped(&mut self) -> Option<&mut RouterTiming> {
+    fn stepped(&mut self) -> Option<&mut dyn SteppedNoc> {
         Some(self)
     }
     fn buffer_counters(&self) -> Option<Vec<(u64, u64)>> {

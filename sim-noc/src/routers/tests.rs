@@ -1,7 +1,7 @@
 //! The router-level model against the calendar model where nothing contends, and its flow control where
 //! things do.
 
-use super::{Happened, RouterEvent, RouterNoc, RouterParams, Send, UNICAST_VC};
+use super::{Happened, Outgoing, RouterEvent, RouterNoc, RouterParams, UNICAST_VC};
 use crate::model::{NocModel, VcClass, test_model};
 use crate::params::NocParams;
 use sim_core::{Cycle, Cycles};
@@ -32,7 +32,18 @@ fn at(x: u32, y: u32) -> Noc0Coord {
 }
 
 fn unicast(r: &mut RouterNoc, noc: NocId, src: Noc0Coord, dst: Noc0Coord, payload: u32, ready: Cycle, token: u64) {
-    r.send(Send { noc, src, dests: &[dst], tree: None, payload, ready, vc: UNICAST_VC, paced: true, setup: 0, token });
+    r.send(Outgoing {
+        noc,
+        src,
+        dests: &[dst],
+        tree: None,
+        payload,
+        ready,
+        vc: UNICAST_VC,
+        paced: true,
+        setup: 0,
+        token,
+    });
 }
 
 /// Run to the end; per token: (started, departed, first byte, arrived) of destination 0.
@@ -95,7 +106,7 @@ fn one_flit_packets_and_multicasts_alone_move_as_the_calendar_model_says() {
         let mut r = RouterNoc::new(grid, params());
         let ready = Cycle(1000);
         let to = [b];
-        r.send(Send {
+        r.send(Outgoing {
             noc,
             src: a,
             dests: &to,
@@ -110,7 +121,7 @@ fn one_flit_packets_and_multicasts_alone_move_as_the_calendar_model_says() {
         let ack_ready = Cycle(ready.0 + 500);
         let back = [a];
         let vc = super::RESPONSE_VC;
-        r.send(Send {
+        r.send(Outgoing {
             noc,
             src: b,
             dests: &back,
@@ -142,7 +153,7 @@ fn one_flit_packets_and_multicasts_alone_move_as_the_calendar_model_says() {
             let tree = r.topo.broadcast_tree(noc, at(2, 2), rect);
             let mut r = RouterNoc::new(grid, params());
             let token = 99;
-            r.send(Send {
+            r.send(Outgoing {
                 noc,
                 src: at(2, 2),
                 dests: &dests,
@@ -225,7 +236,7 @@ fn all_to_all(
         for &dst in &cores {
             for i in 0..count {
                 let to = [dst];
-                r.send(Send {
+                r.send(Outgoing {
                     noc,
                     src,
                     dests: &to,
@@ -284,7 +295,7 @@ fn responses_share_a_link_on_both_buddy_vcs_where_static_packets_queue() {
         let mut r = RouterNoc::new(GridSize::new(10, 12), RouterParams { dynamic_responses: dynamic, ..params() });
         for (token, (src, dst)) in [(at(1, 1), at(6, 1)), (at(2, 1), at(7, 1))].into_iter().enumerate() {
             let to = [dst];
-            let s = Send {
+            let s = Outgoing {
                 noc: NocId::Noc0,
                 src,
                 dests: &to,

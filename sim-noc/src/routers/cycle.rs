@@ -1,0 +1,346 @@
+//! One cycle of the router model: wires deliver into buffers and credits come back, every NIU takes a flit
+//! from its ejection port and injects one, then every router input picks a VC (blind or not) and every
+//! output grants one input round-robin.
+
+use super::channels::{Flit, has_credit, pick, take_credit};
+use super::{Happened, RESPONSE_VC, RouterEvent, RouterNoc, VCS};
+use sim_core::Cycle;
+
+impl RouterNoc {
+    fn make_live(&mut self, c: usize) {
+        if !self.ch[c].live {
+            self.ch[c].live = true;
+            self.live.push(c as u32);
+        }
+    }
+
+    fn set_held(&mut self, c: usize, delta: i32) {
+        let now = self.now;
+        let ch = &mut self.ch[c];
+        ch.occupancy += ch.held as u64 * (now - ch.since);
+        ch.since = now;
+        ch.held = (ch.held as i32 + delta) as u32;
+        self.buffered = (self.buffered as i64 + delta as i64) as u64;
+    }
+
+    /// One cycle (`self.now`), then `now` moves on.
+    pub(super) fn step(&mut self) {
+        let now = self.now;
+        self.stats.cycles += 1;
+        let r = self.p.reserved_flits;
+        let live = std::mem::take(&mut self.live);
+        for &c in &live {
+            let mut arrived = 0;
+            let ch = &mut self.ch[c as usize];
+            while ch.wire.front().is_some_and(|&(t, _, _)| t <= now) {
+                let (_, f, v) = ch.wire.pop_front().expect("front");
+                ch.buf[v as usize].push_back(f);
+                ch.full |= 1 << v;
+                arrived += 1;
+            }
+            while ch.credit_back.front().is_some_and(|&(t, _)| t <= now) {
+                let (_, v) = ch.credit_back.pop_front().expect("front");
+                if ch.out[v as usize] > r {
+                    ch.shared_used -= 1;
+                }
+                ch.out[v as usize] -= 1;
+            }
+            if arrived > 0 {
+                self.set_held(c as usize, arrived);
+            }
+        }
+        self.live = live;
+        self.eject_flits();
+        self.inject_flits();
+        self.route_flits();
+        // Channels with nothing left drop off the live list.
+        let ch = &mut self.ch;
+        self.live.retain(|&c| {
+            let x = &mut ch[c as usize];
+            x.live = x.full != 0 || !x.wire.is_empty() || !x.credit_back.is_empty();
+            x.live
+        });
+        let nius = &mut self.nius;
+        self.live_nius.retain(|&n| {
+            let x = &mut nius[n as usize];
+            x.live = !x.q[0].is_empty() || !x.q[1].is_empty();
+            x.live
+        });
+        self.now += 1;
+    }
+
+    /// Every NIU takes one flit per cycle from its ejection port, round-robin over VCs.
+    fn eject_flits(&mut self) {
+        let now = self.now;
+        let first_eject = self.eject(0);
+        for i in 0..self.live.len() {
+            let e = self.live[i] as usize;
+            if e < first_eject || self.ch[e].full == 0 {
+                continue;
+            }
+            let c = &mut self.ch[e];
+            let v = pick(c.full, c.in_rr);
+            c.in_rr = (v as u8 + 1) % VCS as u8;
+            let f = c.buf[v].pop_front().expect("full bit");
+            if c.buf[v].is_empty() {
+                c.full &= !(1 << v);
+            }
+            c.credit_back.push_back((now + self.p.credit_delay, v as u8));
+            self.set_held(e, -1);
+            self.stats.moves += 1;
+            let pk = &mut self.pkts[f.pkt as usize];
+            let h = &mut pk.hops[f.k as usize];
+            h.arrived += 1;
+            let dest = h.dest;
+            // A packet to its own tile turns around inside the NIU: it lands `turn` later.
+            if h.arrived == 1 {
+                // A one-flit packet that passes between others counts as arrived when its flit is in.
+                let at = Cycle(now + pk.turn + u64::from(pk.ser == 0));
+                self.events.push(RouterEvent { token: pk.token, at, what: Happened::FirstByte(dest) });
+            }
+            if h.arrived == pk.flits {
+                let at = Cycle(now + 1 + pk.extra + pk.turn);
+                self.events.push(RouterEvent { token: pk.token, at, what: Happened::Arrived(dest) });
+                pk.left -= 1;
+                if pk.left == 0 {
+                    self.free_pkts.push(f.pkt);
+                }
+            }
+        }
+    }
+
+    /// Every NIU with a packet ready injects one flit, alternating between its queues when both can go; a
+    /// promised packet goes first.
+    fn inject_flits(&mut self) {
+        let now = self.now;
+        for idx in 0..self.live_nius.len() {
+            let port = self.live_nius[idx] as usize;
+            let i = self.inject(port);
+            let niu = &self.nius[port];
+            let order = if niu.promised[1] && !niu.promised[0] {
+                [1, 0]
+            } else if niu.promised[0] {
+                [0, 1]
+            } else {
+                [(niu.last + 1) % 2, niu.last]
+            };
+            for qi in order {
+                let niu = &self.nius[port];
+                let Some(&p) = niu.q[qi].front() else { continue };
+                let pk = &self.pkts[p as usize];
+                let vo = pk.hops[0].vc as usize;
+                let sent = niu.sent[qi];
+                // A paced packet waits for the NIU to be done with the one before.
+                let take_up = if pk.ser > 0 { pk.ready.max(niu.free_at) } else { pk.ready };
+                if sent == 0 && pk.setup > 0 && !niu.taken[qi] {
+                    if take_up > now {
+                        continue;
+                    }
+                    // The NIU takes up a packet with a path reservation now: the command buffer is free
+                    // again, and the head follows once the path is reserved.
+                    let token = pk.token;
+                    self.pkts[p as usize].takeup = now;
+                    self.nius[port].taken[qi] = true;
+                    self.events.push(RouterEvent { token, at: Cycle(now), what: Happened::Started });
+                    continue;
+                }
+                let pk = &self.pkts[p as usize];
+                let earliest = if sent > 0 {
+                    0
+                } else if pk.setup > 0 {
+                    pk.takeup + pk.setup
+                } else {
+                    take_up
+                };
+                if earliest > now || !has_credit(&self.ch[i], vo, &self.p) {
+                    continue;
+                }
+                if self.ch[i].owner[vo].is_some_and(|(o, _)| o != p) {
+                    continue;
+                }
+                let (flits, token) = (pk.flits, pk.token);
+                take_credit(&mut self.ch[i], vo, &self.p);
+                let c = &mut self.ch[i];
+                c.wire.push_back((now + c.lat, Flit { pkt: p, k: 0, taken: 0 }, vo as u8));
+                self.make_live(i);
+                let ser = self.pkts[p as usize].ser;
+                let setup = self.pkts[p as usize].setup;
+                if sent == 0 {
+                    self.pkts[p as usize].start = now;
+                    // (A packet with a path reservation said so when the NIU took it up.)
+                    if setup == 0 {
+                        self.events.push(RouterEvent { token, at: Cycle(now), what: Happened::Started });
+                    }
+                    if ser > 0 {
+                        self.nius[port].free_at = now + ser;
+                    }
+                }
+                let start = self.pkts[p as usize].start;
+                let niu = &mut self.nius[port];
+                niu.promised[qi] = false;
+                niu.sent[qi] += 1;
+                niu.last = qi;
+                if niu.sent[qi] == flits {
+                    niu.sent[qi] = 0;
+                    niu.taken[qi] = false;
+                    niu.q[qi].pop_front();
+                    self.ch[i].owner[vo] = None;
+                    let at = Cycle((now + 1).max(start + ser));
+                    self.events.push(RouterEvent { token, at, what: Happened::Departed });
+                } else {
+                    self.ch[i].owner[vo] = Some((p, niu.sent[qi]));
+                }
+                break;
+            }
+        }
+    }
+
+    /// The branches of the front flit of VC `v` of channel `u` that can move now: output channel per branch.
+    fn movable(&self, u: usize, v: usize) -> ([Option<u32>; 3], [u8; 3]) {
+        let (mut req, mut vos) = ([None; 3], [0u8; 3]);
+        let Some(f) = self.ch[u].buf[v].front() else { return (req, vos) };
+        let pk = &self.pkts[f.pkt as usize];
+        let h = &pk.hops[f.k as usize];
+        for b in 0..h.nkids as usize {
+            if f.taken & (1 << b) != 0 {
+                continue;
+            }
+            let kid = &pk.hops[h.kids[b] as usize];
+            let n = kid.chan as usize;
+            let fits = |vo: u8| {
+                self.ch[n].owner[vo as usize].is_none_or(|(p, _)| p == f.pkt)
+                    && has_credit(&self.ch[n], vo as usize, &self.p)
+            };
+            let mut vo = kid.vc;
+            // A response is not static: its head may take either buddy VC of its class at each hop
+            // (noc-flow-control.md §1), the one its packet holds for the body.
+            if self.p.dynamic_responses && kid.vc & 0b110 == RESPONSE_VC {
+                let buddy = vo ^ 1;
+                let holds = |x: u8| self.ch[n].owner[x as usize].is_some_and(|(p, _)| p == f.pkt);
+                if holds(buddy) || (!holds(vo) && !fits(vo) && fits(buddy)) {
+                    vo = buddy;
+                }
+            }
+            if fits(vo) {
+                req[b] = Some(kid.chan);
+                vos[b] = vo;
+            }
+        }
+        (req, vos)
+    }
+
+    /// Input stage, then output stage, over every router input that holds a flit.
+    fn route_flits(&mut self) {
+        let now = self.now;
+        let first_eject = self.eject(0) as u32;
+        let mut outs = std::mem::take(&mut self.outs);
+        outs.clear();
+        let mut reqs = std::mem::take(&mut self.reqs);
+        reqs.clear();
+        for i in 0..self.live.len() {
+            let u = self.live[i] as usize;
+            if u as u32 >= first_eject || self.ch[u].full == 0 {
+                continue;
+            }
+            let full = self.ch[u].full;
+            let start = self.ch[u].in_rr;
+            let mut chosen = None;
+            if self.p.blind {
+                let v = pick(full, start);
+                self.ch[u].in_rr = (v as u8 + 1) % VCS as u8;
+                let req = self.movable(u, v);
+                if req.0.iter().any(Option::is_some) {
+                    chosen = Some((v, req));
+                } else {
+                    self.ch[u].hol_cycles += 1;
+                    self.stats.hol_cycles += 1;
+                }
+            } else {
+                for j in 0..VCS {
+                    let v = (start as usize + j) % VCS;
+                    if full & (1 << v) == 0 {
+                        continue;
+                    }
+                    let req = self.movable(u, v);
+                    if req.0.iter().any(Option::is_some) {
+                        self.ch[u].in_rr = (v as u8 + 1) % VCS as u8;
+                        chosen = Some((v, req));
+                        break;
+                    }
+                }
+            }
+            if let Some((v, req)) = chosen {
+                let c = &mut self.ch[u];
+                c.req_vc = v as u8;
+                c.req = req.0;
+                c.req_vo = req.1;
+                outs.extend(req.0.iter().flatten());
+                reqs.push(u as u32);
+            }
+        }
+        for &n in &outs {
+            let n = n as usize;
+            if self.ch[n].arbitrated == now + 1 {
+                continue;
+            }
+            self.ch[n].arbitrated = now + 1;
+            let len = self.ch[n].ups.len();
+            let start = self.ch[n].out_rr as usize;
+            let mut grant = None;
+            for j in 0..len {
+                let u = self.ch[n].ups[(start + j) % len] as usize;
+                if let Some(b) = self.ch[u].req.iter().position(|&o| o == Some(n as u32)) {
+                    grant = Some((u, b, (start + j + 1) % len));
+                    break;
+                }
+            }
+            let Some((u, b, next_rr)) = grant else { continue };
+            self.ch[n].out_rr = next_rr as u8;
+            self.ch[u].req[b] = None;
+            let v = self.ch[u].req_vc as usize;
+            let f = *self.ch[u].buf[v].front().expect("requested");
+            let pk = &self.pkts[f.pkt as usize];
+            let kid = pk.hops[f.k as usize].kids[b];
+            let vo = self.ch[u].req_vo[b] as usize;
+            let flits = pk.flits;
+            take_credit(&mut self.ch[n], vo, &self.p);
+            let c = &mut self.ch[n];
+            c.wire.push_back((now + c.lat, Flit { pkt: f.pkt, k: kid, taken: 0 }, vo as u8));
+            let sent = c.owner[vo].map_or(0, |(_, s)| s) + 1;
+            c.owner[vo] = if sent == flits { None } else { Some((f.pkt, sent)) };
+            self.make_live(n);
+            self.stats.moves += 1;
+            let front = self.ch[u].buf[v].front_mut().expect("requested");
+            front.taken |= 1 << b;
+            self.ch[u].granted = true;
+        }
+        // Inputs: a flit every branch of which has taken a copy leaves its buffer; an input whose pick moved
+        // nothing lost the cycle.
+        for &u in &reqs {
+            let u = u as usize;
+            let had_req = self.ch[u].req.iter().any(Option::is_some);
+            let v = self.ch[u].req_vc as usize;
+            let done = self.ch[u].buf[v].front().is_some_and(|f| {
+                let pk = &self.pkts[f.pkt as usize];
+                let nk = pk.hops[f.k as usize].nkids;
+                f.taken == (1u8 << nk) - 1
+            });
+            let granted = std::mem::take(&mut self.ch[u].granted);
+            if done && granted {
+                let c = &mut self.ch[u];
+                c.buf[v].pop_front();
+                if c.buf[v].is_empty() {
+                    c.full &= !(1 << v);
+                }
+                c.credit_back.push_back((now + self.p.credit_delay, v as u8));
+                self.set_held(u, -1);
+            } else if had_req && !granted {
+                self.ch[u].hol_cycles += 1;
+                self.stats.hol_cycles += 1;
+            }
+            self.ch[u].req = [None; 3];
+        }
+        self.outs = outs;
+        self.reqs = reqs;
+    }
+}
