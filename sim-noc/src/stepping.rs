@@ -83,4 +83,7 @@ pub trait SteppedNoc {
     /// A read request from `src` to `dst`'s NIU, issued at `now`, that the NIU serves for `serve` cycles,
     /// one at a time: (when the request may leave, when its service is booked to start).
     fn book_serve(&mut self, noc: NocId, src: Noc0Coord, dst: Noc0Coord, now: Cycle, serve: Cycles) -> (Cycle, Cycle);
+    /// Flits have been waiting without any moving for so long that the routers must be deadlocked:
+    /// where, for the error report. (`None` while anything moves.)
+    fn stuck(&self) -> Option<String>;
 }

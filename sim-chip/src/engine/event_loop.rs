@@ -128,6 +128,9 @@ impl Runner {
                     let mut e = self.engine.borrow_mut();
                     e.sched.last_event = e.sched.last_event.max(key.at);
                     e.handle(key.at, ev);
+                    if e.chip.steps.stuck.is_some() {
+                        return Err(noc_deadlock(&e));
+                    }
                 }
             }
         }
@@ -178,6 +181,13 @@ fn livelock(e: &Engine, max_cycles: Cycle) -> RunError {
         })
         .collect();
     RunError::Livelock { at: max_cycles, running }
+}
+
+/// The report of routers that deadlocked (a stepped NoC model), with the kernels blocked then.
+fn noc_deadlock(e: &Engine) -> RunError {
+    let (at, detail) = e.chip.steps.stuck.clone().expect("stuck");
+    let RunError::Deadlock { blocked, .. } = deadlock(e) else { unreachable!("deadlock() builds a Deadlock") };
+    RunError::NocDeadlock { at, detail, blocked }
 }
 
 fn deadlock(e: &Engine) -> RunError {

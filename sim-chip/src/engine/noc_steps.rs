@@ -27,6 +27,11 @@ impl Engine {
             self.noc_event(e, now);
         }
         self.chip.steps.events = evs;
+        if self.chip.steps.stuck.is_none()
+            && let Some(where_) = self.chip.routers().stuck()
+        {
+            self.chip.steps.stuck = Some((now, where_));
+        }
         self.noc_wake_later(now);
     }
 

@@ -44,6 +44,8 @@ pub(crate) struct NocSteps {
     pub(crate) events: Vec<RouterEvent>,
     /// The earliest wake-up scheduled and not yet handled.
     pub(crate) wake: Option<Cycle>,
+    /// The routers deadlocked (when noticed, where).
+    pub(crate) stuck: Option<(Cycle, String)>,
     /// The token of the packet sent last.
     pub(crate) last: u64,
 }

@@ -49,6 +49,15 @@ pub enum RunError {
         /// Each blocked kernel and what it waits for.
         blocked: Vec<BlockedKernel>,
     },
+    /// Flits sat in the NoC routers without moving (a stepped NoC model): the routers deadlocked.
+    NocDeadlock {
+        /// When the model noticed.
+        at: Cycle,
+        /// Where the flits are stuck.
+        detail: String,
+        /// The kernels blocked then, and what they wait for.
+        blocked: Vec<BlockedKernel>,
+    },
     /// The run exceeded the watchdog.
     Livelock {
         /// The limit reached (`sim.max_cycles`).
@@ -72,6 +81,17 @@ impl fmt::Display for RunError {
             }
             RunError::Deadlock { at, blocked } => {
                 writeln!(f, "deadlock at cycle {}: every kernel is blocked and no NoC transaction is in flight", at.0)?;
+                for b in blocked {
+                    writeln!(
+                        f,
+                        "  core ({},{}) [NoC0 ({},{})] {} `{}` since cycle {}: {}",
+                        b.core.0, b.core.1, b.noc0.0, b.noc0.1, b.risc, b.kernel, b.since.0, b.waiting_for
+                    )?;
+                }
+                Ok(())
+            }
+            RunError::NocDeadlock { at, detail, blocked } => {
+                writeln!(f, "the NoC routers deadlocked by cycle {}: {detail}", at.0)?;
                 for b in blocked {
                     writeln!(
                         f,

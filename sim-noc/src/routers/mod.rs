@@ -42,6 +42,8 @@ use soc_descriptors::{GridSize, Noc0Coord, NocId};
 
 /// VCs per link: dateline bit × eight VC numbers.
 pub const VCS: usize = 16;
+/// Cycles without a flit moving, while flits wait in buffers, after which the routers count as deadlocked.
+pub const STUCK_CYCLES: u64 = 200_000;
 /// No destination (a tree node that only forwards).
 const NOT_A_DEST: u16 = u16::MAX;
 
@@ -134,6 +136,8 @@ pub struct RouterNoc {
     reqs: Vec<u32>,
     /// Flits in buffers (not on wires) over all channels: while any, every cycle has work.
     buffered: u64,
+    /// The last cycle a flit moved.
+    last_move: u64,
 }
 
 impl RouterNoc {
@@ -163,6 +167,7 @@ impl RouterNoc {
             outs: Vec::new(),
             reqs: Vec::new(),
             buffered: 0,
+            last_move: 0,
         };
         let mut ins: Vec<Vec<u32>> = vec![Vec::new(); ports];
         for (i, r) in ins.iter_mut().enumerate() {
@@ -257,6 +262,7 @@ impl RouterNoc {
             left: s.dests.len() as u32,
             start: 0,
             takeup: 0,
+            multicast: s.tree.is_some(),
         };
         let id = match self.free_pkts.pop() {
             Some(i) => {
@@ -336,12 +342,32 @@ impl RouterNoc {
             h.kids[h.nkids as usize] = kid;
             h.nkids += 1;
         };
+        // Only the branches that lead to a destination: a branch that ends at routers whose tiles take no
+        // copy (the source without loopback, tiles that are not workers) would hold its flits for ever.
+        let mut needed = vec![false; tree.len()];
+        for d in dests {
+            needed[tree.iter().rposition(|t| t.tile == *d).unwrap_or(0)] = true;
+        }
+        for n in (1..tree.len()).rev() {
+            if needed[n] {
+                needed[tree[n].parent.expect("non-root")] = true;
+            }
+        }
         for (n, node) in tree.iter().enumerate() {
+            if !needed[n] {
+                continue;
+            }
             if let (Some(p), Some(l)) = (node.parent, node.via) {
                 let (from, dir) = self.topo.link_info(l);
                 let mut d = if dir_in[p] == Some(dir) { dateline[p] } else { 0 };
                 if self.wraps(from, dir) {
                     d = 8;
+                }
+                // A tree that wraps around the torus can cross one link twice (the way to the rectangle and a
+                // row of it): the second crossing goes on the dateline twin, or the packet would wait for
+                // its own tail and deadlock.
+                if hops[1..].iter().any(|h| h.chan == l.0 && h.vc == vc + d) {
+                    d ^= 8;
                 }
                 dateline[n] = d;
                 dir_in[n] = Some(dir);
@@ -370,8 +396,40 @@ impl RouterNoc {
         }
     }
 
+    /// Flits in buffers that have not moved for [`STUCK_CYCLES`]: the routers are deadlocked. Describes the
+    /// first stuck buffer and packet.
+    pub fn stuck(&self) -> Option<String> {
+        if self.buffered == 0 || self.now.saturating_sub(self.last_move) < STUCK_CYCLES {
+            return None;
+        }
+        let links = self.topo.num_links();
+        let ports = self.topo.grid().count() * 2;
+        let (c, ch) = self.ch.iter().enumerate().find(|(_, c)| c.full != 0)?;
+        let v = ch.full.trailing_zeros() as usize;
+        let f = ch.buf[v].front()?;
+        let where_ = if c < links {
+            let (at, dir) = self.topo.link_info(LinkId(c as u32));
+            format!("the buffer at the end of link {} from NoC0 tile ({},{})", dir.npe_name(), at.x, at.y)
+        } else {
+            let port = (c - links) % ports;
+            let what = if c - links < ports { "injection" } else { "ejection" };
+            format!("the {what} port of NIU {port}")
+        };
+        let pk = &self.pkts[f.pkt as usize];
+        let kind = if pk.hops.iter().filter(|h| h.dest != NOT_A_DEST).count() > 1 { "multicast" } else { "packet" };
+        Some(format!(
+            "{} flits have not moved for {} cycles; one waits in {where_} on VC {v} ({kind} {})",
+            self.buffered,
+            self.now - self.last_move,
+            pk.token
+        ))
+    }
+
     /// When something next needs stepping (`None`: nothing queued or in flight).
     pub fn next_activity(&self) -> Option<Cycle> {
+        if self.stuck().is_some() {
+            return None;
+        }
         if self.buffered > 0 {
             return Some(Cycle(self.now));
         }

@@ -64,6 +64,10 @@ impl RouterTiming {
 }
 
 impl SteppedNoc for RouterTiming {
+    fn stuck(&self) -> Option<String> {
+        self.routers.stuck()
+    }
+
     /// Queue a packet (see [`RouterNoc::send`]); returns when its head leaves if that is already certain.
     fn send(&mut self, s: Outgoing<'_>) -> Option<Cycle> {
         let looped = s.payload > 0 && s.dests.contains(&s.src);

@@ -317,3 +317,36 @@ fn responses_share_a_link_on_both_buddy_vcs_where_static_packets_queue() {
     assert!(run_two(super::RESPONSE_VC, false) > 200, "responses held on one VC queue too");
     assert!(run_two(super::RESPONSE_VC, true) < 50, "responses interleave on the buddy VCs");
 }
+
+#[test]
+fn a_multicast_whose_rectangle_ends_in_tiles_that_take_no_copy_still_arrives() {
+    // The last column of the rectangle holds no destination (tiles that are not workers, or the source
+    // without loopback): the branches that lead only there are left out, not filled for ever.
+    let grid = GridSize::new(10, 12);
+    for noc in [NocId::Noc0, NocId::Noc1] {
+        let mut r = RouterNoc::new(grid, params());
+        let rect = crate::topology::Rect { x0: 1, x1: 8, y0: 1, y1: 4 };
+        let dests: Vec<Noc0Coord> =
+            (1..=4).flat_map(|y| (1..=7).map(move |x| at(x, y))).filter(|&d| d != at(1, 1)).collect();
+        let tree = r.topo.broadcast_tree(noc, at(1, 1), rect);
+        for k in 0..4 {
+            r.send(Outgoing {
+                noc,
+                src: at(1, 1),
+                dests: &dests,
+                tree: Some(&tree),
+                payload: 8192,
+                ready: Cycle(0),
+                vc: super::MULTICAST_VC,
+                paced: true,
+                setup: 0,
+                token: k,
+            });
+        }
+        let mut ev = Vec::new();
+        r.advance(Cycle(1_000_000), &mut ev);
+        assert!(r.stuck().is_none(), "{noc:?}: {:?}", r.stuck());
+        let arrived = ev.iter().filter(|e| matches!(e.what, Happened::Arrived(_))).count();
+        assert_eq!(arrived, 4 * dests.len(), "{noc:?}");
+    }
+}
