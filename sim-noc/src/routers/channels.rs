@@ -90,8 +90,6 @@ pub(super) struct Packet {
     pub(super) start: u64,
     /// When the NIU took it up (a packet with a path reservation: `setup` cycles before its head).
     pub(super) takeup: u64,
-    /// A multicast: its head leaves only once it holds the VC of every channel of its tree.
-    pub(super) multicast: bool,
 }
 
 #[derive(Debug, Clone, Default)]

@@ -160,19 +160,6 @@ impl RouterNoc {
                 if self.ch[i].owner[vo].is_some_and(|(o, _)| o != p) {
                     continue;
                 }
-                // A multicast's head reserves its whole tree first (the path reservation): it takes the VC of
-                // every channel of the tree at once, or waits. Without it two trees that each hold part of
-                // what the other needs deadlock at their forks.
-                if sent == 0 && pk.multicast {
-                    let free = pk.hops[1..].iter().all(|h| self.ch[h.chan as usize].owner[h.vc as usize].is_none());
-                    if !free {
-                        continue;
-                    }
-                    let pk = &self.pkts[p as usize];
-                    for h in &pk.hops[1..] {
-                        self.ch[h.chan as usize].owner[h.vc as usize] = Some((p, 0));
-                    }
-                }
                 let pk = &self.pkts[p as usize];
                 let (flits, token) = (pk.flits, pk.token);
                 take_credit(&mut self.ch[i], vo, &self.p);

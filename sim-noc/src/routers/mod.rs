@@ -262,7 +262,6 @@ impl RouterNoc {
             left: s.dests.len() as u32,
             start: 0,
             takeup: 0,
-            multicast: s.tree.is_some(),
         };
         let id = match self.free_pkts.pop() {
             Some(i) => {
