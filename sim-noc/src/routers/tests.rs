@@ -350,3 +350,32 @@ fn a_multicast_whose_rectangle_ends_in_tiles_that_take_no_copy_still_arrives() {
         assert_eq!(arrived, 4 * dests.len(), "{noc:?}");
     }
 }
+
+#[test]
+fn flits_that_cannot_move_are_reported_not_stepped_for_ever() {
+    // A tree with no destination leaves its flits in the first router for good: after STUCK_CYCLES the
+    // model says where, and asks for no more steps.
+    let mut r = RouterNoc::new(GridSize::new(10, 12), params());
+    let rect = crate::topology::Rect { x0: 3, x1: 4, y0: 3, y1: 4 };
+    let tree = r.topo.broadcast_tree(NocId::Noc0, at(1, 1), rect);
+    let o = Outgoing {
+        noc: NocId::Noc0,
+        src: at(1, 1),
+        dests: &[],
+        tree: Some(&tree),
+        payload: 2048,
+        ready: Cycle(0),
+        vc: super::MULTICAST_VC,
+        paced: true,
+        setup: 0,
+        token: 7,
+    };
+    r.send(o);
+    let mut ev = Vec::new();
+    r.advance(Cycle(super::STUCK_CYCLES - 1), &mut ev);
+    assert!(r.stuck().is_none());
+    r.advance(Cycle(super::STUCK_CYCLES + 100), &mut ev);
+    let why = r.stuck().expect("stuck");
+    assert!(why.contains("have not moved") && why.contains("packet 7"), "{why}");
+    assert_eq!(r.next_activity(), None);
+}
