@@ -213,6 +213,13 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
     c(&["dm-bench", "one_to_one", "--grid", "2x2"], "--grid does not apply to one_to_one");
     c(&["dm-bench", "loopback", "--grid", "full"], "--grid does not apply to loopback");
     c(&["dm-bench", "one_to_one", "--linked"], "--linked applies to one_to_all_multicast only");
+    c(&["dm-bench", "all_to_all", "--vcs", "0"], "--vcs 0: the unicast request VCs are 1..=4");
+    c(&["dm-bench", "all_to_all", "--vcs", "5"], "--vcs 5: the unicast request VCs are 1..=4");
+    c(&["dm-bench", "all_to_all", "--noc", "2"], "--noc 2: give 0 or 1");
+    c(&["dm-bench", "one_to_one", "--vcs", "2"], "--vcs applies to all_to_all only, not one_to_one");
+    c(&["dm-bench", "one_to_one", "--noc", "1"], "--noc applies to all_to_all and all_from_all only");
+    c(&["run", "loopback", "--set", "noc.model=routers"], "must be one of calendar, zero_load, router");
+    c(&["run", "loopback", "--set", "noc.vc_cap_flits=0"], "noc.vc_cap_flits = 0: out of range; allowed 1..=4096");
     c(
         &["dm-bench", "all_to_all", "--loopback"],
         "--loopback applies to one_to_all_unicast and one_to_all_multicast only",
