@@ -16,6 +16,7 @@ pub mod routers;
 pub mod stepping;
 pub mod timing;
 pub mod topology;
+pub mod use_counters;
 
 pub use addr::NocAddrMap;
 pub use backpressure::{Backpressure, WARN_STALLED_PER_TILE};

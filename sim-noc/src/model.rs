@@ -127,9 +127,7 @@ impl NocModel {
     /// (a read request is served one cycle after it arrives). Queueing only adds to it. The scheduler lets
     /// kernels run this far ahead of other cores in calls on their own core (`sim_core::agenda`).
     pub fn min_remote_latency(&self) -> Cycles {
-        let p = &self.params;
-        let touch = p.l1_write_latency.min(p.l1_read_latency + Cycles(1));
-        p.niu_to_router + p.hop + p.router_to_niu + touch
+        self.params.min_remote_latency()
     }
 
     /// Zero-load latency of a `payload`-byte packet over `hops` router hops, from head injection to full
@@ -306,9 +304,7 @@ impl NocModel {
     /// head leaves: a fixed cost plus a per-hop cost to the farthest router of the tree.
     pub fn path_reservation(&self, noc: NocId, src: Noc0Coord, rect: Rect) -> Cycles {
         let tree = self.multicast_tree(noc, src, rect);
-        let far = crate::topology::tree_depth(&tree);
-        let p = &self.params;
-        Cycles(p.mcast_reserve_base.0 + far * p.mcast_reserve_per_hop.0)
+        self.params.path_reservation(crate::topology::tree_depth(&tree))
     }
 
     /// Send a multicast packet along the broadcast tree covering `rect`; `dests` are the tiles that take the

@@ -86,6 +86,20 @@ pub struct NocParams {
 }
 
 impl NocParams {
+    /// A lower bound on the time from a NoC command on one tile to its first effect on another's memory:
+    /// a header leaves through the source NIU, crosses at least one router hop, enters the destination NIU,
+    /// and either writes L1 or makes the NIU read it (a read request is served a cycle after it arrives).
+    pub fn min_remote_latency(&self) -> Cycles {
+        let touch = self.l1_write_latency.min(self.l1_read_latency + Cycles(1));
+        self.niu_to_router + self.hop + self.router_to_niu + touch
+    }
+
+    /// Cycles an unlinked multicast's source NIU spends reserving a broadcast tree `depth` hops deep before
+    /// the head leaves.
+    pub fn path_reservation(&self, depth: u64) -> Cycles {
+        Cycles(self.mcast_reserve_base.0 + depth * self.mcast_reserve_per_hop.0)
+    }
+
     /// The rate one NIU injects at, bytes per cycle (`flit_bytes` every `inject_cycles_per_kflit` / 1000
     /// cycles).
     pub fn inject_bytes_per_cycle(&self) -> f64 {

@@ -18,6 +18,7 @@ use crate::calendar::Calendar;
 use crate::model::{Delivery, NocModel, NocTraffic, VcClass};
 use crate::params::{NocModelKind, NocParams};
 use crate::topology::{LinkId, Rect, Topology, TreeNode};
+use crate::use_counters::UseCounters;
 use sim_core::{Cycle, Cycles};
 use soc_descriptors::{GridSize, Noc0Coord, NocId};
 
@@ -174,18 +175,9 @@ impl NocTiming for NocModel {
 pub struct ZeroLoadNoc {
     params: NocParams,
     topo: Topology,
-    links: Vec<Calendar>,
-    inject: Vec<Calendar>,
-    eject: Vec<Calendar>,
-    traffic: [NocTraffic; 2],
+    uses: UseCounters,
     /// Arrival of the last packet of each ordered flow.
     flows: Vec<Cycle>,
-}
-
-fn count_use(c: &mut Calendar, dur: u64, bytes: u32) {
-    c.busy += dur;
-    c.bytes += bytes as u64;
-    c.uses += 1;
 }
 
 impl ZeroLoadNoc {
@@ -193,11 +185,8 @@ impl ZeroLoadNoc {
     pub fn new(grid: GridSize, params: NocParams) -> ZeroLoadNoc {
         let topo = Topology::new(grid);
         ZeroLoadNoc {
-            links: vec![Calendar::new(); topo.num_links()],
-            inject: vec![Calendar::new(); grid.count() * 2],
-            eject: vec![Calendar::new(); grid.count() * 2],
+            uses: UseCounters::new(&topo),
             flows: vec![Cycle::ZERO; grid.count() * grid.count() * 4],
-            traffic: Default::default(),
             topo,
             params,
         }
@@ -213,11 +202,7 @@ impl ZeroLoadNoc {
     }
 
     fn count(&mut self, noc: NocId, payload: u32) {
-        let flits = self.flits(payload);
-        let t = &mut self.traffic[noc.index()];
-        t.packets += 1;
-        t.flits += flits;
-        t.bytes += payload as u64;
+        self.uses.packet(noc, self.flits(payload), payload);
     }
 
     fn in_order(&mut self, noc: NocId, src: Noc0Coord, dst: Noc0Coord, vc: VcClass, arrive: Cycle) -> Cycle {
@@ -255,9 +240,7 @@ impl NocTiming for ZeroLoadNoc {
         &self.topo
     }
     fn min_remote_latency(&self) -> Cycles {
-        let p = &self.params;
-        let touch = p.l1_write_latency.min(p.l1_read_latency + Cycles(1));
-        p.niu_to_router + p.hop + p.router_to_niu + touch
+        self.params.min_remote_latency()
     }
     fn unicast(
         &mut self,
@@ -271,17 +254,10 @@ impl NocTiming for ZeroLoadNoc {
         let looped = src == dst && payload > 0;
         let dur = self.stream_cycles(payload, looped);
         self.count(noc, payload);
-        let i = self.topo.niu_index(src, noc);
-        count_use(&mut self.inject[i], dur, payload);
+        self.uses.way(&self.topo, noc, src, &[dst], None, dur, payload);
         let p = &self.params;
-        let mut head = ready.0 + p.niu_to_router.0 + if looped { p.loopback_turn.0 } else { 0 };
-        let (hop, links) = (p.hop.0, &mut self.links);
-        self.topo.for_each_route_link(noc, src, dst, |l| {
-            count_use(&mut links[l.0 as usize], dur, payload);
-            head += hop;
-        });
-        let e = self.topo.niu_index(dst, noc);
-        count_use(&mut self.eject[e], dur, payload);
+        let turn = if looped { p.loopback_turn.0 } else { 0 };
+        let head = ready.0 + p.niu_to_router.0 + turn + self.topo.hops(noc, src, dst) as u64 * p.hop.0;
         let first = head + self.params.router_to_niu.0;
         let arrive = self.in_order(noc, src, dst, vc, Cycle(first + dur));
         Delivery { inject_start: ready, inject_end: Cycle(ready.0 + dur), first_byte: Cycle(first).min(arrive), arrive }
@@ -301,8 +277,7 @@ impl NocTiming for ZeroLoadNoc {
     fn path_reservation(&self, noc: NocId, src: Noc0Coord, rect: Rect) -> Cycles {
         // The reservation is the source NIU's own work before the head leaves: zero-load has it too.
         let tree = self.topo.broadcast_tree(noc, src, rect);
-        let p = &self.params;
-        Cycles(p.mcast_reserve_base.0 + crate::topology::tree_depth(&tree) * p.mcast_reserve_per_hop.0)
+        self.params.path_reservation(crate::topology::tree_depth(&tree))
     }
     fn multicast(
         &mut self,
@@ -317,21 +292,19 @@ impl NocTiming for ZeroLoadNoc {
         let looped = payload > 0 && dests.contains(&src);
         let dur = self.stream_cycles(payload, looped);
         self.count(noc, payload);
-        let i = self.topo.niu_index(src, noc);
-        count_use(&mut self.inject[i], setup.0 + dur, payload);
+        self.uses.port_use(self.topo.niu_index(src, noc), true, setup.0 + dur, payload);
         let tree = self.topo.broadcast_tree(noc, src, rect);
         let mut head = vec![0u64; tree.len()];
         head[0] = ready.0 + setup.0 + self.params.niu_to_router.0;
         for n in 1..tree.len() {
             let TreeNode { parent, via, .. } = tree[n];
-            count_use(&mut self.links[via.expect("non-root").0 as usize], dur, payload);
+            self.uses.link(via.expect("non-root"), dur, payload);
             head[n] = head[parent.expect("non-root")] + self.params.hop.0;
         }
         let mut out = Vec::with_capacity(dests.len());
         for &d in dests {
             let n = tree.iter().rposition(|t| t.tile == d).unwrap_or(0);
-            let e = self.topo.niu_index(d, noc);
-            count_use(&mut self.eject[e], dur, payload);
+            self.uses.port_use(self.topo.niu_index(d, noc), false, dur, payload);
             let first = head[n] + self.params.router_to_niu.0;
             let arrive = self.in_order(noc, src, d, VcClass::Multicast, Cycle(first + dur));
             out.push(Delivery {
@@ -345,17 +318,16 @@ impl NocTiming for ZeroLoadNoc {
     }
     fn set_now(&mut self, _now: Cycle) {}
     fn traffic(&self, noc: NocId) -> NocTraffic {
-        self.traffic[noc.index()]
+        self.uses.traffic(noc)
     }
     fn backpressure(&self) -> Backpressure {
         Backpressure::default()
     }
     fn links(&self) -> Box<dyn Iterator<Item = (LinkId, &Calendar)> + '_> {
-        Box::new(self.links.iter().enumerate().map(|(i, c)| (LinkId(i as u32), c)))
+        Box::new(self.uses.links())
     }
     fn port(&self, tile: Noc0Coord, noc: NocId, inject: bool) -> &Calendar {
-        let i = self.topo.niu_index(tile, noc);
-        if inject { &self.inject[i] } else { &self.eject[i] }
+        self.uses.port(self.topo.niu_index(tile, noc), inject)
     }
 }
 

@@ -96,15 +96,7 @@ impl Engine {
         }
         if !posted {
             let ready = at + c.noc_params.ack_turnaround;
-            if c.steps.on {
-                let token = c.steps.token(Then::AtomicAck(id), 1);
-                let vc = sim_noc::RESPONSE_VC;
-                c.routers().send(send(noc, tile, &[me], None, 0, ready, vc, false, token));
-                self.noc_sent(at);
-            } else {
-                let ack = c.noc.ack(noc, tile, me, ready);
-                self.sched.queue.push(ack, Ev::AtomicAck(id));
-            }
+            self.send_ack(noc, tile, me, ready, at, Then::AtomicAck(id), Ev::AtomicAck(id));
         }
         self.chip.done_with(id);
         if let Some(core) = woken {

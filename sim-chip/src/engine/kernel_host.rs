@@ -6,21 +6,25 @@ use sim_core::{Cycle, Cycles, FiberId, TraceArg, Track};
 use sim_tensix::{AtomicReq, CoreIdx, KernelHost, NocError, ReadReq, TensixCore, Waiter, WriteReq};
 
 impl Engine {
-    /// A command whose first flit has not left yet (a stepped NoC model) keeps command buffer `buf` of
-    /// (`core`, `risc`, `noc`) busy until it does.
-    fn held_until_started(
+    /// Issue a NoC command of (`core`, `risc`) on `noc` through command buffer `buf` (read 0, write 1,
+    /// atomic 2) at `now`, the NoC model brought up to `now` first. A command whose first flit has not left
+    /// yet (a stepped NoC model) keeps the buffer busy until it does.
+    fn noc_command(
         &mut self,
-        started: Cycle,
-        core: CoreIdx,
-        risc: sim_tensix::Risc,
-        noc: soc_descriptors::NocId,
-        buf: u8,
-    ) -> Cycle {
+        now: Cycle,
+        (core, risc, noc, buf): (CoreIdx, sim_tensix::Risc, soc_descriptors::NocId, u8),
+        issue: impl FnOnce(&mut Self) -> Result<Cycle, NocError>,
+    ) -> Result<Cycle, NocError> {
+        self.chip.noc.set_now(now);
+        if self.chip.steps.on {
+            self.noc_catch_up(now);
+        }
+        let started = issue(self)?;
         if started == sim_tensix::CMD_PENDING {
             self.chip.cores[core.0 as usize].counters(risc, noc).cmd_pending[buf as usize] += 1;
             self.chip.steps.hold_last(buf);
         }
-        started
+        Ok(started)
     }
 }
 
@@ -51,30 +55,15 @@ impl KernelHost for Engine {
     }
 
     fn noc_read(&mut self, r: ReadReq, now: Cycle) -> Result<Cycle, NocError> {
-        self.chip.noc.set_now(now);
-        if self.chip.steps.on {
-            self.noc_catch_up(now);
-        }
-        let started = self.issue_read(r, now)?;
-        Ok(self.held_until_started(started, r.core, r.risc, r.noc, 0))
+        self.noc_command(now, (r.core, r.risc, r.noc, 0), |e| e.issue_read(r, now))
     }
 
     fn noc_write(&mut self, w: WriteReq, now: Cycle) -> Result<Cycle, NocError> {
-        self.chip.noc.set_now(now);
-        if self.chip.steps.on {
-            self.noc_catch_up(now);
-        }
-        let started = self.issue_write(w, now)?;
-        Ok(self.held_until_started(started, w.core, w.risc, w.noc, 1))
+        self.noc_command(now, (w.core, w.risc, w.noc, 1), |e| e.issue_write(w, now))
     }
 
     fn noc_atomic(&mut self, a: AtomicReq, now: Cycle) -> Result<Cycle, NocError> {
-        self.chip.noc.set_now(now);
-        if self.chip.steps.on {
-            self.noc_catch_up(now);
-        }
-        let started = self.issue_atomic(a, now)?;
-        Ok(self.held_until_started(started, a.core, a.risc, a.noc, 2))
+        self.noc_command(now, (a.core, a.risc, a.noc, 2), |e| e.issue_atomic(a, now))
     }
 
     fn eth_send(&mut self, s: sim_tensix::EthSend, now: Cycle) -> Result<Cycle, sim_tensix::EthError> {

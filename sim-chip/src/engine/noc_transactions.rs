@@ -178,20 +178,6 @@ impl Engine {
             return Err(NocError::MisalignedRead { kind, src: local, dst: r.dst_l1, align: a });
         }
         let me = c.core_tile[r.core.0 as usize];
-        if c.steps.on {
-            return Ok(self.issue_read_stepped(r, now, (src, src_tile), me));
-        }
-        // An L1 or DRAM tile's NIU takes one read request at a time; the DRAM channel's rate is the DRAM
-        // model's, and the response streams out as the channel reads it.
-        let serve = if src.is_dram() { c.dram_timing.read_serve() } else { c.noc_params.read_serve };
-        let req = c.noc.served_request(r.noc, me, src_tile, now, serve);
-        let ready = match src {
-            Mem::L1 { .. } => req.arrive + c.noc_params.l1_read_latency,
-            Mem::Dram { channel, addr } => {
-                let stream = c.noc.serialisation(r.size);
-                c.dram_timing.read(channel as usize, addr, r.size, req.arrive, stream)
-            }
-        };
         let record = self.new_record(TransferKind::Read, r.noc, src_tile, &[me], None, r.size, now);
         let c = &mut self.chip;
         let id = c.alloc_xfer(
@@ -214,6 +200,27 @@ impl Engine {
         let cnt = c.cores[r.core.0 as usize].counters(r.risc, r.noc);
         cnt.reads_issued += 1;
         cnt.trid_reads[r.trid as usize] += 1;
+        // An L1 or DRAM tile's NIU takes one read request at a time; the DRAM channel's rate is the DRAM
+        // model's, and the response streams out as the channel reads it.
+        let serve = if src.is_dram() { c.dram_timing.read_serve() } else { c.noc_params.read_serve };
+        if c.steps.on {
+            // The request's arrival decides the rest (`noc_steps.rs`).
+            let (depart, booked) = c.routers().book_serve(r.noc, me, src_tile, now, serve);
+            let token = c.steps.token(Then::ReadRequest(id), 1);
+            c.steps.booked_last(booked);
+            let to = [src_tile];
+            let started = c.routers().send(send(r.noc, me, &to, None, 0, depart, r.vc, false, token));
+            self.noc_sent(now);
+            return Ok(started.unwrap_or(sim_tensix::CMD_PENDING));
+        }
+        let req = c.noc.served_request(r.noc, me, src_tile, now, serve);
+        let ready = match src {
+            Mem::L1 { .. } => req.arrive + c.noc_params.l1_read_latency,
+            Mem::Dram { channel, addr } => {
+                let stream = c.noc.serialisation(r.size);
+                c.dram_timing.read(channel as usize, addr, r.size, req.arrive, stream)
+            }
+        };
         self.sched.queue.push(ready, Ev::ReadRespond(id));
         // The read command buffer takes the next command once this request has been injected.
         Ok(req.inject_start)
@@ -499,15 +506,7 @@ impl Engine {
         };
         if !posted {
             let ack_ready = ack_ready + c.noc_params.ack_turnaround;
-            if c.steps.on {
-                let token = c.steps.token(Then::WriteAck(id), 1);
-                let to = [me];
-                c.routers().send(send(noc, tile, &to, None, 0, ack_ready, sim_noc::RESPONSE_VC, false, token));
-                self.noc_sent(at);
-            } else {
-                let ack = c.noc.ack(noc, tile, me, ack_ready);
-                self.sched.queue.push(ack, Ev::WriteAck(id));
-            }
+            self.send_ack(noc, tile, me, ack_ready, at, Then::WriteAck(id), Ev::WriteAck(id));
         }
         self.chip.done_with(id);
         if let Some(core) = woken {
@@ -533,6 +532,33 @@ impl Engine {
     }
 }
 
+impl Engine {
+    /// An acknowledgement from `from` back to `to` on `noc`, ready at `ready` (the engine is at `now`): on a
+    /// booked model its arrival is scheduled as `arrives`, on a stepped one it is sent as `then`.
+    #[allow(clippy::too_many_arguments)] // one acknowledgement
+    pub(super) fn send_ack(
+        &mut self,
+        noc: NocId,
+        from: Noc0Coord,
+        to: Noc0Coord,
+        ready: Cycle,
+        now: Cycle,
+        then: Then,
+        arrives: Ev,
+    ) {
+        let c = &mut self.chip;
+        if c.steps.on {
+            let token = c.steps.token(then, 1);
+            let dest = [to];
+            c.routers().send(send(noc, from, &dest, None, 0, ready, sim_noc::RESPONSE_VC, false, token));
+            self.noc_sent(now);
+        } else {
+            let at = c.noc.ack(noc, from, to, ready);
+            self.sched.queue.push(at, arrives);
+        }
+    }
+}
+
 /// A packet for the stepped NoC model.
 #[allow(clippy::too_many_arguments)] // the fields of one packet
 pub(super) fn send<'a>(
@@ -547,41 +573,4 @@ pub(super) fn send<'a>(
     token: u64,
 ) -> sim_noc::Outgoing<'a> {
     sim_noc::Outgoing { noc, src, dests, tree, payload, ready, vc, paced, setup: 0, token }
-}
-
-impl Engine {
-    /// A read on a stepped NoC model: the request goes out now; its arrival decides the rest
-    /// (`noc_steps.rs`). Returns when the request left, or [`sim_tensix::CMD_PENDING`].
-    fn issue_read_stepped(&mut self, r: ReadReq, now: Cycle, src: (Mem, Noc0Coord), me: Noc0Coord) -> Cycle {
-        let record = self.new_record(TransferKind::Read, r.noc, src.1, &[me], None, r.size, now);
-        let c = &mut self.chip;
-        let id = c.alloc_xfer(
-            Xfer {
-                core: r.core,
-                risc: r.risc,
-                noc: r.noc,
-                src_tile: me,
-                dest: src,
-                l1_addr: r.dst_l1,
-                size: r.size,
-                posted: false,
-                op: None,
-                pending: 1,
-                record: record.unwrap_or(NO_RECORD),
-                trid: r.trid,
-            },
-            Vec::new(),
-        );
-        let cnt = c.cores[r.core.0 as usize].counters(r.risc, r.noc);
-        cnt.reads_issued += 1;
-        cnt.trid_reads[r.trid as usize] += 1;
-        let serve = if src.0.is_dram() { c.dram_timing.read_serve() } else { c.noc_params.read_serve };
-        let (depart, booked) = c.routers().book_serve(r.noc, me, src.1, now, serve);
-        let token = c.steps.token(Then::ReadRequest(id), 1);
-        c.steps.booked_last(booked);
-        let to = [src.1];
-        let started = c.routers().send(send(r.noc, me, &to, None, 0, depart, r.vc, false, token));
-        self.noc_sent(now);
-        started.unwrap_or(sim_tensix::CMD_PENDING)
-    }
 }

@@ -67,6 +67,18 @@ pub enum RunError {
     },
 }
 
+/// One line per blocked kernel: where it runs and what it waits for.
+fn write_blocked(f: &mut fmt::Formatter<'_>, blocked: &[BlockedKernel]) -> fmt::Result {
+    for b in blocked {
+        writeln!(
+            f,
+            "  core ({},{}) [NoC0 ({},{})] {} `{}` since cycle {}: {}",
+            b.core.0, b.core.1, b.noc0.0, b.noc0.1, b.risc, b.kernel, b.since.0, b.waiting_for
+        )?;
+    }
+    Ok(())
+}
+
 impl fmt::Display for RunError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -81,25 +93,11 @@ impl fmt::Display for RunError {
             }
             RunError::Deadlock { at, blocked } => {
                 writeln!(f, "deadlock at cycle {}: every kernel is blocked and no NoC transaction is in flight", at.0)?;
-                for b in blocked {
-                    writeln!(
-                        f,
-                        "  core ({},{}) [NoC0 ({},{})] {} `{}` since cycle {}: {}",
-                        b.core.0, b.core.1, b.noc0.0, b.noc0.1, b.risc, b.kernel, b.since.0, b.waiting_for
-                    )?;
-                }
-                Ok(())
+                write_blocked(f, blocked)
             }
             RunError::NocDeadlock { at, detail, blocked } => {
                 writeln!(f, "the NoC routers deadlocked by cycle {}: {detail}", at.0)?;
-                for b in blocked {
-                    writeln!(
-                        f,
-                        "  core ({},{}) [NoC0 ({},{})] {} `{}` since cycle {}: {}",
-                        b.core.0, b.core.1, b.noc0.0, b.noc0.1, b.risc, b.kernel, b.since.0, b.waiting_for
-                    )?;
-                }
-                Ok(())
+                write_blocked(f, blocked)
             }
             RunError::Livelock { at, running } => write!(
                 f,

@@ -11,6 +11,7 @@ use crate::params::{NocModelKind, NocParams};
 use crate::stepping::{Outgoing, RouterEvent, SteppedNoc};
 use crate::timing::NocTiming;
 use crate::topology::{LinkId, Rect, Topology};
+use crate::use_counters::UseCounters;
 use sim_core::{Cycle, Cycles};
 use soc_descriptors::{GridSize, Noc0Coord, NocId};
 
@@ -20,18 +21,9 @@ pub struct RouterTiming {
     params: NocParams,
     topo: Topology,
     routers: RouterNoc,
-    links: Vec<Calendar>,
-    inject: Vec<Calendar>,
-    eject: Vec<Calendar>,
-    traffic: [NocTraffic; 2],
+    uses: UseCounters,
     /// Per NIU: when it is free to serve the next read request.
     serve_free: Vec<Cycle>,
-}
-
-fn count_use(c: &mut Calendar, dur: u64, bytes: u32) {
-    c.busy += dur;
-    c.bytes += bytes as u64;
-    c.uses += 1;
 }
 
 impl RouterTiming {
@@ -41,10 +33,7 @@ impl RouterTiming {
         let p = RouterParams::from_noc(&params);
         RouterTiming {
             routers: RouterNoc::new(grid, p),
-            links: vec![Calendar::new(); topo.num_links()],
-            inject: vec![Calendar::new(); grid.count() * 2],
-            eject: vec![Calendar::new(); grid.count() * 2],
-            traffic: Default::default(),
+            uses: UseCounters::new(&topo),
             serve_free: vec![Cycle::ZERO; grid.count() * 2],
             topo,
             params,
@@ -74,27 +63,8 @@ impl SteppedNoc for RouterTiming {
         let flits = self.routers.flits(s.payload) as u64;
         let per_k = if looped { self.params.loopback_cycles_per_kflit } else { self.params.inject_cycles_per_kflit };
         let dur = if s.paced { (flits * per_k as u64).div_ceil(1000) } else { 1 };
-        let t = &mut self.traffic[s.noc.index()];
-        t.packets += 1;
-        t.flits += flits;
-        t.bytes += s.payload as u64;
-        count_use(&mut self.inject[self.topo.niu_index(s.src, s.noc)], dur, s.payload);
-        match s.tree {
-            None => {
-                let links = &mut self.links;
-                self.topo.for_each_route_link(s.noc, s.src, s.dests[0], |l| {
-                    count_use(&mut links[l.0 as usize], dur, s.payload)
-                });
-            }
-            Some(tree) => {
-                for n in tree.iter().skip(1) {
-                    count_use(&mut self.links[n.via.expect("non-root").0 as usize], dur, s.payload);
-                }
-            }
-        }
-        for &d in s.dests {
-            count_use(&mut self.eject[self.topo.niu_index(d, s.noc)], dur, s.payload);
-        }
+        self.uses.packet(s.noc, flits, s.payload);
+        self.uses.way(&self.topo, s.noc, s.src, s.dests, s.tree, dur, s.payload);
         self.routers.send(s)
     }
     /// Step the routers through every cycle before `until`; what happened is appended to `out`.
@@ -136,9 +106,7 @@ impl NocTiming for RouterTiming {
         &self.topo
     }
     fn min_remote_latency(&self) -> Cycles {
-        let p = &self.params;
-        let touch = p.l1_write_latency.min(p.l1_read_latency + Cycles(1));
-        p.niu_to_router + p.hop + p.router_to_niu + touch
+        self.params.min_remote_latency()
     }
     fn serialisation(&self, payload: u32) -> Cycles {
         Cycles((self.routers.flits(payload) as u64 * self.params.inject_cycles_per_kflit as u64).div_ceil(1000))
@@ -157,8 +125,7 @@ impl NocTiming for RouterTiming {
     }
     fn path_reservation(&self, noc: NocId, src: Noc0Coord, rect: Rect) -> Cycles {
         let tree = self.topo.broadcast_tree(noc, src, rect);
-        let p = &self.params;
-        Cycles(p.mcast_reserve_base.0 + crate::topology::tree_depth(&tree) * p.mcast_reserve_per_hop.0)
+        self.params.path_reservation(crate::topology::tree_depth(&tree))
     }
     fn multicast(
         &mut self,
@@ -174,18 +141,17 @@ impl NocTiming for RouterTiming {
     }
     fn set_now(&mut self, _now: Cycle) {}
     fn traffic(&self, noc: NocId) -> NocTraffic {
-        self.traffic[noc.index()]
+        self.uses.traffic(noc)
     }
     fn backpressure(&self) -> Backpressure {
         // Back-pressure is what this model times; nothing to flag.
         Backpressure::default()
     }
     fn links(&self) -> Box<dyn Iterator<Item = (LinkId, &Calendar)> + '_> {
-        Box::new(self.links.iter().enumerate().map(|(i, c)| (LinkId(i as u32), c)))
+        Box::new(self.uses.links())
     }
     fn port(&self, tile: Noc0Coord, noc: NocId, inject: bool) -> &Calendar {
-        let i = self.topo.niu_index(tile, noc);
-        if inject { &self.inject[i] } else { &self.eject[i] }
+        self.uses.port(self.topo.niu_index(tile, noc), inject)
     }
     fn stepped(&mut self) -> Option<&mut dyn SteppedNoc> {
         Some(self)
