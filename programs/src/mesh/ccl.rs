@@ -56,6 +56,38 @@ pub fn op_start_cycles(params: &sim_device::params::Params, devices: u32) -> Cyc
     Cycles(params.fabric.op_launch.0 + u64::from(devices.saturating_sub(1)) * round_trip)
 }
 
+/// A collective's bandwidths as tt-metal's CCL reports give them (the NCCL convention): the bytes the
+/// op is named by (all_gather: one device's output, `n` times its input; reduce_scatter and all_reduce:
+/// one device's input) over the op's time is `algbw`; `busbw` scales it by the share of those bytes that
+/// crosses links, `(n-1)/n` for all_gather and reduce_scatter and `2(n-1)/n` for all_reduce, so it
+/// compares with a link's rate whatever `n`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CclBandwidth {
+    /// The bytes the op is named by (see the type).
+    pub size_bytes: u64,
+    /// `size_bytes` over the op's time, GB/s (10^9 bytes per second).
+    pub algbw_gbs: f64,
+    /// `algbw` times the op's bus factor, GB/s.
+    pub busbw_gbs: f64,
+}
+
+/// [`CclBandwidth`] of `op` (all_gather, reduce_scatter or all_reduce) on `n` devices with `input_bytes`
+/// per device, taking `micros` µs; `None` for another op or a zero time or device count.
+pub fn ccl_bandwidth(op: &str, input_bytes: u64, n: u32, micros: f64) -> Option<CclBandwidth> {
+    if n == 0 || micros <= 0.0 {
+        return None;
+    }
+    let share = (n - 1) as f64 / n as f64;
+    let (size_bytes, factor) = match op {
+        "all_gather" => (input_bytes.saturating_mul(n as u64), share),
+        "reduce_scatter" => (input_bytes, share),
+        "all_reduce" => (input_bytes, 2.0 * share),
+        _ => return None,
+    };
+    let algbw_gbs = size_bytes as f64 / (micros * 1e3);
+    Some(CclBandwidth { size_bytes, algbw_gbs, busbw_gbs: algbw_gbs * factor })
+}
+
 /// Enqueue a mesh workload and measure the host time it took.
 pub(crate) fn timed_run(mesh: &mut MeshDevice, w: &MeshWorkload) -> Result<(MeshRunReport, f64), DeviceError> {
     let t = std::time::Instant::now();
@@ -254,6 +286,22 @@ mod tests {
             }
             assert!(seen.iter().all(|&b| b));
         }
+    }
+
+    #[test]
+    fn bandwidths_follow_the_nccl_convention() {
+        // 1 MiB per device gathered on 8 devices in 100 us: 8 MiB named, 83.886 GB/s, 7/8 of it on the bus.
+        let b = ccl_bandwidth("all_gather", 1 << 20, 8, 100.0).unwrap();
+        assert_eq!(b.size_bytes, 8 << 20);
+        assert!((b.algbw_gbs - 83.886_08).abs() < 1e-9, "{b:?}");
+        assert!((b.busbw_gbs - 83.886_08 * 7.0 / 8.0).abs() < 1e-9, "{b:?}");
+        let r = ccl_bandwidth("reduce_scatter", 1 << 20, 4, 10.0).unwrap();
+        assert_eq!(r.size_bytes, 1 << 20);
+        assert!((r.busbw_gbs - r.algbw_gbs * 0.75).abs() < 1e-9);
+        let a = ccl_bandwidth("all_reduce", 1 << 20, 2, 10.0).unwrap();
+        assert!((a.busbw_gbs - a.algbw_gbs).abs() < 1e-9, "2(n-1)/n is 1 on two devices");
+        assert_eq!(ccl_bandwidth("broadcast", 1, 2, 1.0), None);
+        assert_eq!(ccl_bandwidth("all_gather", 1, 2, 0.0), None);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::error::{CliError, CliResult};
 use crate::out::say;
 use programs::mesh::all_gather::{self, AllGather};
 use programs::mesh::all_reduce::{self, AllReduce};
-use programs::mesh::ccl::Topology;
+use programs::mesh::ccl::{Topology, ccl_bandwidth};
 use programs::mesh::reduce_scatter::{self, ReduceScatter};
 use report::multi_chip::{eth_utilisation, merged_trace, mesh_heatmap_svg, mesh_stats};
 use report::stats::stats_document;
@@ -161,6 +161,7 @@ pub fn run_collective(a: &RunArgs) -> CliResult<ExitCode> {
     );
     say!("check: {}", out.check);
     say!("cycles: {} ({:.3} us at {mhz} MHz)", cycles.0, cycles.as_micros(mhz));
+    let bw = ccl_bandwidth(name, out.input_bytes, n, cycles.as_micros(mhz));
     say!(
         "  of which {} cycles start the op{} before the first packet (fabric.op_launch_cycles and a start \
          handshake of one Ethernet round trip per hop; the per-device cycles below begin after it)",
@@ -171,6 +172,16 @@ pub fn run_collective(a: &RunArgs) -> CliResult<ExitCode> {
         for (op, r) in &out.phases {
             say!("  {op}: {} cycles", r.cycles.0);
         }
+    }
+    if let Some(b) = bw {
+        say!(
+            "bandwidth: algbw {:.2} GB/s, busbw {:.2} GB/s ({} B {} over the op's time; busbw x{} as tt-metal's CCL reports)",
+            b.algbw_gbs,
+            b.busbw_gbs,
+            b.size_bytes,
+            if name == "all_gather" { "of one device's output" } else { "of one device's input" },
+            if name == "all_reduce" { "2(n-1)/n" } else { "(n-1)/n" }
+        );
     }
     for (c, id, cyc, tx) in out.devices() {
         say!("  device {c} (chip {id}): {cyc} cycles, {tx} B sent over Ethernet");
@@ -238,6 +249,13 @@ pub fn run_collective(a: &RunArgs) -> CliResult<ExitCode> {
                 ("topology", format!("{topology:?}").to_lowercase().into()),
                 ("shape", serde_json::json!(shape)),
                 ("cycles", cycles.0.into()),
+                ("us", cycles.as_micros(mhz).into()),
+                (
+                    "bandwidth",
+                    bw.map_or(serde_json::Value::Null, |b| {
+                        serde_json::json!({"size_bytes": b.size_bytes, "algbw_gbs": b.algbw_gbs, "busbw_gbs": b.busbw_gbs})
+                    }),
+                ),
                 ("phases", serde_json::Value::Array(phases)),
                 ("runs", runs),
                 ("eth_links", links),
