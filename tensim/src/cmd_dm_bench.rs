@@ -199,7 +199,15 @@ fn rows_json(rows: &[Row]) -> serde_json::Value {
 }
 
 fn summary_json(c: &Comparison) -> serde_json::Value {
-    serde_json::json!({"rows": c.rows.len(), "median_error": c.median, "worst_error": c.worst})
+    let matched: Vec<serde_json::Value> = c
+        .rows
+        .iter()
+        .map(|(sim, m, e)| {
+            serde_json::json!({"kernel": sim.kernel, "size": sim.size, "count": sim.count,
+                "simulated_cycles": sim.latency, "measured_cycles": m.latency, "error": e})
+        })
+        .collect();
+    serde_json::json!({"rows": c.rows.len(), "median_error": c.median, "worst_error": c.worst, "matched": matched})
 }
 
 /// Run `suite` over `sizes` × `counts` with a progress bar.

@@ -3,7 +3,7 @@
 //! trace, a NoC heatmap, a tt-npe timeline, stats JSON and the allocator's memory reports. Every option is
 //! checked (and every output path planned) before the simulation starts.
 
-mod collectives;
+pub(crate) mod collectives;
 
 use crate::chip_args::{ChipArgs, ParamArgs, parse_dispatch, setup, whole_u32, whole_u64};
 use crate::error::{CliError, CliResult};
@@ -337,6 +337,8 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
                 ("arch", dev.arch().to_string().into()),
                 ("passed", out.passed.into()),
                 ("check", out.check.clone().into()),
+                ("verdict", verdict.into()),
+                ("cycles", r.cycles.0.into()),
                 ("runs", serde_json::Value::Array(vec![r.stats()])),
             ],
         );
