@@ -11,14 +11,18 @@
 //!   others input + the partial from the left), the backward sender slices 0 up to i−1; device i then
 //!   reduces its own slice with both partials — (input + forward partial) + backward partial.
 //!
-//! After every 16 tiles of a slice (and after its last) the sender increments the neighbour's receive
-//! semaphore over the fabric, behind the payloads; readers wait for it cumulatively, so a step starts on a
-//! slice's first tiles while the rest are still arriving. Every slot of the intermediate buffer is used once, so no
-//! flow control beyond the fabric's is needed. The host reference performs the same bf16 additions in the
-//! same order, so the check is bit-exact.
+//! Pipelined as TTNN's reduce_scatter: each fabric packet carries two tiles (the intermediate buffer's
+//! pages are one packet each, so a packet lands in one DRAM bank without a scatter write); the reader
+//! streams raw input through a double-buffered CB while the writer sends; sums go from the compute
+//! kernel's CB straight to the fabric; outputs are flushed from L1, not acknowledged one by one. With every
+//! eighth packet of a step (and its last) the sender increments the neighbour's receive semaphore, fused
+//! with the payload; readers wait for it cumulatively, so a step starts on a slice's first packets while
+//! the rest are still arriving. Every slot of the intermediate buffer is used once, so no flow control
+//! beyond the fabric's is needed. The host reference performs the same bf16 additions in the same order, so
+//! the check is bit-exact.
 //!
-//! Not modelled here (as for all_gather): scatter writes of several tiles per packet, several links or
-//! workers per direction, and the one-shot algorithm tt-metal uses for small tensors on a ring.
+//! Not modelled here (as for all_gather): scatter writes, several links or workers per direction, and the
+//! one-shot algorithm tt-metal uses for small tensors on a ring.
 
 use super::ccl::{
     CclOutcome, PAGE, Topology, add_bf16, check_divisible, check_shape, line_of, mismatches, random_bf16_bits,
@@ -104,16 +108,38 @@ struct Shape {
     dim: usize,
     /// Pages of one slice.
     per: u32,
+    /// Tiles per fabric packet (as many 2 KiB tiles as the fabric's payload holds, at most
+    /// [`MAX_TILES_PER_PACKET`]); the intermediate buffer's pages hold one packet.
+    tpp: u32,
+    /// Tiles of one intermediate block (a receive slot or the forward result): a slice's tiles rounded up to
+    /// whole packets.
+    cap: u32,
 }
 
 impl Shape {
-    /// The intermediate page of receive slot `k` of `region` (0 forward, 1 backward), page `j`.
-    fn inter_page(&self, region: u32, k: u32, j: u32) -> u32 {
-        (region * (self.n - 1) + k) * self.per + j
+    /// A direction's share of a slice, `len` tiles, rounded up to whole packets: every kernel of the core
+    /// moves whole packets through its circular buffers (the last packet of a step may carry a pad tile,
+    /// which is read from nowhere, added, sent into the padding of the receive slot and never written
+    /// out), so packets stay contiguous in L1.
+    fn padded(&self, len: u32) -> u32 {
+        len.next_multiple_of(self.tpp)
     }
-    /// The intermediate page of the forward result of a line's middle device.
-    fn fwd_final_page(&self, j: u32) -> u32 {
-        2 * (self.n - 1) * self.per + j
+    /// The intermediate page and byte offset of tile `t` of block `block`.
+    fn inter_at(&self, block: u32, t: u32) -> (u32, u32) {
+        let g = block * self.cap + t;
+        (g / self.tpp, (g % self.tpp) * PAGE)
+    }
+    /// The block receiving step `k` of `region` (0 forward, 1 backward).
+    fn recv_block(&self, region: u32, k: u32) -> u32 {
+        region * (self.n - 1) + k
+    }
+    /// The block of the forward result of a line's middle device.
+    fn fwd_final_block(&self) -> u32 {
+        2 * (self.n - 1)
+    }
+    /// Syncs (semaphore increments) a sender makes per step of `packets` packets.
+    fn syncs(&self, packets: u32) -> u32 {
+        packets.div_ceil(SYNC_PACKETS).max(1)
     }
 }
 
@@ -136,21 +162,19 @@ const SEM_CREDIT: u32 = 2;
 
 const CB_LOCAL: CBIndex = CBIndex::c_0;
 const CB_RECV: CBIndex = CBIndex::c_1;
-const CB_SCRATCH: CBIndex = CBIndex::c_2;
+const CB_RAW: CBIndex = CBIndex::c_2;
 const CB_HEADER: CBIndex = CBIndex::c_3;
 const CB_OUT: CBIndex = CBIndex::c_16;
-/// Tiles read per DRAM round trip (the reader's operands, the writer's raw input); the operand CBs hold two
-/// batches.
-const BATCH: u32 = 4;
-/// The sender increments the receiver's semaphore after every this many tiles of a slice (and after the
-/// last): tt-metal's `chunks_per_sync` of 4 chunks of up to 4 tiles. A receiver starts on a slice's first
-/// tiles while the rest are still on the way.
-const SYNC_TILES: u32 = 16;
-
-/// Increments a sender makes per slice of `tiles` tiles.
-fn syncs(tiles: u32) -> u32 {
-    tiles.div_ceil(SYNC_TILES).max(1)
-}
+/// The most tiles one fabric packet carries: two bf16 tiles (4 KiB) fit the fabric's default payload
+/// (4352 B), as TTNN's reduce_scatter packs them.
+const MAX_TILES_PER_PACKET: u32 = 2;
+/// Packets the reader moves per DRAM round trip (one barrier); every circular buffer holds two such
+/// batches, so reading the next batch overlaps sending (or adding) the last.
+const BATCH_PACKETS: u32 = 4;
+/// The sender increments the receiver's semaphore (fused with the payload) after every this many packets
+/// of a step and after its last: tt-metal's `chunks_per_sync`. A receiver starts on a slice's first
+/// packets while the rest are still on the way.
+const SYNC_PACKETS: u32 = 8;
 
 fn read_steps(arg: impl Fn(usize) -> u32) -> Vec<Step> {
     (0..arg(A_STEPS) as usize)
@@ -158,57 +182,84 @@ fn read_steps(arg: impl Fn(usize) -> u32) -> Vec<Step> {
         .collect()
 }
 
+/// The reader (NoC 1): for a raw send, the input's tiles into `CB_RAW`; for a step that receives, the local
+/// operand (the input, or a line's forward result) into `CB_LOCAL` and the neighbour's partial into
+/// `CB_RECV`, each batch once its sync has arrived.
 fn reader(sh: Shape) -> Kernel {
     Kernel::dataflow("ccl_reduce_scatter_reader", move |d| {
         let a = |i| d.get_arg_val::<u32>(i);
         let (input, inter, j0, j1, region) = (a(A_INPUT), a(A_INTER), a(A_J0), a(A_J1), a(A_REGION));
         let steps = read_steps(a);
         let (recv_sem, ff_sem) = (d.get_semaphore(SEM_RECV), d.get_semaphore(SEM_FWD_FINAL));
-        for (r, st) in (0u32..).zip(steps.iter().filter(|s| s.flags & RECV != 0)) {
+        let len = sh.padded(j1 - j0);
+        let packets = len / sh.tpp;
+        let page_bytes = sh.tpp * PAGE;
+        let batch = BATCH_PACKETS * sh.tpp;
+        let mut r = 0;
+        for st in &steps {
+            let recv = st.flags & RECV != 0;
+            if !recv && st.flags & DST_MASK != DST_SEND {
+                continue;
+            }
             let ff = st.flags & LOCAL_FWD_FINAL != 0;
             if ff {
                 d.noc_semaphore_wait_min(ff_sem, 1);
             }
-            // Both operands of up to BATCH tiles per round trip, each batch as soon as the sender's
-            // increment for its sync group has arrived.
-            let per_step = syncs(j1 - j0);
-            if j0 == j1 {
-                d.noc_semaphore_wait_min(recv_sem, (r + 1) * per_step);
+            if recv && j0 == j1 {
+                d.noc_semaphore_wait_min(recv_sem, (r + 1) * sh.syncs(0));
             }
-            let mut j = j0;
-            while j < j1 {
-                let b = BATCH.min(j1 - j);
-                d.noc_semaphore_wait_min(recv_sem, r * per_step + (j + b - j0).div_ceil(SYNC_TILES));
-                d.cb_reserve_back(CB_LOCAL, b);
-                d.cb_reserve_back(CB_RECV, b);
-                let (lp, rp) = (d.get_write_ptr(CB_LOCAL), d.get_write_ptr(CB_RECV));
-                for k in 0..b {
-                    let local = if ff {
-                        d.get_dram_noc_addr(sh.fwd_final_page(j + k), PAGE, inter, 0)
+            let mut t = 0;
+            while t < len {
+                let b = batch.min(len - t);
+                let cb = if recv { CB_LOCAL } else { CB_RAW };
+                d.cb_reserve_back(cb, b);
+                let lp = d.get_write_ptr(cb);
+                for k in (0..b).filter(|k| j0 + t + k < j1) {
+                    let j = j0 + t + k;
+                    let from = if ff {
+                        let (page, off) = sh.inter_at(sh.fwd_final_block(), j);
+                        d.get_dram_noc_addr(page, page_bytes, inter, off)
                     } else {
-                        d.get_dram_noc_addr(slice_page(j + k, st.slice, sh.n, sh.t, sh.dim), PAGE, input, 0)
+                        d.get_dram_noc_addr(slice_page(j, st.slice, sh.n, sh.t, sh.dim), PAGE, input, 0)
                     };
-                    d.noc_async_read(local, lp + k * PAGE, PAGE);
-                    let partial = d.get_dram_noc_addr(sh.inter_page(region, r, j + k), PAGE, inter, 0);
-                    d.noc_async_read(partial, rp + k * PAGE, PAGE);
+                    d.noc_async_read(from, lp + k * PAGE, PAGE);
+                }
+                if recv {
+                    // The partial's packets of this batch, once the sync covering the last has landed.
+                    let done = (t + b) / sh.tpp;
+                    let need = r * sh.syncs(packets) + done.div_ceil(SYNC_PACKETS).min(sh.syncs(packets));
+                    d.noc_semaphore_wait_min(recv_sem, need);
+                    d.cb_reserve_back(CB_RECV, b);
+                    let rp = d.get_write_ptr(CB_RECV);
+                    for p in 0..b / sh.tpp {
+                        let (page, _) = sh.inter_at(sh.recv_block(region, r), t + p * sh.tpp);
+                        let from = d.get_dram_noc_addr(page, page_bytes, inter, 0);
+                        d.noc_async_read(from, rp + p * page_bytes, page_bytes);
+                    }
                 }
                 d.noc_async_read_barrier();
-                d.cb_push_back(CB_LOCAL, b);
-                d.cb_push_back(CB_RECV, b);
-                j += b;
+                d.cb_push_back(cb, b);
+                if recv {
+                    d.cb_push_back(CB_RECV, b);
+                }
+                t += b;
+            }
+            if recv {
+                r += 1;
             }
         }
     })
 }
 
-fn compute() -> Kernel {
+/// The compute kernel: every tile of every receiving step (pad tiles included) summed on the FPU.
+fn compute(sh: Shape) -> Kernel {
     Kernel::compute("ccl_reduce_scatter_compute", move |c| {
         let a = |c: &Compute<'_>, i| c.get_arg_val::<u32>(i);
         let (j0, j1, n) = (a(c, A_J0), a(c, A_J1), a(c, A_STEPS) as usize);
         let adds = (0..n).filter(|&k| a(c, A_FIRST_STEP + 2 * k + 1) & RECV != 0).count() as u32;
         c.binary_op_init_common(CB_LOCAL, CB_RECV, CB_OUT);
         c.add_tiles_init(CB_LOCAL, CB_RECV, false);
-        for _ in 0..adds * (j1 - j0) {
+        for _ in 0..adds * sh.padded(j1 - j0) {
             c.cb_wait_front(CB_LOCAL, 1);
             c.cb_wait_front(CB_RECV, 1);
             c.tile_regs_acquire();
@@ -225,11 +276,14 @@ fn compute() -> Kernel {
     })
 }
 
+/// The writer (NoC 0), the direction's fabric sender: packets of `tpp` tiles from `CB_RAW` (raw input) or
+/// `CB_OUT` (sums) into the neighbour's receive slot, the sync fused on every eighth and the last; the
+/// final sums to the output (or a line's forward result to the intermediate buffer), with no wait on
+/// each write's acknowledgement — only that it left L1 before its CB page is reused.
 fn writer(sh: Shape) -> Kernel {
     Kernel::dataflow("ccl_reduce_scatter_writer", move |d| {
         let a = |i| d.get_arg_val::<u32>(i);
-        let (input, inter, output, j0, j1, region) =
-            (a(A_INPUT), a(A_INTER), a(A_OUTPUT), a(A_J0), a(A_J1), a(A_REGION));
+        let (inter, output, j0, j1, region) = (a(A_INTER), a(A_OUTPUT), a(A_J0), a(A_J1), a(A_REGION));
         let (ox, oy, has_conn) = (a(A_OTHER_X), a(A_OTHER_Y), a(A_CONN) != 0);
         let steps = read_steps(a);
         let mut conn = has_conn.then(|| {
@@ -238,66 +292,59 @@ fn writer(sh: Shape) -> Kernel {
             d.fabric_open(&mut c);
             c
         });
-        let (scratch, hdr) = (d.get_write_ptr(CB_SCRATCH), d.get_write_ptr(CB_HEADER));
+        let hdr = d.get_write_ptr(CB_HEADER);
         let (mx, my) = (d.my_x(NocId::Noc0), d.my_y(NocId::Noc0));
         let peer_recv = d.get_noc_addr(mx, my, d.get_semaphore(SEM_RECV));
+        let len = sh.padded(j1 - j0);
+        let packets = len / sh.tpp;
+        let page_bytes = sh.tpp * PAGE;
         let mut sent = 0;
         for st in &steps {
             match st.flags & DST_MASK {
                 DST_SEND => {
                     let c = conn.as_mut().expect("the host gives a fabric connection to every sending core");
-                    let dst = |d: &Dataflow<'_>, j| d.get_dram_noc_addr(sh.inter_page(region, sent, j), PAGE, inter, 0);
-                    // The increment behind each sync group's payloads (the fabric keeps the order).
-                    let sync = |d: &mut Dataflow<'_>, c: &mut FabricConnection, done: u32| {
-                        if done.is_multiple_of(SYNC_TILES) || done == j1 - j0 {
-                            d.fabric_unicast_noc_unicast_atomic_inc(c, hdr, peer_recv, 1, 1);
-                        }
-                    };
                     if j0 == j1 {
                         d.fabric_unicast_noc_unicast_atomic_inc(c, hdr, peer_recv, 1, 1);
-                    } else if st.flags & RECV != 0 {
-                        for j in j0..j1 {
-                            d.cb_wait_front(CB_OUT, 1);
-                            let src = d.get_read_ptr(CB_OUT);
-                            let to = dst(d, j);
-                            d.fabric_unicast_noc_unicast_write(c, hdr, src, PAGE, to, 1);
-                            d.cb_pop_front(CB_OUT, 1);
-                            sync(d, c, j + 1 - j0);
+                    }
+                    let cb = if st.flags & RECV != 0 { CB_OUT } else { CB_RAW };
+                    // The neighbour's slot for this step: a region of `dir`'s slots (the receiver numbers
+                    // its receiving steps as the sender numbers its sends).
+                    let block = sh.recv_block(region, sent);
+                    for p in 0..packets {
+                        d.cb_wait_front(cb, sh.tpp);
+                        let src = d.get_read_ptr(cb);
+                        let (page, _) = sh.inter_at(block, p * sh.tpp);
+                        let to = d.get_dram_noc_addr(page, page_bytes, inter, 0);
+                        let real = (j1 - j0 - p * sh.tpp).min(sh.tpp) * PAGE;
+                        if (p + 1).is_multiple_of(SYNC_PACKETS) || p + 1 == packets {
+                            d.fabric_unicast_noc_fused_unicast_with_atomic_inc(c, hdr, src, real, to, peer_recv, 1, 1);
+                        } else {
+                            d.fabric_unicast_noc_unicast_write(c, hdr, src, real, to, 1);
                         }
-                    } else {
-                        let mut j = j0;
-                        while j < j1 {
-                            let b = BATCH.min(j1 - j);
-                            for k in 0..b {
-                                let page = slice_page(j + k, st.slice, sh.n, sh.t, sh.dim);
-                                let from = d.get_dram_noc_addr(page, PAGE, input, 0);
-                                d.noc_async_read(from, scratch + k * PAGE, PAGE);
-                            }
-                            d.noc_async_read_barrier();
-                            for k in 0..b {
-                                let to = dst(d, j + k);
-                                d.fabric_unicast_noc_unicast_write(c, hdr, scratch + k * PAGE, PAGE, to, 1);
-                                sync(d, c, j + k + 1 - j0);
-                            }
-                            j += b;
-                        }
+                        d.cb_pop_front(cb, sh.tpp);
                     }
                     sent += 1;
                 }
                 dst => {
-                    for j in j0..j1 {
+                    for t in 0..len {
                         d.cb_wait_front(CB_OUT, 1);
-                        let to = if dst == DST_OUTPUT {
-                            d.get_dram_noc_addr(j, PAGE, output, 0)
-                        } else {
-                            d.get_dram_noc_addr(sh.fwd_final_page(j), PAGE, inter, 0)
-                        };
-                        let src = d.get_read_ptr(CB_OUT);
-                        d.noc_async_write(src, to, PAGE);
-                        d.noc_async_write_barrier();
+                        let j = j0 + t;
+                        if j < j1 {
+                            let to = if dst == DST_OUTPUT {
+                                d.get_dram_noc_addr(j, PAGE, output, 0)
+                            } else {
+                                let (page, off) = sh.inter_at(sh.fwd_final_block(), j);
+                                d.get_dram_noc_addr(page, page_bytes, inter, off)
+                            };
+                            let src = d.get_read_ptr(CB_OUT);
+                            d.noc_async_write(src, to, PAGE);
+                            d.noc_async_writes_flushed();
+                        }
                         d.cb_pop_front(CB_OUT, 1);
                     }
                     if dst == DST_FWD_FINAL {
+                        // The other core reads the forward result once all of it is in DRAM.
+                        d.noc_async_write_barrier();
                         let sem = d.get_noc_addr(ox, oy, d.get_semaphore(SEM_FWD_FINAL));
                         d.noc_semaphore_inc(sem, 1);
                         d.noc_async_atomic_barrier();
@@ -305,6 +352,7 @@ fn writer(sh: Shape) -> Kernel {
                 }
             }
         }
+        d.noc_async_write_barrier();
         if let Some(c) = conn.as_mut() {
             d.fabric_close(c);
         }
@@ -319,21 +367,31 @@ pub fn check(mesh: &MeshDevice, p: &ReduceScatter) -> Result<Vec<MeshCoordinate>
     Ok(coords)
 }
 
-/// Pages of the intermediate buffer: a receive slot per step and direction, and the forward result.
+/// Pages of the intermediate buffer (a packet each): a receive slot per step and direction, and the
+/// forward result.
 fn inter_pages(sh: &Shape) -> u32 {
-    (2 * (sh.n - 1) + 1) * sh.per
+    (2 * (sh.n - 1) + 1) * sh.cap / sh.tpp
 }
 
-fn shape_of(p: &ReduceScatter, n: u32) -> Shape {
+/// The fabric's largest payload on the mesh's chips.
+fn max_payload_bytes(mesh: &MeshDevice) -> Result<u32, DeviceError> {
+    let first = mesh.shape().coord(0);
+    Ok(mesh.get_device(first)?.params().fabric.max_payload_bytes)
+}
+
+fn shape_of(p: &ReduceScatter, n: u32, max_payload_bytes: u32) -> Shape {
     let t = tiles(p.shape);
-    Shape { n, t, dim: p.dim as usize, per: t.iter().product::<u32>() / n }
+    let per = t.iter().product::<u32>() / n;
+    let tpp = (max_payload_bytes / PAGE).clamp(1, MAX_TILES_PER_PACKET);
+    Shape { n, t, dim: p.dim as usize, per, tpp, cap: per.next_multiple_of(tpp) }
 }
 
 /// The buffers a reduce_scatter needs besides its input and output: the intermediate buffer.
 pub fn intermediate(mesh: &mut MeshDevice, p: &ReduceScatter) -> Result<MeshBuffer, DeviceError> {
-    let sh = shape_of(p, mesh.num_devices() as u32);
-    let local = DeviceLocalBufferConfig { page_size: PAGE as u64, buffer_type: BufferType::Dram };
-    MeshBuffer::create(mesh, MeshBufferConfig::Replicated { size: inter_pages(&sh) as u64 * PAGE as u64 }, local)
+    let sh = shape_of(p, mesh.num_devices() as u32, max_payload_bytes(mesh)?);
+    let page_size = (sh.tpp * PAGE) as u64;
+    let local = DeviceLocalBufferConfig { page_size, buffer_type: BufferType::Dram };
+    MeshBuffer::create(mesh, MeshBufferConfig::Replicated { size: inter_pages(&sh) as u64 * page_size }, local)
 }
 
 /// The workload reducing each device's `input` (interleaved bf16 tiles, `p.shape`) into its slice in
@@ -348,7 +406,7 @@ pub fn workload(
 ) -> Result<MeshWorkload, DeviceError> {
     let coords = check(mesh, p)?;
     let n = coords.len() as u32;
-    let sh = shape_of(p, n);
+    let sh = shape_of(p, n, max_payload_bytes(mesh)?);
     let cores = [CoreCoord::new(0, 0), CoreCoord::new(1, 0)];
     let mut w = MeshWorkload::new();
     for (i, &c) in coords.iter().enumerate() {
@@ -362,13 +420,14 @@ pub fn workload(
         for _ in 0..3 {
             prog.create_semaphore(set.clone(), 0)?;
         }
+        let batch = BATCH_PACKETS * sh.tpp;
         let cbs =
-            [(CB_LOCAL, 2 * BATCH), (CB_RECV, 2 * BATCH), (CB_OUT, 2 * BATCH), (CB_SCRATCH, BATCH), (CB_HEADER, 1)];
+            [(CB_LOCAL, 2 * batch), (CB_RECV, 2 * batch), (CB_OUT, 2 * batch), (CB_RAW, 2 * batch), (CB_HEADER, 1)];
         create_bf16_cbs(&mut prog, set.clone(), &cbs)?;
         // The writer is on NoC 0, the frame of the addresses the routers use; the reader on NoC 1.
         let rcfg = DataMovementConfig { noc: NocId::Noc1, ..DataMovementConfig::reader(vec![]) };
         let r = prog.create_kernel(reader(sh), set.clone(), rcfg)?;
-        let k = prog.create_kernel(compute(), set.clone(), ComputeConfig::default())?;
+        let k = prog.create_kernel(compute(sh), set.clone(), ComputeConfig::default())?;
         let wr = prog.create_kernel(writer(sh), set.clone(), DataMovementConfig::default())?;
         for (d, fwd) in [(0usize, true), (1, false)] {
             let st = steps(i, n, p.topology, fwd);
@@ -410,7 +469,7 @@ pub fn workload(
 /// perform them (bf16 rounding after each).
 pub fn reference(inputs: &[Vec<u16>], p: &ReduceScatter) -> Vec<Vec<u16>> {
     let n = inputs.len() as u32;
-    let sh = shape_of(p, n);
+    let sh = shape_of(p, n, PAGE); // the sums do not depend on the packet size
     let half = (PAGE / 2) as usize;
     let page = |dev: u32, s: u32, j: u32| {
         let q = slice_page(j, s, n, sh.t, sh.dim) as usize * half;
@@ -447,7 +506,7 @@ pub fn run(mesh: &mut MeshDevice, p: ReduceScatter, seed: u64) -> Result<CclOutc
     let coords = check(mesh, &p)?;
     let n = coords.len() as u32;
     mesh.set_fabric_config(super::all_gather::fabric_config(p.topology))?;
-    let sh = shape_of(&p, n);
+    let sh = shape_of(&p, n, max_payload_bytes(mesh)?);
     let input_bytes = sh.per as u64 * n as u64 * PAGE as u64;
     let local = DeviceLocalBufferConfig { page_size: PAGE as u64, buffer_type: BufferType::Dram };
     let input = MeshBuffer::create(mesh, MeshBufferConfig::Replicated { size: input_bytes }, local)?;
