@@ -215,9 +215,11 @@ impl DramTiming for GddrCalendars {
     fn write(&mut self, ch: usize, addr: u64, len: u32, at: Cycle, stream: Cycles) -> Cycle {
         let g = self.gddr_of(ch, addr);
         self.bytes[g].1 += len as u64;
-        let dur = self.write_service(len);
-        let s = self.gddr[g].reserve(at.0.saturating_sub(stream.0), dur, len as u64);
-        Cycle((s + dur).max(at.0)) + self.params.write_latency
+        // The channel is busy for the write's service (a small write's partial-line cost included); the
+        // ack follows the data's own channel time and the commit latency, which overlaps that extra cost.
+        let busy = self.write_service(len);
+        let s = self.gddr[g].reserve(at.0.saturating_sub(stream.0), busy, len as u64);
+        Cycle((s + self.service(len)).max(at.0)) + self.params.write_latency.max(Cycles(busy - self.service(len)))
     }
 
     fn read_serve(&self) -> Cycles {
@@ -344,11 +346,20 @@ mod tests {
         // 70 of NoC streaming: 30 after the start); a write's channel work starts with its first flits.
         assert_eq!(d.read(2, 0, 2200, Cycle(0), Cycles(70)), Cycle(130));
         assert_eq!(d.write(3, 0, 2200, Cycle(100), Cycles(70)), Cycle(170));
-        // Small writes pay the controller's partial-line cost.
+        // Small writes keep the channel busy for the controller's partial-line cost (60 cycles); the ack
+        // waits for the longer of that cost and the commit latency (40) after the data's 2 cycles.
         let mut s =
             GddrCalendars::new(1, 1 << 30, DramParams { small_write_bytes: 64, small_write: Cycles(60), ..p.clone() });
-        assert_eq!(s.write(0, 0, 32, Cycle(0), z), Cycle(100));
-        assert_eq!(s.write(0, 0, 32, Cycle(0), z), Cycle(160));
+        assert_eq!(s.write(0, 0, 32, Cycle(0), z), Cycle(60));
+        assert_eq!(s.write(0, 0, 32, Cycle(0), z), Cycle(120));
+        // With a commit latency longer than the cost, the cost no longer shows in the ack, only in the rate.
+        let mut l = GddrCalendars::new(
+            1,
+            1 << 30,
+            DramParams { small_write_bytes: 64, small_write: Cycles(60), write_latency: Cycles(110), ..p.clone() },
+        );
+        assert_eq!(l.write(0, 0, 32, Cycle(0), z), Cycle(112));
+        assert_eq!(l.write(0, 0, 32, Cycle(0), z), Cycle(172));
         // Zero-load: the second read does not wait for the first.
         let mut z = dram_timing(6, 2 << 30, DramParams { model: DramModelKind::ZeroLoad, ..p });
         assert_eq!(z.read(0, 0, 2200, Cycle(0), Cycles::ZERO), Cycle(200));

@@ -44,9 +44,10 @@ const DM_BOUNDS: &[(&str, &str, f64, f64)] = &[
     ("blackhole", "One to All Unicast 4x4 Packet Sizes with Loopback.md", 2.1, 9.9),
     ("blackhole", "One to All Unicast 4x4 Packet Sizes without Loopback.md", 2.0, 10.6),
     ("blackhole", "../../blackhole_one_to_one.md", 1.9, 5.2),
-    // The one-bank DRAM tables arrived after the model was fitted (never fitted to; today's errors plus a
-    // margin, so they cannot silently get worse). The DRAM end-point model of issue 51 brings them down.
-    ("wormhole_b0", "DRAM Interleaved Packet Sizes.md", 2.5, 21.0),
+    // The one-bank DRAM tables (issue 51's DRAM end point: per-request read serving, small-write cost,
+    // transfer/access overlap, the write commit latency): Wormhole B0 meets the goal (1.6% / 14.6%);
+    // Blackhole's two GDDR channels and write buffer are not modelled yet, its bound holds today's errors.
+    ("wormhole_b0", "DRAM Interleaved Packet Sizes.md", 2.5, 15.0),
     ("blackhole", "DRAM Interleaved Packet Sizes.md", 9.0, 40.0),
 ];
 

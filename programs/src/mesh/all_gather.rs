@@ -79,9 +79,11 @@ fn writer(n: u32, t: [u32; 4], dim: usize) -> Kernel {
                     d.fabric_multicast_noc_unicast_write(c, hdr, scratch + b * PAGE, PAGE, dst, 1, *targets);
                 }
             }
-            d.noc_async_write_barrier();
+            // The scratch is read again next batch: its data must have left L1 (not been acknowledged).
+            d.noc_async_writes_flushed();
             k += batch;
         }
+        d.noc_async_write_barrier();
         let ready = d.get_semaphore(0);
         let ready_noc = d.get_noc_addr(mx, my, ready);
         for (c, targets) in conns.iter_mut() {
