@@ -66,6 +66,8 @@ pub struct NocModel {
     eject: Vec<Calendar>,
     /// Per NIU: the read requests it is serving (see [`NocModel::served_request`]).
     serve: Vec<Calendar>,
+    /// Per NIU: the acknowledgements it takes in, one per cycle (see [`NocModel::ack`]).
+    acks: Vec<Calendar>,
     traffic: [NocTraffic; 2],
     /// Arrival of the last packet of each ordered flow, indexed by [`NocModel::flow`].
     flows: Vec<Cycle>,
@@ -89,6 +91,7 @@ impl NocModel {
             inject: vec![Calendar::new(); grid.count() * 2],
             eject: vec![Calendar::new(); grid.count() * 2],
             serve: vec![Calendar::new(); grid.count() * 2],
+            acks: vec![Calendar::new(); grid.count() * 2],
             topo,
             traffic: Default::default(),
             flows: vec![Cycle::ZERO; grid.count() * grid.count() * 4],
@@ -287,12 +290,15 @@ impl NocModel {
     /// ([`Calendar::pass_flit`]). (A
     /// multicast to N cores returns N acks, which share the links of its own broadcast tree on the way
     /// back: calibration/dm multicast Linked 5x5 tables move 8 KiB packets ~20 cycles slower than 2x2.)
+    /// The NIU takes the acknowledgements in one per cycle, so a multicast's N acks reach the sender over
+    /// at least N cycles (issue 51: on large grids that, not the path, paces back-to-back multicasts).
     pub fn ack(&mut self, noc: NocId, src: Noc0Coord, dst: Noc0Coord, ready: Cycle) -> Cycle {
         self.count(noc, 0);
         let head = self.header_flit_route(noc, src, dst, ready.0 + self.params.niu_to_router.0);
         let e = self.niu(dst, noc);
         self.eject[e].pass_flit(head);
-        Cycle(head + self.params.router_to_niu.0 + 1)
+        let at = head + self.params.router_to_niu.0;
+        Cycle(self.acks[e].reserve_after(self.now, at, 1, 0) + 1)
     }
 
     /// The broadcast tree from `src` covering `rect` on `noc` (see [`Topology::broadcast_tree`]).

@@ -15,7 +15,8 @@ const DM_BOUNDS: &[(&str, &str, f64, f64)] = &[
     ("wormhole_b0", "One to All Multicast 2x2 Packet Sizes with Loopback.md", 6.1, 28.0),
     ("wormhole_b0", "One to All Multicast 2x2 Packet Sizes without Loopback.md", 4.4, 10.4),
     ("wormhole_b0", "One to All Multicast 5x5 Packet Sizes with Loopback.md", 2.6, 7.7),
-    ("wormhole_b0", "One to All Multicast 5x5 Packet Sizes without Loopback.md", 2.0, 5.8),
+    // Multicast acks reach the sender one per cycle (issue 51): a lone 5x5 multicast ends ~24 cycles later.
+    ("wormhole_b0", "One to All Multicast 5x5 Packet Sizes without Loopback.md", 2.0, 6.5),
     ("wormhole_b0", "One to All Multicast Linked 2x2 Packet Sizes with Loopback.md", 3.9, 8.8),
     ("wormhole_b0", "One to All Multicast Linked 2x2 Packet Sizes without Loopback.md", 2.5, 12.5),
     ("wormhole_b0", "One to All Multicast Linked 5x5 Packet Sizes with Loopback.md", 4.1, 11.4),

@@ -170,6 +170,22 @@ fn an_ack_takes_one_cycle_of_each_link_it_crosses() {
     assert_eq!(link.1.busy, 1 + 2 + 2);
 }
 
+/// A multicast's destinations all acknowledge; the sender's NIU takes the acks in one per cycle, so N acks
+/// that would arrive together reach it over N cycles (issue 51).
+#[test]
+fn acks_reach_their_sender_one_per_cycle() {
+    let mut n = wh();
+    let to = Noc0Coord::new(1, 1);
+    // Four acks from (3,1), as destinations at one distance send them for one multicast.
+    let from = [Noc0Coord::new(3, 1), Noc0Coord::new(3, 1), Noc0Coord::new(3, 1), Noc0Coord::new(3, 1)];
+    let at: Vec<Cycle> = from.iter().map(|&f| n.ack(NocId::Noc0, f, to, Cycle(0))).collect();
+    let first = Cycle(5 + 8 * 9 + 5 + 1);
+    assert_eq!(at, vec![first, Cycle(first.0 + 1), Cycle(first.0 + 2), Cycle(first.0 + 3)]);
+    // Spaced out, they do not wait for each other.
+    let later = n.ack(NocId::Noc0, from[0], to, Cycle(1000));
+    assert_eq!(later, Cycle(1000 + first.0));
+}
+
 #[test]
 fn a_flit_crossing_an_idle_link_costs_nothing_later() {
     let mut n = wh();
