@@ -9,7 +9,8 @@ import tempfile
 from functools import lru_cache
 from typing import Any, Iterable, Mapping, Sequence
 
-from . import _native
+from ._native import describe as native_describe
+from ._native import invoke as native_invoke
 
 
 class TensimError(Exception):
@@ -31,7 +32,7 @@ class InternalError(TensimError):
 @lru_cache(maxsize=None)
 def describe() -> dict:
     """Every subcommand's options and every built-in program's, as the native module describes them."""
-    return json.loads(_native.describe())
+    return json.loads(native_describe())
 
 
 def command_args(command: str) -> dict:
@@ -112,7 +113,7 @@ def build_argv(
 def invoke(argv: Sequence[str]) -> dict:
     """Run ``argv`` in this process; raise ``TensimError`` (``InternalError`` for exit code 70) when it
     ended with an error. A run whose check failed is not an error: its exit code is 1 and ``error`` None."""
-    r = _native.invoke([str(a) for a in argv])
+    r = native_invoke([str(a) for a in argv])
     if r["error"] is not None:
         cls = InternalError if r["exit_code"] == 70 else TensimError
         raise cls(r["error"], r["exit_code"], argv, r["stdout"])

@@ -8,7 +8,7 @@ import os
 import time
 from typing import Any, Mapping
 
-from . import _cli
+from ._cli import Scratch, TensimError, build_argv, describe, invoke
 from .result import Bench, Result, read_stats
 
 Params = Mapping[str, "int | float | str"]
@@ -17,22 +17,22 @@ Params = Mapping[str, "int | float | str"]
 def programs() -> list[dict]:
     """The built-in programs: name, what it does (``about``), the options it takes, and for ``size`` its
     meaning and range; collectives are marked ``collective``."""
-    return [dict(p) for p in _cli.describe()["programs"]]
+    return [dict(p) for p in describe()["programs"]]
 
 
 def _program(name: str) -> dict:
     if not isinstance(name, str):
         raise TypeError(f"tensim.run(): the program is a name (str), not {name!r}; tensim.programs() lists them")
-    for p in _cli.describe()["programs"]:
+    for p in describe()["programs"]:
         if p["name"] == name:
             return p
-    names = ", ".join(p["name"] for p in _cli.describe()["programs"])
-    raise _cli.TensimError(f"unknown program `{name}`; available: {names}", 1, ["tensim", "run", name])
+    names = ", ".join(p["name"] for p in describe()["programs"])
+    raise TensimError(f"unknown program `{name}`; available: {names}", 1, ["tensim", "run", name])
 
 
-def _timed(argv: list[str], scratch: _cli.Scratch) -> tuple[dict, float]:
+def _timed(argv: list[str], scratch: Scratch) -> tuple[dict, float]:
     t = time.perf_counter()
-    r = _cli.invoke(argv)
+    r = invoke(argv)
     wall = time.perf_counter() - t
     # The report without the lines naming the scratch files the package reads back.
     hidden = scratch.path("")
@@ -108,9 +108,9 @@ def run(
         given["arch"] = arch
     given.update(options)
     given["trace"] = trace
-    with _cli.Scratch() as s:
+    with Scratch() as s:
         given["stats"] = s.path("stats.json")
-        argv = _cli.build_argv("run", [program], given, params, where="tensim.run()")
+        argv = build_argv("run", [program], given, params, where="tensim.run()")
         r, wall = _timed(argv, s)
         stats = read_stats(s)
     return Result(stats, r["stdout"], r["stderr"], argv, r["exit_code"], wall,
@@ -131,9 +131,9 @@ def build_and_run(
     name: ``devices``, ``system``, ``cmake=True``, ``soc``, ``harvest`` … ``passed`` is whether the
     program's ``main`` returned 0."""
     given: dict[str, Any] = dict(options, arch=arch, trace=trace)
-    with _cli.Scratch() as s:
+    with Scratch() as s:
         given["stats"] = s.path("stats.json")
-        argv = _cli.build_argv("build-and-run", [folder], given, params, where="tensim.build_and_run()")
+        argv = build_argv("build-and-run", [folder], given, params, where="tensim.build_and_run()")
         if args:
             argv += ["--", *[str(a) for a in args]]
         r, wall = _timed(argv, s)
@@ -144,9 +144,9 @@ def build_and_run(
 
 
 def _bench(command: str, positionals: list[Any], options: dict, params: Params | None, where: str) -> Bench:
-    with _cli.Scratch() as s:
+    with Scratch() as s:
         options["stats"] = s.path("stats.json")
-        argv = _cli.build_argv(command, positionals, options, params, where=where)
+        argv = build_argv(command, positionals, options, params, where=where)
         r, wall = _timed(argv, s)
         stats = read_stats(s)
     return Bench(command, stats, r["stdout"], argv, wall)
@@ -173,7 +173,7 @@ def dm_bench(
 
 def dm_bench_suites() -> str:
     """The data-movement suites and their options, as ``tensim dm-bench --list`` prints them."""
-    return _cli.invoke(["tensim", "dm-bench", "--list"])["stdout"]
+    return invoke(["tensim", "dm-bench", "--list"])["stdout"]
 
 
 def gemm_bench(
@@ -197,9 +197,9 @@ def replay(path: str | os.PathLike, arch: str | None = None, params: Params | No
 
 
 def _json(command: str, positionals: list[Any], options: dict, params: Params | None = None) -> Any:
-    argv = _cli.build_argv(command, positionals, dict(options, json=True), params,
+    argv = build_argv(command, positionals, dict(options, json=True), params,
                            where=f"tensim.{command.split()[-1]}()")
-    return json.loads(_cli.invoke(argv)["stdout"])
+    return json.loads(invoke(argv)["stdout"])
 
 
 def params(arch: str = "wormhole_b0", overrides: Params | None = None, **options: Any) -> list[dict]:

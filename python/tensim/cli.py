@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from typing import Sequence
 
-from . import _native
+from ._native import invoke
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -16,7 +16,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .sweeps import main as sweep_main
 
         return sweep_main(args[1:])
-    r = _native.invoke(["tensim", *args])
+    r = invoke(["tensim", *args])
     sys.stdout.write(r["stdout"])
     sys.stderr.write(r["stderr"])
     if r["error"] is not None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence
 
-from . import _cli
+from ._cli import Scratch, build_argv, invoke
 
 #: Options whose values are shapes written ``AxBxC`` on the command line; a tuple of ints is joined so.
 _X_JOINED = {"shape", "grid", "tile", "tensor", "shard", "page", "padded_shape", "physical_shard", "grid_size",
@@ -37,10 +37,10 @@ def _layout(kind: str, options: dict[str, Any]) -> Layout:
         if k in _X_JOINED and isinstance(v, (list, tuple)) and all(isinstance(x, int) for x in v):
             v = "x".join(str(x) for x in v)
         opts[k] = v
-    with _cli.Scratch() as s:
+    with Scratch() as s:
         opts.update(json=True, svg=s.path("layout.svg"))
-        argv = _cli.build_argv(f"layout {kind}", [], opts, where=f"tensim.layout.{kind}()")
-        r = _cli.invoke(argv)
+        argv = build_argv(f"layout {kind}", [], opts, where=f"tensim.layout.{kind}()")
+        r = invoke(argv)
         svg = s.read("layout.svg") or ""
     out = Layout(json.loads(r["stdout"]))
     out.svg = svg

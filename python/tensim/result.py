@@ -9,7 +9,7 @@ import os
 import shutil
 from typing import Any, Sequence
 
-from . import _cli
+from ._cli import Scratch, TensimError, invoke
 
 #: The per-run tables ``Result.table`` and ``Result.to_pandas`` know.
 TABLES = ("kernels", "links", "ports", "nocs", "dram", "eth", "zones", "timestamped_data")
@@ -113,9 +113,9 @@ class Result:
         i = argv.index("--stats")
         del argv[i:i + 2]
         argv += [option, path]
-        r = _cli.invoke(argv)
+        r = invoke(argv)
         if r["exit_code"] not in (0, 1):
-            raise _cli.TensimError(f"the rerun for {option} ended with exit code {r['exit_code']}", r["exit_code"], argv)
+            raise TensimError(f"the rerun for {option} ended with exit code {r['exit_code']}", r["exit_code"], argv)
 
     def trace(self, path: str | os.PathLike) -> str:
         """Write the run's Chrome/Perfetto trace to ``path`` (ui.perfetto.dev opens it); returns the path.
@@ -131,7 +131,7 @@ class Result:
     def heatmap_svg(self, path: str | os.PathLike | None = None) -> str:
         """The NoC link-utilisation heatmap as SVG text (also written to ``path`` when given), from the same
         command run again with the heatmap on."""
-        with _cli.Scratch() as s:
+        with Scratch() as s:
             out = s.path("heatmap.svg")
             self._rerun("--noc-heatmap", out)
             svg = s.read("heatmap.svg") or ""

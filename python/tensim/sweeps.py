@@ -20,7 +20,8 @@ import sys
 import time
 from typing import Any, Iterable, Mapping, Sequence
 
-from . import _cli, api
+from ._cli import TensimError
+from .api import build_and_run, dm_bench, gemm_bench, replay, run
 
 KINDS = ("program", "cpp", "dm_bench", "gemm_bench", "replay")
 _POINT_KEYS = set(KINDS) | {"arch", "system", "options", "params", "grid", "name"}
@@ -178,20 +179,20 @@ def run_point(i: int, p: Mapping) -> dict:
     t = time.perf_counter()
     try:
         if kind == "program":
-            res: Any = api.run(p["program"], p.get("arch"), p.get("system"), params, **opts)
+            res: Any = run(p["program"], p.get("arch"), p.get("system"), params, **opts)
         elif kind == "cpp":
-            res = api.build_and_run(p["cpp"], p.get("arch"), params, **opts)
+            res = build_and_run(p["cpp"], p.get("arch"), params, **opts)
         elif kind == "dm_bench":
-            res = api.dm_bench(p["dm_bench"], p.get("arch"), params, **opts)
+            res = dm_bench(p["dm_bench"], p.get("arch"), params, **opts)
         elif kind == "gemm_bench":
             ids = None if p["gemm_bench"] is True else p["gemm_bench"]
-            res = api.gemm_bench(p.get("arch"), params, ids=ids, **opts)
+            res = gemm_bench(p.get("arch"), params, ids=ids, **opts)
         else:
-            res = api.replay(p["replay"], p.get("arch"), params, **opts)
+            res = replay(p["replay"], p.get("arch"), params, **opts)
         row.update(_outputs(kind, res))
         row["error"] = None
     except Exception as e:  # every failure is the point's result, never the sweep's end
-        msg = str(e) if isinstance(e, _cli.TensimError) else f"{type(e).__name__}: {e}"
+        msg = str(e) if isinstance(e, TensimError) else f"{type(e).__name__}: {e}"
         row["error"] = msg
     row["wall_s"] = time.perf_counter() - t
     row["key"] = point_key(p)

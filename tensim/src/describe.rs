@@ -2,7 +2,7 @@
 //! package types and checks its keyword options with it: every subcommand with its options (name, value
 //! type, whether repeatable, choices, default, help) and the built-in programs with the options each takes.
 
-use crate::Cli;
+use crate::cli::Cli;
 use clap::CommandFactory;
 use programs::Takes;
 use serde_json::{Value, json};
