@@ -53,6 +53,15 @@ impl Rng {
     }
 }
 
+/// `n` random 16-bit values (the top 16 bits of one draw each), computed by index: the same values as
+/// drawing them one by one, without the draws' chain of state updates.
+pub fn random_u16s(rng: &mut Rng, n: usize) -> Vec<u16> {
+    let at = rng.clone();
+    let out = (0..n as u64).map(|i| (at.peek_u64(i) >> 48) as u16).collect();
+    rng.skip(n as u64);
+    out
+}
+
 /// `n` uniform values in `[lo, hi)`, each rounded to bfloat16 (so the host reference sees the device's inputs);
 /// one draw each.
 pub fn random_bf16(rng: &mut Rng, n: usize, lo: f32, hi: f32) -> Vec<f32> {
@@ -95,6 +104,15 @@ mod tests {
             assert_eq!(got.len(), want.len());
             assert_eq!(a.next_u64(), b.next_u64(), "the stream goes on where drawing would leave it");
         }
+    }
+
+    #[test]
+    fn random_u16s_by_index_equal_drawing_one_by_one() {
+        let (mut a, mut b) = (Rng::new(99), Rng::new(99));
+        let got = random_u16s(&mut a, 513);
+        let want: Vec<u16> = (0..513).map(|_| (b.next_u64() >> 48) as u16).collect();
+        assert_eq!(got, want);
+        assert_eq!(a.next_u64(), b.next_u64());
     }
 
     #[test]

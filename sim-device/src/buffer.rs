@@ -227,17 +227,29 @@ pub trait HostData: Sized + Copy {
     fn put(&self, out: &mut Vec<u8>);
     /// Read one element.
     fn get(b: &[u8]) -> Self;
+    /// Write the element's bytes into `out` (exactly [`HostData::SIZE`] bytes).
+    fn write(&self, out: &mut [u8]) {
+        let mut v = Vec::with_capacity(Self::SIZE);
+        self.put(&mut v);
+        out.copy_from_slice(&v);
+    }
 }
 
 macro_rules! host_data {
     ($($t:ty),*) => {$(
         impl HostData for $t {
             const SIZE: usize = std::mem::size_of::<$t>();
+            #[inline]
             fn put(&self, out: &mut Vec<u8>) {
                 out.extend_from_slice(&self.to_le_bytes());
             }
+            #[inline]
             fn get(b: &[u8]) -> Self {
                 <$t>::from_le_bytes(b[..Self::SIZE].try_into().expect("element size"))
+            }
+            #[inline]
+            fn write(&self, out: &mut [u8]) {
+                out.copy_from_slice(&self.to_le_bytes());
             }
         }
     )*};
@@ -249,18 +261,30 @@ impl HostData for bfloat16 {
     fn put(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(&self.0.to_le_bytes());
     }
+    #[inline]
     fn get(b: &[u8]) -> Self {
         bfloat16(u16::from_le_bytes([b[0], b[1]]))
+    }
+    #[inline]
+    fn write(&self, out: &mut [u8]) {
+        out.copy_from_slice(&self.0.to_le_bytes());
     }
 }
 
 /// Elements as little-endian bytes.
 pub fn to_bytes<T: HostData>(v: &[T]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(v.len() * T::SIZE);
-    for x in v {
-        x.put(&mut out);
-    }
+    let mut out = vec![0u8; v.len() * T::SIZE];
+    write_bytes(v, &mut out);
     out
+}
+
+/// Elements as little-endian bytes into `out` (`v.len() * T::SIZE` bytes), element by element into fixed-size
+/// chunks (which compiles to straight copies for the integer types).
+#[inline]
+pub fn write_bytes<T: HostData>(v: &[T], out: &mut [u8]) {
+    for (x, o) in v.iter().zip(out.chunks_exact_mut(T::SIZE)) {
+        x.write(o);
+    }
 }
 
 /// Little-endian bytes as elements (a trailing partial element is dropped).

@@ -47,6 +47,30 @@ fn host_pages_land_on_their_shard_cores_and_round_trip() {
     }
 }
 
+/// A buffer compared in place with the data expected of it: equal, one element off, wrong length; for a
+/// sharded L1 buffer (pages on cores) and an interleaved DRAM one (pages on banks).
+#[test]
+fn buffers_match_their_expected_data_in_place() {
+    let mut dev = Device::builtin(Arch::WormholeB0).unwrap();
+    let sharded = l1_height(&mut dev, "(0,0)-(2,0)", 10, 4, 128);
+    let data: Vec<u32> = (0..320).collect();
+    dev.enqueue_write_buffer(&sharded, &data).unwrap();
+    let dram = dev
+        .create_buffer(InterleavedBufferConfig { size: 6 * 2048, page_size: 2048, buffer_type: BufferType::Dram })
+        .unwrap();
+    let words: Vec<u16> = (0..6 * 1024).map(|i| (i * 7) as u16).collect();
+    dev.enqueue_write_buffer(&dram, &words).unwrap();
+    assert!(dev.buffer_matches(&sharded, &data).unwrap());
+    assert!(dev.buffer_matches(&dram, &words).unwrap());
+    let mut off = data.clone();
+    off[317] ^= 1;
+    assert!(!dev.buffer_matches(&sharded, &off).unwrap(), "the last page's last-but-two word differs");
+    let mut w = words.clone();
+    w[0] = w[0].wrapping_add(1);
+    assert!(!dev.buffer_matches(&dram, &w).unwrap());
+    assert!(!dev.buffer_matches(&dram, &words[..1024]).unwrap(), "one page of six");
+}
+
 #[test]
 fn dram_sharded_pages_go_to_their_banks() {
     let mut dev = Device::builtin(Arch::WormholeB0).unwrap();

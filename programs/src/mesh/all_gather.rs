@@ -175,7 +175,7 @@ pub fn run(mesh: &mut MeshDevice, p: AllGather, seed: u64) -> Result<CclOutcome,
     // Each device's input: random bf16 bit patterns, page by page (a page is one tile).
     let mut rng = Rng::new(seed);
     let inputs: Vec<Vec<u16>> =
-        (0..n).map(|_| (0..pages * PAGE / 2).map(|_| (rng.next_u64() >> 48) as u16).collect()).collect();
+        (0..n).map(|_| crate::rng::random_u16s(&mut rng, (pages * PAGE / 2) as usize)).collect();
     for (c, data) in coords.iter().zip(&inputs) {
         mesh.write_shard(&input, data, *c)?;
     }

@@ -233,21 +233,21 @@ pub fn check_divisible(op: &str, shape: [u32; 4], dim: u32, n: u32) -> Result<()
     Ok(())
 }
 
-/// The devices (of `coords`, in order) whose shard of `output` differs from `expect(i)`, by coordinate.
+/// The devices (of `coords`, in order) whose shard of `output` differs from `expect(i)`, by coordinate; the
+/// shards are compared in place, several devices at once on the host's threads.
 pub fn mismatches<'a>(
-    mesh: &mut MeshDevice,
+    mesh: &MeshDevice,
     output: &MeshBuffer,
     coords: &[MeshCoordinate],
-    expect: impl Fn(usize) -> &'a [u16],
+    expect: impl Fn(usize) -> &'a [u16] + Sync,
 ) -> Result<Vec<String>, DeviceError> {
-    let mut bad = Vec::new();
-    for (i, &c) in coords.iter().enumerate() {
-        let got: Vec<u16> = mesh.read_shard(output, c)?;
-        if got != expect(i) {
-            bad.push(c.to_string());
-        }
-    }
-    Ok(bad)
+    use rayon::prelude::*;
+    let same: Vec<bool> = coords
+        .par_iter()
+        .enumerate()
+        .map(|(i, &c)| mesh.shard_matches(output, expect(i), c))
+        .collect::<Result<_, _>>()?;
+    Ok(coords.iter().zip(same).filter(|(_, s)| !s).map(|(c, _)| c.to_string()).collect())
 }
 
 /// `len` bf16 values uniform in [-1, 1), as bit patterns.

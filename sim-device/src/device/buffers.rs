@@ -5,7 +5,7 @@
 use super::Device;
 use crate::buffer::{
     Buffer, BufferSharding, BufferType, HostData, InterleavedBufferConfig, ShardParameters, ShardedBufferConfig,
-    from_bytes, to_bytes,
+    from_bytes, to_bytes, write_bytes,
 };
 use crate::error::DeviceError;
 use allocator::BufferKind;
@@ -353,6 +353,30 @@ impl Device {
             self.read_page(b, i as u64, page);
         }
         Ok(bytes)
+    }
+
+    /// Whether `b` holds exactly `expected` (little-endian elements in host page order), compared page by
+    /// page through one page of scratch: no copy of the buffer is made, so checking a large output costs
+    /// reading it once.
+    pub fn buffer_matches<T: HostData>(&mut self, b: &Buffer, expected: &[T]) -> Result<bool, DeviceError> {
+        self.check_live(b, "buffer_matches")?;
+        let ps = b.page_size as usize;
+        if (expected.len() * T::SIZE) as u64 != b.size {
+            return Ok(false);
+        }
+        if ps % T::SIZE != 0 {
+            return Ok(self.enqueue_read_buffer_bytes(b)? == to_bytes(expected));
+        }
+        let (mut page, mut want) = (vec![0u8; ps], vec![0u8; ps]);
+        for (i, exp) in expected.chunks(ps / T::SIZE).enumerate() {
+            let n = exp.len() * T::SIZE;
+            self.read_page(b, i as u64, &mut page[..n]);
+            write_bytes(exp, &mut want[..n]);
+            if page[..n] != want[..n] {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     pub(crate) fn core_index(&self, c: CoreCoord, what: &str) -> Result<usize, DeviceError> {

@@ -238,4 +238,16 @@ impl MeshDevice {
         let i = self.index(c)?;
         self.lock_device(i)?.enqueue_read_buffer(&buf.buffers[i])
     }
+
+    /// Whether the shard of `buf` at `c` holds exactly `expected`, compared page by page
+    /// ([`crate::Device::buffer_matches`]) without copying the shard out.
+    pub fn shard_matches<T: HostData>(
+        &self,
+        buf: &MeshBuffer,
+        expected: &[T],
+        c: MeshCoordinate,
+    ) -> Result<bool, DeviceError> {
+        let i = self.index(c)?;
+        self.lock_device(i)?.buffer_matches(&buf.buffers[i], expected)
+    }
 }
