@@ -364,7 +364,7 @@ impl Device {
         if (expected.len() * T::SIZE) as u64 != b.size {
             return Ok(false);
         }
-        if ps % T::SIZE != 0 {
+        if !ps.is_multiple_of(T::SIZE) {
             return Ok(self.enqueue_read_buffer_bytes(b)? == to_bytes(expected));
         }
         let (mut page, mut want) = (vec![0u8; ps], vec![0u8; ps]);
