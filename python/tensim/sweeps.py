@@ -324,6 +324,10 @@ def sweep(
       ``resume=True`` keeps the rows already in ``out`` or the partial file (those without an error) and
       runs only the other points. An existing ``out`` is refused unless ``resume`` or ``overwrite``.
     - ``progress``: a progress bar on standard error (default: when it is a terminal)."""
+    try:
+        import pandas as pd
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ImportError("tensim.sweep returns a pandas DataFrame: pip install pandas (and pyarrow for Parquet)") from e
     points = expand(spec)
     if backend not in ("local", "ray"):
         raise ValueError(f"backend {backend!r}: use 'local' or 'ray'")
@@ -370,8 +374,6 @@ def sweep(
     finally:
         if sink is not None:
             sink.close()
-    import pandas as pd
-
     df = pd.DataFrame([rows[i] for i in sorted(rows)])
     if path is not None:
         _write(df, path)
