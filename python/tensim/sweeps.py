@@ -398,7 +398,7 @@ def main(argv: Iterable[str] | None = None) -> int:
     try:
         df = sweep(a.spec, out=a.out, backend=a.backend, workers=a.workers, ray_address=a.ray_address,
                    resume=a.resume, overwrite=a.overwrite)
-    except (SpecError, ValueError, FileExistsError, OSError) as e:
+    except (SpecError, ValueError, FileExistsError, OSError, ImportError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     cols = [c for c in ("point", "kind", "target", "arch", "cycles", "passed", "error") if c in df.columns]

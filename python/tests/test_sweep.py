@@ -105,6 +105,10 @@ def test_yaml_spec_and_console_script(tmp_path, capsys):
     assert "PASS loopback" in capsys.readouterr().out
     assert main(["run", "loopback", "--size", "0"]) == 1
     assert "error: --size 0" in capsys.readouterr().err
+    # A spec that is not there is one line naming it, exit code 1.
+    assert main(["sweep", str(tmp_path / "none.yaml")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "none.yaml" in err and "Traceback" not in err
 
 
 def test_ray_backend_gives_the_same_rows():
