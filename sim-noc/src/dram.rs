@@ -156,20 +156,73 @@ pub fn dram_timing(channels: usize, channel_size: u64, params: DramParams) -> Bo
 /// DRAM timing: every GDDR channel is a [`Calendar`] serving requests at its sustained bandwidth, after a
 /// fixed access latency. A descriptor DRAM channel whose address range covers several GDDR channels (two on
 /// Wormhole: 0–1 GiB and 1–2 GiB) splits its addresses evenly among them.
+///
+/// Where the parameters ask for them (Blackhole): the tile's own rate over all its channels
+/// (`bank_bytes_per_kcycle`), reads of one region held until the previous read of that region is done and
+/// walked in address order (`read_region_bytes`), and a write buffer that acknowledges writes as they
+/// enter and drains them by address (`write_buffer_bytes`).
 #[derive(Debug, Clone)]
 pub struct GddrCalendars {
     params: DramParams,
     channel_size: u64,
     gddr: Vec<Calendar>,
+    /// Per descriptor channel: the DRAM tile's own pipe (used when `bank_bytes_per_kcycle` is set).
+    bank: Vec<Calendar>,
+    /// (descriptor channel, read region) → when its last read ends.
+    regions: HashMap<(usize, u64), u64>,
+    /// Per descriptor channel: the writes in its buffer (when each has drained, bytes), by drain end.
+    wbuf: Vec<std::collections::VecDeque<(u64, u64)>>,
+    /// Per descriptor channel: bytes in its write buffer.
+    wocc: Vec<u64>,
     /// Bytes read and written per GDDR channel.
     pub bytes: Vec<(u64, u64)>,
 }
+
+/// Read regions remembered before the ones long done are forgotten.
+const REGIONS_KEPT: usize = 4096;
 
 impl GddrCalendars {
     /// Timing for `channels` descriptor channels of `channel_size` bytes.
     pub fn new(channels: usize, channel_size: u64, params: DramParams) -> GddrCalendars {
         let n = channels * params.gddr_per_channel.max(1) as usize;
-        GddrCalendars { params, channel_size, gddr: vec![Calendar::new(); n], bytes: vec![(0, 0); n] }
+        GddrCalendars {
+            params,
+            channel_size,
+            gddr: vec![Calendar::new(); n],
+            bank: vec![Calendar::new(); channels],
+            regions: HashMap::new(),
+            wbuf: vec![Default::default(); channels],
+            wocc: vec![0; channels],
+            bytes: vec![(0, 0); n],
+        }
+    }
+
+    /// The blocks of `[addr, addr + len)` of descriptor channel `ch` by GDDR channel, in address order: one
+    /// block unless the channels interleave (`interleave_bytes`) and the range crosses a boundary.
+    fn blocks(&self, ch: usize, addr: u64, len: u32) -> Vec<(usize, u32)> {
+        let g = self.params.interleave_bytes;
+        if g == 0 {
+            return vec![(self.gddr_of(ch, addr), len)];
+        }
+        let (mut out, mut a, end) = (Vec::new(), addr, addr + len as u64);
+        while a < end {
+            let next = ((a / g) + 1) * g;
+            let n = (next.min(end) - a) as u32;
+            out.push((self.gddr_of(ch, a), n));
+            a += n as u64;
+        }
+        out
+    }
+
+    /// The tile's own pipe: `len` bytes from `from`, when they are through (`from` when it has no limit).
+    fn bank_pass(&mut self, ch: usize, len: u32, from: u64) -> u64 {
+        match self.params.bank_bytes_per_kcycle {
+            0 => from,
+            r => {
+                let d = (len as u64 * 1000).div_ceil(r);
+                self.bank[ch].reserve(from, d, len as u64) + d
+            }
+        }
     }
 
     /// The GDDR channel serving `addr` of descriptor channel `ch`.
@@ -197,6 +250,37 @@ impl GddrCalendars {
     pub fn read_latency(&self) -> Cycles {
         self.params.read_latency
     }
+
+    /// A write through the tile's write buffer: it enters once the buffer has room for it (the writes
+    /// before it draining in the order they finish), is acknowledged `write_latency` after entering, and
+    /// drains into its blocks' channels in parallel (and through the tile's pipe) from its first flits, or
+    /// from entering when it had to wait.
+    fn buffered_write(&mut self, ch: usize, addr: u64, len: u32, at: Cycle, stream: Cycles) -> Cycle {
+        let cap = self.params.write_buffer_bytes;
+        let (q, occ) = (&mut self.wbuf[ch], &mut self.wocc[ch]);
+        let mut enter = at.0;
+        while let Some(&(end, n)) = q.front() {
+            if end > enter && *occ + len as u64 <= cap {
+                break;
+            }
+            enter = enter.max(end);
+            *occ -= n;
+            q.pop_front();
+        }
+        let from = if enter > at.0 { enter } else { at.0.saturating_sub(stream.0) };
+        let mut end = from;
+        for (g, n) in self.blocks(ch, addr, len) {
+            self.bytes[g].1 += n as u64;
+            let d = self.write_service(n);
+            end = end.max(self.gddr[g].reserve(from, d, n as u64) + d);
+        }
+        let end = end.max(self.bank_pass(ch, len, from));
+        let q = &mut self.wbuf[ch];
+        let at_pos = q.partition_point(|&(e, _)| e <= end);
+        q.insert(at_pos, (end, len as u64));
+        self.wocc[ch] += len as u64;
+        Cycle(enter) + self.params.write_latency
+    }
 }
 
 impl DramTiming for GddrCalendars {
@@ -205,14 +289,40 @@ impl DramTiming for GddrCalendars {
     }
 
     fn read(&mut self, ch: usize, addr: u64, len: u32, at: Cycle, stream: Cycles) -> Cycle {
-        let g = self.gddr_of(ch, addr);
-        self.bytes[g].0 += len as u64;
-        let dur = self.service(len);
-        let s = self.gddr[g].reserve(at.0, dur, len as u64);
-        Cycle(s + dur.saturating_sub(stream.0)) + self.params.read_latency
+        let region = self.params.read_region_bytes;
+        if region == 0 && self.params.bank_bytes_per_kcycle == 0 {
+            // The whole read from the channel of its first byte.
+            let g = self.gddr_of(ch, addr);
+            self.bytes[g].0 += len as u64;
+            let dur = self.service(len);
+            let s = self.gddr[g].reserve(at.0, dur, len as u64);
+            return Cycle(s + dur.saturating_sub(stream.0)) + self.params.read_latency;
+        }
+        // A read of a region waits for the region's previous read, then walks its blocks in address order.
+        let key = (ch, addr / region.max(1));
+        let from = if region > 0 { self.regions.get(&key).map_or(at.0, |&b| b.max(at.0)) } else { at.0 };
+        let (mut first, mut end) = (None, from);
+        for (g, n) in self.blocks(ch, addr, len) {
+            self.bytes[g].0 += n as u64;
+            let d = self.service(n);
+            let s = self.gddr[g].reserve(end, d, n as u64);
+            first.get_or_insert(s);
+            end = s + d;
+        }
+        let end = end.max(self.bank_pass(ch, len, from));
+        if region > 0 {
+            if self.regions.len() >= REGIONS_KEPT {
+                self.regions.retain(|_, b| *b > at.0);
+            }
+            self.regions.insert(key, end);
+        }
+        Cycle(first.unwrap_or(from).max(end.saturating_sub(stream.0))) + self.params.read_latency
     }
 
     fn write(&mut self, ch: usize, addr: u64, len: u32, at: Cycle, stream: Cycles) -> Cycle {
+        if self.params.write_buffer_bytes > 0 {
+            return self.buffered_write(ch, addr, len, at, stream);
+        }
         let g = self.gddr_of(ch, addr);
         self.bytes[g].1 += len as u64;
         // The channel is busy for the write's service (a small write's partial-line cost included); the
@@ -365,5 +475,55 @@ mod tests {
         assert_eq!(z.read(0, 0, 2200, Cycle(0), Cycles::ZERO), Cycle(200));
         assert_eq!(z.read(0, 64, 2200, Cycle(0), Cycles::ZERO), Cycle(200));
         assert_eq!((z.bytes(0), z.busy(0)), ((4400, 0), 200));
+    }
+
+    /// Blackhole's bank: two channels of 8 KiB blocks (1 byte per cycle each here), a tile pipe of 1.5 bytes
+    /// per cycle, reads held per 16 KiB region and walked in order, a 12 KiB write buffer.
+    fn two_channel_bank() -> GddrCalendars {
+        let p = DramParams {
+            model: DramModelKind::Calendar,
+            channel_bytes_per_kcycle: 1000,
+            gddr_per_channel: 2,
+            interleave_bytes: 8192,
+            bank_bytes_per_kcycle: 1500,
+            read_region_bytes: 16384,
+            write_buffer_bytes: 12288,
+            write_latency: Cycles(40),
+            ..DramParams::default()
+        };
+        GddrCalendars::new(1, 1 << 30, p)
+    }
+
+    #[test]
+    fn a_bank_of_two_channels_splits_reads_and_holds_a_region() {
+        let mut d = two_channel_bank();
+        let z = Cycles::ZERO;
+        assert_eq!(d.blocks(0, 4096, 16384), vec![(0, 4096), (1, 8192), (0, 4096)]);
+        // 16 KiB at 0: channel 0's 8 KiB, then channel 1's — in order; the tile pipe (10923 cycles) is faster.
+        assert_eq!(d.read(0, 0, 16384, Cycle(0), z), Cycle(16384));
+        // Reading the same region again waits for the first read to end.
+        assert_eq!(d.read(0, 0, 16384, Cycle(0), z), Cycle(32768));
+        // Another region goes alongside it: its channel-0 block as soon as channel 0 is free (8192), its
+        // channel-1 block after that (16384..24576) — not held for the first read's end (the tile's pipe
+        // alone would allow 32 KiB by 21846).
+        let mut e = two_channel_bank();
+        e.read(0, 0, 16384, Cycle(0), z);
+        assert_eq!(e.read(0, 16384, 16384, Cycle(0), z), Cycle(24576));
+        assert_eq!((e.bytes(0), e.bytes(1)), ((16384, 0), (16384, 0)));
+    }
+
+    #[test]
+    fn writes_are_acknowledged_from_the_buffer_until_it_fills() {
+        let mut d = two_channel_bank();
+        let z = Cycles::ZERO;
+        // 4 KiB writes into channel 0's block: each acked as it enters, while 12 KiB of them fit.
+        for _ in 0..3 {
+            assert_eq!(d.write(0, 0, 4096, Cycle(0), z), Cycle(40));
+        }
+        // The fourth waits for the first to drain (4096 cycles at the channel's 1 B/cycle).
+        assert_eq!(d.write(0, 0, 4096, Cycle(0), z), Cycle(4096 + 40));
+        // Without a buffer the ack follows the channel.
+        let mut u = GddrCalendars::new(1, 1 << 30, DramParams { write_buffer_bytes: 0, ..d.params.clone() });
+        assert_eq!(u.write(0, 0, 4096, Cycle(0), z), Cycle(4096 + 40));
     }
 }

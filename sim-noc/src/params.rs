@@ -153,4 +153,15 @@ pub struct DramParams {
     pub small_write_bytes: u32,
     /// The GDDR channel time of a small write (a partial-line read-modify-write).
     pub small_write: Cycles,
+    /// The rate of everything one DRAM tile moves, over all its GDDR channels, bytes per 1000 cycles (0: only
+    /// the channels limit it).
+    pub bank_bytes_per_kcycle: u64,
+    /// Reads of one aligned region of this many bytes of a bank wait for the previous read of that region
+    /// to finish, and a read walks its address range in order, one channel's block after the next (0: reads
+    /// are not held per region; a read takes the channel of its first byte).
+    pub read_region_bytes: u64,
+    /// A write is acknowledged once it is in the tile's write buffer of this many bytes, which drains into
+    /// the GDDR channels by address, each channel's block in parallel (0: no buffer; a write is acknowledged
+    /// once its data has passed its channel).
+    pub write_buffer_bytes: u64,
 }

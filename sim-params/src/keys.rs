@@ -186,6 +186,9 @@ keys! {
     "dram.small_write_bytes" => dram.small_write_bytes, [0, 1 << 20], "bytes";
     "dram.small_write_cycles" => dram.small_write, [0, CYC], "cycles";
     "dram.write_latency_cycles" => dram.write_latency, [0, CYC], "cycles";
+    "dram.bank_bytes_per_kcycle" => dram.bank_bytes_per_kcycle, [0, 1_000_000_000], "bytes per 1000 cycles";
+    "dram.read_region_bytes" => dram.read_region_bytes, [0, 1 << 40], "bytes";
+    "dram.write_buffer_bytes" => dram.write_buffer_bytes, [0, 1 << 30], "bytes";
 
     "mem.l1_alignment_bytes" => mem.l1_alignment, [1, 4096], pow2, "bytes";
     "mem.dram_alignment_bytes" => mem.dram_alignment, [1, 4096], pow2, "bytes";
