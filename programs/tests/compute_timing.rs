@@ -44,7 +44,9 @@ fn compute_bound_cycles_follow_the_slowest_stage_and_fidelity_phases() {
         let r = matmul_loop(fid, n as u32);
         // Per product: MATH issues the op (16 cycles per fidelity phase plus the per-tile issue) between two DST hand-offs; UNPACK
         // reads both tiles with the two unpackers; PACK reserves, writes 2 KiB at its L1 rate, and pushes.
-        let math_per = cc.math_base.0 + cc.matmul_per_phase.0 * phases + cc.matmul_per_tile.0 + 2 * cc.sync.0;
+        let overhead = (phases * cc.matmul_phase_overhead_millicycles).div_ceil(1000);
+        let math_per =
+            cc.math_base.0 + cc.matmul_per_phase.0 * phases + cc.matmul_per_tile.0 + overhead + 2 * cc.sync.0;
         let unpack_per = 2 * cc.unpack_base.0 + 4096u64.div_ceil(cc.unpack_ab_bytes_per_cycle);
         let pack_per = 2 * cc.sync.0
             + api.cb_poll.0

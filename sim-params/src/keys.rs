@@ -255,6 +255,7 @@ keys! {
     "compute.math_base_cycles" => api.compute.math_base, [0, CYC], "cycles";
     "compute.matmul_cycles_per_phase" => api.compute.matmul_per_phase, [0, CYC], "cycles";
     "compute.matmul_tile_cycles" => api.compute.matmul_per_tile, [0, CYC], "cycles";
+    "compute.matmul_phase_overhead_millicycles" => api.compute.matmul_phase_overhead_millicycles, [0, 1_000_000], "thousandths of a cycle per fidelity phase";
     "compute.eltwise_cycles" => api.compute.eltwise, [0, CYC], "cycles";
     "compute.reduce_cycles" => api.compute.reduce, [0, CYC], "cycles";
     "compute.datacopy_cycles" => api.compute.datacopy, [0, CYC], "cycles";

@@ -49,6 +49,9 @@ pub struct ComputeParams {
     pub matmul_per_phase: Cycles,
     /// One 32×32×32 tile matmul, once per tile product whatever the fidelity.
     pub matmul_per_tile: Cycles,
+    /// One 32×32×32 tile matmul: the math thread's work per fidelity phase beyond the FPU's passes, in
+    /// thousandths of a cycle (a tile product pays it once per phase, rounded up once per product).
+    pub matmul_phase_overhead_millicycles: u64,
     /// One element-wise tile operation (add/sub; mul is this per fidelity phase).
     pub eltwise: Cycles,
     /// One tile reduction.
@@ -83,6 +86,7 @@ impl ComputeParams {
             math_base: z,
             matmul_per_phase: z,
             matmul_per_tile: z,
+            matmul_phase_overhead_millicycles: 0,
             eltwise: z,
             reduce: z,
             datacopy: z,

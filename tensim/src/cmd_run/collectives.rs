@@ -215,7 +215,13 @@ pub fn run_collective(a: &RunArgs) -> CliResult<ExitCode> {
     for m in out.not_modelled() {
         say!("{m}");
     }
-    say!("not modelled: scatter writes of several tiles per packet and more than one link or worker per direction");
+    say!(
+        "not modelled: more than one link or worker per direction{}",
+        match name {
+            "reduce_scatter" => "",
+            _ => "; all_gather's scatter writes of several tiles per fabric packet (it sends one tile per packet)",
+        }
+    );
     say!(
         "simulated {} cycles on {n} chips in {:.3} s of simulation ({:.2} M chip-cycles/s); {secs:.3} s wall with set-up and check",
         cycles.0,

@@ -60,7 +60,9 @@ impl Cost<'_> {
 
     /// MATH: `tiles` 32×32×32 tile products at the kernel's fidelity.
     pub fn matmul(&self, tiles: u32) -> Cycles {
-        let per_tile = self.c.matmul_per_phase * self.s.fidelity_phases as u64 + self.c.matmul_per_tile;
+        let phases = self.s.fidelity_phases as u64;
+        let overhead = Cycles((phases * self.c.matmul_phase_overhead_millicycles).div_ceil(1000));
+        let per_tile = self.c.matmul_per_phase * phases + self.c.matmul_per_tile + overhead;
         self.c.math_base + per_tile * tiles as u64
     }
 
@@ -116,6 +118,7 @@ mod tests {
             math_base: Cycles(4),
             matmul_per_phase: Cycles(16),
             matmul_per_tile: Cycles(3),
+            matmul_phase_overhead_millicycles: 0,
             eltwise: Cycles(8),
             pack_base: Cycles(8),
             pack_bytes_per_cycle: 64,
@@ -129,5 +132,23 @@ mod tests {
         assert_eq!(k.eltwise(EltwiseOp::Mul), Cycles(4 + 32));
         assert_eq!(k.eltwise(EltwiseOp::Add), Cycles(12));
         assert_eq!(k.pack(1088), Cycles(8 + 17));
+    }
+
+    /// The math cost beyond the FPU's passes can grow with the fidelity phases (issue 51's refit): 3.25
+    /// cycles per phase, rounded up once per product.
+    #[test]
+    fn a_phase_overhead_grows_with_the_fidelity() {
+        let c = ComputeParams {
+            matmul_per_phase: Cycles(16),
+            matmul_per_tile: Cycles(0),
+            matmul_phase_overhead_millicycles: 3250,
+            ..ComputeParams::default()
+        };
+        let per = |phases| {
+            let s =
+                ComputeSettings { fidelity_phases: phases, fp32_dest_acc: false, dst_full_sync: false, approx: false };
+            Cost { c: &c, s }.matmul(1).0
+        };
+        assert_eq!([per(1), per(2), per(4)], [16 + 4, 32 + 7, 64 + 13]);
     }
 }
