@@ -221,6 +221,14 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
     c(&["run", "loopback", "--set", "noc.model=routers"], "must be one of calendar, zero_load, router");
     c(&["run", "loopback", "--set", "noc.vc_cap_flits=0"], "noc.vc_cap_flits = 0: out of range; allowed 1..=4096");
     c(
+        &["run", "loopback", "--arch", "blackhole", "--set", "dram.write_buffer_bytes=2147483648"],
+        "dram.write_buffer_bytes = 2147483648: out of range",
+    );
+    c(
+        &["run", "loopback", "--set", "compute.matmul_phase_overhead_millicycles=1000001"],
+        "compute.matmul_phase_overhead_millicycles = 1000001: out of range",
+    );
+    c(
         &["dm-bench", "all_to_all", "--loopback"],
         "--loopback applies to one_to_all_unicast and one_to_all_multicast only",
     );
