@@ -137,5 +137,10 @@ class Scratch:
         with open(p, encoding="utf-8") as f:
             return f.read()
 
+    def json(self, name: str = "stats.json") -> dict:
+        """The JSON document a command wrote to ``name`` (empty when it wrote none)."""
+        text = self.read(name)
+        return json.loads(text) if text else {}
+
     def __exit__(self, *exc: Any) -> None:
         self._dir.cleanup()

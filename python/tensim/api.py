@@ -9,7 +9,7 @@ import time
 from typing import Any, Mapping
 
 from ._cli import Scratch, TensimError, build_argv, describe, invoke
-from .result import Bench, Result, read_stats
+from .result import Bench, Result
 
 Params = Mapping[str, "int | float | str"]
 
@@ -112,7 +112,7 @@ def run(
         given["stats"] = s.path("stats.json")
         argv = build_argv("run", [program], given, params, where="tensim.run()")
         r, wall = _timed(argv, s)
-        stats = read_stats(s)
+        stats = s.json()
     return Result(stats, r["stdout"], r["stderr"], argv, r["exit_code"], wall,
                   trace_path=os.fspath(trace) if trace is not None else None)
 
@@ -137,7 +137,7 @@ def build_and_run(
         if args:
             argv += ["--", *[str(a) for a in args]]
         r, wall = _timed(argv, s)
-        stats = read_stats(s)
+        stats = s.json()
     stats.setdefault("passed", stats.get("exit_code", r["exit_code"]) == 0)
     return Result(stats, r["stdout"], r["stderr"], argv, r["exit_code"], wall,
                   trace_path=os.fspath(trace) if trace is not None else None)
@@ -148,7 +148,7 @@ def _bench(command: str, positionals: list[Any], options: dict, params: Params |
         options["stats"] = s.path("stats.json")
         argv = build_argv(command, positionals, options, params, where=where)
         r, wall = _timed(argv, s)
-        stats = read_stats(s)
+        stats = s.json()
     return Bench(command, stats, r["stdout"], argv, wall)
 
 

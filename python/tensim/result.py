@@ -195,9 +195,3 @@ class Bench:
             return pd.DataFrame([{k: v for k, v in f.items() if k != "matched"} for f in self.files])
         raise ValueError(f"unknown table {table!r}; use rows, comparison or files")
 
-
-def read_stats(scratch: Any, name: str = "stats.json") -> dict:
-    import json
-
-    text = scratch.read(name)
-    return json.loads(text) if text else {}

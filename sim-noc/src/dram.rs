@@ -197,21 +197,15 @@ impl GddrCalendars {
         }
     }
 
-    /// The blocks of `[addr, addr + len)` of descriptor channel `ch` by GDDR channel, in address order: one
-    /// block unless the channels interleave (`interleave_bytes`) and the range crosses a boundary.
-    fn blocks(&self, ch: usize, addr: u64, len: u32) -> Vec<(usize, u32)> {
-        let g = self.params.interleave_bytes;
-        if g == 0 {
-            return vec![(self.gddr_of(ch, addr), len)];
-        }
-        let (mut out, mut a, end) = (Vec::new(), addr, addr + len as u64);
-        while a < end {
-            let next = ((a / g) + 1) * g;
-            let n = (next.min(end) - a) as u32;
-            out.push((self.gddr_of(ch, a), n));
-            a += n as u64;
-        }
-        out
+    /// The block of descriptor channel `ch` that starts at `a` and ends before `stop`: its GDDR channel and
+    /// length. The whole range is one block unless the channels interleave (`interleave_bytes`) and it
+    /// crosses a boundary; callers walk a range block by block in address order.
+    fn block_at(&self, ch: usize, a: u64, stop: u64) -> (usize, u32) {
+        let n = match self.params.interleave_bytes {
+            0 => stop - a,
+            g => ((a / g) + 1) * g - a,
+        };
+        (self.gddr_of(ch, a), n.min(stop - a) as u32)
     }
 
     /// The tile's own pipe: `len` bytes from `from`, when they are through (`from` when it has no limit).
@@ -268,11 +262,13 @@ impl GddrCalendars {
             q.pop_front();
         }
         let from = if enter > at.0 { enter } else { at.0.saturating_sub(stream.0) };
-        let mut end = from;
-        for (g, n) in self.blocks(ch, addr, len) {
+        let (mut end, mut a, stop) = (from, addr, addr + len as u64);
+        while a < stop {
+            let (g, n) = self.block_at(ch, a, stop);
             self.bytes[g].1 += n as u64;
             let d = self.write_service(n);
             end = end.max(self.gddr[g].reserve(from, d, n as u64) + d);
+            a += n as u64;
         }
         let end = end.max(self.bank_pass(ch, len, from));
         let q = &mut self.wbuf[ch];
@@ -301,13 +297,15 @@ impl DramTiming for GddrCalendars {
         // A read of a region waits for the region's previous read, then walks its blocks in address order.
         let key = (ch, addr / region.max(1));
         let from = if region > 0 { self.regions.get(&key).map_or(at.0, |&b| b.max(at.0)) } else { at.0 };
-        let (mut first, mut end) = (None, from);
-        for (g, n) in self.blocks(ch, addr, len) {
+        let (mut first, mut end, mut a, stop) = (None, from, addr, addr + len as u64);
+        while a < stop {
+            let (g, n) = self.block_at(ch, a, stop);
             self.bytes[g].0 += n as u64;
             let d = self.service(n);
             let s = self.gddr[g].reserve(end, d, n as u64);
             first.get_or_insert(s);
             end = s + d;
+            a += n as u64;
         }
         let end = end.max(self.bank_pass(ch, len, from));
         if region > 0 {
@@ -498,7 +496,8 @@ mod tests {
     fn a_bank_of_two_channels_splits_reads_and_holds_a_region() {
         let mut d = two_channel_bank();
         let z = Cycles::ZERO;
-        assert_eq!(d.blocks(0, 4096, 16384), vec![(0, 4096), (1, 8192), (0, 4096)]);
+        let blocks = [d.block_at(0, 4096, 20480), d.block_at(0, 8192, 20480), d.block_at(0, 16384, 20480)];
+        assert_eq!(blocks, [(0, 4096), (1, 8192), (0, 4096)]);
         // 16 KiB at 0: channel 0's 8 KiB, then channel 1's — in order; the tile pipe (10923 cycles) is faster.
         assert_eq!(d.read(0, 0, 16384, Cycle(0), z), Cycle(16384));
         // Reading the same region again waits for the first read to end.

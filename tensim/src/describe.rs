@@ -52,22 +52,6 @@ fn arg_json(a: &clap::Arg) -> Value {
     })
 }
 
-fn takes_name(t: &Takes) -> &'static str {
-    match t {
-        Takes::Size { .. } => "size",
-        Takes::M => "m",
-        Takes::N => "n",
-        Takes::K => "k",
-        Takes::Fidelity => "fidelity",
-        Takes::From => "from",
-        Takes::To => "to",
-        Takes::Shape => "shape",
-        Takes::Page => "page",
-        Takes::Dtype => "dtype",
-        Takes::Check => "check",
-    }
-}
-
 /// Every subcommand's options and every built-in program's, as one JSON document:
 /// `{"version", "commands": {name: {"about", "args": [...]}}, "programs": [{"name", "about", "options"}]}`.
 pub fn describe_json() -> String {
@@ -88,7 +72,7 @@ pub fn describe_json() -> String {
     let mut progs: Vec<Value> = programs::list()
         .iter()
         .map(|e| {
-            let mut options: Vec<&str> = e.takes.iter().map(takes_name).collect();
+            let mut options: Vec<&str> = e.takes.iter().map(Takes::name).collect();
             options.push("seed");
             let size = e.takes.iter().find_map(|t| match t {
                 Takes::Size { meaning, min, max } => Some(json!({"meaning": meaning, "min": min, "max": max})),

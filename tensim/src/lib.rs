@@ -34,6 +34,7 @@ pub use describe::describe_json;
 
 /// The exit code of an internal error (a panic in tensim's own code), as `EX_SOFTWARE` of sysexits.h.
 pub const EXIT_INTERNAL: u8 = 70;
+
 /// Turn a panic anywhere in tensim into one line on standard error (no backtrace); `main` then exits 70.
 fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
@@ -77,6 +78,18 @@ fn dispatch(cli: Cli) -> Result<ExitCode, CliError> {
     }
 }
 
+/// A dispatched command's exit code and the error that ended it: 0 on success (or a closed standard output),
+/// 1 with the user error or a failed check (no error: its FAIL line is on standard output), and
+/// [`EXIT_INTERNAL`] with the internal error's line after a panic.
+fn settle(r: std::thread::Result<Result<ExitCode, CliError>>) -> (u8, Option<String>) {
+    match r {
+        Ok(Ok(code)) => (if code == ExitCode::SUCCESS { 0 } else { 1 }, None),
+        Ok(Err(CliError::Closed)) => (0, None),
+        Ok(Err(CliError::User(m))) => (1, Some(m)),
+        Err(p) => (EXIT_INTERNAL, Some(internal_error_line(&panic_message(p.as_ref()), ""))),
+    }
+}
+
 /// What one command line did when run by [`invoke`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Invocation {
@@ -108,12 +121,7 @@ pub fn invoke(argv: &[String]) -> Invocation {
             let _ = out::text(&e.render().to_string());
             (0, None)
         }
-        Ok(cli) => match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| dispatch(cli))) {
-            Ok(Ok(code)) => (if code == ExitCode::SUCCESS { 0 } else { 1 }, None),
-            Ok(Err(CliError::Closed)) => (0, None),
-            Ok(Err(CliError::User(m))) => (1, Some(m)),
-            Err(p) => (EXIT_INTERNAL, Some(internal_error_line(&panic_message(p.as_ref()), ""))),
-        },
+        Ok(cli) => settle(std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| dispatch(cli)))),
     };
     let (stdout, stderr) = out::capture_take();
     Invocation { exit_code, stdout, stderr, error }
@@ -143,13 +151,10 @@ pub fn main_entry() -> ExitCode {
         .without_time()
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
-    match std::panic::catch_unwind(|| dispatch(cli)) {
-        Ok(Ok(code)) => code,
-        Ok(Err(CliError::Closed)) => ExitCode::SUCCESS,
-        Ok(Err(CliError::User(m))) => {
-            eprintln!("error: {m}");
-            ExitCode::from(1)
-        }
-        Err(_) => ExitCode::from(EXIT_INTERNAL),
+    let (code, error) = settle(std::panic::catch_unwind(|| dispatch(cli)));
+    // A panic's line was printed by the hook as it happened; a user error is printed here.
+    if let (1, Some(m)) = (code, error) {
+        eprintln!("error: {m}");
     }
+    ExitCode::from(code)
 }

@@ -47,6 +47,15 @@ fn rows(text: &str) -> Vec<(String, String, String, f64)> {
     out
 }
 
+/// The number that follows `prefix` on the first line of `out` that starts with it.
+fn first_number(out: &str, prefix: &str) -> f64 {
+    out.lines()
+        .find_map(|l| l.strip_prefix(prefix))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no number after `{prefix}` in:\n{out}"))
+}
+
 #[test]
 fn all_gather_on_t3000_within_bounds() {
     let Some(f) = calibration() else { return };
@@ -68,21 +77,9 @@ fn all_gather_on_t3000_within_bounds() {
             .unwrap();
         let o = String::from_utf8_lossy(&out.stdout);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let cycles: f64 = o
-            .lines()
-            .find_map(|l| l.strip_prefix("cycles: "))
-            .and_then(|l| l.split_whitespace().next())
-            .unwrap()
-            .parse()
-            .unwrap();
+        let cycles = first_number(&o, "cycles: ");
         // The bandwidth line is the NCCL convention's: the output's bytes over the op's microseconds.
-        let algbw: f64 = o
-            .lines()
-            .find_map(|l| l.strip_prefix("bandwidth: algbw "))
-            .and_then(|l| l.split_whitespace().next())
-            .unwrap()
-            .parse()
-            .unwrap();
+        let algbw = first_number(&o, "bandwidth: algbw ");
         let expect = output_bytes as f64 / cycles; // bytes per ns at 1000 MHz: GB/s
         assert!((algbw - expect).abs() <= 0.006 + expect * 1e-3, "algbw {algbw} vs {expect}:\n{o}");
         let e = (cycles / 1000.0 - us) / us * 100.0;
