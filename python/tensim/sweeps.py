@@ -27,6 +27,10 @@ KINDS = ("program", "cpp", "dm_bench", "gemm_bench", "replay")
 _POINT_KEYS = set(KINDS) | {"arch", "system", "options", "params", "grid", "name"}
 
 
+#: The most worker processes (or local Ray CPUs) a sweep takes.
+MAX_WORKERS = 1024
+
+
 class SpecError(ValueError):
     """A sweep spec that cannot be run: the message names the point and the key."""
 
@@ -37,17 +41,24 @@ def load_spec(path: str | os.PathLike) -> Any:
     path = os.fspath(path)
     with open(path, "rb") as f:
         data = f.read()
-    if path.endswith(".toml"):
-        try:
-            import tomllib
-        except ImportError:  # Python 3.10
-            import tomli as tomllib  # type: ignore[no-redef]
-        return tomllib.loads(data.decode("utf-8"))
-    if path.endswith(".json"):
-        return json.loads(data)
-    import yaml
+    try:
+        if path.endswith(".toml"):
+            try:
+                import tomllib
+            except ImportError:  # Python 3.10
+                import tomli as tomllib  # type: ignore[no-redef]
+            return tomllib.loads(data.decode("utf-8"))
+        if path.endswith(".json"):
+            return json.loads(data)
+        import yaml
 
-    return yaml.safe_load(data)
+        return yaml.safe_load(data)
+    except (ValueError, UnicodeDecodeError) as e:  # JSON and TOML errors are ValueErrors
+        raise SpecError(f"{path}: not a valid spec file: {e}") from e
+    except Exception as e:  # yaml.YAMLError (yaml is imported only for YAML files)
+        if type(e).__module__.startswith("yaml"):
+            raise SpecError(f"{path}: not valid YAML: {e}") from e
+        raise
 
 
 def _set(point: dict, key: str, value: Any, where: str) -> None:
@@ -331,12 +342,16 @@ def sweep(
     points = expand(spec)
     if backend not in ("local", "ray"):
         raise ValueError(f"backend {backend!r}: use 'local' or 'ray'")
-    if workers is not None and (not isinstance(workers, int) or isinstance(workers, bool) or workers < 1):
-        raise ValueError(f"workers={workers!r}: use a whole number of at least 1")
+    if workers is not None and (
+        not isinstance(workers, int) or isinstance(workers, bool) or not 1 <= workers <= MAX_WORKERS
+    ):
+        raise ValueError(f"workers={workers!r}: use a whole number from 1 to {MAX_WORKERS}")
     workers = workers or os.cpu_count() or 1
     path = os.fspath(out) if out is not None else None
     if path is not None and not path.endswith((".parquet", ".csv")):
         raise ValueError(f"out={path!r}: write .parquet or .csv")
+    if path is not None and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+        raise ValueError(f"out={path!r}: the folder {os.path.dirname(os.path.abspath(path))} does not exist")
     partial = path + ".partial.jsonl" if path else None
     kept: dict[str, dict] = {}
     if path is not None:

@@ -109,6 +109,18 @@ def test_yaml_spec_and_console_script(tmp_path, capsys):
     assert main(["sweep", str(tmp_path / "none.yaml")]) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "none.yaml" in err and "Traceback" not in err
+    # A malformed spec, a zero or huge worker count, an output folder that is not there: one line each.
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("program: [1\n")
+    for args, want in [
+        ([str(bad)], "bad.yaml: not valid YAML"),
+        ([str(spec), "--workers", "0"], "workers=0"),
+        ([str(spec), "--workers", "99999999999999999999"], "from 1 to 1024"),
+        ([str(spec), "--out", str(tmp_path / "no" / "r.csv")], "does not exist"),
+    ]:
+        assert main(["sweep", *args]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and want in err and "Traceback" not in err, (args, err)
 
 
 def test_ray_backend_gives_the_same_rows():
