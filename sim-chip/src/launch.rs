@@ -15,7 +15,7 @@ use sim_core::{Cycle, Cycles, Fiber, FiberId};
 use sim_params::{PACKET_HEADER_POOL_SLOT_BYTES, RUNTIME_ARG_SLOT_BYTES};
 use sim_tensix::hw::compute::offload::Offload;
 use sim_tensix::hw::compute::shared::SharedTiles;
-use sim_tensix::hw::compute::state::ComputeState;
+use sim_tensix::hw::compute::state::{ComputeState, TilePool};
 use sim_tensix::{
     CircularBuffer, Compute, CoreIdx, Dataflow, EthInfo, KernelArgs, KernelHost, KernelInstance, Risc, TensixCore,
 };
@@ -84,8 +84,11 @@ pub fn launch(plan: RunPlan, mem: ChipMemories) -> Result<ChipRun, (RunError, Ch
     // Decoded tiles of multicast bytes, shared by the cores (8 per core: a matmul block's operands).
     let shared = (!compute_cores.is_empty() && !recording.timing_only)
         .then(|| Rc::new(RefCell::new(SharedTiles::new(8 * compute_cores.len()))));
+    // One pool of scratch tiles for the cores (a tile decoded on one core is often released on another).
+    let pool = TilePool::default();
     for (core, settings) in &compute_cores {
         let mut state = ComputeState::new(*settings);
+        state.set_pool(pool.clone());
         if let Some(o) = &offload {
             state.set_offload(o.clone());
         }

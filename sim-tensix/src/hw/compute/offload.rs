@@ -7,9 +7,13 @@
 //! (a test compares). Timing never depends on DST's values, so cycles are unchanged too. A core that has to
 //! wait takes back its products the helper has not started and runs them itself, so a wait lasts one batch
 //! at most and a helper that falls behind (it shares its core with other work) leaves more work here
-//! instead of stalling the simulation.
+//! instead of stalling the simulation. The helper hands every batch it has run back to the simulation
+//! thread, which drops its jobs, keeps their operand tiles for reuse and reuses the list: the helper writes
+//! no reference count and frees no memory (a tile freed on the helper's thread is memory the simulation
+//! thread's allocations cannot reuse).
 
 use super::math::{self, Tile};
+use super::state::TilePool;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -93,6 +97,8 @@ pub struct Offload {
 /// What the simulation thread and the helper share.
 struct Shared {
     queue: Mutex<Queue>,
+    /// Batches the helper has run, for the simulation thread to drop and reuse.
+    spent: Mutex<Vec<Vec<Job>>>,
     /// Signalled when a batch is queued for a sleeping helper, or the run ends.
     ready: Condvar,
     /// The helper panicked.
@@ -130,7 +136,12 @@ fn run_job(t: &mut Tile, j: &Job) {
 
 impl Shared {
     fn new() -> Arc<Shared> {
-        Arc::new(Shared { queue: Mutex::new(Queue::default()), ready: Condvar::new(), failed: AtomicBool::new(false) })
+        Arc::new(Shared {
+            queue: Mutex::new(Queue::default()),
+            spent: Mutex::new(Vec::new()),
+            ready: Condvar::new(),
+            failed: AtomicBool::new(false),
+        })
     }
 
     /// The helper's loop: take the oldest batch and run it, napping and then sleeping while there is none
@@ -164,6 +175,7 @@ impl Shared {
                 run_job(&mut j.bank.lock_for_helper(j.slot), j);
                 j.bank.done.fetch_add(1, Ordering::Release);
             }
+            self.spent.lock().unwrap_or_else(|e| e.into_inner()).push(batch);
         }
     }
 }
@@ -189,7 +201,8 @@ impl Offload {
         Offload { batch: RefCell::new(Vec::with_capacity(BATCH)), shared: Shared::new(), handle: RefCell::new(None) }
     }
 
-    /// Queue DST tile `slot` of `bank` (zeroed first when `zero`) += `a` · `b`.
+    /// Queue DST tile `slot` of `bank` (zeroed first when `zero`) += `a` · `b`; operand tiles of finished
+    /// products that no one else holds go back to `pool`.
     #[allow(clippy::too_many_arguments)]
     pub fn matmul(
         &self,
@@ -200,13 +213,34 @@ impl Offload {
         b: &Arc<Tile>,
         phases: u32,
         fp32: bool,
+        pool: &TilePool,
     ) {
         let mut batch = self.batch.borrow_mut();
         batch.push(Job { bank: bank.clone(), slot, zero, phases, fp32, a: a.clone(), b: b.clone() });
         if batch.len() >= BATCH {
-            let full = std::mem::replace(&mut *batch, Vec::with_capacity(BATCH));
+            let full = std::mem::replace(&mut *batch, self.empty_list(pool));
             drop(batch);
             self.send(full);
+        }
+    }
+
+    /// An empty job list: one the helper has handed back (its jobs dropped here, on the simulation
+    /// thread, their operand tiles that no one else holds put in `pool`), or a new one.
+    fn empty_list(&self, pool: &TilePool) -> Vec<Job> {
+        let spent = self.shared.spent.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        match spent {
+            Some(mut list) => {
+                let mut pool = pool.borrow_mut();
+                for j in list.drain(..) {
+                    for t in [j.a, j.b] {
+                        if Arc::strong_count(&t) == 1 {
+                            pool.push(t);
+                        }
+                    }
+                }
+                list
+            }
+            None => Vec::with_capacity(BATCH),
         }
     }
 
@@ -330,7 +364,7 @@ mod tests {
         for i in 0..(3 * BATCH as u32 + 5) {
             let (c, slot, a, b) = ((i % 2) as usize, ((i / 2) % 4) as usize, tile(i), tile(i + 1));
             let (phases, fp32) = (1 + i % 4, i % 3 == 0);
-            o.matmul(&banks[c], slot, i < 8, &a, &b, phases, fp32);
+            o.matmul(&banks[c], slot, i < 8, &a, &b, phases, fp32, &TilePool::default());
             issued[c] += 1;
             math::matmul(&mut want[c][slot], &a, &b, phases, fp32);
             if i == BATCH as u32 + 7 {

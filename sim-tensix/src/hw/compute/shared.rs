@@ -50,11 +50,19 @@ impl SharedTiles {
         t
     }
 
-    /// Keep `tile`, decoded from the bytes multicast with `tag` at `addr` (in place of its slot's tile).
-    pub fn insert(&mut self, tag: u64, addr: u32, format: DataFormat, transposed: bool, tile: Arc<Tile>) {
+    /// Keep `tile`, decoded from the bytes multicast with `tag` at `addr`, in place of its slot's tile,
+    /// which is returned (for reuse when no one else holds it).
+    pub fn insert(
+        &mut self,
+        tag: u64,
+        addr: u32,
+        format: DataFormat,
+        transposed: bool,
+        tile: Arc<Tile>,
+    ) -> Option<Arc<Tile>> {
         let key = (tag, addr, format, transposed);
         let i = self.slot(&key);
-        self.slots[i] = Some((key, tile));
+        self.slots[i].replace((key, tile)).map(|(_, t)| t)
     }
 
     /// Lookups that found a tile so far.

@@ -130,6 +130,9 @@ struct Decoded {
     tile: Arc<Tile>,
 }
 
+/// Scratch tiles for reuse, shared by the cores of a run (all on the simulation thread).
+pub type TilePool = Rc<RefCell<Vec<Arc<Tile>>>>;
+
 /// What an unwritten DST slot reads as.
 static ZERO_TILE: Tile = [0.0; 1024];
 
@@ -185,7 +188,8 @@ pub struct ComputeState {
     dst_written: [bool; DST_TILES],
     /// Source registers.
     pub src: VecDeque<SrcEntry>,
-    pool: Vec<Arc<Tile>>,
+    /// Scratch tiles no one else holds, for reuse; shared by the run's cores ([`ComputeState::set_pool`]).
+    pool: TilePool,
     /// Emptied operand lists, reused (an operand set is unpacked and consumed per FPU call).
     lists: Vec<Vec<Arc<Tile>>>,
     decoded: Vec<Decoded>,
@@ -207,7 +211,7 @@ impl ComputeState {
             shared: None,
             dst_written: [false; DST_TILES],
             src: VecDeque::new(),
-            pool: Vec::new(),
+            pool: TilePool::default(),
             lists: Vec::new(),
             decoded: Vec::with_capacity(DECODED_TILES),
             next_decoded: 0,
@@ -221,6 +225,14 @@ impl ComputeState {
     pub fn set_offload(&mut self, offload: Rc<Offload>) {
         self.settle();
         self.offload = Some(offload);
+    }
+
+    /// Draw scratch tiles from `pool` and return them to it from now on: one pool for all the run's cores,
+    /// since a tile decoded on one core and shared with others is often released last on another (with a
+    /// pool per core, the receivers' pools would grow while the decoders allocated: 75 000 new tiles and as
+    /// many page faults in the 4096³ matmul example; about 1 400 with one pool).
+    pub fn set_pool(&mut self, pool: TilePool) {
+        self.pool = pool;
     }
 
     /// Share decoded tiles of multicast bytes through `shared` from now on.
@@ -241,7 +253,10 @@ impl ComputeState {
     /// Offer `tile`, decoded here from the bytes multicast with `tag` at `addr`, to the other cores.
     pub fn share_tile(&self, tag: u64, addr: u32, format: DataFormat, transposed: bool, tile: &Arc<Tile>) {
         if let Some(s) = &self.shared {
-            s.borrow_mut().insert(tag, addr, format, transposed, tile.clone());
+            let old = s.borrow_mut().insert(tag, addr, format, transposed, tile.clone());
+            if let Some(old) = old.filter(|t| Arc::strong_count(t) == 1) {
+                self.pool.borrow_mut().push(old);
+            }
         }
     }
 
@@ -290,7 +305,7 @@ impl ComputeState {
                 let zero = !self.dst_written[slot];
                 self.dst_written[slot] = true;
                 self.issued += 1;
-                o.matmul(&self.dst, slot, zero, a, b, phases, fp32);
+                o.matmul(&self.dst, slot, zero, a, b, phases, fp32, &self.pool);
             }
             None => super::math::matmul(&mut self.dst_mut(slot), a, b, phases, fp32),
         }
@@ -331,12 +346,13 @@ impl ComputeState {
 
     /// A scratch tile (recycled): not shared, so `Arc::get_mut` succeeds on it.
     pub fn tile(&mut self) -> Arc<Tile> {
-        self.pool.pop().unwrap_or_else(|| Arc::new([0f32; 1024]))
+        let spare = self.pool.borrow_mut().pop();
+        spare.unwrap_or_else(|| Arc::new([0f32; 1024]))
     }
 
     /// Return tiles for reuse (those the decoded-tile cache still holds stay with it).
     pub fn recycle(&mut self, mut tiles: Vec<Arc<Tile>>) {
-        self.pool.extend(tiles.drain(..).filter(|t| Arc::strong_count(t) == 1));
+        self.pool.borrow_mut().extend(tiles.drain(..).filter(|t| Arc::strong_count(t) == 1));
         // Two operand sets are in flight at most; a few spare lists cover every caller.
         if self.lists.len() < 8 {
             self.lists.push(tiles);
@@ -365,7 +381,7 @@ impl ComputeState {
             let old = std::mem::replace(&mut self.decoded[self.next_decoded], d);
             self.next_decoded = (self.next_decoded + 1) % DECODED_TILES;
             if Arc::strong_count(&old.tile) == 1 {
-                self.pool.push(old.tile);
+                self.pool.borrow_mut().push(old.tile);
             }
         }
     }
