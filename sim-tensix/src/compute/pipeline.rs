@@ -303,8 +303,8 @@ impl Compute<'_> {
                         Err(e) => Err(e),
                     }
                 } else {
-                    let bytes = st.encode_dst(slot, format);
-                    tc.l1.write(addr, bytes)
+                    // Encoded straight into L1 (no copy in between).
+                    tc.l1.write_with(addr, format.tile_size() as usize, |out| st.encode_dst_into(slot, format, out))
                 };
                 match written {
                     Ok(()) => {

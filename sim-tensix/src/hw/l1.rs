@@ -256,9 +256,34 @@ impl L1 {
         Ok(())
     }
 
-    /// Write `data` at `addr` (checked), stamping the chunks it touches with a new version and `origin`.
-    fn store(&mut self, addr: u64, data: &[u8], origin: Origin) {
-        if let Some((first, last)) = chunks(addr, data.len()) {
+    /// Write `len` bytes at `addr` (checked) that `fill` puts into the slice it is given, which holds
+    /// whatever was there: the same as [`L1::write`] of what `fill` writes, without a copy in between when
+    /// the range lies in one page (or in a window). `fill` must write every byte.
+    pub fn write_with(&mut self, addr: u64, len: usize, fill: impl FnOnce(&mut [u8])) -> Result<(), L1OutOfRange> {
+        self.check(addr, len as u64)?;
+        let (start, page) = (addr as usize, addr as usize / L1_PAGE_BYTES);
+        if self.window.is_none() && (start + len).div_ceil(L1_PAGE_BYTES) > page + 1 {
+            let mut data = vec![0u8; len];
+            fill(&mut data);
+            self.store(addr, &data, Origin::default());
+            return Ok(());
+        }
+        self.stamp(addr, len, Origin::default());
+        let bytes = match &mut self.window {
+            Some(w) => &mut w.bytes_mut()[start..start + len],
+            None => {
+                let off = start % L1_PAGE_BYTES;
+                let p = self.pages[page].get_or_insert_with(|| vec![0; L1_PAGE_BYTES].into_boxed_slice());
+                &mut p[off..off + len]
+            }
+        };
+        fill(bytes);
+        Ok(())
+    }
+
+    /// Stamp the chunks `len` bytes at `addr` touch with a new version and `origin`.
+    fn stamp(&mut self, addr: u64, len: usize, origin: Origin) {
+        if let Some((first, last)) = chunks(addr, len) {
             self.writes += 1;
             self.versions[first..=last].fill(self.writes);
             if origin.tag != 0 && self.origins.is_empty() {
@@ -268,6 +293,11 @@ impl L1 {
                 self.origins[first..=last].fill(origin);
             }
         }
+    }
+
+    /// Write `data` at `addr` (checked), stamping the chunks it touches with a new version and `origin`.
+    fn store(&mut self, addr: u64, data: &[u8], origin: Origin) {
+        self.stamp(addr, data.len(), origin);
         if let Some(w) = &mut self.window {
             w.bytes_mut()[addr as usize..addr as usize + data.len()].copy_from_slice(data);
             return;
@@ -346,6 +376,27 @@ mod tests {
         assert_eq!(&l1.read(0, size as u64).unwrap()[..], &expect[..]);
         assert_eq!(l1.read_u32(8).unwrap(), 0xdead_beef);
         assert_eq!(&l1.read(3 * L1_PAGE_BYTES as u64, 16).unwrap()[..], &[0u8; 16][..]);
+    }
+
+    /// A write through `write_with` is a write of what its closure puts there: in one page, across two
+    /// pages, in a window; the version moves on, and a range past the end is an error with nothing written.
+    #[test]
+    fn write_with_is_a_write_of_what_it_fills_in() {
+        let size = 3 * L1_PAGE_BYTES as u32;
+        for window in [false, true] {
+            let mut l1 = L1::new(size);
+            if window {
+                l1.move_to_window(Box::new(VecWindow(vec![0; size as usize])));
+            }
+            for (addr, len) in [(64u64, 2048usize), (L1_PAGE_BYTES as u64 - 1000, 2048)] {
+                let before = l1.version(addr, len as u64);
+                let want: Vec<u8> = (0..len).map(|i| (i * 7 + addr as usize) as u8).collect();
+                l1.write_with(addr, len, |out| out.copy_from_slice(&want)).unwrap();
+                assert_eq!(&l1.read(addr, len as u64).unwrap()[..], &want[..], "window {window}, at {addr}");
+                assert!(l1.version(addr, len as u64) > before);
+            }
+            assert!(l1.write_with(size as u64 - 10, 64, |_| panic!("not called past the end")).is_err());
+        }
     }
 
     #[test]

@@ -311,20 +311,17 @@ impl ComputeState {
         }
     }
 
-    /// DST tile `slot` encoded as the packer writes it in `format` (bytes valid until the next call).
-    pub fn encode_dst(&mut self, slot: usize, format: DataFormat) -> &[u8] {
-        let n = format.tile_size() as usize;
-        self.pack_bytes.resize(n, 0);
+    /// DST tile `slot` encoded as the packer writes it in `format` into `out` (the format's tile size).
+    pub fn encode_dst_into(&mut self, slot: usize, format: DataFormat, out: &mut [u8]) {
         let held = read_dst(&self.dst, self.offload.as_deref(), self.issued, self.dst_written[slot], slot);
         let tile: &Tile = &held;
         if format == DataFormat::Float16_b {
             // The common case in one pass: rows to faces while narrowing.
-            bf16_rows_to_faces(tile, &mut self.pack_bytes[..n]);
+            bf16_rows_to_faces(tile, out);
         } else {
             rows_to_faces(tile, &mut self.pack_faces[..]);
-            encode_tile(format, &self.pack_faces[..], &mut self.pack_bytes[..n]);
+            encode_tile(format, &self.pack_faces[..], out);
         }
-        &self.pack_bytes[..n]
     }
 
     /// DST tile `slot` added to the tile `old` (bytes in `format`) and encoded again: the packer's L1
@@ -410,7 +407,9 @@ mod tests {
         s.clear_section(1);
         assert!(!s.dst_was_written(slot));
         assert!(s.dst(slot).iter().all(|&v| v == 0.0), "a cleared slot reads as zeros");
-        assert!(s.encode_dst(slot, DataFormat::Float16_b).iter().all(|&b| b == 0), "and packs as zeros");
+        let mut packed = [0xffu8; 2048];
+        s.encode_dst_into(slot, DataFormat::Float16_b, &mut packed);
+        assert!(packed.iter().all(|&b| b == 0), "and packs as zeros");
         // Updating in place starts from zeros, not from what the storage still holds.
         s.dst_mut(slot)[0] += 2.0;
         assert_eq!(&s.dst(slot)[..3], &[2.0, 0.0, 0.0]);
