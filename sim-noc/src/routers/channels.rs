@@ -17,15 +17,13 @@ pub(super) struct Flit {
 /// One channel: a link, injection port or ejection port, with the input buffer at its far end. Laid out
 /// by hand (`repr(C)`): what every cycle's passes read first, then the wire and credit queues, then the
 /// per-VC state, the buffers last.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 #[repr(C)]
 pub(super) struct Chan {
     /// VCs whose buffer holds a flit (bit per VC).
     pub(super) full: u16,
     /// Input stage: the VC looked at first next.
     pub(super) in_rr: u8,
-    /// Output stage: the input looked at first next.
-    pub(super) out_rr: u8,
     /// Input stage result this cycle: the VC picked …
     pub(super) req_vc: u8,
     /// Whether the channel is on the live list.
@@ -40,25 +38,142 @@ pub(super) struct Chan {
     pub(super) req: [Option<u32>; 3],
     /// … and the output VC each would take.
     pub(super) req_vo: [u8; 3],
-    /// The last cycle its output stage ran.
-    pub(super) arbitrated: u64,
     pub(super) lat: u64,
     /// Flits on the wire: when they reach the buffer, the flit, its VC.
     pub(super) wire: VecDeque<(u64, Flit, u8)>,
     pub(super) credit_back: VecDeque<(u64, u8)>,
     /// Sender side: flits per VC sent and not yet credited back.
     pub(super) out: [u32; VCS],
-    /// Per output VC: the packet that owns it and the flits of it sent.
-    pub(super) owner: [Option<(u32, u32)>; VCS],
-    /// The router inputs feeding this channel (empty for an injection port).
-    pub(super) ups: Vec<u32>,
+    /// Per output VC: the packet that owns it ([`NO_OWNER`]: none) and the flits of it sent.
+    pub(super) owner: [u32; VCS],
+    pub(super) owner_sent: [u32; VCS],
     /// Cycles its input picked a VC whose flit could not move.
     pub(super) hol_cycles: u64,
     /// Sum over cycles of the flits in its buffer (occupancy × time), and when `held` last changed.
     pub(super) occupancy: u64,
     pub(super) since: u64,
-    /// The far end's buffer, per VC.
-    pub(super) buf: [VecDeque<Flit>; VCS],
+    /// The far end's buffer, per VC: a ring in the pool ([`Rings`]) at `ring + v·cap`, its first flit at
+    /// `head[v]`, `len[v]` flits.
+    pub(super) head: [u16; VCS],
+    pub(super) len: [u16; VCS],
+    /// Where this channel's rings start in the pool ([`NO_RING`]: not yet placed).
+    pub(super) ring: u32,
+}
+
+/// No packet owns the output VC.
+pub(super) const NO_OWNER: u32 = u32::MAX;
+/// A channel whose rings are not placed yet.
+pub(super) const NO_RING: u32 = u32::MAX;
+
+/// The flits of every input buffer, in one pool: each channel that ever holds a flit gets a ring of `cap`
+/// flits per VC. A VC never holds more flits than its sender has credits for, at most
+/// min(`vc_cap_flits`, `reserved_flits` + `shared_flits`), so `cap` (that bound rounded up to a power of
+/// two) is never exceeded.
+#[derive(Debug, Clone)]
+pub(super) struct Rings {
+    pool: Vec<Flit>,
+    cap: u32,
+}
+
+impl Rings {
+    pub(super) fn new(p: &RouterParams) -> Rings {
+        let bound = p.vc_cap_flits.min(p.reserved_flits.saturating_add(p.shared_flits)).max(1);
+        Rings { pool: Vec::new(), cap: bound.next_power_of_two() }
+    }
+
+    #[inline]
+    fn at(&self, c: &Chan, v: usize, i: u32) -> usize {
+        c.ring as usize + v * self.cap as usize + ((c.head[v] as u32 + i) & (self.cap - 1)) as usize
+    }
+
+    /// The first flit of VC `v` of `c` (which holds one).
+    #[inline]
+    pub(super) fn front(&self, c: &Chan, v: usize) -> Flit {
+        debug_assert!(c.len[v] > 0);
+        self.pool[self.at(c, v, 0)]
+    }
+
+    /// The first flit of VC `v` of `c` (which holds one), to update.
+    #[inline]
+    pub(super) fn front_mut(&mut self, c: &Chan, v: usize) -> &mut Flit {
+        debug_assert!(c.len[v] > 0);
+        let i = self.at(c, v, 0);
+        &mut self.pool[i]
+    }
+
+    /// Append `f` to VC `v` of `c`.
+    #[inline]
+    pub(super) fn push(&mut self, c: &mut Chan, v: usize, f: Flit) {
+        if c.ring == NO_RING {
+            c.ring = self.pool.len() as u32;
+            let n = self.pool.len() + VCS * self.cap as usize;
+            assert!(n <= u32::MAX as usize, "router buffers beyond 4 G flits");
+            self.pool.resize(n, Flit { pkt: 0, k: 0, taken: 0 });
+        }
+        assert!((c.len[v] as u32) < self.cap, "a VC holds more flits than its credits allow");
+        let i = self.at(c, v, c.len[v] as u32);
+        self.pool[i] = f;
+        c.len[v] += 1;
+        c.full |= 1 << v;
+    }
+
+    /// Remove the first flit of VC `v` of `c` (which holds one).
+    #[inline]
+    pub(super) fn pop(&mut self, c: &mut Chan, v: usize) -> Flit {
+        let f = self.front(c, v);
+        c.head[v] = ((c.head[v] as u32 + 1) & (self.cap - 1)) as u16;
+        c.len[v] -= 1;
+        if c.len[v] == 0 {
+            c.full &= !(1 << v);
+        }
+        f
+    }
+}
+
+impl Chan {
+    /// An empty channel whose wire takes `lat` cycles.
+    pub(super) fn new(lat: u64) -> Chan {
+        Chan {
+            full: 0,
+            in_rr: 0,
+            req_vc: 0,
+            live: false,
+            granted: false,
+            held: 0,
+            shared_used: 0,
+            req: [None; 3],
+            req_vo: [0; 3],
+            lat,
+            wire: VecDeque::new(),
+            credit_back: VecDeque::new(),
+            out: [0; VCS],
+            owner: [NO_OWNER; VCS],
+            owner_sent: [0; VCS],
+            hol_cycles: 0,
+            occupancy: 0,
+            since: 0,
+            head: [0; VCS],
+            len: [0; VCS],
+            ring: NO_RING,
+        }
+    }
+}
+
+/// The output stage of one channel (a link leaving a router, or an ejection port), kept apart from the
+/// channels so that a cycle's arbitration touches a few dense bytes per output.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Arb {
+    /// The cycle (plus one) whose requests `input` and `branch` hold; another value: none yet.
+    pub(super) stamp: u64,
+    /// The requesting input that comes first round-robin so far, the branch of its flit, and its rank
+    /// (its distance from `out_rr` in the router's input order).
+    pub(super) input: u32,
+    pub(super) branch: u8,
+    pub(super) rank: u8,
+    /// The input looked at first next (an index into the router's inputs).
+    pub(super) out_rr: u8,
+    /// How many inputs the router has (0 for an injection port, which no router feeds).
+    pub(super) inputs: u8,
 }
 
 #[derive(Debug, Clone)]

@@ -2,7 +2,7 @@
 //! from its ejection port and injects one, then every router input picks a VC (blind or not) and every
 //! output grants one input round-robin.
 
-use super::channels::{Flit, has_credit, pick, take_credit};
+use super::channels::{Flit, NO_OWNER, has_credit, pick, take_credit};
 use super::{Happened, RESPONSE_VC, RouterEvent, RouterNoc, VCS};
 use sim_core::Cycle;
 
@@ -36,8 +36,7 @@ impl RouterNoc {
             let ch = &mut self.ch[c as usize];
             while ch.wire.front().is_some_and(|&(t, _, _)| t <= now) {
                 let (_, f, v) = ch.wire.pop_front().expect("front");
-                ch.buf[v as usize].push_back(f);
-                ch.full |= 1 << v;
+                self.rings.push(ch, v as usize, f);
                 arrived += 1;
             }
             while ch.credit_back.front().is_some_and(|&(t, _)| t <= now) {
@@ -72,6 +71,7 @@ impl RouterNoc {
     }
 
     /// Every NIU takes one flit per cycle from its ejection port, round-robin over VCs.
+    #[inline(never)]
     fn eject_flits(&mut self) {
         let now = self.now;
         let first_eject = self.eject(0);
@@ -83,10 +83,7 @@ impl RouterNoc {
             let c = &mut self.ch[e];
             let v = pick(c.full, c.in_rr);
             c.in_rr = (v as u8 + 1) % VCS as u8;
-            let f = c.buf[v].pop_front().expect("full bit");
-            if c.buf[v].is_empty() {
-                c.full &= !(1 << v);
-            }
+            let f = self.rings.pop(c, v);
             c.credit_back.push_back((now + self.p.credit_delay, v as u8));
             self.set_held(e, -1);
             self.stats.moves += 1;
@@ -113,6 +110,7 @@ impl RouterNoc {
 
     /// Every NIU with a packet ready injects one flit, alternating between its queues when both can go; a
     /// promised packet goes first.
+    #[inline(never)]
     fn inject_flits(&mut self) {
         let now = self.now;
         for idx in 0..self.live_nius.len() {
@@ -157,7 +155,7 @@ impl RouterNoc {
                 if earliest > now || !has_credit(&self.ch[i], vo, &self.p) {
                     continue;
                 }
-                if self.ch[i].owner[vo].is_some_and(|(o, _)| o != p) {
+                if self.ch[i].owner[vo] != NO_OWNER && self.ch[i].owner[vo] != p {
                     continue;
                 }
                 let pk = &self.pkts[p as usize];
@@ -187,11 +185,12 @@ impl RouterNoc {
                     niu.sent[qi] = 0;
                     niu.taken[qi] = false;
                     niu.q[qi].pop_front();
-                    self.ch[i].owner[vo] = None;
+                    self.ch[i].owner[vo] = NO_OWNER;
                     let at = Cycle((now + 1).max(start + ser));
                     self.events.push(RouterEvent { token, at, what: Happened::Departed });
                 } else {
-                    self.ch[i].owner[vo] = Some((p, niu.sent[qi]));
+                    self.ch[i].owner[vo] = p;
+                    self.ch[i].owner_sent[vo] = niu.sent[qi];
                 }
                 break;
             }
@@ -201,7 +200,10 @@ impl RouterNoc {
     /// The branches of the front flit of VC `v` of channel `u` that can move now: output channel per branch.
     fn movable(&self, u: usize, v: usize) -> ([Option<u32>; 3], [u8; 3]) {
         let (mut req, mut vos) = ([None; 3], [0u8; 3]);
-        let Some(f) = self.ch[u].buf[v].front() else { return (req, vos) };
+        if self.ch[u].len[v] == 0 {
+            return (req, vos);
+        }
+        let f = self.rings.front(&self.ch[u], v);
         let pk = &self.pkts[f.pkt as usize];
         let h = &pk.hops[f.k as usize];
         for b in 0..h.nkids as usize {
@@ -211,15 +213,15 @@ impl RouterNoc {
             let kid = &pk.hops[h.kids[b] as usize];
             let n = kid.chan as usize;
             let fits = |vo: u8| {
-                self.ch[n].owner[vo as usize].is_none_or(|(p, _)| p == f.pkt)
-                    && has_credit(&self.ch[n], vo as usize, &self.p)
+                let o = self.ch[n].owner[vo as usize];
+                (o == NO_OWNER || o == f.pkt) && has_credit(&self.ch[n], vo as usize, &self.p)
             };
             let mut vo = kid.vc;
             // A response is not static: its head may take either buddy VC of its class at each hop
             // (noc-flow-control.md §1), the one its packet holds for the body.
             if self.p.dynamic_responses && kid.vc & 0b110 == RESPONSE_VC {
                 let buddy = vo ^ 1;
-                let holds = |x: u8| self.ch[n].owner[x as usize].is_some_and(|(p, _)| p == f.pkt);
+                let holds = |x: u8| self.ch[n].owner[x as usize] == f.pkt;
                 if holds(buddy) || (!holds(vo) && !fits(vo) && fits(buddy)) {
                     vo = buddy;
                 }
@@ -233,6 +235,7 @@ impl RouterNoc {
     }
 
     /// Input stage, then output stage, over every router input that holds a flit.
+    #[inline(never)]
     fn route_flits(&mut self) {
         let now = self.now;
         let first_eject = self.eject(0) as u32;
@@ -273,35 +276,41 @@ impl RouterNoc {
                 }
             }
             if let Some((v, req)) = chosen {
+                let rank_of = self.in_idx[u];
                 let c = &mut self.ch[u];
                 c.req_vc = v as u8;
                 c.req = req.0;
                 c.req_vo = req.1;
-                outs.extend(req.0.iter().flatten());
+                // Each output grants the requesting input that comes first round-robin from its pointer; the
+                // inputs of a router feed all its outputs in one order (`in_idx`), so the rank is known here.
+                for (b, n) in req.0.iter().enumerate() {
+                    let Some(n) = *n else { continue };
+                    let o = &mut self.arb[n as usize];
+                    let len = o.inputs as u32;
+                    let rank = (rank_of as u32 + len - o.out_rr as u32) % len;
+                    if o.stamp != now + 1 {
+                        o.stamp = now + 1;
+                        o.rank = rank as u8;
+                        o.input = u as u32;
+                        o.branch = b as u8;
+                        outs.push(n);
+                    } else if (rank as u8) < o.rank {
+                        o.rank = rank as u8;
+                        o.input = u as u32;
+                        o.branch = b as u8;
+                    }
+                }
                 reqs.push(u as u32);
             }
         }
         for &n in &outs {
             let n = n as usize;
-            if self.ch[n].arbitrated == now + 1 {
-                continue;
-            }
-            self.ch[n].arbitrated = now + 1;
-            let len = self.ch[n].ups.len();
-            let start = self.ch[n].out_rr as usize;
-            let mut grant = None;
-            for j in 0..len {
-                let u = self.ch[n].ups[(start + j) % len] as usize;
-                if let Some(b) = self.ch[u].req.iter().position(|&o| o == Some(n as u32)) {
-                    grant = Some((u, b, (start + j + 1) % len));
-                    break;
-                }
-            }
-            let Some((u, b, next_rr)) = grant else { continue };
-            self.ch[n].out_rr = next_rr as u8;
+            let o = &mut self.arb[n];
+            let (u, b) = (o.input as usize, o.branch as usize);
+            o.out_rr = ((self.in_idx[u] as u32 + 1) % o.inputs as u32) as u8;
             self.ch[u].req[b] = None;
             let v = self.ch[u].req_vc as usize;
-            let f = *self.ch[u].buf[v].front().expect("requested");
+            let f = self.rings.front(&self.ch[u], v);
             let pk = &self.pkts[f.pkt as usize];
             let kid = pk.hops[f.k as usize].kids[b];
             let vo = self.ch[u].req_vo[b] as usize;
@@ -309,12 +318,16 @@ impl RouterNoc {
             take_credit(&mut self.ch[n], vo, &self.p);
             let c = &mut self.ch[n];
             c.wire.push_back((now + c.lat, Flit { pkt: f.pkt, k: kid, taken: 0 }, vo as u8));
-            let sent = c.owner[vo].map_or(0, |(_, s)| s) + 1;
-            c.owner[vo] = if sent == flits { None } else { Some((f.pkt, sent)) };
+            let sent = if c.owner[vo] == NO_OWNER { 0 } else { c.owner_sent[vo] } + 1;
+            if sent == flits {
+                c.owner[vo] = NO_OWNER;
+            } else {
+                c.owner[vo] = f.pkt;
+                c.owner_sent[vo] = sent;
+            }
             self.make_live(n);
             self.stats.moves += 1;
-            let front = self.ch[u].buf[v].front_mut().expect("requested");
-            front.taken |= 1 << b;
+            self.rings.front_mut(&self.ch[u], v).taken |= 1 << b;
             self.ch[u].granted = true;
         }
         // Inputs: a flit every branch of which has taken a copy leaves its buffer; an input whose pick moved
@@ -323,18 +336,15 @@ impl RouterNoc {
             let u = u as usize;
             let had_req = self.ch[u].req.iter().any(Option::is_some);
             let v = self.ch[u].req_vc as usize;
-            let done = self.ch[u].buf[v].front().is_some_and(|f| {
-                let pk = &self.pkts[f.pkt as usize];
-                let nk = pk.hops[f.k as usize].nkids;
+            let done = self.ch[u].len[v] > 0 && {
+                let f = self.rings.front(&self.ch[u], v);
+                let nk = self.pkts[f.pkt as usize].hops[f.k as usize].nkids;
                 f.taken == (1u8 << nk) - 1
-            });
+            };
             let granted = std::mem::take(&mut self.ch[u].granted);
             if done && granted {
                 let c = &mut self.ch[u];
-                c.buf[v].pop_front();
-                if c.buf[v].is_empty() {
-                    c.full &= !(1 << v);
-                }
+                self.rings.pop(c, v);
                 c.credit_back.push_back((now + self.p.credit_delay, v as u8));
                 self.set_held(u, -1);
             } else if had_req && !granted {

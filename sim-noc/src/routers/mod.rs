@@ -34,7 +34,7 @@ mod stepped;
 pub use stepped::RouterTiming;
 
 pub use crate::stepping::{Happened, MULTICAST_VC, Outgoing, RESPONSE_VC, RouterEvent, UNICAST_VC};
-use channels::{Chan, Hop, Niu, Packet, has_credit};
+use channels::{Arb, Chan, Hop, NO_OWNER, Niu, Packet, Rings, has_credit};
 
 use crate::topology::{Dir, LinkId, Topology, TreeNode};
 use sim_core::Cycle;
@@ -121,6 +121,13 @@ pub struct RouterNoc {
     p: RouterParams,
     topo: Topology,
     ch: Vec<Chan>,
+    /// The flits in the channels' input buffers.
+    rings: Rings,
+    /// Per channel: its output stage (see [`Arb`]).
+    arb: Vec<Arb>,
+    /// Per channel: its place among the inputs of the router at its far end (which all feed every output
+    /// of that router in this order).
+    in_idx: Vec<u8>,
     pkts: Vec<Packet>,
     free_pkts: Vec<u32>,
     nius: Vec<Niu>,
@@ -147,13 +154,16 @@ impl RouterNoc {
         let topo = Topology::new(grid);
         let links = topo.num_links();
         let ports = grid.count() * 2;
-        let mk = |lat: u64| Chan { lat, ..Chan::default() };
+        let mk = Chan::new;
         let mut ch: Vec<Chan> = (0..links).map(|_| mk(p.hop)).collect();
         ch.extend((0..ports).map(|_| mk(p.niu_to_router)));
         ch.extend((0..ports).map(|_| mk(p.router_to_niu)));
         let mut noc = RouterNoc {
             p,
             topo,
+            arb: vec![Arb::default(); ch.len()],
+            rings: Rings::new(&p),
+            in_idx: vec![0; ch.len()],
             ch,
             pkts: Vec::new(),
             free_pkts: Vec::new(),
@@ -178,13 +188,19 @@ impl RouterNoc {
             let to = noc.topo.step(at, dir);
             ins[noc.topo.niu_index(to, dir.noc())].push(l as u32);
         }
+        for r in &ins {
+            assert!(r.len() < u8::MAX as usize, "a router has at most a few inputs");
+            for (k, &u) in r.iter().enumerate() {
+                noc.in_idx[u as usize] = k as u8;
+            }
+        }
         for l in 0..links {
             let (at, dir) = noc.topo.link_info(LinkId(l as u32));
-            noc.ch[l].ups = ins[noc.topo.niu_index(at, dir.noc())].clone();
+            noc.arb[l].inputs = ins[noc.topo.niu_index(at, dir.noc())].len() as u8;
         }
-        for (i, r) in ins.into_iter().enumerate() {
+        for (i, r) in ins.iter().enumerate() {
             let e = noc.eject(i);
-            noc.ch[e].ups = r;
+            noc.arb[e].inputs = r.len() as u8;
         }
         noc
     }
@@ -280,7 +296,7 @@ impl RouterNoc {
             && niu.q[1].is_empty()
             && s.ready.0 == self.now
             && (!s.paced || niu.free_at <= self.now)
-            && self.ch[i].owner[s.vc as usize].is_none()
+            && self.ch[i].owner[s.vc as usize] == NO_OWNER
             && has_credit(&self.ch[i], s.vc as usize, &self.p);
         let niu = &mut self.nius[port];
         if qi == 1 {
@@ -405,7 +421,7 @@ impl RouterNoc {
         let ports = self.topo.grid().count() * 2;
         let (c, ch) = self.ch.iter().enumerate().find(|(_, c)| c.full != 0)?;
         let v = ch.full.trailing_zeros() as usize;
-        let f = ch.buf[v].front()?;
+        let f = self.rings.front(ch, v);
         let where_ = if c < links {
             let (at, dir) = self.topo.link_info(LinkId(c as u32));
             format!("the buffer at the end of link {} from NoC0 tile ({},{})", dir.npe_name(), at.x, at.y)
