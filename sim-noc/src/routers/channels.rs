@@ -5,13 +5,21 @@
 use super::{RouterParams, VCS};
 use std::collections::VecDeque;
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Flit {
     pub(super) pkt: u32,
+    /// The channel of the tree node's first branch (valid when `nkids` > 0), so that a router input can
+    /// ask whether a flit with one way on can move without reading its packet.
+    pub(super) next: u32,
     /// The tree node (index into the packet's hops) whose channel it is on or buffered at the end of.
     pub(super) k: u16,
-    /// Branches of that node that have taken a copy.
+    /// Branches of that node, and those that have taken a copy.
+    pub(super) nkids: u8,
     pub(super) taken: u8,
+    /// The VC the first branch asks for.
+    pub(super) next_vc: u8,
+    /// Whether it is its packet's last flit.
+    pub(super) tail: bool,
 }
 
 /// One channel: a link, injection port or ejection port, with the input buffer at its far end. Laid out
@@ -32,8 +40,6 @@ pub(super) struct Chan {
     pub(super) granted: bool,
     /// Flits in the buffer.
     pub(super) held: u32,
-    /// Sender side: flits sent beyond the VCs' guarantees and not yet credited back.
-    pub(super) shared_used: u32,
     /// … and, per branch of its flit, the output asked for.
     pub(super) req: [Option<u32>; 3],
     /// … and the output VC each would take.
@@ -42,11 +48,6 @@ pub(super) struct Chan {
     /// Flits on the wire: when they reach the buffer, the flit, its VC.
     pub(super) wire: VecDeque<(u64, Flit, u8)>,
     pub(super) credit_back: VecDeque<(u64, u8)>,
-    /// Sender side: flits per VC sent and not yet credited back.
-    pub(super) out: [u32; VCS],
-    /// Per output VC: the packet that owns it ([`NO_OWNER`]: none) and the flits of it sent.
-    pub(super) owner: [u32; VCS],
-    pub(super) owner_sent: [u32; VCS],
     /// Cycles its input picked a VC whose flit could not move.
     pub(super) hol_cycles: u64,
     /// Sum over cycles of the flits in its buffer (occupancy × time), and when `held` last changed.
@@ -108,7 +109,7 @@ impl Rings {
             c.ring = self.pool.len() as u32;
             let n = self.pool.len() + VCS * self.cap as usize;
             assert!(n <= u32::MAX as usize, "router buffers beyond 4 G flits");
-            self.pool.resize(n, Flit { pkt: 0, k: 0, taken: 0 });
+            self.pool.resize(n, Flit::default());
         }
         assert!((c.len[v] as u32) < self.cap, "a VC holds more flits than its credits allow");
         let i = self.at(c, v, c.len[v] as u32);
@@ -140,15 +141,11 @@ impl Chan {
             live: false,
             granted: false,
             held: 0,
-            shared_used: 0,
             req: [None; 3],
             req_vo: [0; 3],
             lat,
             wire: VecDeque::new(),
             credit_back: VecDeque::new(),
-            out: [0; VCS],
-            owner: [NO_OWNER; VCS],
-            owner_sent: [0; VCS],
             hol_cycles: 0,
             occupancy: 0,
             since: 0,
@@ -222,17 +219,44 @@ pub(super) struct Niu {
     pub(super) live: bool,
 }
 
-/// Whether VC `v` of channel `c` can take one more flit.
-pub(super) fn has_credit(c: &Chan, v: usize, p: &RouterParams) -> bool {
-    let o = c.out[v];
+/// One VC of a channel as its sender sees it.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct VcOut {
+    /// The packet that owns it ([`NO_OWNER`]: none) and the flits of it sent.
+    pub(super) owner: u32,
+    pub(super) sent: u32,
+    /// Flits sent and not yet credited back.
+    pub(super) out: u32,
+}
+
+/// The sender side of a channel: its credits and the owners of its VCs, kept apart from the channel so that
+/// a router input asking whether its flit can move reads one or two cache lines of the channel ahead.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Sender {
+    /// Flits sent beyond the VCs' guarantees and not yet credited back.
+    pub(super) shared_used: u32,
+    pub(super) vc: [VcOut; VCS],
+}
+
+impl Default for Sender {
+    fn default() -> Sender {
+        Sender { shared_used: 0, vc: [VcOut { owner: NO_OWNER, sent: 0, out: 0 }; VCS] }
+    }
+}
+
+/// Whether VC `v` of the channel `c` sends on can take one more flit.
+#[inline]
+pub(super) fn has_credit(c: &Sender, v: usize, p: &RouterParams) -> bool {
+    let o = c.vc[v].out;
     o < p.reserved_flits || (o < p.vc_cap_flits && c.shared_used < p.shared_flits)
 }
 
-pub(super) fn take_credit(c: &mut Chan, v: usize, p: &RouterParams) {
-    if c.out[v] >= p.reserved_flits {
+#[inline]
+pub(super) fn take_credit(c: &mut Sender, v: usize, p: &RouterParams) {
+    if c.vc[v].out >= p.reserved_flits {
         c.shared_used += 1;
     }
-    c.out[v] += 1;
+    c.vc[v].out += 1;
 }
 
 /// The first VC at or after `start` (round-robin) whose bit is set in `full` (not empty).

@@ -2,11 +2,25 @@
 //! from its ejection port and injects one, then every router input picks a VC (blind or not) and every
 //! output grants one input round-robin.
 
-use super::channels::{Flit, NO_OWNER, has_credit, pick, take_credit};
+use super::channels::{Flit, NO_OWNER, VcOut, has_credit, pick, take_credit};
 use super::{Happened, RESPONSE_VC, RouterEvent, RouterNoc, VCS};
 use sim_core::Cycle;
 
 impl RouterNoc {
+    /// Flit `i` (of `flits`) of packet `pkt` at tree node `k`, with its first branch's channel and VC.
+    #[inline]
+    fn flit(&self, pkt: u32, k: u16, tail: bool) -> Flit {
+        let hops = &self.pkts[pkt as usize].hops;
+        let h = &hops[k as usize];
+        let (next, next_vc) = if h.nkids > 0 {
+            let kid = &hops[h.kids[0] as usize];
+            (kid.chan, kid.vc)
+        } else {
+            (0, 0)
+        };
+        Flit { pkt, next, k, nkids: h.nkids, taken: 0, next_vc, tail }
+    }
+
     fn make_live(&mut self, c: usize) {
         if !self.ch[c].live {
             self.ch[c].live = true;
@@ -28,6 +42,7 @@ impl RouterNoc {
     /// One cycle (`self.now`), then `now` moves on.
     pub(super) fn step(&mut self) {
         let now = self.now;
+        self.due.set(None);
         self.stats.cycles += 1;
         let r = self.p.reserved_flits;
         let live = std::mem::take(&mut self.live);
@@ -41,10 +56,11 @@ impl RouterNoc {
             }
             while ch.credit_back.front().is_some_and(|&(t, _)| t <= now) {
                 let (_, v) = ch.credit_back.pop_front().expect("front");
-                if ch.out[v as usize] > r {
-                    ch.shared_used -= 1;
+                let tx = &mut self.tx[c as usize];
+                if tx.vc[v as usize].out > r {
+                    tx.shared_used -= 1;
                 }
-                ch.out[v as usize] -= 1;
+                tx.vc[v as usize].out -= 1;
             }
             if arrived > 0 {
                 self.set_held(c as usize, arrived);
@@ -71,6 +87,7 @@ impl RouterNoc {
     }
 
     /// Every NIU takes one flit per cycle from its ejection port, round-robin over VCs.
+    // Kept out of line so that profiles show the cycle's stages apart.
     #[inline(never)]
     fn eject_flits(&mut self) {
         let now = self.now;
@@ -152,17 +169,19 @@ impl RouterNoc {
                 } else {
                     take_up
                 };
-                if earliest > now || !has_credit(&self.ch[i], vo, &self.p) {
+                if earliest > now || !has_credit(&self.tx[i], vo, &self.p) {
                     continue;
                 }
-                if self.ch[i].owner[vo] != NO_OWNER && self.ch[i].owner[vo] != p {
+                let o = self.tx[i].vc[vo].owner;
+                if o != NO_OWNER && o != p {
                     continue;
                 }
                 let pk = &self.pkts[p as usize];
                 let (flits, token) = (pk.flits, pk.token);
-                take_credit(&mut self.ch[i], vo, &self.p);
+                take_credit(&mut self.tx[i], vo, &self.p);
+                let f = self.flit(p, 0, sent + 1 == flits);
                 let c = &mut self.ch[i];
-                c.wire.push_back((now + c.lat, Flit { pkt: p, k: 0, taken: 0 }, vo as u8));
+                c.wire.push_back((now + c.lat, f, vo as u8));
                 self.make_live(i);
                 let ser = self.pkts[p as usize].ser;
                 let setup = self.pkts[p as usize].setup;
@@ -185,12 +204,11 @@ impl RouterNoc {
                     niu.sent[qi] = 0;
                     niu.taken[qi] = false;
                     niu.q[qi].pop_front();
-                    self.ch[i].owner[vo] = NO_OWNER;
+                    self.tx[i].vc[vo].owner = NO_OWNER;
                     let at = Cycle((now + 1).max(start + ser));
                     self.events.push(RouterEvent { token, at, what: Happened::Departed });
                 } else {
-                    self.ch[i].owner[vo] = p;
-                    self.ch[i].owner_sent[vo] = niu.sent[qi];
+                    self.tx[i].vc[vo] = VcOut { owner: p, sent: niu.sent[qi], ..self.tx[i].vc[vo] };
                 }
                 break;
             }
@@ -204,6 +222,14 @@ impl RouterNoc {
             return (req, vos);
         }
         let f = self.rings.front(&self.ch[u], v);
+        if f.nkids == 1 {
+            // One way on (every unicast hop): the flit says where.
+            if let Some(vo) = self.fits(f.pkt, f.next as usize, f.next_vc) {
+                req[0] = Some(f.next);
+                vos[0] = vo;
+            }
+            return (req, vos);
+        }
         let pk = &self.pkts[f.pkt as usize];
         let h = &pk.hops[f.k as usize];
         for b in 0..h.nkids as usize {
@@ -211,27 +237,33 @@ impl RouterNoc {
                 continue;
             }
             let kid = &pk.hops[h.kids[b] as usize];
-            let n = kid.chan as usize;
-            let fits = |vo: u8| {
-                let o = self.ch[n].owner[vo as usize];
-                (o == NO_OWNER || o == f.pkt) && has_credit(&self.ch[n], vo as usize, &self.p)
-            };
-            let mut vo = kid.vc;
-            // A response is not static: its head may take either buddy VC of its class at each hop
-            // (noc-flow-control.md §1), the one its packet holds for the body.
-            if self.p.dynamic_responses && kid.vc & 0b110 == RESPONSE_VC {
-                let buddy = vo ^ 1;
-                let holds = |x: u8| self.ch[n].owner[x as usize] == f.pkt;
-                if holds(buddy) || (!holds(vo) && !fits(vo) && fits(buddy)) {
-                    vo = buddy;
-                }
-            }
-            if fits(vo) {
+            if let Some(vo) = self.fits(f.pkt, kid.chan as usize, kid.vc) {
                 req[b] = Some(kid.chan);
                 vos[b] = vo;
             }
         }
         (req, vos)
+    }
+
+    /// The VC on channel `n` that a flit of packet `pkt` asking for VC `vc` takes now, if it can move.
+    #[inline]
+    fn fits(&self, pkt: u32, n: usize, vc: u8) -> Option<u8> {
+        let tx = &self.tx[n];
+        let fits = |vo: u8| {
+            let o = tx.vc[vo as usize].owner;
+            (o == NO_OWNER || o == pkt) && has_credit(tx, vo as usize, &self.p)
+        };
+        let mut vo = vc;
+        // A response is not static: its head may take either buddy VC of its class at each hop
+        // (noc-flow-control.md §1), the one its packet holds for the body.
+        if self.p.dynamic_responses && vc & 0b110 == RESPONSE_VC {
+            let buddy = vo ^ 1;
+            let holds = |x: u8| tx.vc[x as usize].owner == pkt;
+            if holds(buddy) || (!holds(vo) && !fits(vo) && fits(buddy)) {
+                vo = buddy;
+            }
+        }
+        fits(vo).then_some(vo)
     }
 
     /// Input stage, then output stage, over every router input that holds a flit.
@@ -311,20 +343,20 @@ impl RouterNoc {
             self.ch[u].req[b] = None;
             let v = self.ch[u].req_vc as usize;
             let f = self.rings.front(&self.ch[u], v);
-            let pk = &self.pkts[f.pkt as usize];
-            let kid = pk.hops[f.k as usize].kids[b];
+            let kid = self.pkts[f.pkt as usize].hops[f.k as usize].kids[b];
+            let moved = self.flit(f.pkt, kid, f.tail);
             let vo = self.ch[u].req_vo[b] as usize;
-            let flits = pk.flits;
-            take_credit(&mut self.ch[n], vo, &self.p);
-            let c = &mut self.ch[n];
-            c.wire.push_back((now + c.lat, Flit { pkt: f.pkt, k: kid, taken: 0 }, vo as u8));
-            let sent = if c.owner[vo] == NO_OWNER { 0 } else { c.owner_sent[vo] } + 1;
-            if sent == flits {
-                c.owner[vo] = NO_OWNER;
+            let tx = &mut self.tx[n];
+            take_credit(tx, vo, &self.p);
+            let sent = if tx.vc[vo].owner == NO_OWNER { 0 } else { tx.vc[vo].sent } + 1;
+            if f.tail {
+                tx.vc[vo].owner = NO_OWNER;
             } else {
-                c.owner[vo] = f.pkt;
-                c.owner_sent[vo] = sent;
+                tx.vc[vo].owner = f.pkt;
+                tx.vc[vo].sent = sent;
             }
+            let c = &mut self.ch[n];
+            c.wire.push_back((now + c.lat, moved, vo as u8));
             self.make_live(n);
             self.stats.moves += 1;
             self.rings.front_mut(&self.ch[u], v).taken |= 1 << b;
@@ -338,8 +370,7 @@ impl RouterNoc {
             let v = self.ch[u].req_vc as usize;
             let done = self.ch[u].len[v] > 0 && {
                 let f = self.rings.front(&self.ch[u], v);
-                let nk = self.pkts[f.pkt as usize].hops[f.k as usize].nkids;
-                f.taken == (1u8 << nk) - 1
+                f.taken == (1u8 << f.nkids) - 1
             };
             let granted = std::mem::take(&mut self.ch[u].granted);
             if done && granted {

@@ -34,11 +34,12 @@ mod stepped;
 pub use stepped::RouterTiming;
 
 pub use crate::stepping::{Happened, MULTICAST_VC, Outgoing, RESPONSE_VC, RouterEvent, UNICAST_VC};
-use channels::{Arb, Chan, Hop, NO_OWNER, Niu, Packet, Rings, has_credit};
+use channels::{Arb, Chan, Hop, NO_OWNER, Niu, Packet, Rings, Sender, has_credit};
 
 use crate::topology::{Dir, LinkId, Topology, TreeNode};
 use sim_core::Cycle;
 use soc_descriptors::{GridSize, Noc0Coord, NocId};
+use std::cell::Cell;
 
 /// VCs per link: dateline bit × eight VC numbers.
 pub const VCS: usize = 16;
@@ -121,6 +122,8 @@ pub struct RouterNoc {
     p: RouterParams,
     topo: Topology,
     ch: Vec<Chan>,
+    /// Per channel: its sender's credits and VC owners.
+    tx: Vec<Sender>,
     /// The flits in the channels' input buffers.
     rings: Rings,
     /// Per channel: its output stage (see [`Arb`]).
@@ -145,6 +148,9 @@ pub struct RouterNoc {
     buffered: u64,
     /// The last cycle a flit moved.
     last_move: u64,
+    /// The earliest cycle a flit on a wire, a credit or a queued packet is due (`u64::MAX`: none), once
+    /// [`RouterNoc::next_activity`] has looked; every change (a step, a send) forgets it.
+    due: Cell<Option<u64>>,
 }
 
 impl RouterNoc {
@@ -163,6 +169,7 @@ impl RouterNoc {
             topo,
             arb: vec![Arb::default(); ch.len()],
             rings: Rings::new(&p),
+            tx: vec![Sender::default(); ch.len()],
             in_idx: vec![0; ch.len()],
             ch,
             pkts: Vec::new(),
@@ -178,6 +185,7 @@ impl RouterNoc {
             reqs: Vec::new(),
             buffered: 0,
             last_move: 0,
+            due: Cell::new(None),
         };
         let mut ins: Vec<Vec<u32>> = vec![Vec::new(); ports];
         for (i, r) in ins.iter_mut().enumerate() {
@@ -246,6 +254,7 @@ impl RouterNoc {
     pub fn send(&mut self, s: Outgoing<'_>) -> Option<Cycle> {
         assert!(s.vc < 8, "VC numbers are 0..8");
         assert!(s.ready.0 >= self.now, "a packet ready at {} after cycle {} was stepped", s.ready.0, self.now);
+        self.due.set(None);
         let port = self.topo.niu_index(s.src, s.noc);
         let looped = s.payload > 0 && s.dests.contains(&s.src);
         let mut hops = Vec::with_capacity(8);
@@ -296,8 +305,8 @@ impl RouterNoc {
             && niu.q[1].is_empty()
             && s.ready.0 == self.now
             && (!s.paced || niu.free_at <= self.now)
-            && self.ch[i].owner[s.vc as usize] == NO_OWNER
-            && has_credit(&self.ch[i], s.vc as usize, &self.p);
+            && self.tx[i].vc[s.vc as usize].owner == NO_OWNER
+            && has_credit(&self.tx[i], s.vc as usize, &self.p);
         let niu = &mut self.nius[port];
         if qi == 1 {
             // Responses by ready time (stable).
@@ -448,11 +457,25 @@ impl RouterNoc {
         if self.buffered > 0 {
             return Some(Cycle(self.now));
         }
+        let next = match self.due.get() {
+            Some(t) => t,
+            None => {
+                let t = self.due_from_scratch();
+                self.due.set(Some(t));
+                t
+            }
+        };
+        (next != u64::MAX).then(|| Cycle(next.max(self.now)))
+    }
+
+    /// The earliest cycle a flit on a wire, a credit coming back or a queued packet is due (`u64::MAX`: none),
+    /// with no flit in a buffer.
+    fn due_from_scratch(&self) -> u64 {
         let mut next = u64::MAX;
         for &c in &self.live {
             let c = &self.ch[c as usize];
             if c.full != 0 {
-                return Some(Cycle(self.now));
+                return self.now;
             }
             if let Some(&(t, _, _)) = c.wire.front() {
                 next = next.min(t);
@@ -479,7 +502,7 @@ impl RouterNoc {
                 }
             }
         }
-        (next != u64::MAX).then(|| Cycle(next.max(self.now)))
+        next
     }
 
     /// Step every cycle before `until` in which anything can happen; the events are appended to `out`.
