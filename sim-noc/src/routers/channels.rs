@@ -244,6 +244,22 @@ impl Default for Sender {
     }
 }
 
+impl Niu {
+    /// When the NIU next has something to do for `pk`, the front packet of queue `q`.
+    #[inline]
+    pub(super) fn front_due(&self, q: usize, pk: &Packet) -> u64 {
+        if self.sent[q] > 0 {
+            pk.ready
+        } else if self.taken[q] {
+            pk.takeup + pk.setup
+        } else if pk.ser > 0 {
+            pk.ready.max(self.free_at)
+        } else {
+            pk.ready
+        }
+    }
+}
+
 /// Whether VC `v` of the channel `c` sends on can take one more flit.
 #[inline]
 pub(super) fn has_credit(c: &Sender, v: usize, p: &RouterParams) -> bool {

@@ -70,19 +70,33 @@ impl RouterNoc {
         self.eject_flits();
         self.inject_flits();
         self.route_flits();
-        // Channels with nothing left drop off the live list.
+        // Channels with nothing left drop off the live list; on the way, when the next flit or credit is due
+        // (what `next_activity` asks when no flit is buffered).
+        let mut due = u64::MAX;
         let ch = &mut self.ch;
         self.live.retain(|&c| {
             let x = &mut ch[c as usize];
+            if let Some(&(t, _, _)) = x.wire.front() {
+                due = due.min(t);
+            }
+            if let Some(&(t, _)) = x.credit_back.front() {
+                due = due.min(t);
+            }
             x.live = x.full != 0 || !x.wire.is_empty() || !x.credit_back.is_empty();
             x.live
         });
-        let nius = &mut self.nius;
+        let (nius, pkts) = (&mut self.nius, &self.pkts);
         self.live_nius.retain(|&n| {
             let x = &mut nius[n as usize];
+            for q in 0..2 {
+                if let Some(&p) = x.q[q].front() {
+                    due = due.min(x.front_due(q, &pkts[p as usize]));
+                }
+            }
             x.live = !x.q[0].is_empty() || !x.q[1].is_empty();
             x.live
         });
+        self.due.set(Some(due));
         self.now += 1;
     }
 

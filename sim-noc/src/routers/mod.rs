@@ -469,7 +469,7 @@ impl RouterNoc {
     }
 
     /// The earliest cycle a flit on a wire, a credit coming back or a queued packet is due (`u64::MAX`: none),
-    /// with no flit in a buffer.
+    /// with no flit in a buffer (a step works it out as it ends; a send forgets it).
     fn due_from_scratch(&self) -> u64 {
         let mut next = u64::MAX;
         for &c in &self.live {
@@ -488,17 +488,7 @@ impl RouterNoc {
             let niu = &self.nius[n as usize];
             for q in 0..2 {
                 if let Some(&p) = niu.q[q].front() {
-                    let pk = &self.pkts[p as usize];
-                    let t = if niu.sent[q] > 0 {
-                        pk.ready
-                    } else if niu.taken[q] {
-                        pk.takeup + pk.setup
-                    } else if pk.ser > 0 {
-                        pk.ready.max(niu.free_at)
-                    } else {
-                        pk.ready
-                    };
-                    next = next.min(t);
+                    next = next.min(niu.front_due(q, &self.pkts[p as usize]));
                 }
             }
         }
