@@ -46,6 +46,10 @@ impl RouterNoc {
         self.stats.cycles += 1;
         let r = self.p.reserved_flits;
         let live = std::mem::take(&mut self.live);
+        let first_eject = self.eject(0) as u32;
+        let (mut inputs, mut ejects) = (std::mem::take(&mut self.inputs), std::mem::take(&mut self.ejects));
+        inputs.clear();
+        ejects.clear();
         for &c in &live {
             let mut arrived = 0;
             let ch = &mut self.ch[c as usize];
@@ -65,8 +69,15 @@ impl RouterNoc {
             if arrived > 0 {
                 self.set_held(c as usize, arrived);
             }
+            // The channels whose buffers hold flits this cycle, in live-list order: ejection ports, and router
+            // inputs (nothing below adds a flit to a buffer before the routers' pass).
+            if self.ch[c as usize].full != 0 {
+                if c >= first_eject { ejects.push(c) } else { inputs.push(c) }
+            }
         }
         self.live = live;
+        self.inputs = inputs;
+        self.ejects = ejects;
         self.eject_flits();
         self.inject_flits();
         self.route_flits();
@@ -105,12 +116,8 @@ impl RouterNoc {
     #[inline(never)]
     fn eject_flits(&mut self) {
         let now = self.now;
-        let first_eject = self.eject(0);
-        for i in 0..self.live.len() {
-            let e = self.live[i] as usize;
-            if e < first_eject || self.ch[e].full == 0 {
-                continue;
-            }
+        for i in 0..self.ejects.len() {
+            let e = self.ejects[i] as usize;
             let c = &mut self.ch[e];
             let v = pick(c.full, c.in_rr);
             c.in_rr = (v as u8 + 1) % VCS as u8;
@@ -284,16 +291,12 @@ impl RouterNoc {
     #[inline(never)]
     fn route_flits(&mut self) {
         let now = self.now;
-        let first_eject = self.eject(0) as u32;
         let mut outs = std::mem::take(&mut self.outs);
         outs.clear();
         let mut reqs = std::mem::take(&mut self.reqs);
         reqs.clear();
-        for i in 0..self.live.len() {
-            let u = self.live[i] as usize;
-            if u as u32 >= first_eject || self.ch[u].full == 0 {
-                continue;
-            }
+        for i in 0..self.inputs.len() {
+            let u = self.inputs[i] as usize;
             let full = self.ch[u].full;
             let start = self.ch[u].in_rr;
             let mut chosen = None;

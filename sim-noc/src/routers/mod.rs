@@ -144,6 +144,9 @@ pub struct RouterNoc {
     outs: Vec<u32>,
     /// Inputs whose pick could move this cycle.
     reqs: Vec<u32>,
+    /// This cycle's router inputs and ejection ports with flits in their buffers (live-list order).
+    inputs: Vec<u32>,
+    ejects: Vec<u32>,
     /// Flits in buffers (not on wires) over all channels: while any, every cycle has work.
     buffered: u64,
     /// The last cycle a flit moved.
@@ -183,6 +186,8 @@ impl RouterNoc {
             scratch_route: Vec::new(),
             outs: Vec::new(),
             reqs: Vec::new(),
+            inputs: Vec::new(),
+            ejects: Vec::new(),
             buffered: 0,
             last_move: 0,
             due: Cell::new(None),
