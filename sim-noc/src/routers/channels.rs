@@ -46,8 +46,9 @@ pub(super) struct Chan {
     pub(super) req_vo: [u8; 3],
     pub(super) lat: u64,
     /// Flits on the wire: when they reach the buffer, the flit, its VC.
-    pub(super) wire: VecDeque<(u64, Flit, u8)>,
-    pub(super) credit_back: VecDeque<(u64, u8)>,
+    pub(super) wire: Fifo<(u64, Flit, u8)>,
+    /// Credits on their way back to the sender: when they arrive, the VC.
+    pub(super) credit_back: Fifo<(u64, u8)>,
     /// Cycles its input picked a VC whose flit could not move.
     pub(super) hol_cycles: u64,
     /// Sum over cycles of the flits in its buffer (occupancy × time), and when `held` last changed.
@@ -59,6 +60,64 @@ pub(super) struct Chan {
     pub(super) len: [u16; VCS],
     /// Where this channel's rings start in the pool ([`NO_RING`]: not yet placed).
     pub(super) ring: u32,
+}
+
+/// A first-in-first-out queue in a ring whose size is a power of two, for a channel's wire and returning
+/// credits: a plain ring (index by mask) is cheaper than a `VecDeque` on the routers' hot path. It doubles
+/// when full, which happens only while it warms up: at most one entry enters per cycle and each leaves
+/// once due, so a queue holds at most its latency and one more.
+#[derive(Debug, Clone)]
+pub(super) struct Fifo<T> {
+    buf: Vec<T>,
+    head: u32,
+    len: u32,
+}
+
+impl<T: Copy + Default> Fifo<T> {
+    /// An empty queue sized for `lat` cycles of latency (grown when more are needed).
+    pub(super) fn new(lat: u64) -> Fifo<T> {
+        let cap = lat.saturating_add(2).clamp(4, 64).next_power_of_two() as usize;
+        Fifo { buf: vec![T::default(); cap], head: 0, len: 0 }
+    }
+
+    #[inline]
+    pub(super) fn front(&self) -> Option<&T> {
+        (self.len > 0).then(|| &self.buf[self.head as usize])
+    }
+
+    #[inline]
+    pub(super) fn pop_front(&mut self) -> Option<T> {
+        let t = *self.front()?;
+        self.head = (self.head + 1) & (self.buf.len() as u32 - 1);
+        self.len -= 1;
+        Some(t)
+    }
+
+    #[inline]
+    pub(super) fn push_back(&mut self, t: T) {
+        if self.len as usize == self.buf.len() {
+            self.grow();
+        }
+        let mask = self.buf.len() as u32 - 1;
+        self.buf[((self.head + self.len) & mask) as usize] = t;
+        self.len += 1;
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let n = self.buf.len();
+        let mut buf = Vec::with_capacity(n * 2);
+        buf.extend((0..n).map(|i| self.buf[(self.head as usize + i) & (n - 1)]));
+        buf.resize(n * 2, T::default());
+        assert!(buf.len() <= u32::MAX as usize, "a router channel queue beyond 4 G entries");
+        self.buf = buf;
+        self.head = 0;
+    }
+
+    #[inline]
+    pub(super) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
 }
 
 /// No packet owns the output VC.
@@ -132,8 +191,9 @@ impl Rings {
 }
 
 impl Chan {
-    /// An empty channel whose wire takes `lat` cycles.
-    pub(super) fn new(lat: u64) -> Chan {
+    /// An empty channel whose wire takes `lat` cycles and whose credits come back `credit_delay` cycles
+    /// after a flit leaves its buffer.
+    pub(super) fn new(lat: u64, credit_delay: u64) -> Chan {
         Chan {
             full: 0,
             in_rr: 0,
@@ -144,8 +204,8 @@ impl Chan {
             req: [None; 3],
             req_vo: [0; 3],
             lat,
-            wire: VecDeque::new(),
-            credit_back: VecDeque::new(),
+            wire: Fifo::new(lat),
+            credit_back: Fifo::new(credit_delay),
             hol_cycles: 0,
             occupancy: 0,
             since: 0,
@@ -279,4 +339,35 @@ pub(super) fn take_credit(c: &mut Sender, v: usize, p: &RouterParams) {
 pub(super) fn pick(full: u16, start: u8) -> usize {
     let rot = full.rotate_right(start as u32);
     (rot.trailing_zeros() as usize + start as usize) % VCS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Fifo;
+
+    #[test]
+    fn a_fifo_keeps_order_across_wrapping_and_growth() {
+        let mut q: Fifo<(u64, u8)> = Fifo::new(2);
+        let mut model = std::collections::VecDeque::new();
+        let mut next = 0u64;
+        // Interleave pushes and pops so the ring wraps, then push far past its first size.
+        for round in 0..200u64 {
+            let pushes = if round < 100 { 1 + round % 3 } else { 7 };
+            for _ in 0..pushes {
+                q.push_back((next, (next % 7) as u8));
+                model.push_back((next, (next % 7) as u8));
+                next += 1;
+            }
+            let pops = if round < 100 { 1 + (round + 1) % 3 } else { 2 };
+            for _ in 0..pops {
+                assert_eq!(q.pop_front(), model.pop_front());
+            }
+            assert_eq!(q.front().copied(), model.front().copied());
+            assert_eq!(q.is_empty(), model.is_empty());
+        }
+        while let Some(x) = model.pop_front() {
+            assert_eq!(q.pop_front(), Some(x));
+        }
+        assert!(q.is_empty() && q.pop_front().is_none());
+    }
 }

@@ -163,7 +163,7 @@ impl RouterNoc {
         let topo = Topology::new(grid);
         let links = topo.num_links();
         let ports = grid.count() * 2;
-        let mk = Chan::new;
+        let mk = |lat: u64| Chan::new(lat, p.credit_delay);
         let mut ch: Vec<Chan> = (0..links).map(|_| mk(p.hop)).collect();
         ch.extend((0..ports).map(|_| mk(p.niu_to_router)));
         ch.extend((0..ports).map(|_| mk(p.router_to_niu)));
