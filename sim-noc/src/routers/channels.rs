@@ -1,6 +1,7 @@
-//! The router model's state: a flit, a channel with the input buffer at its far end and its sender's
-//! credits, a packet's hops (its route or broadcast tree), an NIU's queues — and the credit and
-//! round-robin rules every cycle applies to them.
+//! The router model's state: a flit, a channel (its wire, returning credits and the input buffer at its far
+//! end, whose flits live in one pool of rings), its sender's credits and VC owners, an output's arbitration
+//! record, a packet's hops (its route or broadcast tree), an NIU's queues — and the credit and round-robin
+//! rules every cycle applies to them.
 
 use super::{RouterParams, VCS};
 use std::collections::VecDeque;
