@@ -1,5 +1,5 @@
 //! The regression suite: every example program on the built-in Wormhole B0 and Blackhole, and the
-//! collectives on their systems, recorded as
+//! collectives on their systems, and the contended programs on the router-level NoC model, recorded as
 //! simulated cycles, NoC flits per NoC, DRAM bytes and the busiest link's busy cycles, and compared with the
 //! checked-in baseline (`benches/baseline/regression.csv`). Any drift fails; an intended change is accepted
 //! by re-recording the baseline (`TENSIM_BLESS=1 cargo test -p benches --test regression`).
@@ -77,6 +77,40 @@ pub fn run_suite() -> Result<Vec<Row>, String> {
         })
         .collect::<Result<_, String>>()?;
     rows.extend(collectives()?);
+    rows.extend(router_rows()?);
+    Ok(rows)
+}
+
+/// Programs whose packets contend, on the router-level NoC model (`noc.model=router`), named
+/// `<program>@router`: they pin its cycles where it differs from the calendar model (reshard,
+/// interleaved_to_sharded, matmul_2d_mcast) and its multicast trees (multicast).
+fn router_rows() -> Result<Vec<Row>, String> {
+    const PROGRAMS: [&str; 4] = ["multicast", "reshard", "interleaved_to_sharded", "matmul_2d_mcast"];
+    let mut rows = Vec::new();
+    for arch in [Arch::WormholeB0, Arch::Blackhole] {
+        for name in PROGRAMS {
+            let ex = list().iter().find(|e| e.name == name).ok_or_else(|| format!("no program {name}"))?;
+            let mut params = sim_device::Params::builtin(arch);
+            params.set("regression bench", "noc.model=router").map_err(|e| e.to_string())?;
+            let mut dev =
+                Device::open_with_params(&sim_device::ChipSpec::builtin(arch), params).map_err(|e| e.to_string())?;
+            let out =
+                (ex.run)(&mut dev, &ExampleOptions::default()).map_err(|e| format!("{name}@router on {arch}: {e}"))?;
+            if !out.passed {
+                return Err(format!("{name}@router on {arch} failed its check: {}", out.check));
+            }
+            let r = &out.report;
+            rows.push(Row {
+                program: format!("{name}@router"),
+                arch: arch.to_string(),
+                cycles: r.cycles.0,
+                noc0_flits: r.noc.traffic[0].flits,
+                noc1_flits: r.noc.traffic[1].flits,
+                dram_bytes: r.noc.dram.iter().map(|d| d.read_bytes + d.write_bytes).sum(),
+                peak_link_busy: r.noc.links.iter().map(|l| l.busy).max().unwrap_or(0),
+            });
+        }
+    }
     Ok(rows)
 }
 
