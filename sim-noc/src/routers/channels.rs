@@ -59,8 +59,9 @@ pub(super) struct Chan {
     /// `head[v]`, `len[v]` flits.
     pub(super) head: [u16; VCS],
     pub(super) len: [u16; VCS],
-    /// Where this channel's rings start in the pool ([`NO_RING`]: not yet placed).
+    /// Where this channel's rings start in the pool ([`NO_RING`]: not yet placed), and their size.
     pub(super) ring: u32,
+    pub(super) ring_cap: u16,
 }
 
 /// A first-in-first-out queue in a ring whose size is a power of two, for a channel's wire and returning
@@ -126,25 +127,30 @@ pub(super) const NO_OWNER: u32 = u32::MAX;
 /// A channel whose rings are not placed yet.
 pub(super) const NO_RING: u32 = u32::MAX;
 
-/// The flits of every input buffer, in one pool: each channel that ever holds a flit gets a ring of `cap`
-/// flits per VC. A VC never holds more flits than its sender has credits for, at most
-/// min(`vc_cap_flits`, `reserved_flits` + `shared_flits`), so `cap` (that bound rounded up to a power of
-/// two) is never exceeded.
+/// The flits of every input buffer, in one pool: each channel that ever holds a flit gets a ring per VC, all
+/// of one size (a power of two) that starts small and doubles when a VC needs more (the channel's rings move
+/// to the end of the pool; the space they left is not reused, so a channel takes at most twice its largest
+/// rings). A VC never holds more flits than its sender has credits for, at most min(`vc_cap_flits`,
+/// `reserved_flits` + `shared_flits`), so the rings never grow past that bound rounded up.
 #[derive(Debug, Clone)]
 pub(super) struct Rings {
     pool: Vec<Flit>,
-    cap: u32,
+    max_cap: u32,
 }
+
+/// Flits per VC a channel's rings start with.
+const FIRST_RING: u32 = 4;
 
 impl Rings {
     pub(super) fn new(p: &RouterParams) -> Rings {
         let bound = p.vc_cap_flits.min(p.reserved_flits.saturating_add(p.shared_flits)).max(1);
-        Rings { pool: Vec::new(), cap: bound.next_power_of_two() }
+        Rings { pool: Vec::new(), max_cap: bound.next_power_of_two() }
     }
 
     #[inline]
     fn at(&self, c: &Chan, v: usize, i: u32) -> usize {
-        c.ring as usize + v * self.cap as usize + ((c.head[v] as u32 + i) & (self.cap - 1)) as usize
+        let cap = c.ring_cap as u32;
+        c.ring as usize + v * cap as usize + ((c.head[v] as u32 + i) & (cap - 1)) as usize
     }
 
     /// The first flit of VC `v` of `c` (which holds one).
@@ -165,24 +171,42 @@ impl Rings {
     /// Append `f` to VC `v` of `c`.
     #[inline]
     pub(super) fn push(&mut self, c: &mut Chan, v: usize, f: Flit) {
-        if c.ring == NO_RING {
-            c.ring = self.pool.len() as u32;
-            let n = self.pool.len() + VCS * self.cap as usize;
-            assert!(n <= u32::MAX as usize, "router buffers beyond 4 G flits");
-            self.pool.resize(n, Flit::default());
+        if c.len[v] as u32 == c.ring_cap as u32 {
+            self.grow(c);
         }
-        assert!((c.len[v] as u32) < self.cap, "a VC holds more flits than its credits allow");
         let i = self.at(c, v, c.len[v] as u32);
         self.pool[i] = f;
         c.len[v] += 1;
         c.full |= 1 << v;
     }
 
+    /// Give `c` rings twice as large (or its first ones), its flits in order at their fronts.
+    #[cold]
+    fn grow(&mut self, c: &mut Chan) {
+        let old = c.ring_cap as u32;
+        let cap = if c.ring == NO_RING { FIRST_RING.min(self.max_cap) } else { old * 2 };
+        assert!(cap <= self.max_cap, "a VC holds more flits than its credits allow");
+        let base = self.pool.len();
+        let n = base + VCS * cap as usize;
+        assert!(n <= u32::MAX as usize, "router buffers beyond 4 G flits");
+        self.pool.resize(n, Flit::default());
+        if c.ring != NO_RING {
+            for v in 0..VCS {
+                for i in 0..c.len[v] as u32 {
+                    self.pool[base + v * cap as usize + i as usize] = self.pool[self.at(c, v, i)];
+                }
+                c.head[v] = 0;
+            }
+        }
+        c.ring = base as u32;
+        c.ring_cap = cap as u16;
+    }
+
     /// Remove the first flit of VC `v` of `c` (which holds one).
     #[inline]
     pub(super) fn pop(&mut self, c: &mut Chan, v: usize) -> Flit {
         let f = self.front(c, v);
-        c.head[v] = ((c.head[v] as u32 + 1) & (self.cap - 1)) as u16;
+        c.head[v] = ((c.head[v] as u32 + 1) & (c.ring_cap as u32 - 1)) as u16;
         c.len[v] -= 1;
         if c.len[v] == 0 {
             c.full &= !(1 << v);
@@ -213,6 +237,7 @@ impl Chan {
             head: [0; VCS],
             len: [0; VCS],
             ring: NO_RING,
+            ring_cap: 0,
         }
     }
 }
@@ -344,7 +369,41 @@ pub(super) fn pick(full: u16, start: u8) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::Fifo;
+    use super::{Chan, Fifo, Flit, Rings};
+
+    #[test]
+    fn a_channels_rings_grow_and_keep_each_vcs_order() {
+        let p = crate::routers::tests::params();
+        let mut rings = Rings::new(&p);
+        let (mut a, mut b) = (Chan::new(9, 6), Chan::new(9, 6));
+        let flit = |pkt: u32| Flit { pkt, ..Flit::default() };
+        let mut model: [std::collections::VecDeque<u32>; 2] = Default::default();
+        let mut next = 0;
+        // Two VCs of one channel wrap and grow past the first ring size, another channel interleaves.
+        for round in 0..40u32 {
+            for (v, q) in [(3usize, 0usize), (7, 1)] {
+                if model[q].len() < p.vc_cap_flits as usize && round % 5 != 4 {
+                    rings.push(&mut a, v, flit(next));
+                    model[q].push_back(next);
+                    next += 1;
+                }
+                if round % 3 == 2 && !model[q].is_empty() {
+                    assert_eq!(rings.pop(&mut a, v).pkt, model[q].pop_front().unwrap());
+                }
+            }
+            rings.push(&mut b, 0, flit(1000 + round));
+            assert_eq!(rings.pop(&mut b, 0).pkt, 1000 + round);
+        }
+        assert!(a.ring_cap as u32 > super::FIRST_RING, "the rings grew");
+        for (v, q) in [(3usize, 0usize), (7, 1)] {
+            assert_eq!(a.len[v] as usize, model[q].len());
+            while let Some(x) = model[q].pop_front() {
+                assert_eq!(rings.front(&a, v).pkt, x);
+                assert_eq!(rings.pop(&mut a, v).pkt, x);
+            }
+            assert_eq!(a.full & (1 << v), 0);
+        }
+    }
 
     #[test]
     fn a_fifo_keeps_order_across_wrapping_and_growth() {
