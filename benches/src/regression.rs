@@ -59,21 +59,7 @@ pub fn run_suite() -> Result<Vec<Row>, String> {
         .into_par_iter()
         .map(|(arch, ex)| {
             let mut dev = Device::builtin(arch).map_err(|e| e.to_string())?;
-            let out =
-                (ex.run)(&mut dev, &ExampleOptions::default()).map_err(|e| format!("{} on {arch}: {e}", ex.name))?;
-            if !out.passed {
-                return Err(format!("{} on {arch} failed its check: {}", ex.name, out.check));
-            }
-            let r = &out.report;
-            Ok(Row {
-                program: ex.name.to_string(),
-                arch: arch.to_string(),
-                cycles: r.cycles.0,
-                noc0_flits: r.noc.traffic[0].flits,
-                noc1_flits: r.noc.traffic[1].flits,
-                dram_bytes: r.noc.dram.iter().map(|d| d.read_bytes + d.write_bytes).sum(),
-                peak_link_busy: r.noc.links.iter().map(|l| l.busy).max().unwrap_or(0),
-            })
+            program_row(&mut dev, ex, ex.name.to_string(), arch)
         })
         .collect::<Result<_, String>>()?;
     rows.extend(collectives()?);
@@ -94,24 +80,28 @@ fn router_rows() -> Result<Vec<Row>, String> {
             params.set("regression bench", "noc.model=router").map_err(|e| e.to_string())?;
             let mut dev =
                 Device::open_with_params(&sim_device::ChipSpec::builtin(arch), params).map_err(|e| e.to_string())?;
-            let out =
-                (ex.run)(&mut dev, &ExampleOptions::default()).map_err(|e| format!("{name}@router on {arch}: {e}"))?;
-            if !out.passed {
-                return Err(format!("{name}@router on {arch} failed its check: {}", out.check));
-            }
-            let r = &out.report;
-            rows.push(Row {
-                program: format!("{name}@router"),
-                arch: arch.to_string(),
-                cycles: r.cycles.0,
-                noc0_flits: r.noc.traffic[0].flits,
-                noc1_flits: r.noc.traffic[1].flits,
-                dram_bytes: r.noc.dram.iter().map(|d| d.read_bytes + d.write_bytes).sum(),
-                peak_link_busy: r.noc.links.iter().map(|l| l.busy).max().unwrap_or(0),
-            });
+            rows.push(program_row(&mut dev, ex, format!("{name}@router"), arch)?);
         }
     }
     Ok(rows)
+}
+
+/// Run example `ex` with its default options on `dev` and record it as row `program`.
+fn program_row(dev: &mut Device, ex: &programs::Example, program: String, arch: Arch) -> Result<Row, String> {
+    let out = (ex.run)(dev, &ExampleOptions::default()).map_err(|e| format!("{program} on {arch}: {e}"))?;
+    if !out.passed {
+        return Err(format!("{program} on {arch} failed its check: {}", out.check));
+    }
+    let r = &out.report;
+    Ok(Row {
+        program,
+        arch: arch.to_string(),
+        cycles: r.cycles.0,
+        noc0_flits: r.noc.traffic[0].flits,
+        noc1_flits: r.noc.traffic[1].flits,
+        dram_bytes: r.noc.dram.iter().map(|d| d.read_bytes + d.write_bytes).sum(),
+        peak_link_busy: r.noc.links.iter().map(|l| l.busy).max().unwrap_or(0),
+    })
 }
 
 /// The collectives on their systems: all_gather on the T3000 8-chip ring and line and a p300 line;

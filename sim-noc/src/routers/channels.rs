@@ -308,9 +308,8 @@ pub(super) struct Niu {
 /// One VC of a channel as its sender sees it.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct VcOut {
-    /// The packet that owns it ([`NO_OWNER`]: none) and the flits of it sent.
+    /// The packet that owns it from its head to its tail ([`NO_OWNER`]: none).
     pub(super) owner: u32,
-    pub(super) sent: u32,
     /// Flits sent and not yet credited back.
     pub(super) out: u32,
 }
@@ -326,7 +325,7 @@ pub(super) struct Sender {
 
 impl Default for Sender {
     fn default() -> Sender {
-        Sender { shared_used: 0, vc: [VcOut { owner: NO_OWNER, sent: 0, out: 0 }; VCS] }
+        Sender { shared_used: 0, vc: [VcOut { owner: NO_OWNER, out: 0 }; VCS] }
     }
 }
 

@@ -2,12 +2,12 @@
 //! from its ejection port and injects one, then every router input picks a VC (blind or not) and every
 //! output grants one input round-robin.
 
-use super::channels::{Flit, NO_OWNER, VcOut, has_credit, pick, take_credit};
+use super::channels::{Flit, NO_OWNER, has_credit, pick, take_credit};
 use super::{Happened, RESPONSE_VC, RouterEvent, RouterNoc, VCS};
 use sim_core::Cycle;
 
 impl RouterNoc {
-    /// Flit `i` (of `flits`) of packet `pkt` at tree node `k`, with its first branch's channel and VC.
+    /// A flit of packet `pkt` at tree node `k` (`tail`: its last), with its first branch's channel and VC.
     #[inline]
     fn flit(&self, pkt: u32, k: u16, tail: bool) -> Flit {
         let hops = &self.pkts[pkt as usize].hops;
@@ -229,7 +229,7 @@ impl RouterNoc {
                     let at = Cycle((now + 1).max(start + ser));
                     self.events.push(RouterEvent { token, at, what: Happened::Departed });
                 } else {
-                    self.tx[i].vc[vo] = VcOut { owner: p, sent: niu.sent[qi], ..self.tx[i].vc[vo] };
+                    self.tx[i].vc[vo].owner = p;
                 }
                 break;
             }
@@ -365,13 +365,8 @@ impl RouterNoc {
             let vo = self.ch[u].req_vo[b] as usize;
             let tx = &mut self.tx[n];
             take_credit(tx, vo, &self.p);
-            let sent = if tx.vc[vo].owner == NO_OWNER { 0 } else { tx.vc[vo].sent } + 1;
-            if f.tail {
-                tx.vc[vo].owner = NO_OWNER;
-            } else {
-                tx.vc[vo].owner = f.pkt;
-                tx.vc[vo].sent = sent;
-            }
+            // The output VC belongs to the packet until its tail has gone.
+            tx.vc[vo].owner = if f.tail { NO_OWNER } else { f.pkt };
             let c = &mut self.ch[n];
             c.wire.push_back((now + c.lat, moved, vo as u8));
             self.make_live(n);
