@@ -255,9 +255,11 @@ impl Offload {
         }
     }
 
-    /// Wait until the first `issued` products queued for `bank` are done.
-    pub fn wait(&self, bank: &DstBank, issued: u64) {
-        if bank.done.load(Ordering::Acquire) >= issued {
+    /// Wait until the first `need` of the `issued` products queued for `bank` are done. When they are not,
+    /// every product of `bank` is done on return (the ones the helper has not started run here, in order:
+    /// taking back only some of them could let the helper run a later one first).
+    pub fn wait(&self, bank: &DstBank, need: u64, issued: u64) {
+        if bank.done.load(Ordering::Acquire) >= need {
             return;
         }
         // This core's products that the helper has not started are the latest of its queue: they are taken
@@ -368,12 +370,12 @@ mod tests {
             issued[c] += 1;
             math::matmul(&mut want[c][slot], &a, &b, phases, fp32);
             if i == BATCH as u32 + 7 {
-                o.wait(&banks[0], issued[0]);
+                o.wait(&banks[0], issued[0], issued[0]);
                 check(0, &want[0]);
             }
         }
         for c in 0..2 {
-            o.wait(&banks[c], issued[c]);
+            o.wait(&banks[c], issued[c], issued[c]);
             assert_eq!(banks[c].done.load(Ordering::Acquire), issued[c]);
             check(c, &want[c]);
         }

@@ -145,13 +145,19 @@ pub enum DstRead<'a> {
 }
 
 /// DST tile `slot` of `bank` as read (`written`: written since its section was cleared), once the products
-/// queued for it (`issued` of them, to `offload`) are done.
-fn read_dst<'a>(bank: &'a DstBank, offload: Option<&Offload>, issued: u64, written: bool, slot: usize) -> DstRead<'a> {
+/// queued for it are done (the first `need` of the `issued` queued for the core, to `offload`).
+fn read_dst<'a>(
+    bank: &'a DstBank,
+    offload: Option<&Offload>,
+    (need, issued): (u64, u64),
+    written: bool,
+    slot: usize,
+) -> DstRead<'a> {
     if !written {
         return DstRead::Zero;
     }
     if let Some(o) = offload {
-        o.wait(bank, issued);
+        o.wait(bank, need, issued);
     }
     DstRead::Tile(bank.lock(slot))
 }
@@ -182,6 +188,10 @@ pub struct ComputeState {
     offload: Option<Rc<Offload>>,
     /// Products queued to the helper for this core.
     issued: u64,
+    /// Per DST tile, how many of this core's products were queued up to its last one: a read or write of
+    /// the tile waits for those only (products run in order), not for the ones queued since for other
+    /// tiles (MATH filling one DST section while PACK reads the other).
+    slot_jobs: [u64; DST_TILES],
     /// Decoded tiles of multicast bytes, shared with the run's other cores (see [`super::shared`]).
     shared: Option<Rc<RefCell<SharedTiles>>>,
     /// Whether a DST tile was written since its section was last cleared.
@@ -208,6 +218,7 @@ impl ComputeState {
             dst: DstBank::new(DST_TILES),
             offload: None,
             issued: 0,
+            slot_jobs: [0; DST_TILES],
             shared: None,
             dst_written: [false; DST_TILES],
             src: VecDeque::new(),
@@ -263,13 +274,20 @@ impl ComputeState {
     /// Wait until the helper thread has finished every product queued for this core.
     fn settle(&self) {
         if let Some(o) = &self.offload {
-            o.wait(&self.dst, self.issued);
+            o.wait(&self.dst, self.issued, self.issued);
+        }
+    }
+
+    /// Wait until the helper thread has finished the products queued for DST tile `slot`.
+    fn settle_slot(&self, slot: usize) {
+        if let Some(o) = &self.offload {
+            o.wait(&self.dst, self.slot_jobs[slot], self.issued);
         }
     }
 
     /// DST tile `slot` as MATH and PACK read it (zeros when not written since its section was cleared).
     pub fn dst(&self, slot: usize) -> DstRead<'_> {
-        read_dst(&self.dst, self.offload.as_deref(), self.issued, self.dst_written[slot], slot)
+        read_dst(&self.dst, self.offload.as_deref(), (self.slot_jobs[slot], self.issued), self.dst_written[slot], slot)
     }
 
     /// Whether DST tile `slot` was written since its section was last cleared (reductions start fresh).
@@ -280,7 +298,7 @@ impl ComputeState {
     /// DST tile `slot` to update in place (zeroed first when not written since its section was cleared);
     /// marks it written.
     pub fn dst_mut(&mut self, slot: usize) -> MutexGuard<'_, Tile> {
-        self.settle();
+        self.settle_slot(slot);
         let mut t = self.dst.lock(slot);
         if !self.dst_written[slot] {
             t.fill(0.0);
@@ -292,7 +310,7 @@ impl ComputeState {
     /// DST tile `slot` to overwrite entirely (its old values are never read, so it is not zeroed); marks it
     /// written.
     pub fn dst_overwrite(&mut self, slot: usize) -> MutexGuard<'_, Tile> {
-        self.settle();
+        self.settle_slot(slot);
         self.dst_written[slot] = true;
         self.dst.lock(slot)
     }
@@ -305,6 +323,7 @@ impl ComputeState {
                 let zero = !self.dst_written[slot];
                 self.dst_written[slot] = true;
                 self.issued += 1;
+                self.slot_jobs[slot] = self.issued;
                 o.matmul(&self.dst, slot, zero, a, b, phases, fp32, &self.pool);
             }
             None => super::math::matmul(&mut self.dst_mut(slot), a, b, phases, fp32),
@@ -313,7 +332,13 @@ impl ComputeState {
 
     /// DST tile `slot` encoded as the packer writes it in `format` into `out` (the format's tile size).
     pub fn encode_dst_into(&mut self, slot: usize, format: DataFormat, out: &mut [u8]) {
-        let held = read_dst(&self.dst, self.offload.as_deref(), self.issued, self.dst_written[slot], slot);
+        let held = read_dst(
+            &self.dst,
+            self.offload.as_deref(),
+            (self.slot_jobs[slot], self.issued),
+            self.dst_written[slot],
+            slot,
+        );
         let tile: &Tile = &held;
         if format == DataFormat::Float16_b {
             // The common case in one pass: rows to faces while narrowing.
@@ -329,7 +354,13 @@ impl ComputeState {
     pub fn accumulate_dst(&mut self, slot: usize, format: DataFormat, old: &[u8]) -> &[u8] {
         let n = format.tile_size() as usize;
         self.pack_bytes.resize(n, 0);
-        let held = read_dst(&self.dst, self.offload.as_deref(), self.issued, self.dst_written[slot], slot);
+        let held = read_dst(
+            &self.dst,
+            self.offload.as_deref(),
+            (self.slot_jobs[slot], self.issued),
+            self.dst_written[slot],
+            slot,
+        );
         let tile: &Tile = &held;
         rows_to_faces(tile, &mut self.pack_faces[..]);
         let mut prev = [0f32; 1024];
@@ -417,5 +448,37 @@ mod tests {
         s.clear_section(1);
         s.dst_overwrite(slot).fill(3.0);
         assert!(s.dst(slot).iter().all(|&v| v == 3.0));
+    }
+
+    #[test]
+    fn a_tile_read_waits_for_its_own_products_and_sees_them_all() {
+        // Products on two DST tiles interleaved, each tile read and overwritten mid-stream while products for
+        // the other are still queued: every value equals the products computed in place, in order.
+        let Some(o) = Offload::start() else { return };
+        let mut s = ComputeState::new(ComputeSettings::default());
+        s.set_offload(Rc::new(o));
+        let mut inline = ComputeState::new(ComputeSettings::default());
+        let tile = |seed: u32| -> Arc<Tile> {
+            Arc::new(std::array::from_fn(|i| {
+                layout::format::round_bf16(((i as u32 * 5 + seed * 11) % 53) as f32 / 27.0 - 1.0)
+            }))
+        };
+        for i in 0..200u32 {
+            let slot = (i % 3 == 0) as usize;
+            let (a, b) = (tile(i), tile(i + 7));
+            s.matmul(slot, &a, &b, 1 + i % 4, false);
+            inline.matmul(slot, &a, &b, 1 + i % 4, false);
+            if i % 37 == 5 {
+                let other = 1 - slot;
+                let (got, want) = (*s.dst(other), *inline.dst(other));
+                assert!(got.iter().zip(&want).all(|(x, y)| x.to_bits() == y.to_bits()), "tile {other} after {i}");
+                s.dst_overwrite(other).fill(0.5);
+                inline.dst_overwrite(other).fill(0.5);
+            }
+        }
+        for slot in 0..2 {
+            let (got, want) = (*s.dst(slot), *inline.dst(slot));
+            assert!(got.iter().zip(&want).all(|(x, y)| x.to_bits() == y.to_bits()), "tile {slot} at the end");
+        }
     }
 }
