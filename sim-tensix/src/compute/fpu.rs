@@ -307,7 +307,11 @@ impl Compute<'_> {
                 let e = self.take(api, |k| *k == SrcKind::Reduce(pool, dim));
                 self.ctx.spend(self.cost().reduce());
                 let fp32 = self.settings.fp32_dest_acc;
+                let data = self.data;
                 self.state(|s| {
+                    if !data {
+                        return;
+                    }
                     let first = !s.dst_was_written(slot);
                     math::reduce(&mut s.dst_mut(slot), &e.tiles[0], &e.tiles[1], pool, dim, first, fp32);
                 });

@@ -245,15 +245,23 @@ impl Compute<'_> {
         self.settings.slot(self.math_section, idx)
     }
 
-    /// Update DST tile `slot` in place (`f` gets the tile, fp32 DST, fidelity phases).
+    /// Update DST tile `slot` in place (`f` gets the tile, fp32 DST, fidelity phases). Timing-only runs
+    /// skip it: no cost depends on DST's values, and nothing reads them (pack writes no L1 then).
     pub(super) fn dst_write(&mut self, slot: usize, f: impl FnOnce(&mut Tile, bool, u32)) {
+        if !self.data {
+            return;
+        }
         let fp32 = self.settings.fp32_dest_acc;
         let phases = self.settings.fidelity_phases;
         self.state(|s| f(&mut s.dst_mut(slot), fp32, phases));
     }
 
-    /// Overwrite every value of DST tile `slot` without reading it (`f` as for [`Compute::dst_write`]).
+    /// Overwrite every value of DST tile `slot` without reading it (`f` as for [`Compute::dst_write`],
+    /// skipped as it is in timing-only runs).
     pub(super) fn dst_overwrite(&mut self, slot: usize, f: impl FnOnce(&mut Tile, bool, u32)) {
+        if !self.data {
+            return;
+        }
         let fp32 = self.settings.fp32_dest_acc;
         let phases = self.settings.fidelity_phases;
         self.state(|s| f(&mut s.dst_overwrite(slot), fp32, phases));

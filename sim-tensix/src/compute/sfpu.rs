@@ -156,6 +156,9 @@ impl Compute<'_> {
         let (s0, s1, so) = (self.math_slot(api, i0), self.math_slot(api, i1), self.math_slot(api, out));
         self.ctx.spend(self.cost().sfpu_binary(op));
         let fp32 = self.settings.fp32_dest_acc;
+        if !self.data {
+            return;
+        }
         self.state(|s| {
             // One read at a time: both operands may be the same DST tile.
             let a = *s.dst(s0);
