@@ -4,7 +4,7 @@
 //! command buffers.
 
 use crate::args::{ArgValue, KernelInstance, RUNTIME_ARGS_SLOT_WORDS};
-use crate::hw::core::{TensixCore, Wait, Waiter, WordCond};
+use crate::hw::core::{TensixCore, Touched, Wait, Waiter, WordCond};
 use crate::kernel_host::{KernelHost, NocError};
 use crate::params::ApiCosts;
 use sim_core::{Cycle, Cycles, FiberClock, OrderKey, TraceArg, Yielder, abort};
@@ -341,10 +341,16 @@ impl<'y> KernelCtx<'y> {
     /// Change this core's state with `f`, then wake the kernels whose waits now hold: one borrow of the
     /// host for both.
     pub(crate) fn update_core<R>(&mut self, f: impl FnOnce(&mut TensixCore) -> R) -> R {
+        self.update_core_touching(Touched::Anything, f)
+    }
+
+    /// [`KernelCtx::update_core`] for an update that changes only what `touched` names (only the waiters on
+    /// it are checked).
+    pub(crate) fn update_core_touching<R>(&mut self, touched: Touched, f: impl FnOnce(&mut TensixCore) -> R) -> R {
         let (core, now) = (self.k.core, self.now());
         let mut h = self.host.borrow_mut();
         let r = f(h.core_mut(core));
-        h.notify(core, now, self.key());
+        h.notify_touched(core, now, self.key(), touched);
         r
     }
 
@@ -453,7 +459,7 @@ impl<'y> KernelCtx<'y> {
         let ahead = self.sync_local_or_ahead(self.costs.cb_wake.0 > 0 && self.k.sync.counter_ahead_ok(self.k.fiber.0));
         let (risc, key) = (self.k.risc, self.key());
         let settled = self.k.sync.settled(self.now()).0;
-        let behind = self.update_core(|c| {
+        let behind = self.update_core_touching(Touched::Cb(cb), |c| {
             let b = c.cb_mut(cb).expect("checked");
             if b.update_behind(push, key) || !b.note_update(push, key, n, ahead, settled) {
                 return true;

@@ -2,7 +2,7 @@
 //! own RISC: the event queue (to synchronise), its core's shared state, the NoC, and reporting. sim-device
 //! implements it for the whole chip; sim-tensix never sees the NoC model itself.
 
-use crate::hw::core::{TensixCore, Waiter};
+use crate::hw::core::{TensixCore, Touched, Waiter};
 use crate::hw::l1::L1OutOfRange;
 use crate::hw::risc::Risc;
 use sim_core::{Cycle, Cycles, FiberId, TraceArg};
@@ -328,6 +328,12 @@ pub trait KernelHost {
     /// Wake every kernel of core `c` whose wait condition now holds, after an update at `now` by the
     /// kernel at scheduler key `by` ([`TensixCore::take_ready`] says when each goes on).
     fn notify(&mut self, c: CoreIdx, now: Cycle, by: sim_core::OrderKey);
+    /// [`KernelHost::notify`] after an update that changed only what `touched` names
+    /// ([`TensixCore::take_ready_after`]).
+    fn notify_touched(&mut self, c: CoreIdx, now: Cycle, by: sim_core::OrderKey, touched: Touched) {
+        let _ = touched;
+        self.notify(c, now, by);
+    }
     /// Register `w` as blocked on core `c` from `now`.
     fn block(&mut self, c: CoreIdx, w: Waiter, now: Cycle);
     /// Nothing is pending in this chip's schedule besides the running kernel: no event, no other kernel

@@ -29,7 +29,7 @@ pub use format::{DataFormat, bfloat16, pack_tiles, pack_two_bfloat16_into_uint32
 pub use hw::cb::{CBIndex, CbCounters, CbId, CircularBuffer};
 pub use hw::compute::math::{BroadcastType, EltwiseOp, PoolType, ReduceDim, SfpuUnary};
 pub use hw::compute::state::ComputeSettings;
-pub use hw::core::{BY_HARDWARE, Barrier, NocCounters, TensixCore, Wait, Waiter, WordCond};
+pub use hw::core::{BY_HARDWARE, Barrier, NocCounters, TensixCore, Touched, Wait, Waiter, WordCond};
 pub use hw::l1::{HostWindow, L1, L1OutOfRange};
 pub use hw::risc::{DataMovementProcessor, Risc};
 pub use kernel_host::{

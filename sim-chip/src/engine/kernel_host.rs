@@ -45,6 +45,10 @@ impl KernelHost for Engine {
         self.notify_core_by(c, now, by);
     }
 
+    fn notify_touched(&mut self, c: CoreIdx, now: Cycle, by: sim_core::OrderKey, touched: sim_tensix::Touched) {
+        self.notify_core_after(c, now, by, touched);
+    }
+
     fn nothing_pending(&self) -> bool {
         self.sched.queue.head().is_none()
     }

@@ -254,8 +254,13 @@ impl Engine {
     /// Wake every waiter of core `c` whose condition holds after an update at `now` with scheduler key
     /// `by` (`TensixCore::take_ready`).
     pub fn notify_core_by(&mut self, c: CoreIdx, now: Cycle, by: sim_core::OrderKey) {
+        self.notify_core_after(c, now, by, sim_tensix::Touched::Anything);
+    }
+
+    /// [`Engine::notify_core_by`] after an update that changed only what `touched` names.
+    pub fn notify_core_after(&mut self, c: CoreIdx, now: Cycle, by: sim_core::OrderKey, touched: sim_tensix::Touched) {
         let sched = &mut self.sched;
-        self.chip.cores[c.0 as usize].take_ready(now, by, &mut sched.ready);
+        self.chip.cores[c.0 as usize].take_ready_after(touched, now, by, &mut sched.ready);
         for (f, at) in sched.ready.drain(..) {
             sched.fibers[f.0 as usize].blocked = None;
             sched.queue.push_fiber(at, f.0);

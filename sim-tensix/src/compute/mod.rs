@@ -21,7 +21,7 @@ use crate::hw::compute::state::{
     SrcEntry, SrcKind,
 };
 use crate::hw::compute::{cost, math};
-use crate::hw::core::Wait;
+use crate::hw::core::{Touched, Wait};
 use crate::hw::risc::Risc;
 use crate::kernel_ctx::KernelCtx;
 use crate::kernel_host::KernelHost;

@@ -16,7 +16,7 @@ impl Compute<'_> {
 
     pub(super) fn bump(&mut self, slot: u8) {
         self.ctx.sync_local();
-        self.ctx.update_core(|c| c.sync[slot as usize] += 1);
+        self.ctx.update_core_touching(Touched::Sync(slot), |c| c.sync[slot as usize] += 1);
     }
 
     pub(super) fn state<R>(&mut self, f: impl FnOnce(&mut ComputeState) -> R) -> R {
@@ -128,7 +128,8 @@ impl Compute<'_> {
         if !self.data {
             // Timing only: the operands' costs and hand-offs stay, their values do not matter.
             self.state(|s| {
-                let tiles = addrs.iter().map(|_| s.zero.clone()).collect();
+                let mut tiles = s.tile_list();
+                tiles.extend(addrs.iter().map(|_| s.zero.clone()));
                 s.src.push_back(SrcEntry { kind, tiles });
             });
             self.unpack_addrs = addrs;

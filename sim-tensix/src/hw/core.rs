@@ -258,6 +258,17 @@ impl Wait {
 /// (hardware events never change the counters a kernel may block on ahead of exact order).
 pub const BY_HARDWARE: OrderKey = OrderKey::HARDWARE;
 
+/// What a kernel's update of its core changed, for [`TensixCore::take_ready_after`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Touched {
+    /// Anything (L1, semaphores, several counters).
+    Anything,
+    /// Only the compute hand-off counter `slot`.
+    Sync(u8),
+    /// Only the counters of CB `cb`.
+    Cb(u8),
+}
+
 /// A kernel blocked on this core.
 #[derive(Debug, Clone, Copy)]
 pub struct Waiter {
@@ -398,6 +409,13 @@ impl TensixCore {
     /// wakes whoever it satisfies), so waiters on them are not checked — a check would miss cold cache lines
     /// for nothing on every packet that lands.
     pub fn take_ready(&mut self, now: Cycle, by: OrderKey, out: &mut Vec<(FiberId, Cycle)>) {
+        self.take_ready_after(Touched::Anything, now, by, out)
+    }
+
+    /// [`TensixCore::take_ready`] after an update by a kernel that changed only what `touched` names: the
+    /// waiters on anything else are not checked (nothing of theirs changed, and every update wakes whoever
+    /// it satisfies, so none of them holds).
+    pub fn take_ready_after(&mut self, touched: Touched, now: Cycle, by: OrderKey, out: &mut Vec<(FiberId, Cycle)>) {
         if self.waiters.is_empty() {
             return;
         }
@@ -405,7 +423,13 @@ impl TensixCore {
         let mut i = 0;
         while i < self.waiters.len() {
             let w = &self.waiters[i].wait;
-            if hardware && matches!(w, Wait::CbFront { .. } | Wait::CbBack { .. } | Wait::Sync { .. }) {
+            let skip = match touched {
+                _ if hardware => matches!(w, Wait::CbFront { .. } | Wait::CbBack { .. } | Wait::Sync { .. }),
+                Touched::Anything => false,
+                Touched::Sync(slot) => !matches!(*w, Wait::Sync { slot: s, .. } if s == slot),
+                Touched::Cb(cb) => !matches!(*w, Wait::CbFront { cb: c, .. } | Wait::CbBack { cb: c, .. } if c == cb),
+            };
+            if skip {
                 i += 1;
                 continue;
             }
