@@ -552,4 +552,23 @@ mod tests {
         c.take_ready(Cycle(60), key(60, 0), &mut out);
         assert_eq!(out, vec![(FiberId(6), Cycle(63))]);
     }
+
+    #[test]
+    fn an_update_checks_only_the_waiters_on_what_it_touched() {
+        let mut c = TensixCore::new(L1::new(1024), 0);
+        let waiter = |fiber: u32, wait: Wait| Waiter { fiber: FiberId(fiber), wait, latency: Cycles(2), ahead: None };
+        c.add_waiter(waiter(1, Wait::Sync { slot: 0, at_least: 1 }));
+        c.add_waiter(waiter(2, Wait::Sync { slot: 1, at_least: 1 }));
+        c.add_waiter(waiter(3, Wait::L1Word { addr: 0, cond: WordCond::Eq(0) }));
+        // Both counters hold, and so does the L1 word; an update of counter 0 wakes its waiter only.
+        c.sync = [1; SYNC_SLOTS];
+        let mut out = Vec::new();
+        c.take_ready_after(Touched::Sync(0), Cycle(10), key(10, 0), &mut out);
+        assert_eq!(out, vec![(FiberId(1), Cycle(12))]);
+        out.clear();
+        c.take_ready_after(Touched::Cb(0), Cycle(11), key(11, 0), &mut out);
+        assert!(out.is_empty(), "a CB update leaves the others: {out:?}");
+        c.take_ready_after(Touched::Anything, Cycle(12), key(12, 0), &mut out);
+        assert_eq!(out, vec![(FiberId(2), Cycle(14)), (FiberId(3), Cycle(14))]);
+    }
 }
