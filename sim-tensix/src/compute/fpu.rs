@@ -246,11 +246,14 @@ impl Compute<'_> {
         let api = "matmul_block";
         match self.role {
             ComputeRole::Unpack => {
-                let mut reads: Vec<(u32, u32)> = (0..rt_dim).map(|r| (in0.cb_index(), t0 + r * kt_dim)).collect();
+                let mut reads = std::mem::take(&mut self.unpack_reads);
+                reads.clear();
+                reads.extend((0..rt_dim).map(|r| (in0.cb_index(), t0 + r * kt_dim)));
                 reads.extend((0..ct_dim).map(|c| (in1.cb_index(), t1 + c)));
                 // The in1 tiles follow the rt in0 tiles; only they are transposed.
                 let from = if transpose != 0 { rt_dim as usize } else { usize::MAX };
                 self.unpack(api, SrcKind::Matmul, &reads, from);
+                self.unpack_reads = reads;
             }
             ComputeRole::Math => {
                 self.require(api, FpuConfig::Matmul);

@@ -91,6 +91,8 @@ pub struct Compute<'y> {
     sfpi_open: Option<(&'static str, sfpi::Sfpi)>,
     /// UNPACK: scratch list of the L1 addresses and formats of the tiles being unpacked.
     unpack_addrs: Vec<(u32, DataFormat)>,
+    /// UNPACK: scratch list of a block's `(cb, tile)` reads (`matmul_block`).
+    unpack_reads: Vec<(u32, u32)>,
 }
 
 pub use llk::DataCopyType;
@@ -141,6 +143,7 @@ impl<'y> Compute<'y> {
             held_ab: None,
             sfpi_open: None,
             unpack_addrs: Vec::new(),
+            unpack_reads: Vec::new(),
         }
     }
 

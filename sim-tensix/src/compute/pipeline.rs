@@ -115,11 +115,20 @@ impl Compute<'_> {
         let mut bytes = 0u64;
         let mut addrs = std::mem::take(&mut self.unpack_addrs);
         addrs.clear();
+        // Consecutive tiles of one CB (a matmul block's rows, say) share its lookup and format check.
+        let mut last: Option<(u32, u32, u32, DataFormat)> = None;
         for &(cb, t) in reads {
-            let (a, _, f) = self.tile_addr(api, cb, t);
+            let (a, f) = match last {
+                Some((c, base, page, f)) if c == cb => (base + t * page, f),
+                _ => {
+                    let (a0, page, f) = self.tile_addr(api, cb, 0);
+                    self.check_unpack_format(api, cb, f);
+                    last = Some((cb, a0, page, f));
+                    (a0 + t * page, f)
+                }
+            };
             bytes += f.tile_size() as u64;
             addrs.push((a, f));
-            self.check_unpack_format(api, cb, f);
         }
         self.ctx.spend(self.cost().unpack(reads.len(), bytes));
         self.wait_count(SYNC_SRC_POPPED, self.pushes as i64 + 1 - SRC_DEPTH as i64);
