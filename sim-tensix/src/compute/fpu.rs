@@ -211,10 +211,10 @@ impl Compute<'_> {
                 self.require("matmul_tiles", FpuConfig::Matmul);
                 let slot = self.math_slot("matmul_tiles", dst);
                 let e = self.take("matmul_tiles", |k| *k == SrcKind::Matmul);
-                if e.tiles.len() != 2 {
+                if e.count != 2 {
                     self.ctx.fail(format!(
                         "matmul_tiles: the compute threads are out of step ({} tiles unpacked)",
-                        e.tiles.len()
+                        e.count
                     ));
                 }
                 self.ctx.spend(self.cost().matmul(1));
@@ -259,9 +259,8 @@ impl Compute<'_> {
                 self.require(api, FpuConfig::Matmul);
                 self.dst_check(api, dst + rt_dim * ct_dim - 1);
                 let e = self.take(api, |k| *k == SrcKind::Matmul);
-                if e.tiles.len() != (rt_dim + ct_dim) as usize {
-                    self.ctx
-                        .fail(format!("{api}: the compute threads are out of step ({} tiles unpacked)", e.tiles.len()));
+                if e.count != (rt_dim + ct_dim) as usize {
+                    self.ctx.fail(format!("{api}: the compute threads are out of step ({} tiles unpacked)", e.count));
                 }
                 self.ctx.spend(self.cost().matmul(rt_dim * ct_dim));
                 let base = self.math_slot(api, dst);

@@ -136,11 +136,8 @@ impl Compute<'_> {
         let core = self.ctx.k.core;
         if !self.data {
             // Timing only: the operands' costs and hand-offs stay, their values do not matter.
-            self.state(|s| {
-                let mut tiles = s.tile_list();
-                tiles.extend(addrs.iter().map(|_| s.zero.clone()));
-                s.src.push_back(SrcEntry { kind, tiles });
-            });
+            let count = addrs.len();
+            self.state(|s| s.src.push_back(SrcEntry { kind, tiles: Vec::new(), count }));
             self.unpack_addrs = addrs;
             self.pushes += 1;
             self.bump(SYNC_SRC_PUSHED);
@@ -208,7 +205,8 @@ impl Compute<'_> {
             match err {
                 Some(e) => Err(e),
                 None => {
-                    tc.compute.as_mut().expect("compute core").src.push_back(SrcEntry { kind, tiles });
+                    let count = tiles.len();
+                    tc.compute.as_mut().expect("compute core").src.push_back(SrcEntry { kind, tiles, count });
                     Ok(())
                 }
             }

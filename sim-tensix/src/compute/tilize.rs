@@ -45,11 +45,11 @@ impl Compute<'_> {
                 match err {
                     Some(e) => Err(e),
                     None => {
-                        tc.compute
-                            .as_mut()
-                            .expect("compute core")
-                            .src
-                            .push_back(SrcEntry { kind: SrcKind::Datacopy, tiles: vec![tile_rc] });
+                        tc.compute.as_mut().expect("compute core").src.push_back(SrcEntry {
+                            kind: SrcKind::Datacopy,
+                            tiles: vec![tile_rc],
+                            count: 1,
+                        });
                         Ok(())
                     }
                 }

@@ -116,8 +116,11 @@ impl SrcKind {
 pub struct SrcEntry {
     /// What it is for.
     pub kind: SrcKind,
-    /// The tiles, row-major, at source-register precision (shared with the decoded-tile cache).
+    /// The tiles, row-major, at source-register precision (shared with the decoded-tile cache); empty in
+    /// timing-only runs, where MATH reads no values.
     pub tiles: Vec<Arc<Tile>>,
+    /// How many tiles were unpacked (the length of `tiles` when they are kept).
+    pub count: usize,
 }
 
 /// A CB tile already decoded into source-register form, valid while its L1 bytes keep `version`.
@@ -206,8 +209,6 @@ pub struct ComputeState {
     next_decoded: usize,
     pack_faces: Box<Tile>,
     pack_bytes: Vec<u8>,
-    /// A zero tile the timing-only runs hand to MATH instead of decoded operands.
-    pub zero: Arc<Tile>,
 }
 
 impl ComputeState {
@@ -228,7 +229,6 @@ impl ComputeState {
             next_decoded: 0,
             pack_faces: Box::new([0f32; 1024]),
             pack_bytes: Vec::new(),
-            zero: Arc::new([0f32; 1024]),
         }
     }
 
