@@ -354,9 +354,10 @@ impl<'y> KernelCtx<'y> {
         r
     }
 
-    pub(crate) fn notify(&mut self) {
+    /// Wake the kernels of this core waiting on L1 words, after this kernel stored into its L1.
+    pub(crate) fn notify_l1(&mut self) {
         let (now, key) = (self.now(), self.key());
-        self.host.borrow_mut().notify(self.k.core, now, key);
+        self.host.borrow_mut().notify_touched(self.k.core, now, key, Touched::L1);
     }
 
     pub(crate) fn trace_noc(&mut self, name: &'static str, bytes: u32, addr: u64) {

@@ -226,7 +226,7 @@ impl<'y> Compute<'y> {
 
     /// Stores through L1 pointers happened: kernels waiting on L1 words look again.
     pub fn l1_pointer_stored(&mut self) {
-        self.ctx.notify();
+        self.ctx.notify_l1();
     }
 
     /// `enable_fp32_dest_acc()` / `disable_fp32_dest_acc()`: DST in 32 bits from now on, or back in 16 (its

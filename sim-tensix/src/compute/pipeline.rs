@@ -336,7 +336,7 @@ impl Compute<'_> {
         if let Err(e) = r {
             self.ctx.fail(e);
         }
-        self.ctx.notify();
+        self.ctx.notify_l1();
     }
 
     /// `pack_tile(dst, cb)`: DST tile into the next page of the CB's reserved region (sequential).

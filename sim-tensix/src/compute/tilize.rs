@@ -137,7 +137,7 @@ impl Compute<'_> {
         if let Err(e) = r {
             self.ctx.fail(e);
         }
-        self.ctx.notify();
+        self.ctx.notify_l1();
     }
 
     /// `untilize_block(icb, full_ct_dim, ocb)`: `full_ct_dim` tiles from the front of `icb` into 32

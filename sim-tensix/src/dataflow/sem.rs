@@ -171,7 +171,7 @@ impl Dataflow<'_> {
 
     /// Stores through L1 pointers happened: kernels waiting on L1 words look again.
     pub fn l1_pointer_stored(&mut self) {
-        self.ctx.notify();
+        self.ctx.notify_l1();
     }
 
     /// Read `len` bytes of this core's L1.

@@ -267,6 +267,8 @@ pub enum Touched {
     Sync(u8),
     /// Only the counters of CB `cb`.
     Cb(u8),
+    /// Only L1's contents (a kernel's store, a packed tile): the waiters on L1 words.
+    L1,
 }
 
 /// A kernel blocked on this core.
@@ -428,6 +430,7 @@ impl TensixCore {
                 Touched::Anything => false,
                 Touched::Sync(slot) => !matches!(*w, Wait::Sync { slot: s, .. } if s == slot),
                 Touched::Cb(cb) => !matches!(*w, Wait::CbFront { cb: c, .. } | Wait::CbBack { cb: c, .. } if c == cb),
+                Touched::L1 => !matches!(w, Wait::L1Word { .. }),
             };
             if skip {
                 i += 1;
@@ -568,6 +571,10 @@ mod tests {
         out.clear();
         c.take_ready_after(Touched::Cb(0), Cycle(11), key(11, 0), &mut out);
         assert!(out.is_empty(), "a CB update leaves the others: {out:?}");
+        c.take_ready_after(Touched::L1, Cycle(11), key(11, 0), &mut out);
+        assert_eq!(out, vec![(FiberId(3), Cycle(13))], "an L1 store wakes the waiters on L1 words only");
+        out.clear();
+        c.add_waiter(waiter(3, Wait::L1Word { addr: 0, cond: WordCond::Eq(0) }));
         c.take_ready_after(Touched::Anything, Cycle(12), key(12, 0), &mut out);
         assert_eq!(out, vec![(FiberId(2), Cycle(14)), (FiberId(3), Cycle(14))]);
     }
