@@ -332,44 +332,37 @@ impl ComputeState {
 
     /// DST tile `slot` encoded as the packer writes it in `format` into `out` (the format's tile size).
     pub fn encode_dst_into(&mut self, slot: usize, format: DataFormat, out: &mut [u8]) {
-        let held = read_dst(
-            &self.dst,
-            self.offload.as_deref(),
-            (self.slot_jobs[slot], self.issued),
-            self.dst_written[slot],
-            slot,
-        );
-        let tile: &Tile = &held;
+        let (held, faces, _) = self.dst_for_pack(slot);
         if format == DataFormat::Float16_b {
             // The common case in one pass: rows to faces while narrowing.
-            bf16_rows_to_faces(tile, out);
+            bf16_rows_to_faces(&held, out);
         } else {
-            rows_to_faces(tile, &mut self.pack_faces[..]);
-            encode_tile(format, &self.pack_faces[..], out);
+            rows_to_faces(&held, &mut faces[..]);
+            encode_tile(format, &faces[..], out);
         }
+    }
+
+    /// DST tile `slot` as PACK reads it ([`ComputeState::dst`]), with the packer's scratch faces and bytes.
+    fn dst_for_pack(&mut self, slot: usize) -> (DstRead<'_>, &mut Tile, &mut Vec<u8>) {
+        let need = (self.slot_jobs[slot], self.issued);
+        let held = read_dst(&self.dst, self.offload.as_deref(), need, self.dst_written[slot], slot);
+        (held, &mut self.pack_faces, &mut self.pack_bytes)
     }
 
     /// DST tile `slot` added to the tile `old` (bytes in `format`) and encoded again: the packer's L1
     /// accumulation (`pack_reconfig_l1_acc(1)`). The sum is formed in f32 and rounded once to `format`.
     pub fn accumulate_dst(&mut self, slot: usize, format: DataFormat, old: &[u8]) -> &[u8] {
         let n = format.tile_size() as usize;
-        self.pack_bytes.resize(n, 0);
-        let held = read_dst(
-            &self.dst,
-            self.offload.as_deref(),
-            (self.slot_jobs[slot], self.issued),
-            self.dst_written[slot],
-            slot,
-        );
-        let tile: &Tile = &held;
-        rows_to_faces(tile, &mut self.pack_faces[..]);
+        let (held, faces, bytes) = self.dst_for_pack(slot);
+        bytes.resize(n, 0);
+        rows_to_faces(&held, &mut faces[..]);
         let mut prev = [0f32; 1024];
         layout::format::decode_tile(format, old, &mut prev);
-        for (a, b) in self.pack_faces.iter_mut().zip(prev.iter()) {
+        for (a, b) in faces.iter_mut().zip(prev.iter()) {
             *a += *b;
         }
-        encode_tile(format, &self.pack_faces[..], &mut self.pack_bytes[..n]);
-        &self.pack_bytes[..n]
+        encode_tile(format, &faces[..], &mut bytes[..n]);
+        &bytes[..n]
     }
 
     /// A scratch tile (recycled): not shared, so `Arc::get_mut` succeeds on it.
