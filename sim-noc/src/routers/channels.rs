@@ -39,6 +39,12 @@ pub(super) struct Chan {
     pub(super) live: bool,
     /// Whether a branch of its input's pick was granted this cycle.
     pub(super) granted: bool,
+    /// Whether its input is asleep: with blind VC arbitration, its buffer holds flits of one VC only and the
+    /// first of them, a flit with one way on, cannot move on `sleep_on` (no credit, or the VC belongs to
+    /// another packet). Until that channel's sender state changes or a flit of another VC arrives, every
+    /// cycle would pick that VC and lose (a head-of-line cycle) without changing anything, so the routers'
+    /// pass skips it and counts the cycle.
+    pub(super) asleep: bool,
     /// Flits in the buffer.
     pub(super) held: u32,
     /// … and, per branch of its flit, the output asked for.
@@ -62,6 +68,8 @@ pub(super) struct Chan {
     /// Where this channel's rings start in the pool ([`NO_RING`]: not yet placed), and their size.
     pub(super) ring: u32,
     pub(super) ring_cap: u16,
+    /// The channel its input sleeps on (valid while `asleep`).
+    pub(super) sleep_on: u32,
 }
 
 /// A first-in-first-out queue in a ring whose size is a power of two, for a channel's wire and returning
@@ -225,6 +233,7 @@ impl Chan {
             req_vc: 0,
             live: false,
             granted: false,
+            asleep: false,
             held: 0,
             req: [None; 3],
             req_vo: [0; 3],
@@ -238,6 +247,7 @@ impl Chan {
             len: [0; VCS],
             ring: NO_RING,
             ring_cap: 0,
+            sleep_on: 0,
         }
     }
 }

@@ -55,9 +55,14 @@ impl RouterNoc {
             let ch = &mut self.ch[c as usize];
             while ch.wire.front().is_some_and(|&(t, _, _)| t <= now) {
                 let (_, f, v) = ch.wire.pop_front().expect("front");
+                // A flit of another VC gives a sleeping input another VC to pick.
+                if ch.full & (1 << v) == 0 {
+                    ch.asleep = false;
+                }
                 self.rings.push(ch, v as usize, f);
                 arrived += 1;
             }
+            let mut credited = false;
             while ch.credit_back.front().is_some_and(|&(t, _)| t <= now) {
                 let (_, v) = ch.credit_back.pop_front().expect("front");
                 let tx = &mut self.tx[c as usize];
@@ -65,6 +70,10 @@ impl RouterNoc {
                     tx.shared_used -= 1;
                 }
                 tx.vc[v as usize].out -= 1;
+                credited = true;
+            }
+            if credited {
+                self.wake(c as usize, false);
             }
             if arrived > 0 {
                 self.set_held(c as usize, arrived);
@@ -109,6 +118,42 @@ impl RouterNoc {
         });
         self.due.set(Some(due));
         self.now += 1;
+    }
+
+    /// Put input `u` to sleep if the flit at the front of `v`, its only VC with flits, which could not move,
+    /// has one way on and a static VC there (see [`Chan::asleep`]): on the VC's owner when another packet
+    /// holds it, else on the channel's credits.
+    fn sleep(&mut self, u: usize, v: usize) {
+        let f = self.rings.front(&self.ch[u], v);
+        if f.nkids != 1 || (self.p.dynamic_responses && f.next_vc & 0b110 == RESPONSE_VC) {
+            return;
+        }
+        let n = f.next as usize;
+        let o = self.tx[n].vc[f.next_vc as usize].owner;
+        let on_owner = o != NO_OWNER && o != f.pkt;
+        let c = &mut self.ch[u];
+        c.asleep = true;
+        c.sleep_on = f.next;
+        self.sleepers[n][on_owner as usize].push(u as u32);
+    }
+
+    /// Wake the inputs asleep on channel `n` on its credits (`owner` false: one came back) or its VC owners
+    /// (`owner` true: a packet's tail freed a VC): they pick again from the next routers' pass on.
+    #[inline]
+    fn wake(&mut self, n: usize, owner: bool) {
+        let side = owner as usize;
+        if self.sleepers[n][side].is_empty() {
+            return;
+        }
+        let mut s = std::mem::take(&mut self.sleepers[n][side]);
+        for &u in &s {
+            let c = &mut self.ch[u as usize];
+            if c.asleep && c.sleep_on == n as u32 {
+                c.asleep = false;
+            }
+        }
+        s.clear();
+        self.sleepers[n][side] = s;
     }
 
     /// Every NIU takes one flit per cycle from its ejection port, round-robin over VCs.
@@ -300,7 +345,11 @@ impl RouterNoc {
             let full = self.ch[u].full;
             let start = self.ch[u].in_rr;
             let mut chosen = None;
-            if self.p.blind {
+            if self.ch[u].asleep {
+                // It would pick the same VC and lose again (see `Chan::asleep`).
+                self.ch[u].hol_cycles += 1;
+                self.stats.hol_cycles += 1;
+            } else if self.p.blind {
                 let v = pick(full, start);
                 self.ch[u].in_rr = (v as u8 + 1) % VCS as u8;
                 let req = self.movable(u, v);
@@ -309,6 +358,9 @@ impl RouterNoc {
                 } else {
                     self.ch[u].hol_cycles += 1;
                     self.stats.hol_cycles += 1;
+                    if full.count_ones() == 1 && self.p.skip_blocked {
+                        self.sleep(u, v);
+                    }
                 }
             } else {
                 for j in 0..VCS {
@@ -367,6 +419,9 @@ impl RouterNoc {
             take_credit(tx, vo, &self.p);
             // The output VC belongs to the packet until its tail has gone.
             tx.vc[vo].owner = if f.tail { NO_OWNER } else { f.pkt };
+            if f.tail {
+                self.wake(n, true);
+            }
             let c = &mut self.ch[n];
             c.wire.push_back((now + c.lat, moved, vo as u8));
             self.make_live(n);

@@ -79,6 +79,9 @@ pub struct RouterParams {
     pub loopback_cycles_per_kflit: u32,
     /// Extra latency of a packet addressed to its own tile.
     pub loopback_turn: u64,
+    /// Whether router inputs that would lose every cycle until something changes sleep instead of picking
+    /// (a speed-up with the same results, see `Chan::asleep`; off only to test that it is one).
+    pub skip_blocked: bool,
 }
 
 impl RouterParams {
@@ -100,6 +103,7 @@ impl RouterParams {
             inject_cycles_per_kflit: params.inject_cycles_per_kflit,
             loopback_cycles_per_kflit: params.loopback_cycles_per_kflit,
             loopback_turn: params.loopback_turn.0,
+            skip_blocked: true,
         }
     }
 }
@@ -147,6 +151,10 @@ pub struct RouterNoc {
     /// This cycle's router inputs and ejection ports with flits in their buffers (live-list order).
     inputs: Vec<u32>,
     ejects: Vec<u32>,
+    /// Per channel: the router inputs asleep on it ([`Chan::asleep`]) waiting for a credit (`[0]`) or for a
+    /// packet's tail to free a VC (`[1]`). May hold inputs that have woken since, or that sleep on another
+    /// channel now: waking checks [`Chan::sleep_on`].
+    sleepers: Vec<[Vec<u32>; 2]>,
     /// Flits in buffers (not on wires) over all channels: while any, every cycle has work.
     buffered: u64,
     /// The last cycle a flit moved.
@@ -173,6 +181,7 @@ impl RouterNoc {
             arb: vec![Arb::default(); ch.len()],
             rings: Rings::new(&p),
             tx: vec![Sender::default(); ch.len()],
+            sleepers: vec![[Vec::new(), Vec::new()]; ch.len()],
             in_idx: vec![0; ch.len()],
             ch,
             pkts: Vec::new(),
