@@ -15,7 +15,7 @@ pub use typed::*;
 
 use keys::{KEYS, KeySpec};
 use raw::{Entry, Override, RawValue};
-use sim_noc::{DramParams, NocParams};
+pub use sim_noc::{DramParams, NocModelKind, NocParams};
 use sim_tensix::ApiCosts;
 use soc_descriptors::{
     Arch,

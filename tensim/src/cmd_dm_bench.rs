@@ -219,8 +219,11 @@ fn sweep(
     allow_large: bool,
 ) -> CliResult<(Vec<Row>, u64, f64)> {
     let dev = setup.open()?;
-    let packets = sweep_packets(&dev, suite, sizes, counts)?;
-    work::check(Estimate { packets, ..Default::default() }, &format!("the {} sweep", suite.title()), allow_large)?;
+    let (packets, bytes) = sweep_packets(&dev, suite, sizes, counts)?;
+    let grid = dev.chip().soc().grid;
+    let router_flit_moves = work::router_flit_moves(&dev.params().noc, (grid.x, grid.y), bytes, packets);
+    let estimate = Estimate { packets, router_flit_moves, ..Default::default() };
+    work::check(estimate, &format!("the {} sweep", suite.title()), allow_large)?;
     let bar = crate::out::progress((sizes.len() * counts.len()) as u64, "dm-bench");
     let wall = std::time::Instant::now();
     let open = || -> Result<Device, DeviceError> { setup.open() };

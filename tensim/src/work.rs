@@ -10,6 +10,11 @@ pub const MAX_PACKETS: u64 = 300_000_000;
 pub const MAX_TILE_OPS: u64 = 20_000_000;
 /// Simulated NoC bytes above which a command asks for `--allow-large`.
 pub const MAX_NOC_BYTES: u64 = 200 << 30;
+/// Flit moves of the router-level NoC model (`noc.model=router`) above which a command asks for
+/// `--allow-large`: it steps every flit through every buffer, about 11 M moves per wall second on this
+/// project's 2-core host (the full-grid Wormhole all_to_all point at 32 KiB per pair: ~50 M moves in 4.3 s),
+/// so this is a minute or two.
+pub const MAX_ROUTER_FLIT_MOVES: u64 = 1_000_000_000;
 
 /// An estimate of a command's work.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -22,6 +27,19 @@ pub struct Estimate {
     pub noc_bytes: u64,
     /// Peak host memory, bytes (0: not estimated).
     pub host_bytes: u64,
+    /// Flit moves of the router-level NoC model (0: another model, or not estimated).
+    pub router_flit_moves: u64,
+}
+
+/// The flit moves the router-level NoC model makes to carry `bytes` of payload in `packets` packets on a
+/// chip whose NoC grid is `grid` (0 under another model): every flit, headers included, through its
+/// injection port, about half of each ring of the torus, and its ejection port.
+pub fn router_flit_moves(noc: &sim_device::params::NocParams, grid: (u32, u32), bytes: u64, packets: u64) -> u64 {
+    if noc.model != sim_device::params::NocModelKind::Router {
+        return 0;
+    }
+    let flits = bytes.div_ceil(u64::from(noc.flit_bytes.max(1))).saturating_add(packets * u64::from(noc.header_flits));
+    flits.saturating_mul(u64::from(grid.0 + grid.1) / 2 + 2)
 }
 
 /// Host memory above which a run asks for `--allow-large` whatever the machine.
@@ -57,7 +75,10 @@ pub fn check(e: Estimate, what: &str, allow_large: bool) -> CliResult<()> {
             gib(mem_total)
         )));
     }
-    let over = e.packets > MAX_PACKETS || e.tile_ops > MAX_TILE_OPS || e.noc_bytes > MAX_NOC_BYTES;
+    let over = e.packets > MAX_PACKETS
+        || e.tile_ops > MAX_TILE_OPS
+        || e.noc_bytes > MAX_NOC_BYTES
+        || e.router_flit_moves > MAX_ROUTER_FLIT_MOVES;
     if over && !allow_large {
         let mut parts = Vec::new();
         if e.packets > 0 {
@@ -68,6 +89,14 @@ pub fn check(e: Estimate, what: &str, allow_large: bool) -> CliResult<()> {
         }
         if e.noc_bytes > 0 {
             parts.push(format!("{} MiB over the NoC (limit {} MiB)", e.noc_bytes >> 20, MAX_NOC_BYTES >> 20));
+        }
+        if e.router_flit_moves > 0 {
+            parts.push(format!(
+                "{} flit moves on the router-level NoC model (limit {MAX_ROUTER_FLIT_MOVES}; it makes about 11 M a \
+                 second, so about {} min; noc.model=calendar runs it far faster)",
+                e.router_flit_moves,
+                e.router_flit_moves.div_ceil(11_000_000 * 60)
+            ));
         }
         return Err(CliError::User(format!(
             "{what} is large: about {}; it could run for minutes. Pass --allow-large to run it anyway, or make it \
@@ -81,11 +110,16 @@ pub fn check(e: Estimate, what: &str, allow_large: bool) -> CliResult<()> {
 /// `--estimate`: print `e` and stop.
 pub fn print(e: Estimate) -> CliResult<std::process::ExitCode> {
     crate::out::say!(
-        "estimate: {} tile operations, {} NoC packets, {} MiB over the NoC, peak host memory {} MiB",
+        "estimate: {} tile operations, {} NoC packets, {} MiB over the NoC, peak host memory {} MiB{}",
         e.tile_ops,
         e.packets,
         e.noc_bytes >> 20,
-        e.host_bytes >> 20
+        e.host_bytes >> 20,
+        if e.router_flit_moves > 0 {
+            format!(", {} flit moves on the router-level NoC model", e.router_flit_moves)
+        } else {
+            String::new()
+        }
     );
     Ok(std::process::ExitCode::SUCCESS)
 }

@@ -245,6 +245,22 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
     c(&["dm-bench", "one_to_one", "--counts", "0"], "--counts: 0 is out of range");
     c(&["dm-bench", "one_to_one", "--counts", "2000000"], "--counts: 2000000 is out of range");
     c(&["dm-bench", "all_to_all", "--grid", "full", "--counts", "1000000"], "is large: about");
+    // Within the packet limit, but hours of stepping flits on the router-level model.
+    c(
+        &[
+            "dm-bench",
+            "all_to_all",
+            "--grid",
+            "full",
+            "--sizes",
+            "65536",
+            "--counts",
+            "256",
+            "--set",
+            "noc.model=router",
+        ],
+        "flit moves on the router-level NoC model (limit 1000000000",
+    );
     c(
         &["dm-bench", "one_to_one", "--compare", "/nonexistent/t.md"],
         "/nonexistent/t.md: no such measured table or folder of tables (--compare)",

@@ -48,13 +48,14 @@ pub fn points(sizes: &[u32], counts: &[u32]) -> Vec<(u32, u32, u32)> {
     v
 }
 
-/// NoC packets the whole sweep issues (its work estimate).
-pub fn sweep_packets(dev: &Device, suite: &Suite, sizes: &[u32], counts: &[u32]) -> Result<u64, DeviceError> {
-    let mut total = 0u64;
+/// NoC packets and payload bytes the whole sweep issues (its work estimate).
+pub fn sweep_packets(dev: &Device, suite: &Suite, sizes: &[u32], counts: &[u32]) -> Result<(u64, u64), DeviceError> {
+    let (mut packets, mut bytes) = (0u64, 0u64);
     for (_, s, n) in points(sizes, counts) {
-        total = total.saturating_add(suite.packets(dev, s, n)?);
+        packets = packets.saturating_add(suite.packets(dev, s, n)?);
+        bytes = bytes.saturating_add(suite.payload_bytes(dev, s, n)?);
     }
-    Ok(total)
+    Ok((packets, bytes))
 }
 
 /// Run one sweep point on a fresh device from `open`. The row's size is the table's: bytes per

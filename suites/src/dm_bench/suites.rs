@@ -358,16 +358,25 @@ impl Suite {
     /// delivered, and simulated, once per destination of its grid.
     pub fn packets(&self, dev: &Device, size: u32, n: u32) -> Result<u64, DeviceError> {
         let per = size.div_ceil(dev.params().noc.max_burst_bytes).max(1) as u64 * n as u64;
-        Ok(per
-            * match self.kind {
-                SuiteKind::AllToAll | SuiteKind::AllFromAll => {
-                    let k = self.grid_cores(dev)?.len() as u64;
-                    k * k
-                }
-                SuiteKind::OneToAllMulticast => self.grid_cores(dev)?.len() as u64,
-                SuiteKind::DramInterleaved => 2,
-                _ => self.peers(dev)? as u64,
-            })
+        Ok(per * self.deliveries(dev)?)
+    }
+
+    /// Payload bytes one (size, count) point delivers, counted as [`Suite::packets`] counts packets.
+    pub fn payload_bytes(&self, dev: &Device, size: u32, n: u32) -> Result<u64, DeviceError> {
+        Ok(u64::from(size) * u64::from(n) * self.deliveries(dev)?)
+    }
+
+    /// How many deliveries each of a point's transactions makes.
+    fn deliveries(&self, dev: &Device) -> Result<u64, DeviceError> {
+        Ok(match self.kind {
+            SuiteKind::AllToAll | SuiteKind::AllFromAll => {
+                let k = self.grid_cores(dev)?.len() as u64;
+                k * k
+            }
+            SuiteKind::OneToAllMulticast => self.grid_cores(dev)?.len() as u64,
+            SuiteKind::DramInterleaved => 2,
+            _ => self.peers(dev)? as u64,
+        })
     }
 
     /// Run one point (transactions of `size` bytes, `n` per peer): the rows of its table, each the median

@@ -121,6 +121,8 @@ pub fn run_collective(a: &RunArgs) -> CliResult<ExitCode> {
         tile_ops: if name == "all_gather" { 0 } else { bytes / 2048 * n as u64 },
         noc_bytes: bytes * n as u64 * n as u64,
         host_bytes: collective_host_bytes(name, bytes / 2, n as u64),
+        // Collectives run on the calendar model only (the router model refuses Ethernet and fabric traffic).
+        router_flit_moves: 0,
     };
     if a.estimate {
         return crate::work::print(estimate);

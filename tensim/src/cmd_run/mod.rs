@@ -268,12 +268,21 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
     };
     ex.check_options(&opts)?;
     let w = (ex.work)(&opts);
-    let estimate = Estimate { packets: 0, tile_ops: w.tile_ops, noc_bytes: w.noc_bytes, host_bytes: w.host_bytes };
+    let mut setup = setup(&a.chip, &a.params, Some(Arch::WormholeB0))?;
+    let grid = setup.chip.soc().grid;
+    let packets = w.noc_bytes.div_ceil(u64::from(setup.params.noc.max_burst_bytes.max(1)));
+    let router_flit_moves = work::router_flit_moves(&setup.params.noc, (grid.x, grid.y), w.noc_bytes, packets);
+    let estimate = Estimate {
+        packets: 0,
+        tile_ops: w.tile_ops,
+        noc_bytes: w.noc_bytes,
+        host_bytes: w.host_bytes,
+        router_flit_moves,
+    };
     if a.estimate {
         return work::print(estimate);
     }
     work::check(estimate, &format!("`{}` with these options", ex.name), a.allow_large)?;
-    let mut setup = setup(&a.chip, &a.params, Some(Arch::WormholeB0))?;
     setup.dispatch = a.dispatch.unwrap_or(DispatchMode::Fast);
 
     // Every output is checked before the simulation.
