@@ -90,6 +90,15 @@ fn block_calls(c: &Config) -> u64 {
     c.mm.products_per_core() * 64 / (p.out_subblock_h * p.out_subblock_w) as u64
 }
 
+/// Bytes the NoC delivers in one run of `c`, and in how many packets (2 KiB tiles): in0 multicast along
+/// each grid row, in1 along each column, the output written once (bfloat16 sizes: an estimate).
+fn noc_traffic(c: &Config) -> (u64, u64) {
+    let (m, k, n) = (u64::from(c.mm.m), u64::from(c.mm.k), u64::from(c.mm.n));
+    let (gx, gy) = c.mm.program.grid;
+    let bytes = 2 * (m * k * u64::from(gx) + k * n * u64::from(gy) + m * n);
+    (bytes, bytes.div_ceil(2048))
+}
+
 /// Time `cfgs` on `workers` threads (largest first), results in `cfgs` order.
 fn run_all(setup: &DeviceSetup, cfgs: &[Config], workers: usize) -> CliResult<Vec<Timing>> {
     let mut order: Vec<usize> = (0..cfgs.len()).collect();
@@ -189,7 +198,16 @@ pub fn run(a: &GemmBenchArgs) -> CliResult<ExitCode> {
         )));
     }
     let calls: u64 = cfgs.iter().map(block_calls).sum();
-    work::check(Estimate { tile_ops: calls, ..Default::default() }, "this gemm-bench run", a.allow_large)?;
+    let grid = setup.chip.soc().grid;
+    let router_flit_moves = cfgs
+        .iter()
+        .map(|c| {
+            let (bytes, packets) = noc_traffic(c);
+            work::router_flit_moves(&setup.params.noc, (grid.x, grid.y), bytes, packets)
+        })
+        .fold(0u64, u64::saturating_add);
+    let estimate = Estimate { tile_ops: calls, router_flit_moves, ..Default::default() };
+    work::check(estimate, "this gemm-bench run", a.allow_large)?;
     let mut plan = OutputPlan::new();
     let stats = a.stats.as_deref().map(|p| plan.add(p, outputs::STATS)).transpose()?;
 

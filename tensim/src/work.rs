@@ -92,8 +92,8 @@ pub fn check(e: Estimate, what: &str, allow_large: bool) -> CliResult<()> {
         }
         if e.router_flit_moves > 0 {
             parts.push(format!(
-                "{} flit moves on the router-level NoC model (limit {MAX_ROUTER_FLIT_MOVES}; it makes about 11 M a \
-                 second, so about {} min; noc.model=calendar runs it far faster)",
+                "{} flit moves on the router-level NoC model (limit {MAX_ROUTER_FLIT_MOVES}; it makes at most about \
+                 11 M a second, so {} min or more; noc.model=calendar runs it far faster)",
                 e.router_flit_moves,
                 e.router_flit_moves.div_ceil(11_000_000 * 60)
             ));
