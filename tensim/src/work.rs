@@ -11,9 +11,9 @@ pub const MAX_TILE_OPS: u64 = 20_000_000;
 /// Simulated NoC bytes above which a command asks for `--allow-large`.
 pub const MAX_NOC_BYTES: u64 = 200 << 30;
 /// Flit moves of the router-level NoC model (`noc.model=router`) above which a command asks for
-/// `--allow-large`: it steps every flit through every buffer, about 11 M moves per wall second on this
-/// project's 2-core host (the full-grid Wormhole all_to_all point at 32 KiB per pair: ~50 M moves in 4.3 s),
-/// so this is a minute or two.
+/// `--allow-large`: it steps every flit through every buffer, 10-20 M moves per wall second on this
+/// project's 2-core host (the full-grid Wormhole all_to_all point at 32 KiB per pair: ~50 M moves in 4.3 s;
+/// the 4096³ multicast matmul: ~470 M estimated in 28 s), so this is about a minute.
 pub const MAX_ROUTER_FLIT_MOVES: u64 = 1_000_000_000;
 
 /// An estimate of a command's work.
@@ -92,10 +92,10 @@ pub fn check(e: Estimate, what: &str, allow_large: bool) -> CliResult<()> {
         }
         if e.router_flit_moves > 0 {
             parts.push(format!(
-                "{} flit moves on the router-level NoC model (limit {MAX_ROUTER_FLIT_MOVES}; it makes at most about \
-                 11 M a second, so {} min or more; noc.model=calendar runs it far faster)",
+                "{} flit moves on the router-level NoC model (limit {MAX_ROUTER_FLIT_MOVES}; it makes roughly 10-20 M a \
+                 second, so about {} min; noc.model=calendar runs it far faster)",
                 e.router_flit_moves,
-                e.router_flit_moves.div_ceil(11_000_000 * 60)
+                e.router_flit_moves.div_ceil(15_000_000 * 60)
             ));
         }
         return Err(CliError::User(format!(
