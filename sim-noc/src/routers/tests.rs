@@ -217,23 +217,9 @@ proptest::proptest! {
 /// The many-to-many pattern of tt-metal's all_to_all test on a `side`×`side` grid of a 10×12 chip: every
 /// core writes `count` packets of `payload` bytes to every core, all in the same destination order, the
 /// `i`-th write of a pair on VC `i % vcs`, cores started `stagger` cycles apart. Returns the median
-/// time from a core's start to its last packet's arrival, and the router counters.
+/// time from a core's start to its last packet's arrival, the router counters, and every event the routers
+/// reported (in order) with every channel's head-of-line cycles.
 fn all_to_all(
-    p: RouterParams,
-    noc: NocId,
-    vcs: u8,
-    side: u32,
-    payload: u32,
-    count: u32,
-    stagger: u64,
-) -> (u64, super::RouterStats) {
-    let (median, stats, _) = all_to_all_events(p, noc, vcs, side, payload, count, stagger);
-    (median, stats)
-}
-
-/// [`all_to_all`], with every event the routers reported, in order, and every channel's head-of-line
-/// cycles.
-fn all_to_all_events(
     p: RouterParams,
     noc: NocId,
     vcs: u8,
@@ -293,8 +279,8 @@ fn inputs_that_sleep_while_blocked_change_nothing() {
         (RouterParams { credit_delay: 1, shared_flits: 8, ..params() }, NocId::Noc0, 2, 2048, 2),
     ];
     for (p, noc, vcs, payload, count) in cases {
-        let on = all_to_all_events(p, noc, vcs, 6, payload, count, 500);
-        let off = all_to_all_events(RouterParams { skip_blocked: false, ..p }, noc, vcs, 6, payload, count, 500);
+        let on = all_to_all(p, noc, vcs, 6, payload, count, 500);
+        let off = all_to_all(RouterParams { skip_blocked: false, ..p }, noc, vcs, 6, payload, count, 500);
         assert!(on.1.hol_cycles > 0, "the pattern blocks heads of line");
         assert!(on == off, "sleeping inputs changed the run ({noc:?}, {vcs} VCs, {payload} B x {count})");
     }
