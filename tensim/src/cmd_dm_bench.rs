@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use suites::dm_bench::{
     Comparison, DEFAULT_COUNTS, Row, Suite, SuiteArgs, compare, default_sizes, format_table, parse_table, recognise,
-    run_sweep, suites, sweep_packets, table_harvest, table_title,
+    run_sweep, suites, sweep_work, table_harvest, table_title,
 };
 
 /// The largest transaction size a sweep takes, bytes (the tests' L1 regions hold one transaction).
@@ -219,9 +219,8 @@ fn sweep(
     allow_large: bool,
 ) -> CliResult<(Vec<Row>, u64, f64)> {
     let dev = setup.open()?;
-    let (packets, bytes) = sweep_packets(&dev, suite, sizes, counts)?;
-    let grid = dev.chip().soc().grid;
-    let router_flit_moves = work::router_flit_moves(&dev.params().noc, (grid.x, grid.y), bytes, packets);
+    let (packets, bytes) = sweep_work(&dev, suite, sizes, counts)?;
+    let router_flit_moves = work::router_flit_moves(&dev.params().noc, dev.chip().soc().grid, bytes, packets);
     let estimate = Estimate { packets, router_flit_moves, ..Default::default() };
     work::check(estimate, &format!("the {} sweep", suite.title()), allow_large)?;
     let bar = crate::out::progress((sizes.len() * counts.len()) as u64, "dm-bench");

@@ -203,7 +203,7 @@ pub fn run(a: &GemmBenchArgs) -> CliResult<ExitCode> {
         .iter()
         .map(|c| {
             let (bytes, packets) = noc_traffic(c);
-            work::router_flit_moves(&setup.params.noc, (grid.x, grid.y), bytes, packets)
+            work::router_flit_moves(&setup.params.noc, grid, bytes, packets)
         })
         .fold(0u64, u64::saturating_add);
     let estimate = Estimate { tile_ops: calls, router_flit_moves, ..Default::default() };

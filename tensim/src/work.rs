@@ -3,6 +3,7 @@
 //! limit) instead of running for a long time or swapping the machine.
 
 use crate::error::{CliError, CliResult};
+use soc_descriptors::GridSize;
 
 /// NoC packets above which a command asks for `--allow-large` (tens of seconds of simulation and more).
 pub const MAX_PACKETS: u64 = 300_000_000;
@@ -34,12 +35,12 @@ pub struct Estimate {
 /// The flit moves the router-level NoC model makes to carry `bytes` of payload in `packets` packets on a
 /// chip whose NoC grid is `grid` (0 under another model): every flit, headers included, through its
 /// injection port, about half of each ring of the torus, and its ejection port.
-pub fn router_flit_moves(noc: &sim_device::params::NocParams, grid: (u32, u32), bytes: u64, packets: u64) -> u64 {
+pub fn router_flit_moves(noc: &sim_device::params::NocParams, grid: GridSize, bytes: u64, packets: u64) -> u64 {
     if noc.model != sim_device::params::NocModelKind::Router {
         return 0;
     }
     let flits = bytes.div_ceil(u64::from(noc.flit_bytes.max(1))).saturating_add(packets * u64::from(noc.header_flits));
-    flits.saturating_mul(u64::from(grid.0 + grid.1) / 2 + 2)
+    flits.saturating_mul(u64::from(grid.x + grid.y) / 2 + 2)
 }
 
 /// Host memory above which a run asks for `--allow-large` whatever the machine.

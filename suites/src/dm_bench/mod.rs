@@ -49,7 +49,7 @@ pub fn points(sizes: &[u32], counts: &[u32]) -> Vec<(u32, u32, u32)> {
 }
 
 /// NoC packets and payload bytes the whole sweep issues (its work estimate).
-pub fn sweep_packets(dev: &Device, suite: &Suite, sizes: &[u32], counts: &[u32]) -> Result<(u64, u64), DeviceError> {
+pub fn sweep_work(dev: &Device, suite: &Suite, sizes: &[u32], counts: &[u32]) -> Result<(u64, u64), DeviceError> {
     let (mut packets, mut bytes) = (0u64, 0u64);
     for (_, s, n) in points(sizes, counts) {
         packets = packets.saturating_add(suite.packets(dev, s, n)?);

@@ -271,7 +271,7 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
     let mut setup = setup(&a.chip, &a.params, Some(Arch::WormholeB0))?;
     let grid = setup.chip.soc().grid;
     let packets = w.noc_bytes.div_ceil(u64::from(setup.params.noc.max_burst_bytes.max(1)));
-    let router_flit_moves = work::router_flit_moves(&setup.params.noc, (grid.x, grid.y), w.noc_bytes, packets);
+    let router_flit_moves = work::router_flit_moves(&setup.params.noc, grid, w.noc_bytes, packets);
     let estimate = Estimate {
         packets: 0,
         tile_ops: w.tile_ops,
