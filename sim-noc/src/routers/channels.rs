@@ -1,5 +1,6 @@
-//! The router model's state: a flit, a channel (its wire, returning credits and the input buffer at its far
-//! end, whose flits live in one pool of rings), its sender's credits and VC owners, an output's arbitration
+//! The router model's state: a flit, a channel (the input buffer at its far end, whose flits live in one
+//! pool of rings, and counts of what is on its wire and on its way back as credits; those travel on the
+//! model's timing wheels), its sender's credits and VC owners, an output's arbitration
 //! record, a packet's hops (its route or broadcast tree), an NIU's queues — and the credit and round-robin
 //! rules every cycle applies to them.
 
@@ -24,7 +25,7 @@ pub(super) struct Flit {
 }
 
 /// One channel: a link, injection port or ejection port, with the input buffer at its far end. Laid out
-/// by hand (`repr(C)`): what every cycle's passes read first, then the wire and credit queues, then the
+/// by hand (`repr(C)`): what every cycle's passes read first, then the wire and credit counts, then the
 /// per-VC state, the buffers last.
 #[derive(Debug, Clone)]
 #[repr(C)]
@@ -51,11 +52,11 @@ pub(super) struct Chan {
     pub(super) req: [Option<u32>; 3],
     /// … and the output VC each would take.
     pub(super) req_vo: [u8; 3],
+    /// Cycles a flit takes on its wire (at least one).
     pub(super) lat: u64,
-    /// Flits on the wire: when they reach the buffer, the flit, its VC.
-    pub(super) wire: Fifo<(u64, Flit, u8)>,
-    /// Credits on their way back to the sender: when they arrive, the VC.
-    pub(super) credit_back: Fifo<(u64, u8)>,
+    /// Flits on its wire, and credits on their way back to its sender (both on the timing wheels).
+    pub(super) on_wire: u32,
+    pub(super) credits_back: u32,
     /// Cycles its input picked a VC whose flit could not move.
     pub(super) hol_cycles: u64,
     /// Sum over cycles of the flits in its buffer (occupancy × time), and when `held` last changed.
@@ -72,61 +73,55 @@ pub(super) struct Chan {
     pub(super) sleep_on: u32,
 }
 
-/// A first-in-first-out queue in a ring whose size is a power of two, for a channel's wire and returning
-/// credits: a plain ring (index by mask) is cheaper than a `VecDeque` on the routers' hot path. It doubles
-/// when full, which happens only while it warms up: at most one entry enters per cycle and each leaves
-/// once due, so a queue holds at most its latency and one more.
+/// What arrives in a cycle, bucketed by arrival cycle modulo a power of two larger than every latency
+/// (a timing wheel): a step takes its cycle's bucket whole instead of looking at every channel's queues.
 #[derive(Debug, Clone)]
-pub(super) struct Fifo<T> {
-    buf: Vec<T>,
-    head: u32,
-    len: u32,
+pub(super) struct Wheel<T> {
+    buckets: Vec<Vec<T>>,
+    mask: u64,
+    /// Entries in all buckets.
+    pub(super) len: u64,
 }
 
-impl<T: Copy + Default> Fifo<T> {
-    /// An empty queue sized for `lat` cycles of latency (grown when more are needed).
-    pub(super) fn new(lat: u64) -> Fifo<T> {
-        let cap = lat.saturating_add(2).clamp(4, 64).next_power_of_two() as usize;
-        Fifo { buf: vec![T::default(); cap], head: 0, len: 0 }
+impl<T> Wheel<T> {
+    /// A wheel for entries due at most `max_lat` cycles after they are added.
+    pub(super) fn new(max_lat: u64) -> Wheel<T> {
+        let n = max_lat.saturating_add(1).max(2).next_power_of_two();
+        Wheel { buckets: (0..n).map(|_| Vec::new()).collect(), mask: n - 1, len: 0 }
     }
 
+    /// Add `t`, due at cycle `at` (after the current one, at most `max_lat` cycles on).
     #[inline]
-    pub(super) fn front(&self) -> Option<&T> {
-        (self.len > 0).then(|| &self.buf[self.head as usize])
-    }
-
-    #[inline]
-    pub(super) fn pop_front(&mut self) -> Option<T> {
-        let t = *self.front()?;
-        self.head = (self.head + 1) & (self.buf.len() as u32 - 1);
-        self.len -= 1;
-        Some(t)
-    }
-
-    #[inline]
-    pub(super) fn push_back(&mut self, t: T) {
-        if self.len as usize == self.buf.len() {
-            self.grow();
-        }
-        let mask = self.buf.len() as u32 - 1;
-        self.buf[((self.head + self.len) & mask) as usize] = t;
+    pub(super) fn push(&mut self, at: u64, t: T) {
+        self.buckets[(at & self.mask) as usize].push(t);
         self.len += 1;
     }
 
-    #[cold]
-    fn grow(&mut self) {
-        let n = self.buf.len();
-        let mut buf = Vec::with_capacity(n * 2);
-        buf.extend((0..n).map(|i| self.buf[(self.head as usize + i) & (n - 1)]));
-        buf.resize(n * 2, T::default());
-        assert!(buf.len() <= u32::MAX as usize, "a router channel queue beyond 4 G entries");
-        self.buf = buf;
-        self.head = 0;
+    /// Take the entries due at cycle `at` (the caller hands the vector back with [`Wheel::put_back`]).
+    #[inline]
+    pub(super) fn take(&mut self, at: u64) -> Vec<T> {
+        let v = std::mem::take(&mut self.buckets[(at & self.mask) as usize]);
+        self.len -= v.len() as u64;
+        v
     }
 
+    /// Return a bucket's (emptied) vector so its allocation is reused.
     #[inline]
-    pub(super) fn is_empty(&self) -> bool {
-        self.len == 0
+    pub(super) fn put_back(&mut self, at: u64, mut v: Vec<T>) {
+        v.clear();
+        let b = &mut self.buckets[(at & self.mask) as usize];
+        if b.is_empty() && b.capacity() < v.capacity() {
+            *b = v;
+        }
+    }
+
+    /// The first cycle from `from` on with entries due, when every entry is due at `from` or later
+    /// (`None`: the wheel is empty).
+    pub(super) fn next_due(&self, from: u64) -> Option<u64> {
+        if self.len == 0 {
+            return None;
+        }
+        (0..=self.mask).map(|d| from + d).find(|&t| !self.buckets[(t & self.mask) as usize].is_empty())
     }
 }
 
@@ -224,9 +219,8 @@ impl Rings {
 }
 
 impl Chan {
-    /// An empty channel whose wire takes `lat` cycles and whose credits come back `credit_delay` cycles
-    /// after a flit leaves its buffer.
-    pub(super) fn new(lat: u64, credit_delay: u64) -> Chan {
+    /// An empty channel whose wire takes `lat` cycles (a flit sent in a cycle arrives in a later one).
+    pub(super) fn new(lat: u64) -> Chan {
         Chan {
             full: 0,
             in_rr: 0,
@@ -237,9 +231,9 @@ impl Chan {
             held: 0,
             req: [None; 3],
             req_vo: [0; 3],
-            lat,
-            wire: Fifo::new(lat),
-            credit_back: Fifo::new(credit_delay),
+            lat: lat.max(1),
+            on_wire: 0,
+            credits_back: 0,
             hol_cycles: 0,
             occupancy: 0,
             since: 0,
@@ -378,13 +372,13 @@ pub(super) fn pick(full: u16, start: u8) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::{Chan, Fifo, Flit, Rings};
+    use super::{Chan, Flit, Rings};
 
     #[test]
     fn a_channels_rings_grow_and_keep_each_vcs_order() {
         let p = crate::routers::tests::params();
         let mut rings = Rings::new(&p);
-        let (mut a, mut b) = (Chan::new(9, 6), Chan::new(9, 6));
+        let (mut a, mut b) = (Chan::new(9), Chan::new(9));
         let flit = |pkt: u32| Flit { pkt, ..Flit::default() };
         let mut model: [std::collections::VecDeque<u32>; 2] = Default::default();
         let mut next = 0;
@@ -415,28 +409,31 @@ mod tests {
     }
 
     #[test]
-    fn a_fifo_keeps_order_across_wrapping_and_growth() {
-        let mut q: Fifo<(u64, u8)> = Fifo::new(2);
-        let mut model = std::collections::VecDeque::new();
-        let mut next = 0u64;
-        // Interleave pushes and pops so the ring wraps, then push far past its first size.
-        for round in 0..200u64 {
-            let pushes = if round < 100 { 1 + round % 3 } else { 7 };
-            for _ in 0..pushes {
-                q.push_back((next, (next % 7) as u8));
-                model.push_back((next, (next % 7) as u8));
-                next += 1;
+    fn a_wheel_gives_each_cycle_what_is_due_then() {
+        let mut w: super::Wheel<u32> = super::Wheel::new(9);
+        assert_eq!(w.next_due(0), None);
+        // Entries due 1..=9 cycles on, added over several cycles, come out in their own cycles only.
+        let mut expected: Vec<(u64, u32)> = Vec::new();
+        let mut id = 0;
+        for now in 0..40u64 {
+            let got = w.take(now);
+            let mut want: Vec<u32> = expected.iter().filter(|e| e.0 == now).map(|e| e.1).collect();
+            expected.retain(|e| e.0 != now);
+            let mut got_sorted = got.clone();
+            got_sorted.sort();
+            want.sort();
+            assert_eq!(got_sorted, want, "cycle {now}");
+            w.put_back(now, got);
+            if now < 30 {
+                for lat in [1, 9, (now % 9) + 1] {
+                    w.push(now + lat, id);
+                    expected.push((now + lat, id));
+                    id += 1;
+                }
             }
-            let pops = if round < 100 { 1 + (round + 1) % 3 } else { 2 };
-            for _ in 0..pops {
-                assert_eq!(q.pop_front(), model.pop_front());
-            }
-            assert_eq!(q.front().copied(), model.front().copied());
-            assert_eq!(q.is_empty(), model.is_empty());
+            assert_eq!(w.len, expected.len() as u64);
+            assert_eq!(w.next_due(now + 1), expected.iter().map(|e| e.0).min());
         }
-        while let Some(x) = model.pop_front() {
-            assert_eq!(q.pop_front(), Some(x));
-        }
-        assert!(q.is_empty() && q.pop_front().is_none());
+        assert_eq!(w.next_due(40), None);
     }
 }

@@ -50,34 +50,32 @@ impl RouterNoc {
         let (mut inputs, mut ejects) = (std::mem::take(&mut self.inputs), std::mem::take(&mut self.ejects));
         inputs.clear();
         ejects.clear();
-        for &c in &live {
-            let mut arrived = 0;
+        // Flits reach the buffers at the far ends of their wires, and credits come back to senders. (A channel
+        // takes at most one flit and one credit a cycle: one flit leaves a buffer, and one enters a wire.)
+        let arrivals = self.wires.take(now);
+        for &(c, v, f) in &arrivals {
             let ch = &mut self.ch[c as usize];
-            while ch.wire.front().is_some_and(|&(t, _, _)| t <= now) {
-                let (_, f, v) = ch.wire.pop_front().expect("front");
-                // A flit of another VC gives a sleeping input another VC to pick.
-                if ch.full & (1 << v) == 0 {
-                    ch.asleep = false;
-                }
-                self.rings.push(ch, v as usize, f);
-                arrived += 1;
+            // A flit of another VC gives a sleeping input another VC to pick.
+            if ch.full & (1 << v) == 0 {
+                ch.asleep = false;
             }
-            let mut credited = false;
-            while ch.credit_back.front().is_some_and(|&(t, _)| t <= now) {
-                let (_, v) = ch.credit_back.pop_front().expect("front");
-                let tx = &mut self.tx[c as usize];
-                if tx.vc[v as usize].out > r {
-                    tx.shared_used -= 1;
-                }
-                tx.vc[v as usize].out -= 1;
-                credited = true;
+            ch.on_wire -= 1;
+            self.rings.push(ch, v as usize, f);
+            self.set_held(c as usize, 1);
+        }
+        self.wires.put_back(now, arrivals);
+        let credits = self.credits.take(now);
+        for &(c, v) in &credits {
+            self.ch[c as usize].credits_back -= 1;
+            let tx = &mut self.tx[c as usize];
+            if tx.vc[v as usize].out > r {
+                tx.shared_used -= 1;
             }
-            if credited {
-                self.wake(c as usize, false);
-            }
-            if arrived > 0 {
-                self.set_held(c as usize, arrived);
-            }
+            tx.vc[v as usize].out -= 1;
+            self.wake(c as usize, false);
+        }
+        self.credits.put_back(now, credits);
+        for &c in &live {
             // The channels whose buffers hold flits this cycle, in live-list order: ejection ports, and router
             // inputs (nothing below adds a flit to a buffer before the routers' pass).
             if self.ch[c as usize].full != 0 {
@@ -90,21 +88,20 @@ impl RouterNoc {
         self.eject_flits();
         self.inject_flits();
         self.route_flits();
-        // Channels with nothing left drop off the live list; on the way, when the next flit or credit is due
+        // Channels with nothing left drop off the live list; then when the next flit, credit or packet is due
         // (what `next_activity` asks when no flit is buffered).
-        let mut due = u64::MAX;
         let ch = &mut self.ch;
         self.live.retain(|&c| {
             let x = &mut ch[c as usize];
-            if let Some(&(t, _, _)) = x.wire.front() {
-                due = due.min(t);
-            }
-            if let Some(&(t, _)) = x.credit_back.front() {
-                due = due.min(t);
-            }
-            x.live = x.full != 0 || !x.wire.is_empty() || !x.credit_back.is_empty();
+            x.live = x.full != 0 || x.on_wire != 0 || x.credits_back != 0;
             x.live
         });
+        let mut due = u64::MAX;
+        if self.buffered == 0 {
+            for w in [self.wires.next_due(now + 1), self.credits.next_due(now + 1)].into_iter().flatten() {
+                due = due.min(w);
+            }
+        }
         let (nius, pkts) = (&mut self.nius, &self.pkts);
         self.live_nius.retain(|&n| {
             let x = &mut nius[n as usize];
@@ -167,7 +164,8 @@ impl RouterNoc {
             let v = pick(c.full, c.in_rr);
             c.in_rr = (v as u8 + 1) % VCS as u8;
             let f = self.rings.pop(c, v);
-            c.credit_back.push_back((now + self.p.credit_delay, v as u8));
+            c.credits_back += 1;
+            self.credits.push(now + self.p.credit_delay.max(1), (e as u32, v as u8));
             self.set_held(e, -1);
             self.stats.moves += 1;
             let pk = &mut self.pkts[f.pkt as usize];
@@ -247,7 +245,8 @@ impl RouterNoc {
                 take_credit(&mut self.tx[i], vo, &self.p);
                 let f = self.flit(p, 0, sent + 1 == flits);
                 let c = &mut self.ch[i];
-                c.wire.push_back((now + c.lat, f, vo as u8));
+                c.on_wire += 1;
+                self.wires.push(now + c.lat, (i as u32, vo as u8, f));
                 self.make_live(i);
                 let ser = self.pkts[p as usize].ser;
                 let setup = self.pkts[p as usize].setup;
@@ -423,7 +422,8 @@ impl RouterNoc {
                 self.wake(n, true);
             }
             let c = &mut self.ch[n];
-            c.wire.push_back((now + c.lat, moved, vo as u8));
+            c.on_wire += 1;
+            self.wires.push(now + c.lat, (n as u32, vo as u8, moved));
             self.make_live(n);
             self.stats.moves += 1;
             self.rings.front_mut(&self.ch[u], v).taken |= 1 << b;
@@ -443,7 +443,8 @@ impl RouterNoc {
             if done && granted {
                 let c = &mut self.ch[u];
                 self.rings.pop(c, v);
-                c.credit_back.push_back((now + self.p.credit_delay, v as u8));
+                c.credits_back += 1;
+                self.credits.push(now + self.p.credit_delay.max(1), (u as u32, v as u8));
                 self.set_held(u, -1);
             } else if had_req && !granted {
                 self.ch[u].hol_cycles += 1;

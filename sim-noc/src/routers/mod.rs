@@ -34,7 +34,7 @@ mod stepped;
 pub use stepped::RouterTiming;
 
 pub use crate::stepping::{Happened, MULTICAST_VC, Outgoing, RESPONSE_VC, RouterEvent, UNICAST_VC};
-use channels::{Arb, Chan, Hop, NO_OWNER, Niu, Packet, Rings, Sender, has_credit};
+use channels::{Arb, Chan, Flit, Hop, NO_OWNER, Niu, Packet, Rings, Sender, Wheel, has_credit};
 
 use crate::topology::{Dir, LinkId, Topology, TreeNode};
 use sim_core::Cycle;
@@ -43,7 +43,9 @@ use std::cell::Cell;
 
 /// VCs per link: dateline bit × eight VC numbers.
 pub const VCS: usize = 16;
-/// Cycles without a flit moving, while flits wait in buffers, after which the routers count as deadlocked.
+/// Cycles without a flit moving, while flits wait in buffers, after which the routers count as deadlocked
+/// (or four round trips of a flit and its credit over one hop, if longer: latencies that large are a
+/// what-if, not a deadlock).
 pub const STUCK_CYCLES: u64 = 200_000;
 /// No destination (a tree node that only forwards).
 const NOT_A_DEST: u16 = u16::MAX;
@@ -155,6 +157,10 @@ pub struct RouterNoc {
     /// packet's tail to free a VC (`[1]`). May hold inputs that have woken since, or that sleep on another
     /// channel now: waking checks [`Chan::sleep_on`].
     sleepers: Vec<[Vec<u32>; 2]>,
+    /// Flits on wires, by the cycle they reach the buffer at the wire's far end: channel, VC, flit.
+    wires: Wheel<(u32, u8, Flit)>,
+    /// Credits on their way back to channels' senders, by the cycle they arrive: channel, VC.
+    credits: Wheel<(u32, u8)>,
     /// Flits in buffers (not on wires) over all channels: while any, every cycle has work.
     buffered: u64,
     /// The last cycle a flit moved.
@@ -171,7 +177,7 @@ impl RouterNoc {
         let topo = Topology::new(grid);
         let links = topo.num_links();
         let ports = grid.count() * 2;
-        let mk = |lat: u64| Chan::new(lat, p.credit_delay);
+        let mk = Chan::new;
         let mut ch: Vec<Chan> = (0..links).map(|_| mk(p.hop)).collect();
         ch.extend((0..ports).map(|_| mk(p.niu_to_router)));
         ch.extend((0..ports).map(|_| mk(p.router_to_niu)));
@@ -182,6 +188,8 @@ impl RouterNoc {
             rings: Rings::new(&p),
             tx: vec![Sender::default(); ch.len()],
             sleepers: vec![[Vec::new(), Vec::new()]; ch.len()],
+            wires: Wheel::new(p.hop.max(p.niu_to_router).max(p.router_to_niu).max(1)),
+            credits: Wheel::new(p.credit_delay.max(1)),
             in_idx: vec![0; ch.len()],
             ch,
             pkts: Vec::new(),
@@ -437,7 +445,10 @@ impl RouterNoc {
     /// Flits in buffers that have not moved for [`STUCK_CYCLES`]: the routers are deadlocked. Describes the
     /// first stuck buffer and packet.
     pub fn stuck(&self) -> Option<String> {
-        if self.buffered == 0 || self.now.saturating_sub(self.last_move) < STUCK_CYCLES {
+        let p = &self.p;
+        let round_trip = p.hop.max(p.niu_to_router).max(p.router_to_niu).saturating_add(p.credit_delay);
+        let limit = STUCK_CYCLES.max(round_trip.saturating_mul(4));
+        if self.buffered == 0 || self.now.saturating_sub(self.last_move) < limit {
             return None;
         }
         let links = self.topo.num_links();
@@ -487,16 +498,15 @@ impl RouterNoc {
     fn due_from_scratch(&self) -> u64 {
         let mut next = u64::MAX;
         for &c in &self.live {
-            let c = &self.ch[c as usize];
-            if c.full != 0 {
+            if self.ch[c as usize].full != 0 {
                 return self.now;
             }
-            if let Some(&(t, _, _)) = c.wire.front() {
-                next = next.min(t);
-            }
-            if let Some(&(t, _)) = c.credit_back.front() {
-                next = next.min(t);
-            }
+        }
+        if let Some(t) = self.wires.next_due(self.now) {
+            next = next.min(t);
+        }
+        if let Some(t) = self.credits.next_due(self.now) {
+            next = next.min(t);
         }
         for &n in &self.live_nius {
             let niu = &self.nius[n as usize];

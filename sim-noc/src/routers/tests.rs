@@ -401,3 +401,16 @@ fn flits_that_cannot_move_are_reported_not_stepped_for_ever() {
     assert!(why.contains("have not moved") && why.contains("packet 7"), "{why}");
     assert_eq!(r.next_activity(), None);
 }
+
+#[test]
+fn hops_longer_than_the_deadlock_window_are_waited_for() {
+    // With a 300,000-cycle hop a credit takes longer than STUCK_CYCLES to come back: a stream of flits on
+    // one VC waits that long between moves, which is the what-if asked for, not a deadlock.
+    let p = RouterParams { hop: 300_000, ..params() };
+    let mut r = RouterNoc::new(GridSize::new(10, 12), p);
+    unicast(&mut r, NocId::Noc0, at(1, 1), at(3, 1), 2048, Cycle(0), 1);
+    let mut ev = Vec::new();
+    r.advance(Cycle(50_000_000), &mut ev);
+    assert!(r.stuck().is_none(), "{:?}", r.stuck());
+    assert!(ev.iter().any(|e| matches!(e.what, Happened::Arrived(_))), "the packet arrived");
+}

@@ -6,6 +6,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "small_vector.hpp"
+
 namespace ttsl {
 template <typename T>
 class Span {
@@ -37,8 +39,6 @@ private:
     T* p_ = nullptr;
     std::size_t n_ = 0;
 };
-template <typename T>
-using SmallVector = std::vector<T>;
 template <typename C>
 auto make_span(C& c) {
     return Span<std::remove_reference_t<decltype(*c.data())>>(c.data(), c.size());

@@ -13,6 +13,7 @@
 #include <tt-metalium/host_api.hpp>
 #include <tt-metalium/tensor_accessor_args.hpp>
 #include <tt_stl/assert.hpp>
+#include <tt_stl/small_vector.hpp>
 
 using namespace tt;
 using namespace tt::tt_metal;
@@ -68,7 +69,10 @@ int main() {
     TensorAccessorArgs(*a).append_to(obj);
     TensorAccessorArgs(*d).append_to(obj);
     auto k2 = CreateKernel(program, "kernels/object_2025.cpp", core, WriterDataMovementConfig(obj));
-    SetRuntimeArgs(program, k2, core, {a->address(), d->address()});
+    // Runtime args gathered in a ttsl::SmallVector (what TTNN's program factories use) and passed as a span.
+    ttsl::SmallVector<uint32_t, 4> k2_args{static_cast<uint32_t>(a->address())};
+    k2_args.push_back(static_cast<uint32_t>(d->address()));
+    SetRuntimeArgs(program, k2, core, tt::stl::Span<const uint32_t>(k2_args.data(), k2_args.size()));
 
     const CoreCoord sfpu_core = {3, 1};
     CreateCircularBuffer(program, sfpu_core,
