@@ -34,12 +34,8 @@ pub(super) struct Chan {
     pub(super) full: u16,
     /// Input stage: the VC looked at first next.
     pub(super) in_rr: u8,
-    /// Input stage result this cycle: the VC picked …
-    pub(super) req_vc: u8,
     /// Whether the channel is on the live list.
     pub(super) live: bool,
-    /// Whether a branch of its input's pick was granted this cycle.
-    pub(super) granted: bool,
     /// Whether its input is asleep: with blind VC arbitration, its buffer holds flits of one VC only and the
     /// first of them, a flit with one way on, cannot move on `sleep_on` (no credit, or the VC belongs to
     /// another packet). Until that channel's sender state changes or a flit of another VC arrives, every
@@ -48,10 +44,6 @@ pub(super) struct Chan {
     pub(super) asleep: bool,
     /// Flits in the buffer.
     pub(super) held: u32,
-    /// … and, per branch of its flit, the output asked for.
-    pub(super) req: [Option<u32>; 3],
-    /// … and the output VC each would take.
-    pub(super) req_vo: [u8; 3],
     /// Cycles a flit takes on its wire (at least one).
     pub(super) lat: u64,
     /// Flits on its wire, and credits on their way back to its sender (both on the timing wheels).
@@ -224,13 +216,9 @@ impl Chan {
         Chan {
             full: 0,
             in_rr: 0,
-            req_vc: 0,
             live: false,
-            granted: false,
             asleep: false,
             held: 0,
-            req: [None; 3],
-            req_vo: [0; 3],
             lat: lat.max(1),
             on_wire: 0,
             credits_back: 0,
@@ -246,14 +234,30 @@ impl Chan {
     }
 }
 
+/// An input's pick in one cycle's routers' pass: the front flit of VC `v` of channel `u` (its `taken` bits
+/// as the pass grants branches), and per branch that could move the output channel asked for and the VC it
+/// would take there.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Req {
+    pub(super) u: u32,
+    pub(super) v: u8,
+    pub(super) f: Flit,
+    pub(super) outs: [u32; 3],
+    pub(super) vos: [u8; 3],
+    /// Branches asked for and not (yet) granted.
+    pub(super) asked: u8,
+    /// Whether any branch was granted.
+    pub(super) granted: bool,
+}
+
 /// The output stage of one channel (a link leaving a router, or an ejection port), kept apart from the
 /// channels so that a cycle's arbitration touches a few dense bytes per output.
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct Arb {
     /// The cycle (plus one) whose requests `input` and `branch` hold; another value: none yet.
     pub(super) stamp: u64,
-    /// The requesting input that comes first round-robin so far, the branch of its flit, and its rank
-    /// (its distance from `out_rr` in the router's input order).
+    /// The request (an index into the cycle's requests) that comes first round-robin so far, the branch of
+    /// its flit, and its rank (its input's distance from `out_rr` in the router's input order).
     pub(super) input: u32,
     pub(super) branch: u8,
     pub(super) rank: u8,

@@ -2,7 +2,7 @@
 //! from its ejection port and injects one, then every router input picks a VC (blind or not) and every
 //! output grants one input round-robin.
 
-use super::channels::{Flit, NO_OWNER, has_credit, pick, take_credit};
+use super::channels::{Flit, NO_OWNER, Req, has_credit, pick, take_credit};
 use super::{Happened, RESPONSE_VC, RouterEvent, RouterNoc, VCS};
 use sim_core::Cycle;
 
@@ -280,20 +280,20 @@ impl RouterNoc {
         }
     }
 
-    /// The branches of the front flit of VC `v` of channel `u` that can move now: output channel per branch.
-    fn movable(&self, u: usize, v: usize) -> ([Option<u32>; 3], [u8; 3]) {
-        let (mut req, mut vos) = ([None; 3], [0u8; 3]);
-        if self.ch[u].len[v] == 0 {
-            return (req, vos);
-        }
+    /// The front flit of VC `v` of channel `u` (which holds one) as a request: per branch that can move now,
+    /// the output channel and the VC it would take there (none: nothing can move).
+    #[inline]
+    fn movable(&self, u: usize, v: usize) -> Req {
         let f = self.rings.front(&self.ch[u], v);
+        let mut r = Req { u: u as u32, v: v as u8, f, outs: [0; 3], vos: [0; 3], asked: 0, granted: false };
         if f.nkids == 1 {
             // One way on (every unicast hop): the flit says where.
             if let Some(vo) = self.fits(f.pkt, f.next as usize, f.next_vc) {
-                req[0] = Some(f.next);
-                vos[0] = vo;
+                r.outs[0] = f.next;
+                r.vos[0] = vo;
+                r.asked = 1;
             }
-            return (req, vos);
+            return r;
         }
         let pk = &self.pkts[f.pkt as usize];
         let h = &pk.hops[f.k as usize];
@@ -303,11 +303,12 @@ impl RouterNoc {
             }
             let kid = &pk.hops[h.kids[b] as usize];
             if let Some(vo) = self.fits(f.pkt, kid.chan as usize, kid.vc) {
-                req[b] = Some(kid.chan);
-                vos[b] = vo;
+                r.outs[b] = kid.chan;
+                r.vos[b] = vo;
+                r.asked |= 1 << b;
             }
         }
-        (req, vos)
+        r
     }
 
     /// The VC on channel `n` that a flit of packet `pkt` asking for VC `vc` takes now, if it can move.
@@ -351,9 +352,9 @@ impl RouterNoc {
             } else if self.p.blind {
                 let v = pick(full, start);
                 self.ch[u].in_rr = (v as u8 + 1) % VCS as u8;
-                let req = self.movable(u, v);
-                if req.0.iter().any(Option::is_some) {
-                    chosen = Some((v, req));
+                let r = self.movable(u, v);
+                if r.asked != 0 {
+                    chosen = Some(r);
                 } else {
                     self.ch[u].hol_cycles += 1;
                     self.stats.hol_cycles += 1;
@@ -367,53 +368,54 @@ impl RouterNoc {
                     if full & (1 << v) == 0 {
                         continue;
                     }
-                    let req = self.movable(u, v);
-                    if req.0.iter().any(Option::is_some) {
+                    let r = self.movable(u, v);
+                    if r.asked != 0 {
                         self.ch[u].in_rr = (v as u8 + 1) % VCS as u8;
-                        chosen = Some((v, req));
+                        chosen = Some(r);
                         break;
                     }
                 }
             }
-            if let Some((v, req)) = chosen {
+            if let Some(r) = chosen {
                 let rank_of = self.in_idx[u];
-                let c = &mut self.ch[u];
-                c.req_vc = v as u8;
-                c.req = req.0;
-                c.req_vo = req.1;
+                let idx = reqs.len() as u32;
                 // Each output grants the requesting input that comes first round-robin from its pointer; the
                 // inputs of a router feed all its outputs in one order (`in_idx`), so the rank is known here.
-                for (b, n) in req.0.iter().enumerate() {
-                    let Some(n) = *n else { continue };
+                for b in 0..3 {
+                    if r.asked & (1 << b) == 0 {
+                        continue;
+                    }
+                    let n = r.outs[b];
                     let o = &mut self.arb[n as usize];
                     let len = o.inputs as u32;
                     let rank = (rank_of as u32 + len - o.out_rr as u32) % len;
                     if o.stamp != now + 1 {
                         o.stamp = now + 1;
                         o.rank = rank as u8;
-                        o.input = u as u32;
+                        o.input = idx;
                         o.branch = b as u8;
                         outs.push(n);
                     } else if (rank as u8) < o.rank {
                         o.rank = rank as u8;
-                        o.input = u as u32;
+                        o.input = idx;
                         o.branch = b as u8;
                     }
                 }
-                reqs.push(u as u32);
+                reqs.push(r);
             }
         }
         for &n in &outs {
             let n = n as usize;
             let o = &mut self.arb[n];
-            let (u, b) = (o.input as usize, o.branch as usize);
+            let (ri, b) = (o.input as usize, o.branch as usize);
+            let r = &mut reqs[ri];
+            let u = r.u as usize;
             o.out_rr = ((self.in_idx[u] as u32 + 1) % o.inputs as u32) as u8;
-            self.ch[u].req[b] = None;
-            let v = self.ch[u].req_vc as usize;
-            let f = self.rings.front(&self.ch[u], v);
-            let kid = self.pkts[f.pkt as usize].hops[f.k as usize].kids[b];
-            let moved = self.flit(f.pkt, kid, f.tail);
-            let vo = self.ch[u].req_vo[b] as usize;
+            r.asked &= !(1 << b);
+            r.f.taken |= 1 << b;
+            r.granted = true;
+            let (f, vo) = (r.f, r.vos[b] as usize);
+            let moved = self.flit(f.pkt, self.pkts[f.pkt as usize].hops[f.k as usize].kids[b], f.tail);
             let tx = &mut self.tx[n];
             take_credit(tx, vo, &self.p);
             // The output VC belongs to the packet until its tail has gone.
@@ -426,31 +428,26 @@ impl RouterNoc {
             self.wires.push(now + c.lat, (n as u32, vo as u8, moved));
             self.make_live(n);
             self.stats.moves += 1;
-            self.rings.front_mut(&self.ch[u], v).taken |= 1 << b;
-            self.ch[u].granted = true;
         }
         // Inputs: a flit every branch of which has taken a copy leaves its buffer; an input whose pick moved
         // nothing lost the cycle.
-        for &u in &reqs {
-            let u = u as usize;
-            let had_req = self.ch[u].req.iter().any(Option::is_some);
-            let v = self.ch[u].req_vc as usize;
-            let done = self.ch[u].len[v] > 0 && {
-                let f = self.rings.front(&self.ch[u], v);
-                f.taken == (1u8 << f.nkids) - 1
-            };
-            let granted = std::mem::take(&mut self.ch[u].granted);
-            if done && granted {
-                let c = &mut self.ch[u];
-                self.rings.pop(c, v);
-                c.credits_back += 1;
-                self.credits.push(now + self.p.credit_delay.max(1), (u as u32, v as u8));
-                self.set_held(u, -1);
-            } else if had_req && !granted {
+        for r in &reqs {
+            let (u, v) = (r.u as usize, r.v as usize);
+            if r.granted {
+                if r.f.taken == (1u8 << r.f.nkids) - 1 {
+                    let c = &mut self.ch[u];
+                    self.rings.pop(c, v);
+                    c.credits_back += 1;
+                    self.credits.push(now + self.p.credit_delay.max(1), (u as u32, v as u8));
+                    self.set_held(u, -1);
+                } else {
+                    // A multicast flit some of whose branches are still to take their copy.
+                    self.rings.front_mut(&self.ch[u], v).taken = r.f.taken;
+                }
+            } else {
                 self.ch[u].hol_cycles += 1;
                 self.stats.hol_cycles += 1;
             }
-            self.ch[u].req = [None; 3];
         }
         self.outs = outs;
         self.reqs = reqs;

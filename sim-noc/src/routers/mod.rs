@@ -34,7 +34,7 @@ mod stepped;
 pub use stepped::RouterTiming;
 
 pub use crate::stepping::{Happened, MULTICAST_VC, Outgoing, RESPONSE_VC, RouterEvent, UNICAST_VC};
-use channels::{Arb, Chan, Flit, Hop, NO_OWNER, Niu, Packet, Rings, Sender, Wheel, has_credit};
+use channels::{Arb, Chan, Flit, Hop, NO_OWNER, Niu, Packet, Req, Rings, Sender, Wheel, has_credit};
 
 use crate::topology::{Dir, LinkId, Topology, TreeNode};
 use sim_core::Cycle;
@@ -148,8 +148,8 @@ pub struct RouterNoc {
     stats: RouterStats,
     scratch_route: Vec<LinkId>,
     outs: Vec<u32>,
-    /// Inputs whose pick could move this cycle.
-    reqs: Vec<u32>,
+    /// This cycle's requests: the inputs whose pick could move, with their flits.
+    reqs: Vec<Req>,
     /// This cycle's router inputs and ejection ports with flits in their buffers (live-list order).
     inputs: Vec<u32>,
     ejects: Vec<u32>,
