@@ -165,6 +165,9 @@ pub struct RouterNoc {
     buffered: u64,
     /// The last cycle a flit moved.
     last_move: u64,
+    /// Cycles without a flit moving, with flits buffered, that count as a deadlock ([`STUCK_CYCLES`], or
+    /// four credit round trips of one hop if longer).
+    stuck_after: u64,
     /// The earliest cycle a flit on a wire, a credit or a queued packet is due (`u64::MAX`: none), once
     /// [`RouterNoc::next_activity`] has looked; every change (a step, a send) forgets it.
     due: Cell<Option<u64>>,
@@ -207,6 +210,10 @@ impl RouterNoc {
             ejects: Vec::new(),
             buffered: 0,
             last_move: 0,
+            stuck_after: {
+                let round_trip = p.hop.max(p.niu_to_router).max(p.router_to_niu).saturating_add(p.credit_delay);
+                STUCK_CYCLES.max(round_trip.saturating_mul(4))
+            },
             due: Cell::new(None),
         };
         let mut ins: Vec<Vec<u32>> = vec![Vec::new(); ports];
@@ -445,10 +452,7 @@ impl RouterNoc {
     /// Flits in buffers that have not moved for [`STUCK_CYCLES`]: the routers are deadlocked. Describes the
     /// first stuck buffer and packet.
     pub fn stuck(&self) -> Option<String> {
-        let p = &self.p;
-        let round_trip = p.hop.max(p.niu_to_router).max(p.router_to_niu).saturating_add(p.credit_delay);
-        let limit = STUCK_CYCLES.max(round_trip.saturating_mul(4));
-        if self.buffered == 0 || self.now.saturating_sub(self.last_move) < limit {
+        if self.buffered == 0 || self.now.saturating_sub(self.last_move) < self.stuck_after {
             return None;
         }
         let links = self.topo.num_links();
