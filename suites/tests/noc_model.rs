@@ -1,5 +1,5 @@
 //! The NoC and DRAM model end to end: multicast lands on exactly the rectangle, linked multicast saves the
-//! path reservation, every data-movement suite runs on both chips, replay of the silicon traces meets its
+//! path reservation, every data-movement suite runs on both chips, a core's writes and reads overlap, replay of the silicon traces meets its
 //! accuracy target and is deterministic, and the heatmap and tt-npe timeline are well formed.
 
 use sim_device::prelude::*;
@@ -93,6 +93,8 @@ fn every_suite_runs_on_both_chips() {
             ("all_from_all", Some("2x2"), false, false),
             ("dram_interleaved", None, false, false),
             ("loopback", None, false, false),
+            ("core_bidirectional", None, false, false),
+            ("core_bidirectional_same_kernel", None, false, false),
         ] {
             let s = Suite::parse(name, &SuiteArgs { grid, linked, loopback, ..Default::default() }).unwrap();
             let rows = run_sweep(&open, &s, &[256, 8192], &[1, 16], &|| ()).unwrap();
@@ -113,6 +115,43 @@ fn every_suite_runs_on_both_chips() {
         let rows = run_sweep(&open, &s, &[65536], &[16], &|| ()).unwrap();
         assert_eq!(rows.iter().map(|r| r.kernel.as_str()).collect::<Vec<_>>(), ["Receiver", "Sender"]);
     }
+}
+
+#[test]
+fn core_bidirectional_writes_and_reads_overlap() {
+    // (0,0) writes to (1,1) and reads from it on NoC0: the write data leaves through (0,0)'s injection port
+    // and the read data enters through its ejection port, so the two directions overlap. From two kernels
+    // each direction takes about as long as alone (one_to_one; one_from_one on NoC1 has another route, so
+    // the read is checked against the write); from one kernel that alternates them, the pair takes about
+    // one direction's time, far less than the two in a row.
+    for arch in [Arch::WormholeB0, Arch::Blackhole] {
+        let open = builtin(arch);
+        let run = |name: &str| {
+            let s = Suite::parse(name, &SuiteArgs::default()).unwrap();
+            run_sweep(&open, &s, &[8192], &[64], &|| ()).unwrap()
+        };
+        let alone = run("one_to_one")[0].latency;
+        let two = run("core_bidirectional");
+        assert_eq!(two.iter().map(|r| r.kernel.as_str()).collect::<Vec<_>>(), ["Sender", "Receiver"], "{arch}");
+        let (w, r) = (two[0].latency, two[1].latency);
+        assert!(w < alone * 1.05 && r < alone * 1.05, "{arch}: write {w}, read {r}, write alone {alone}");
+        let one = run("core_bidirectional_same_kernel");
+        assert_eq!(one.len(), 1, "{arch}");
+        let both = one[0].latency;
+        assert!(both >= alone && both < alone * 1.2, "{arch}: alternating {both}, write alone {alone}");
+    }
+    // The table titles are recognised for --compare.
+    for (title, kind) in [
+        ("Core Bidirectional Packet Sizes", suites::dm_bench::SuiteKind::CoreBidirectional),
+        ("Core Bidirectional Same Kernel Packet Sizes", suites::dm_bench::SuiteKind::CoreBidirectionalSameKernel),
+    ] {
+        let id = suites::dm_bench::recognise(title, &format!("{title}.md")).expect(title);
+        assert_eq!(id.suite.kind, kind);
+        assert_eq!(id.suite.title(), title);
+    }
+    // They run between fixed cores: a grid is refused.
+    let e = Suite::parse("core_bidirectional", &SuiteArgs { grid: Some("2x2"), ..Default::default() }).unwrap_err();
+    assert!(e.to_string().contains("does not apply"), "{e}");
 }
 
 fn traces() -> Option<PathBuf> {

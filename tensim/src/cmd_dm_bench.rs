@@ -241,7 +241,7 @@ pub fn run(a: &DmBenchArgs) -> CliResult<ExitCode> {
                 .map(|(o, v)| if v.is_empty() { format!("[--{o}]") } else { format!("[--{o} {v}]") })
                 .collect();
             let opts = opts.join(" ");
-            say!("  {name:<22} {opts:<42} {what}");
+            say!("  {name:<30} {opts:<42} {what}");
         }
         return Ok(ExitCode::SUCCESS);
     }

@@ -73,6 +73,23 @@ pub fn requestor(k: &mut Dataflow) {
     k.zone_end();
 }
 
+/// `sender_and_requestor.cpp` of the core-bidirectional test: args `[n, bytes, w_local, w_remote, r_local,
+/// r_remote, x, y]`; `n` times a write of `bytes` from `w_local` to the peer's `w_remote` and then a read of
+/// `bytes` from the peer's `r_remote` into `r_local`, on the kernel's NoC; a write barrier, a read barrier.
+pub fn sender_and_requestor(k: &mut Dataflow) {
+    let a: Vec<u32> = (0..8).map(|i| k.get_arg_val(i)).collect();
+    let (n, bytes, w_local, w_remote, r_local, r_remote) = (a[0], a[1], a[2], a[3], a[4], a[5]);
+    let (dst, src) = (k.get_noc_addr(a[6], a[7], w_remote), k.get_noc_addr(a[6], a[7], r_remote));
+    k.zone_begin(zone(k));
+    for _ in 0..n {
+        k.noc_async_write(w_local, dst, bytes);
+        k.noc_async_read(src, r_local, bytes);
+    }
+    k.noc_async_write_barrier();
+    k.noc_async_read_barrier();
+    k.zone_end();
+}
+
 /// `sender_multicast.cpp`: args `[n, bytes, local, remote, x_start, y_start, x_end, y_end, num_dests,
 /// linked, loopback]`; `n − 1` multicasts (linked when asked), a last unlinked one, one write barrier.
 pub fn multicast_sender(k: &mut Dataflow) {

@@ -5,11 +5,15 @@
 //! Sweeps, sizes and the table layout follow tt-metal's; `table` reads measured tables and compares.
 
 pub mod dram_pairing;
+mod grid;
 pub mod kernels;
+mod rows;
 mod suites;
 mod table;
 
-pub use suites::{Grid, Suite, SuiteArgs, SuiteKind, suites};
+pub use grid::Grid;
+pub use rows::PointRow;
+pub use suites::{Suite, SuiteArgs, SuiteKind, suites};
 
 /// A device factory for [`run_sweep`]: the built-in chip of `arch` with its built-in parameters.
 pub fn builtin(arch: sim_device::Arch) -> impl Fn() -> Result<Device, DeviceError> + Sync {

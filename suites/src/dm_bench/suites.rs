@@ -7,68 +7,16 @@
 //! x-outer and y-inner. one_to_one/one_from_one pair (0,0) with (1,1); loopback writes (0,0) to itself;
 //! one_to_all grids start at (0,0) and hold the master (included with loopback, left out without);
 //! one_from_all reads from the 4×4 block (1,1)–(4,4); all_to_all/all_from_all run every core of the grid
-//! against every core, itself included; the DRAM test reads then writes DRAM bank 0 from (0,0).
+//! against every core, itself included; the DRAM test reads then writes DRAM bank 0 from (0,0); the
+//! core-bidirectional tests write (0,0)'s L1 base to (1,1)'s and read back from halfway up (1,1)'s L1 to
+//! halfway up (0,0)'s, on NoC0 — from two kernels (RISCV_0 writes, RISCV_1 reads, both in dynamic NoC mode)
+//! or from one (RISCV_0 alternating a write and a read).
 
+use super::grid::Grid;
 use super::kernels;
+use super::rows::{Measured, PointRow, rows};
 use programs::{OptionError, ProgramError};
-use sim_device::Cycles;
 use sim_device::prelude::*;
-
-/// A grid size option.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Grid {
-    /// `rows × cols` cores.
-    Rc(u32, u32),
-    /// The whole compute grid.
-    Full,
-}
-
-impl Grid {
-    /// Parse `RxC` or `full`.
-    pub fn parse(s: &str) -> Result<Grid, OptionError> {
-        if s == "full" {
-            return Ok(Grid::Full);
-        }
-        let bad = |why: String| OptionError::value("grid", format!("`{s}`"), why);
-        let (r, c) = s.split_once(['x', 'X']).ok_or_else(|| bad("expected RxC (e.g. 4x4) or full".into()))?;
-        let n = |t: &str| {
-            t.trim()
-                .parse::<u32>()
-                .ok()
-                .filter(|v| *v > 0)
-                .ok_or_else(|| bad(format!("`{t}` is not a positive number")))
-        };
-        Ok(Grid::Rc(n(r)?, n(c)?))
-    }
-
-    /// (rows, cols) on the device's compute grid from logical `(x0, y0)`; a grid that does not fit is an error.
-    pub fn fit(self, dev: &Device, origin: (u32, u32)) -> Result<(u32, u32), OptionError> {
-        let g = dev.compute_with_storage_grid_size();
-        let (max_rows, max_cols) = (g.y.saturating_sub(origin.1), g.x.saturating_sub(origin.0));
-        match self {
-            Grid::Full => Ok((max_rows, max_cols)),
-            Grid::Rc(r, c) if r <= max_rows && c <= max_cols => Ok((r, c)),
-            Grid::Rc(r, c) => Err(OptionError::follows(
-                "grid",
-                format!(
-                    "{r}x{c} does not fit: the {} compute grid is {}x{} (rows x columns) and this suite's grid starts at ({},{}); use at most {max_rows}x{max_cols} or `full`",
-                    dev.arch(),
-                    g.y,
-                    g.x,
-                    origin.0,
-                    origin.1
-                ),
-            )),
-        }
-    }
-
-    fn label(&self) -> String {
-        match self {
-            Grid::Full => "Full Grid".into(),
-            Grid::Rc(r, c) => format!("{r}x{c}"),
-        }
-    }
-}
 
 /// Which data-movement test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,6 +39,10 @@ pub enum SuiteKind {
     DramInterleaved,
     /// One core writes to its own L1 through the NoC.
     Loopback,
+    /// One core writes to another from RISCV_0 while its RISCV_1 reads from it, both on NoC0.
+    CoreBidirectional,
+    /// One core's RISCV_0 alternates a write to another core and a read from it, on NoC0.
+    CoreBidirectionalSameKernel,
 }
 
 /// A suite with its options.
@@ -165,36 +117,17 @@ pub fn suites() -> &'static [(&'static str, &'static [SuiteOption], &'static str
             &[],
             "(0,0) reads N x S bytes from DRAM bank 0 (RISCV_1/NoC1), then writes them (RISCV_0/NoC0)",
         ),
+        (
+            "core_bidirectional",
+            &[],
+            "(0,0) writes N x S bytes to (1,1) from RISCV_0 while RISCV_1 reads N x S bytes back, both on NoC0",
+        ),
+        (
+            "core_bidirectional_same_kernel",
+            &[],
+            "(0,0) RISCV_0/NoC0 alternates a write of S bytes to (1,1) and a read of S bytes from it, N times",
+        ),
     ]
-}
-
-/// What one core of a run measured.
-struct Measured {
-    core: CoreCoord,
-    label: &'static str,
-    /// Bytes the core moved (for its bandwidth).
-    bytes: u64,
-}
-
-/// One row of a run.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PointRow {
-    /// The kernel label ("Sender", "Receiver").
-    pub kernel: &'static str,
-    /// Zone length, cycles (median over the label's cores).
-    pub latency: f64,
-    /// Bytes per cycle (median over the label's cores).
-    pub bandwidth: f64,
-    /// Packets stalled beyond router buffering behind another destination's backlog, per worker core at
-    /// an average moment of the run (`Backpressure::stalled_per_tile`).
-    pub stalled_per_tile: f64,
-    /// Whether that is enough to warn (`Backpressure::significant`).
-    pub backpressure: bool,
-    /// The whole run's simulated cycles (launch of the first core to the end of the last).
-    pub run_cycles: Cycles,
-    /// Router inputs' cycles lost to head-of-line blocking over the run, summed over every link and port
-    /// (router-level NoC model only, else 0).
-    pub hol_cycles: u64,
 }
 
 impl Suite {
@@ -224,6 +157,8 @@ impl Suite {
             "all_from_all" => SuiteKind::AllFromAll,
             "dram_interleaved" => SuiteKind::DramInterleaved,
             "loopback" => SuiteKind::Loopback,
+            "core_bidirectional" => SuiteKind::CoreBidirectional,
+            "core_bidirectional_same_kernel" => SuiteKind::CoreBidirectionalSameKernel,
             other => {
                 let names: Vec<&str> = suites().iter().map(|s| s.0).collect();
                 return Err(ProgramError::Unknown(format!("unknown suite `{other}`; available: {}", names.join(", "))));
@@ -311,6 +246,8 @@ impl Suite {
             SuiteKind::AllToAll => format!("All to All {g} Packet Sizes{}", self.what_if()),
             SuiteKind::AllFromAll => format!("All from All {g} Packet Sizes{}", self.what_if()),
             SuiteKind::DramInterleaved => "DRAM Interleaved Packet Sizes".into(),
+            SuiteKind::CoreBidirectional => "Core Bidirectional Packet Sizes".into(),
+            SuiteKind::CoreBidirectionalSameKernel => "Core Bidirectional Same Kernel Packet Sizes".into(),
         }
     }
 
@@ -347,7 +284,12 @@ impl Suite {
     /// Destinations or sources the table's Size is multiplied by.
     pub fn peers(&self, dev: &Device) -> Result<u32, DeviceError> {
         Ok(match self.kind {
-            SuiteKind::OneToOne | SuiteKind::OneFromOne | SuiteKind::Loopback | SuiteKind::DramInterleaved => 1,
+            SuiteKind::OneToOne
+            | SuiteKind::OneFromOne
+            | SuiteKind::Loopback
+            | SuiteKind::DramInterleaved
+            | SuiteKind::CoreBidirectional
+            | SuiteKind::CoreBidirectionalSameKernel => 1,
             SuiteKind::OneToAllMulticast => 1,
             SuiteKind::OneToAllUnicast => self.grid_cores(dev)?.len() as u32 - u32::from(!self.loopback),
             SuiteKind::OneFromAll | SuiteKind::AllToAll | SuiteKind::AllFromAll => self.grid_cores(dev)?.len() as u32,
@@ -374,7 +316,7 @@ impl Suite {
                 k * k
             }
             SuiteKind::OneToAllMulticast => self.grid_cores(dev)?.len() as u64,
-            SuiteKind::DramInterleaved => 2,
+            SuiteKind::DramInterleaved | SuiteKind::CoreBidirectional | SuiteKind::CoreBidirectionalSameKernel => 2,
             _ => self.peers(dev)? as u64,
         })
     }
@@ -393,7 +335,14 @@ impl Suite {
         let reader =
             DataMovementConfig { processor: DataMovementProcessor::RISCV_1, noc: NocId::Noc1, ..Default::default() };
         // One-to-one tests set their single address up before the zone; the rest compute each peer's in it.
-        let in_zone = !matches!(self.kind, SuiteKind::OneToOne | SuiteKind::OneFromOne | SuiteKind::Loopback) as u32;
+        let in_zone = !matches!(
+            self.kind,
+            SuiteKind::OneToOne
+                | SuiteKind::OneFromOne
+                | SuiteKind::Loopback
+                | SuiteKind::CoreBidirectional
+                | SuiteKind::CoreBidirectionalSameKernel
+        ) as u32;
         let peer_args = |n: u32, local: u32, remote: u32, peers: &[(u32, u32)]| {
             let mut a = vec![n, size, local, remote, peers.len() as u32, in_zone];
             for (x, y) in peers {
@@ -493,6 +442,45 @@ impl Suite {
                 }
                 m
             }
+            SuiteKind::CoreBidirectional | SuiteKind::CoreBidirectionalSameKernel => {
+                // Writes go from the master's L1 base to the subordinate's; reads come back from halfway up the
+                // subordinate's L1 to halfway up the master's (dm-tests.md §11).
+                let half = (dev.l1_size_per_core() / 2) as u32;
+                let (sub, bytes) = (xy(dev, CoreCoord::new(1, 1))?, size as u64 * n as u64);
+                if base.max(half) as u64 + size as u64 > dev.l1_size_per_core()
+                    || base as u64 + size as u64 > half as u64
+                {
+                    return Err(DeviceError::api(format!(
+                        "{}: {size} bytes do not fit below and above half of the {} bytes of L1",
+                        self.title(),
+                        dev.l1_size_per_core()
+                    )));
+                }
+                if self.kind == SuiteKind::CoreBidirectional {
+                    // The requestor runs on RISCV_1 but on NoC0 as well, which the test allows by putting both
+                    // kernels in dynamic NoC mode.
+                    let dynamic = DataMovementConfig { noc_mode: NocMode::Dynamic, ..writer };
+                    let k = p.create_kernel(Kernel::dataflow("dm_bench/sender", kernels::sender), master, dynamic)?;
+                    p.set_runtime_args(k, master, &peer_args(n, base, base, &[sub]))?;
+                    let on_noc0 = DataMovementConfig { noc: NocId::Noc0, noc_mode: NocMode::Dynamic, ..reader };
+                    let r =
+                        p.create_kernel(Kernel::dataflow("dm_bench/requestor", kernels::requestor), master, on_noc0)?;
+                    p.set_runtime_args(r, master, &peer_args(n, base + half, base + half, &[sub]))?;
+                    vec![
+                        Measured { core: master, label: "Sender", bytes },
+                        Measured { core: master, label: "Receiver", bytes },
+                    ]
+                } else {
+                    let k = p.create_kernel(
+                        Kernel::dataflow("dm_bench/sender_and_requestor", kernels::sender_and_requestor),
+                        master,
+                        writer,
+                    )?;
+                    p.set_runtime_args(k, master, &[n, size, base, base, base + half, base + half, sub.0, sub.1])?;
+                    // Bandwidth as the test's plots take it: Size × Number over the zone, one direction's bytes.
+                    vec![Measured { core: master, label: "Sender", bytes }]
+                }
+            }
             SuiteKind::DramInterleaved => {
                 let buf = dev.create_buffer(InterleavedBufferConfig {
                     size: 2 * size as u64,
@@ -521,63 +509,5 @@ impl Suite {
         };
         let report = dev.enqueue_program(&p)?;
         Ok(rows(&report, &measured))
-    }
-}
-
-/// The median of `v` (the mean of the two middle values for an even count), as `np.median`.
-fn median(mut v: Vec<f64>) -> f64 {
-    if v.is_empty() {
-        return 0.0;
-    }
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
-}
-
-/// The table rows of a run: per label, the median over its cores of the zone length and of the bandwidth.
-fn rows(r: &RunReport, measured: &[Measured]) -> Vec<PointRow> {
-    let bp = &r.noc.backpressure;
-    let (cycles, tiles) = (r.cycles.0, r.noc.worker_tiles);
-    let (stalled_per_tile, backpressure) = (bp.stalled_per_tile(cycles, tiles), bp.significant(cycles, tiles));
-    let hol_cycles = r.noc.links.iter().map(|l| l.hol_cycles).chain(r.noc.ports.iter().map(|p| p.hol_cycles)).sum();
-    let mut labels: Vec<&'static str> = Vec::new();
-    for m in measured {
-        if !labels.contains(&m.label) {
-            labels.push(m.label);
-        }
-    }
-    labels
-        .into_iter()
-        .map(|label| {
-            let zone = if label == "Receiver" { "RISCV1" } else { "RISCV0" };
-            let (mut lat, mut bw) = (Vec::new(), Vec::new());
-            for m in measured.iter().filter(|m| m.label == label) {
-                if let Some(z) = r.zones.iter().find(|z| z.core == (m.core.x, m.core.y) && z.name == zone) {
-                    let d = (z.end - z.start).0.max(1) as f64;
-                    lat.push(d);
-                    bw.push(m.bytes as f64 / d);
-                }
-            }
-            PointRow {
-                kernel: label,
-                latency: median(lat),
-                bandwidth: median(bw),
-                stalled_per_tile,
-                backpressure,
-                run_cycles: r.cycles,
-                hol_cycles,
-            }
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn median_as_numpy() {
-        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
-        assert_eq!(median(vec![4.0, 1.0, 2.0, 3.0]), 2.5);
     }
 }

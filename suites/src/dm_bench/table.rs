@@ -94,6 +94,10 @@ pub fn recognise(title: &str, file_name: &str) -> Option<TableId> {
         K::AllFromAll
     } else if t.starts_with("dram") {
         K::DramInterleaved
+    } else if t.starts_with("core bidirectional") && t.contains("same kernel") {
+        K::CoreBidirectionalSameKernel
+    } else if t.starts_with("core bidirectional") {
+        K::CoreBidirectional
     } else {
         return None;
     };
