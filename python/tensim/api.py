@@ -165,7 +165,7 @@ def dm_bench(
     """A data-movement suite (``one_to_one``, ``all_to_all`` … — ``dm_bench_suites()`` lists them) over
     ``sizes`` (bytes per transaction) × ``counts``, optionally compared with a measured table (or a folder
     of them: each table runs its own test). Other options by Python name: ``grid="4x4"``, ``linked=True``,
-    ``loopback=True``, ``vcs``, ``noc``, ``dispatch``. ``to_pandas()`` gives the rows,
+    ``loopback=True``, ``vcs``, ``noc``, ``banks``, ``dispatch``. ``to_pandas()`` gives the rows,
     ``to_pandas("comparison")`` simulated against measured cycles."""
     opts = dict(options, arch=arch, compare=compare, sizes=sizes, counts=counts)
     return _bench("dm-bench", [suite], opts, params, "tensim.dm_bench()")

@@ -93,6 +93,7 @@ fn every_suite_runs_on_both_chips() {
             ("all_from_all", Some("2x2"), false, false),
             ("dram_interleaved", None, false, false),
             ("loopback", None, false, false),
+            ("dram_sharded", None, false, false),
             ("core_bidirectional", None, false, false),
             ("core_bidirectional_same_kernel", None, false, false),
         ] {
@@ -152,6 +153,27 @@ fn core_bidirectional_writes_and_reads_overlap() {
     // They run between fixed cores: a grid is refused.
     let e = Suite::parse("core_bidirectional", &SuiteArgs { grid: Some("2x2"), ..Default::default() }).unwrap_err();
     assert!(e.to_string().contains("does not apply"), "{e}");
+}
+
+#[test]
+fn dram_sharded_reads_spread_over_banks_up_to_the_cores_port() {
+    // One core reading the same bytes from one bank or from every bank: the banks serve in parallel, so more
+    // banks move more bytes per cycle, but never more than the reading NIU takes in (a flit per cycle).
+    for arch in [Arch::WormholeB0, Arch::Blackhole] {
+        let open = builtin(arch);
+        let flit = Device::builtin(arch).unwrap().params().noc.flit_bytes as f64;
+        let bw = |banks: Option<u32>| {
+            let s = Suite::parse("dram_sharded", &SuiteArgs { banks, ..Default::default() }).unwrap();
+            let rows = run_sweep(&open, &s, &[65536], &[16], &|| ()).unwrap();
+            assert_eq!(rows.len(), 1, "{arch}");
+            rows[0].bandwidth
+        };
+        let (one, all) = (bw(Some(1)), bw(None));
+        assert!(all > one * 1.2, "{arch}: every bank {all} B/cycle, one bank {one}");
+        assert!(all <= flit * 1.001, "{arch}: {all} B/cycle beyond the NIU's {flit}");
+    }
+    let id = suites::dm_bench::recognise("DRAM Sharded Read Packet Sizes", "x.md").expect("recognised");
+    assert_eq!(id.suite.kind, suites::dm_bench::SuiteKind::DramSharded);
 }
 
 fn traces() -> Option<PathBuf> {

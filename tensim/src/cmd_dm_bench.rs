@@ -55,6 +55,9 @@ pub struct DmBenchArgs {
     /// All to all, all from all: the NoC the kernels use, 0 or 1 (default: the test's, NoC0 for writes, NoC1 for reads).
     #[arg(allow_negative_numbers = true, long, value_name = "0|1", value_parser = whole_u32)]
     noc: Option<u32>,
+    /// DRAM sharded read: the DRAM banks the buffer is sharded over, 1..=the chip's (default: every bank).
+    #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = whole_u32)]
+    banks: Option<u32>,
     /// Bytes per transaction, 1..=65536 (default: one flit up to 64 KiB, doubling).
     #[arg(allow_negative_numbers = true, long, value_delimiter = ',', value_name = "S,S,…", value_parser = whole_u32)]
     sizes: Option<Vec<u32>>,
@@ -258,8 +261,14 @@ pub fn run(a: &DmBenchArgs) -> CliResult<ExitCode> {
     let measured = a.compare.as_deref().map(|p| measured_table(p, &dev)).transpose()?;
     let suite = match (a.suite.as_deref(), &measured) {
         (Some(name), m) => {
-            let args =
-                SuiteArgs { grid: a.grid.as_deref(), linked: a.linked, loopback: a.loopback, vcs: a.vcs, noc: a.noc };
+            let args = SuiteArgs {
+                grid: a.grid.as_deref(),
+                linked: a.linked,
+                loopback: a.loopback,
+                vcs: a.vcs,
+                noc: a.noc,
+                banks: a.banks,
+            };
             let s = Suite::parse(name, &args)?;
             if let Some(m) = m
                 && m.suite != s
@@ -274,9 +283,9 @@ pub fn run(a: &DmBenchArgs) -> CliResult<ExitCode> {
             s
         }
         (None, Some(m)) => {
-            if a.grid.is_some() || a.linked || a.loopback || a.vcs.is_some() || a.noc.is_some() {
+            if a.grid.is_some() || a.linked || a.loopback || a.vcs.is_some() || a.noc.is_some() || a.banks.is_some() {
                 return Err(CliError::User(
-                    "--grid, --linked, --loopback, --vcs and --noc choose a suite; with --compare and no suite name the table's own test is run".into(),
+                    "--grid, --linked, --loopback, --vcs, --noc and --banks choose a suite; with --compare and no suite name the table's own test is run".into(),
                 ));
             }
             m.suite
@@ -365,11 +374,12 @@ fn compare_dir(
         || a.loopback
         || a.vcs.is_some()
         || a.noc.is_some()
+        || a.banks.is_some()
         || a.sizes.is_some()
         || a.counts.is_some()
     {
         return Err(CliError::User(
-            "--compare DIR runs each table's own test: leave out the suite name, --grid, --linked, --loopback, --vcs, --noc, --sizes and --counts".into(),
+            "--compare DIR runs each table's own test: leave out the suite name, --grid, --linked, --loopback, --vcs, --noc, --banks, --sizes and --counts".into(),
         ));
     }
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)

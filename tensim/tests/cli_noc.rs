@@ -51,6 +51,7 @@ fn dm_bench_lists_suites_and_prints_tt_metal_tables() {
         "all_from_all",
         "dram_interleaved",
         "loopback",
+        "dram_sharded",
         "core_bidirectional",
         "core_bidirectional_same_kernel",
     ] {

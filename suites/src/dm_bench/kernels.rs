@@ -90,6 +90,28 @@ pub fn sender_and_requestor(k: &mut Dataflow) {
     k.zone_end();
 }
 
+/// `dram_sharded_read.cpp`: args `[n, banks, pages, page, dram, local]`; `n` times, for each bank in turn,
+/// the read state set to the bank's `dram` for one `page`-byte packet, then `pages` one-packet reads of
+/// consecutive pages into consecutive L1 from `local` (the same L1 each time round); one read barrier.
+pub fn dram_sharded_reader(k: &mut Dataflow) {
+    let a: Vec<u32> = (0..6).map(|i| k.get_arg_val(i)).collect();
+    let (n, banks, pages, page, dram, local) = (a[0], a[1], a[2], a[3], a[4], a[5]);
+    k.zone_begin(zone(k));
+    for _ in 0..n {
+        let mut l1 = local;
+        for b in 0..banks {
+            let src = k.get_noc_addr_from_bank_id::<true>(b, dram);
+            k.noc_async_read_one_packet_set_state(src, page);
+            for i in 0..pages {
+                k.noc_async_read_one_packet_with_state(dram + i * page, l1);
+                l1 += page;
+            }
+        }
+    }
+    k.noc_async_read_barrier();
+    k.zone_end();
+}
+
 /// `sender_multicast.cpp`: args `[n, bytes, local, remote, x_start, y_start, x_end, y_end, num_dests,
 /// linked, loopback]`; `n − 1` multicasts (linked when asked), a last unlinked one, one write barrier.
 pub fn multicast_sender(k: &mut Dataflow) {

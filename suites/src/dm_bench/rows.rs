@@ -8,6 +8,8 @@ use sim_device::prelude::*;
 pub(super) struct Measured {
     pub(super) core: CoreCoord,
     pub(super) label: &'static str,
+    /// The profiler zone of its measuring kernel (`RISCV0` or `RISCV1`).
+    pub(super) zone: &'static str,
     /// Bytes the core moved (for its bandwidth).
     pub(super) bytes: u64,
 }
@@ -58,10 +60,9 @@ pub(super) fn rows(r: &RunReport, measured: &[Measured]) -> Vec<PointRow> {
     labels
         .into_iter()
         .map(|label| {
-            let zone = if label == "Receiver" { "RISCV1" } else { "RISCV0" };
             let (mut lat, mut bw) = (Vec::new(), Vec::new());
             for m in measured.iter().filter(|m| m.label == label) {
-                if let Some(z) = r.zones.iter().find(|z| z.core == (m.core.x, m.core.y) && z.name == zone) {
+                if let Some(z) = r.zones.iter().find(|z| z.core == (m.core.x, m.core.y) && z.name == m.zone) {
                     let d = (z.end - z.start).0.max(1) as f64;
                     lat.push(d);
                     bw.push(m.bytes as f64 / d);

@@ -18,6 +18,9 @@ use super::rows::{Measured, PointRow, rows};
 use programs::{OptionError, ProgramError};
 use sim_device::prelude::*;
 
+/// The DRAM sharded read test's page: one bf16 32×32 tile.
+const DRAM_SHARDED_PAGE: u32 = 2048;
+
 /// Which data-movement test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SuiteKind {
@@ -43,6 +46,8 @@ pub enum SuiteKind {
     CoreBidirectional,
     /// One core's RISCV_0 alternates a write to another core and a read from it, on NoC0.
     CoreBidirectionalSameKernel,
+    /// One core reads a DRAM buffer sharded over the banks, page by page, bank after bank.
+    DramSharded,
 }
 
 /// A suite with its options.
@@ -61,6 +66,8 @@ pub struct Suite {
     /// All to all, all from all: the NoC the kernels use, when not the test's own (NoC0 for writes, NoC1
     /// for reads).
     pub noc: Option<NocId>,
+    /// DRAM sharded read: the banks the buffer is sharded over, `0..banks` (`None`: every bank).
+    pub banks: Option<u32>,
 }
 
 /// The options that choose a suite (the CLI's, bare).
@@ -76,6 +83,8 @@ pub struct SuiteArgs<'a> {
     pub vcs: Option<u32>,
     /// `noc`: 0 or 1.
     pub noc: Option<u32>,
+    /// `banks`: 1 or more.
+    pub banks: Option<u32>,
 }
 
 /// An optional option of a suite: its bare name and the values it takes (empty for a switch).
@@ -118,6 +127,11 @@ pub fn suites() -> &'static [(&'static str, &'static [SuiteOption], &'static str
             "(0,0) reads N x S bytes from DRAM bank 0 (RISCV_1/NoC1), then writes them (RISCV_0/NoC0)",
         ),
         (
+            "dram_sharded",
+            &[("banks", "N")],
+            "(0,0) RISCV_0/NoC0 reads S bytes from each DRAM bank (2 KiB pages, bank after bank), N times over; one read barrier (default every bank)",
+        ),
+        (
             "core_bidirectional",
             &[],
             "(0,0) writes N x S bytes to (1,1) from RISCV_0 while RISCV_1 reads N x S bytes back, both on NoC0",
@@ -146,7 +160,7 @@ impl Suite {
 
     /// A suite by name with the CLI's options; options that do not apply are errors.
     pub fn parse(name: &str, args: &SuiteArgs<'_>) -> Result<Suite, ProgramError> {
-        let SuiteArgs { grid, linked, loopback, vcs, noc } = *args;
+        let SuiteArgs { grid, linked, loopback, vcs, noc, banks } = *args;
         let kind = match name {
             "one_to_one" => SuiteKind::OneToOne,
             "one_from_one" => SuiteKind::OneFromOne,
@@ -157,6 +171,7 @@ impl Suite {
             "all_from_all" => SuiteKind::AllFromAll,
             "dram_interleaved" => SuiteKind::DramInterleaved,
             "loopback" => SuiteKind::Loopback,
+            "dram_sharded" => SuiteKind::DramSharded,
             "core_bidirectional" => SuiteKind::CoreBidirectional,
             "core_bidirectional_same_kernel" => SuiteKind::CoreBidirectionalSameKernel,
             other => {
@@ -197,6 +212,14 @@ impl Suite {
             Some(1) => Some(NocId::Noc1),
             Some(n) => return Err(OptionError::value("noc", n, "give 0 or 1").into()),
         };
+        if let Some(b) = banks {
+            if kind != SuiteKind::DramSharded {
+                return Err(OptionError::follows("banks", format!("applies to dram_sharded only, not {name}")).into());
+            }
+            if b == 0 {
+                return Err(OptionError::value("banks", b, "give at least one DRAM bank").into());
+            }
+        }
         let uses_grid = matches!(
             kind,
             SuiteKind::OneToAllUnicast
@@ -227,7 +250,7 @@ impl Suite {
             )
             .into());
         }
-        Ok(Suite { kind, grid, linked, loopback, vcs: vcs.unwrap_or(1), noc })
+        Ok(Suite { kind, grid, linked, loopback, vcs: vcs.unwrap_or(1), noc, banks })
     }
 
     /// The title of its table.
@@ -246,6 +269,10 @@ impl Suite {
             SuiteKind::AllToAll => format!("All to All {g} Packet Sizes{}", self.what_if()),
             SuiteKind::AllFromAll => format!("All from All {g} Packet Sizes{}", self.what_if()),
             SuiteKind::DramInterleaved => "DRAM Interleaved Packet Sizes".into(),
+            SuiteKind::DramSharded => match self.banks {
+                None => "DRAM Sharded Read Packet Sizes".into(),
+                Some(b) => format!("DRAM Sharded Read Packet Sizes ({b} banks)"),
+            },
             SuiteKind::CoreBidirectional => "Core Bidirectional Packet Sizes".into(),
             SuiteKind::CoreBidirectionalSameKernel => "Core Bidirectional Same Kernel Packet Sizes".into(),
         }
@@ -271,7 +298,22 @@ impl Suite {
     /// The peers of the master (or of every core, for all-to-all), in `corerange_to_cores` order.
     /// The suite's grid fits `dev` (checked before a sweep, so that the error names the option).
     pub fn check_fits(&self, dev: &Device) -> Result<(), OptionError> {
+        if let Some(b) = self.banks {
+            let have = dev.num_dram_channels() as u32;
+            if b > have {
+                return Err(OptionError::value(
+                    "banks",
+                    b,
+                    format!("the {} has {have} DRAM banks; give 1..={have}", dev.arch()),
+                ));
+            }
+        }
         self.grid.fit(dev, self.origin()).map(|_| ())
+    }
+
+    /// DRAM sharded read: the banks read.
+    fn dram_banks(&self, dev: &Device) -> u32 {
+        self.banks.unwrap_or(dev.num_dram_channels() as u32)
     }
 
     fn grid_cores(&self, dev: &Device) -> Result<Vec<CoreCoord>, DeviceError> {
@@ -291,6 +333,7 @@ impl Suite {
             | SuiteKind::CoreBidirectional
             | SuiteKind::CoreBidirectionalSameKernel => 1,
             SuiteKind::OneToAllMulticast => 1,
+            SuiteKind::DramSharded => self.dram_banks(dev),
             SuiteKind::OneToAllUnicast => self.grid_cores(dev)?.len() as u32 - u32::from(!self.loopback),
             SuiteKind::OneFromAll | SuiteKind::AllToAll | SuiteKind::AllFromAll => self.grid_cores(dev)?.len() as u32,
         })
@@ -299,7 +342,9 @@ impl Suite {
     /// NoC packets one (size, count) point delivers (the work estimate of a sweep): a multicast packet is
     /// delivered, and simulated, once per destination of its grid.
     pub fn packets(&self, dev: &Device, size: u32, n: u32) -> Result<u64, DeviceError> {
-        let per = size.div_ceil(dev.params().noc.max_burst_bytes).max(1) as u64 * n as u64;
+        let packet =
+            if self.kind == SuiteKind::DramSharded { DRAM_SHARDED_PAGE } else { dev.params().noc.max_burst_bytes };
+        let per = size.div_ceil(packet).max(1) as u64 * n as u64;
         Ok(per * self.deliveries(dev)?)
     }
 
@@ -316,6 +361,7 @@ impl Suite {
                 k * k
             }
             SuiteKind::OneToAllMulticast => self.grid_cores(dev)?.len() as u64,
+            SuiteKind::DramSharded => self.dram_banks(dev) as u64,
             SuiteKind::DramInterleaved | SuiteKind::CoreBidirectional | SuiteKind::CoreBidirectionalSameKernel => 2,
             _ => self.peers(dev)? as u64,
         })
@@ -357,12 +403,12 @@ impl Suite {
                     if self.kind == SuiteKind::Loopback { (master, base + size) } else { (CoreCoord::new(1, 1), base) };
                 let k = p.create_kernel(Kernel::dataflow("dm_bench/sender", kernels::sender), master, writer)?;
                 p.set_runtime_args(k, master, &peer_args(n, base, remote, &[xy(dev, peer)?]))?;
-                vec![Measured { core: master, label: "Sender", bytes: size as u64 * n as u64 }]
+                vec![Measured { core: master, label: "Sender", zone: "RISCV0", bytes: size as u64 * n as u64 }]
             }
             SuiteKind::OneFromOne => {
                 let k = p.create_kernel(Kernel::dataflow("dm_bench/requestor", kernels::requestor), master, reader)?;
                 p.set_runtime_args(k, master, &peer_args(n, base, base, &[xy(dev, CoreCoord::new(1, 1))?]))?;
-                vec![Measured { core: master, label: "Receiver", bytes: size as u64 * n as u64 }]
+                vec![Measured { core: master, label: "Receiver", zone: "RISCV1", bytes: size as u64 * n as u64 }]
             }
             SuiteKind::OneToAllUnicast => {
                 // Without loopback the destinations are the grid less the master, as sub-ranges: the columns
@@ -388,7 +434,12 @@ impl Suite {
                 let k =
                     p.create_kernel(Kernel::dataflow("dm_bench/sender_unicast", kernels::sender), master, writer)?;
                 p.set_runtime_args(k, master, &peer_args(n, base, remote, &peers))?;
-                vec![Measured { core: master, label: "Sender", bytes: size as u64 * n as u64 * peers.len() as u64 }]
+                vec![Measured {
+                    core: master,
+                    label: "Sender",
+                    zone: "RISCV0",
+                    bytes: size as u64 * n as u64 * peers.len() as u64,
+                }]
             }
             SuiteKind::OneToAllMulticast => {
                 let cores = self.grid_cores(dev)?;
@@ -407,24 +458,29 @@ impl Suite {
                 let args =
                     [n, size, base, remote, s.0, s.1, e.0, e.1, num_dests, self.linked as u32, self.loopback as u32];
                 p.set_runtime_args(k, master, &args)?;
-                vec![Measured { core: master, label: "Sender", bytes: size as u64 * n as u64 }]
+                vec![Measured { core: master, label: "Sender", zone: "RISCV0", bytes: size as u64 * n as u64 }]
             }
             SuiteKind::OneFromAll => {
                 let peers: Vec<(u32, u32)> =
                     self.grid_cores(dev)?.into_iter().map(|c| xy(dev, c)).collect::<Result<_, _>>()?;
                 let k = p.create_kernel(Kernel::dataflow("dm_bench/gatherer", kernels::requestor), master, reader)?;
                 p.set_runtime_args(k, master, &peer_args(n, base, base, &peers))?;
-                vec![Measured { core: master, label: "Receiver", bytes: size as u64 * n as u64 * peers.len() as u64 }]
+                vec![Measured {
+                    core: master,
+                    label: "Receiver",
+                    zone: "RISCV1",
+                    bytes: size as u64 * n as u64 * peers.len() as u64,
+                }]
             }
             SuiteKind::AllToAll | SuiteKind::AllFromAll => {
                 let cores = self.grid_cores(dev)?;
                 let peers: Vec<(u32, u32)> = cores.iter().map(|&c| xy(dev, c)).collect::<Result<_, _>>()?;
                 let set = CoreRangeSet::new(cores.iter().map(|&c| CoreRange::single(c)).collect())?;
                 let read = self.kind == SuiteKind::AllFromAll;
-                let (body, mut cfg, label, name): (fn(&mut Dataflow), _, _, _) = if read {
-                    (kernels::requestor, reader, "Receiver", "dm_bench/requestor")
+                let (body, mut cfg, label, zone, name): (fn(&mut Dataflow), _, _, _, _) = if read {
+                    (kernels::requestor, reader, "Receiver", "RISCV1", "dm_bench/requestor")
                 } else {
-                    (kernels::sender, writer, "Sender", "dm_bench/sender")
+                    (kernels::sender, writer, "Sender", "RISCV0", "dm_bench/sender")
                 };
                 if let Some(n) = self.noc {
                     cfg.noc = n;
@@ -438,7 +494,7 @@ impl Suite {
                 let mut m = Vec::new();
                 for &c in &cores {
                     p.set_runtime_args(k, c, &args)?;
-                    m.push(Measured { core: c, label, bytes: size as u64 * n as u64 * peers.len() as u64 });
+                    m.push(Measured { core: c, label, zone, bytes: size as u64 * n as u64 * peers.len() as u64 });
                 }
                 m
             }
@@ -467,8 +523,8 @@ impl Suite {
                         p.create_kernel(Kernel::dataflow("dm_bench/requestor", kernels::requestor), master, on_noc0)?;
                     p.set_runtime_args(r, master, &peer_args(n, base + half, base + half, &[sub]))?;
                     vec![
-                        Measured { core: master, label: "Sender", bytes },
-                        Measured { core: master, label: "Receiver", bytes },
+                        Measured { core: master, label: "Sender", zone: "RISCV0", bytes },
+                        Measured { core: master, label: "Receiver", zone: "RISCV1", bytes },
                     ]
                 } else {
                     let k = p.create_kernel(
@@ -478,8 +534,40 @@ impl Suite {
                     )?;
                     p.set_runtime_args(k, master, &[n, size, base, base, base + half, base + half, sub.0, sub.1])?;
                     // Bandwidth as the test's plots take it: Size × Number over the zone, one direction's bytes.
-                    vec![Measured { core: master, label: "Sender", bytes }]
+                    vec![Measured { core: master, label: "Sender", zone: "RISCV0", bytes }]
                 }
+            }
+            SuiteKind::DramSharded => {
+                // One page of `size` bytes per bank at the same address in every bank (an interleaved buffer
+                // of one page per bank is exactly that), read as the test's 2 KiB pages into consecutive L1.
+                let channels = dev.num_dram_channels() as u64;
+                let banks = self.dram_banks(dev);
+                let (page, pages) = (size.min(DRAM_SHARDED_PAGE), size.div_ceil(DRAM_SHARDED_PAGE));
+                let l1_bytes = banks as u64 * pages as u64 * page as u64;
+                if base as u64 + l1_bytes > dev.l1_size_per_core() {
+                    return Err(DeviceError::api(format!(
+                        "{}: {banks} banks x {size} bytes do not fit in the {} bytes of L1 above {base}; give fewer --banks or smaller --sizes",
+                        self.title(),
+                        dev.l1_size_per_core()
+                    )));
+                }
+                let shard = pages as u64 * page as u64;
+                let buf = dev.create_buffer(InterleavedBufferConfig {
+                    size: channels * shard,
+                    page_size: shard,
+                    buffer_type: BufferType::Dram,
+                })?;
+                let k = p.create_kernel(
+                    Kernel::dataflow("dm_bench/dram_sharded_read", kernels::dram_sharded_reader),
+                    master,
+                    writer,
+                )?;
+                p.set_runtime_args(k, master, &[n, banks, pages, page, buf.address(), base])?;
+                let report = dev.enqueue_program(&p)?;
+                dev.deallocate_buffer(&buf)?;
+                let bytes = l1_bytes * n as u64;
+                // The reads run on RISCV_0 (zone RISCV0).
+                return Ok(rows(&report, &[Measured { core: master, label: "Receiver", zone: "RISCV0", bytes }]));
             }
             SuiteKind::DramInterleaved => {
                 let buf = dev.create_buffer(InterleavedBufferConfig {
@@ -501,8 +589,8 @@ impl Suite {
                 return Ok(rows(
                     &report,
                     &[
-                        Measured { core: master, label: "Receiver", bytes },
-                        Measured { core: master, label: "Sender", bytes },
+                        Measured { core: master, label: "Receiver", zone: "RISCV1", bytes },
+                        Measured { core: master, label: "Sender", zone: "RISCV0", bytes },
                     ],
                 ));
             }

@@ -92,6 +92,8 @@ pub fn recognise(title: &str, file_name: &str) -> Option<TableId> {
         K::AllToAll
     } else if t.starts_with("all from all") {
         K::AllFromAll
+    } else if t.starts_with("dram sharded") {
+        K::DramSharded
     } else if t.starts_with("dram") {
         K::DramInterleaved
     } else if t.starts_with("core bidirectional") && t.contains("same kernel") {
@@ -125,6 +127,7 @@ pub fn recognise(title: &str, file_name: &str) -> Option<TableId> {
             loopback: one_to_all && loopback.unwrap_or(false),
             vcs: 1,
             noc: None,
+            banks: None,
         },
         loopback_known: !one_to_all || loopback.is_some(),
     })
