@@ -104,6 +104,10 @@ def test_dm_bench_without_table_and_suites():
     b = tensim.dm_bench("loopback", sizes=[2048], counts=[1, 2])
     assert len(b.rows) == 2 and b.compare is None
     assert "one_to_one" in tensim.dm_bench_suites()
+    # A suite option by its Python name: the banks a DRAM sharded read spreads over.
+    one, every = (tensim.dm_bench("dram_sharded", sizes=[65536], counts=[4], **o) for o in ({"banks": 1}, {}))
+    assert one.rows[0]["size"] == 65536 and every.rows[0]["size"] == 12 * 65536
+    assert every.rows[0]["bandwidth"] > one.rows[0]["bandwidth"]
 
 
 def test_gemm_bench_and_replay(calibration):
