@@ -546,7 +546,7 @@ impl Suite {
                 let l1_bytes = banks as u64 * pages as u64 * page as u64;
                 if base as u64 + l1_bytes > dev.l1_size_per_core() {
                     return Err(DeviceError::api(format!(
-                        "{}: {banks} banks x {size} bytes do not fit in the {} bytes of L1 above {base}; give fewer --banks or smaller --sizes",
+                        "{}: {banks} banks x {size} bytes do not fit in the {} bytes of L1 above {base}; give fewer banks or smaller sizes",
                         self.title(),
                         dev.l1_size_per_core()
                     )));
