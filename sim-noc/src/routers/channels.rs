@@ -311,6 +311,10 @@ pub(super) struct Niu {
     /// Whether the front packet of each queue, one with a path reservation, has been taken up.
     pub(super) taken: [bool; 2],
     pub(super) live: bool,
+    /// Whether it sleeps: the front packet of every queue holding one could go now but for a credit on its
+    /// injection port. Nothing but a credit coming back on that port or a packet sent to the NIU changes
+    /// that, so the injection pass skips it until one of them wakes it.
+    pub(super) asleep: bool,
 }
 
 /// One VC of a channel as its sender sees it.

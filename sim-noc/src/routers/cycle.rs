@@ -65,7 +65,12 @@ impl RouterNoc {
         }
         self.wires.put_back(now, arrivals);
         let credits = self.credits.take(now);
+        let (first_inject, first_eject_ch) = (self.inject(0) as u32, self.eject(0) as u32);
         for &(c, v) in &credits {
+            if (first_inject..first_eject_ch).contains(&c) {
+                // A credit for an NIU's injection port wakes the NIU if it sleeps for want of one.
+                self.nius[(c - first_inject) as usize].asleep = false;
+            }
             self.ch[c as usize].credits_back -= 1;
             let tx = &mut self.tx[c as usize];
             if tx.vc[v as usize].out > r {
@@ -198,6 +203,12 @@ impl RouterNoc {
             let port = self.live_nius[idx] as usize;
             let i = self.inject(port);
             let niu = &self.nius[port];
+            if niu.asleep {
+                continue;
+            }
+            // Whether every queue with a packet could go but for a credit on its VC (then nothing changes for
+            // this NIU until a credit comes back or a packet is sent: it sleeps, see `Niu::asleep`).
+            let mut credit_bound = true;
             let order = if niu.promised[1] && !niu.promised[0] {
                 [1, 0]
             } else if niu.promised[0] {
@@ -214,6 +225,7 @@ impl RouterNoc {
                 // A paced packet waits for the NIU to be done with the one before.
                 let take_up = if pk.ser > 0 { pk.ready.max(niu.free_at) } else { pk.ready };
                 if sent == 0 && pk.setup > 0 && !niu.taken[qi] {
+                    credit_bound = false;
                     if take_up > now {
                         continue;
                     }
@@ -233,11 +245,16 @@ impl RouterNoc {
                 } else {
                     take_up
                 };
-                if earliest > now || !has_credit(&self.tx[i], vo, &self.p) {
+                if earliest > now {
+                    credit_bound = false;
+                    continue;
+                }
+                if !has_credit(&self.tx[i], vo, &self.p) {
                     continue;
                 }
                 let o = self.tx[i].vc[vo].owner;
                 if o != NO_OWNER && o != p {
+                    credit_bound = false;
                     continue;
                 }
                 let pk = &self.pkts[p as usize];
@@ -275,7 +292,11 @@ impl RouterNoc {
                 } else {
                     self.tx[i].vc[vo].owner = p;
                 }
+                credit_bound = false;
                 break;
+            }
+            if credit_bound && self.p.skip_blocked {
+                self.nius[port].asleep = true;
             }
         }
     }

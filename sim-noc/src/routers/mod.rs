@@ -337,6 +337,7 @@ impl RouterNoc {
             && self.tx[i].vc[s.vc as usize].owner == NO_OWNER
             && has_credit(&self.tx[i], s.vc as usize, &self.p);
         let niu = &mut self.nius[port];
+        niu.asleep = false;
         if qi == 1 {
             // Responses by ready time (stable).
             let pos = niu.q[1].iter().rposition(|&q| self.pkts[q as usize].ready <= s.ready.0).map_or(0, |p| p + 1);

@@ -414,3 +414,44 @@ fn hops_longer_than_the_deadlock_window_are_waited_for() {
     assert!(r.stuck().is_none(), "{:?}", r.stuck());
     assert!(ev.iter().any(|e| matches!(e.what, Happened::Arrived(_))), "the packet arrived");
 }
+
+#[test]
+fn an_niu_waiting_for_credits_still_sends_what_it_is_given() {
+    // A multicast with no destination fills its first router and never moves again: its NIU's injection
+    // port runs out of credits on the multicast VC for good, and the NIU sleeps. A response sent from that
+    // NIU afterwards, on a VC with credits, still leaves at once (sending wakes the NIU).
+    let mut r = RouterNoc::new(GridSize::new(10, 12), params());
+    let rect = crate::topology::Rect { x0: 3, x1: 4, y0: 3, y1: 4 };
+    let tree = r.topo.broadcast_tree(NocId::Noc0, at(1, 1), rect);
+    r.send(Outgoing {
+        noc: NocId::Noc0,
+        src: at(1, 1),
+        dests: &[],
+        tree: Some(&tree),
+        payload: 4096,
+        ready: Cycle(0),
+        vc: super::MULTICAST_VC,
+        paced: true,
+        setup: 0,
+        token: 1,
+    });
+    let mut ev = Vec::new();
+    r.advance(Cycle(1_000), &mut ev);
+    assert!(r.nius[r.topo.niu_index(at(1, 1), NocId::Noc0)].asleep, "the NIU waits for credits");
+    let t = Cycle(1_000);
+    r.send(Outgoing {
+        noc: NocId::Noc0,
+        src: at(1, 1),
+        dests: &[at(2, 1)],
+        tree: None,
+        payload: 64,
+        ready: t,
+        vc: super::RESPONSE_VC,
+        paced: true,
+        setup: 0,
+        token: 2,
+    });
+    r.advance(Cycle(2_000), &mut ev);
+    let arrived = ev.iter().find(|e| e.token == 2 && matches!(e.what, Happened::Arrived(_))).map(|e| e.at);
+    assert!(arrived.is_some_and(|a| a.0 < t.0 + 100), "the response arrived at {arrived:?}");
+}
