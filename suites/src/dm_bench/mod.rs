@@ -12,7 +12,6 @@ mod suites;
 mod table;
 
 pub use grid::Grid;
-pub use rows::PointRow;
 pub use suites::{Suite, SuiteArgs, SuiteKind, suites};
 
 /// A device factory for [`run_sweep`]: the built-in chip of `arch` with its built-in parameters.
@@ -73,22 +72,11 @@ fn run_point(
     // The suites' kernels never read the bytes they move: time the traffic without copying payloads.
     dev.set_timing_only(true);
     let peers = suite.peers(&dev)?;
-    Ok(suite
-        .run(&mut dev, s, n)?
-        .into_iter()
-        .map(|p| Row {
-            kernel: p.kernel.to_string(),
-            run_host_id: id,
-            size: s * peers,
-            count: n,
-            latency: p.latency,
-            bandwidth: p.bandwidth,
-            stalled_per_tile: p.stalled_per_tile,
-            backpressure: p.backpressure,
-            run_cycles: p.run_cycles,
-            hol_cycles: p.hol_cycles,
-        })
-        .collect())
+    let mut rows = suite.run(&mut dev, s, n)?;
+    for r in &mut rows {
+        (r.run_host_id, r.size, r.count) = (id, s * peers, n);
+    }
+    Ok(rows)
 }
 
 /// Run `suite` over every (count, size) pair (counts outer, sizes inner, as tt-metal numbers its runs) and

@@ -1,7 +1,8 @@
 //! A run's table rows: per kernel label, the median over the measuring cores of their zone lengths and of
-//! their bandwidths (bytes moved / zone length), with the run's NoC figures.
+//! their bandwidths (bytes moved / zone length), with the run's NoC figures (the sweep adds the run number,
+//! size and count).
 
-use sim_device::Cycles;
+use super::table::Row;
 use sim_device::prelude::*;
 
 /// What one core of a run measured.
@@ -12,27 +13,6 @@ pub(super) struct Measured {
     pub(super) zone: &'static str,
     /// Bytes the core moved (for its bandwidth).
     pub(super) bytes: u64,
-}
-
-/// One row of a run.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PointRow {
-    /// The kernel label ("Sender", "Receiver").
-    pub kernel: &'static str,
-    /// Zone length, cycles (median over the label's cores).
-    pub latency: f64,
-    /// Bytes per cycle (median over the label's cores).
-    pub bandwidth: f64,
-    /// Packets stalled beyond router buffering behind another destination's backlog, per worker core at
-    /// an average moment of the run (`Backpressure::stalled_per_tile`).
-    pub stalled_per_tile: f64,
-    /// Whether that is enough to warn (`Backpressure::significant`).
-    pub backpressure: bool,
-    /// The whole run's simulated cycles (launch of the first core to the end of the last).
-    pub run_cycles: Cycles,
-    /// Router inputs' cycles lost to head-of-line blocking over the run, summed over every link and port
-    /// (router-level NoC model only, else 0).
-    pub hol_cycles: u64,
 }
 
 /// The median of `v` (the mean of the two middle values for an even count), as `np.median`.
@@ -46,7 +26,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 /// The table rows of a run: per label, the median over its cores of the zone length and of the bandwidth.
-pub(super) fn rows(r: &RunReport, measured: &[Measured]) -> Vec<PointRow> {
+pub(super) fn rows(r: &RunReport, measured: &[Measured]) -> Vec<Row> {
     let bp = &r.noc.backpressure;
     let (cycles, tiles) = (r.cycles.0, r.noc.worker_tiles);
     let (stalled_per_tile, backpressure) = (bp.stalled_per_tile(cycles, tiles), bp.significant(cycles, tiles));
@@ -68,8 +48,12 @@ pub(super) fn rows(r: &RunReport, measured: &[Measured]) -> Vec<PointRow> {
                     bw.push(m.bytes as f64 / d);
                 }
             }
-            PointRow {
-                kernel: label,
+            Row {
+                kernel: label.to_string(),
+                // The sweep fills in the run number and the table's size and count.
+                run_host_id: 0,
+                size: 0,
+                count: 0,
                 latency: median(lat),
                 bandwidth: median(bw),
                 stalled_per_tile,

@@ -14,7 +14,8 @@
 
 use super::grid::Grid;
 use super::kernels;
-use super::rows::{Measured, PointRow, rows};
+use super::rows::{Measured, rows};
+use super::table::Row;
 use programs::{OptionError, ProgramError};
 use sim_device::prelude::*;
 
@@ -369,7 +370,7 @@ impl Suite {
 
     /// Run one point (transactions of `size` bytes, `n` per peer): the rows of its table, each the median
     /// over the measuring cores of their zone lengths and bandwidths.
-    pub fn run(&self, dev: &mut Device, size: u32, n: u32) -> Result<Vec<PointRow>, DeviceError> {
+    pub fn run(&self, dev: &mut Device, size: u32, n: u32) -> Result<Vec<Row>, DeviceError> {
         let base = dev.mem().l1_unreserved_base;
         let master = CoreCoord::new(0, 0);
         let xy = |dev: &Device, c: CoreCoord| -> Result<(u32, u32), DeviceError> {
