@@ -4,7 +4,7 @@
 //! summary line per file and an overall one. Sweep points run in parallel, one device each; the tables are
 //! identical to a serial run.
 
-use crate::chip_args::{ChipArgs, ParamArgs, parse_dispatch, setup, whole_u32};
+use crate::chip_args::{ChipArgs, ParamArgs, parse_dispatch, setup, whole_u32, whole_u64};
 use crate::error::{CliError, CliResult};
 use crate::out::say;
 use crate::outputs::{self, OutputPlan};
@@ -15,8 +15,8 @@ use sim_device::{Arch, Device, DeviceError, DeviceSetup, DispatchMode};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use suites::dm_bench::{
-    Comparison, DEFAULT_COUNTS, Row, Suite, SuiteArgs, compare, default_sizes, format_table, parse_table, recognise,
-    run_sweep, suites, sweep_work, table_harvest, table_title,
+    Comparison, DEFAULT_COUNTS, Row, Suite, SuiteArgs, compare, default_sizes, format_table, parse_table, points,
+    recognise, run_points, suites, sweep_work, table_harvest, table_title,
 };
 
 /// The largest transaction size a sweep takes, bytes (the tests' L1 regions hold one transaction).
@@ -67,6 +67,10 @@ pub struct DmBenchArgs {
     /// A measured table (tt-metal's markdown layout) or a folder of them to compare with.
     #[arg(long, value_name = "TABLE.md|DIR")]
     compare: Option<PathBuf>,
+    /// With --compare: run and compare only the rows the table measured at CYCLES or fewer (how a slow NoC
+    /// model gets through tables whose longest rows would take it hours).
+    #[arg(allow_negative_numbers = true, long, value_name = "CYCLES", value_parser = whole_u64)]
+    max_measured_cycles: Option<u64>,
     /// Write machine-readable statistics (JSON; schema in the README).
     #[arg(long, value_name = "FILE.json")]
     stats: Option<PathBuf>,
@@ -173,6 +177,37 @@ fn sweep_of(m: &Measured, dev: &Device) -> CliResult<(Vec<u32>, Vec<u32>)> {
     Ok((sizes, counts))
 }
 
+/// A sweep point: run host id, bytes per transaction, transactions (see [`points`]).
+type Point = (u32, u32, u32);
+
+/// The points of `sizes` × `counts` whose row in `m` was measured at `max` cycles or fewer (all of them
+/// without `max`; possibly none).
+fn measured_points(
+    m: &Measured,
+    dev: &Device,
+    sizes: &[u32],
+    counts: &[u32],
+    max: Option<u64>,
+) -> CliResult<Vec<Point>> {
+    let all = points(sizes, counts);
+    let Some(max) = max else { return Ok(all) };
+    let peers = m.suite.peers(dev)?;
+    let kept: Vec<_> = all
+        .into_iter()
+        .filter(|&(_, s, n)| {
+            m.rows.iter().any(|r| {
+                u64::from(r.size) == u64::from(s) * u64::from(peers) && r.count == n && r.latency <= max as f64
+            })
+        })
+        .collect();
+    Ok(kept)
+}
+
+/// The cycles of `m`'s shortest row.
+fn shortest_row(m: &Measured) -> f64 {
+    m.rows.iter().map(|r| r.latency).fold(f64::INFINITY, f64::min)
+}
+
 /// The device setup: the chip asked for, as the card tt-metal's tables were measured on unless `--harvest`
 /// says otherwise (a Blackhole with two harvested Tensix columns: an 11x10 compute grid).
 fn bench_setup(a: &DmBenchArgs) -> CliResult<DeviceSetup> {
@@ -213,23 +248,25 @@ fn summary_json(c: &Comparison) -> serde_json::Value {
     serde_json::json!({"rows": c.rows.len(), "median_error": c.median, "worst_error": c.worst, "matched": matched})
 }
 
-/// Run `suite` over `sizes` × `counts` with a progress bar.
-fn sweep(
-    setup: &DeviceSetup,
-    suite: &Suite,
-    sizes: &[u32],
-    counts: &[u32],
-    allow_large: bool,
-) -> CliResult<(Vec<Row>, u64, f64)> {
+/// What `--max-measured-cycles` left out of a comparison (empty without it).
+fn filtered(max: Option<u64>, compared: usize, measured: usize) -> String {
+    match max {
+        Some(max) => format!(" (only the rows measured at {max} cycles or fewer: {compared} of {measured})"),
+        None => String::new(),
+    }
+}
+
+/// Run `suite` over the points `pts` (see [`points`]) with a progress bar.
+fn sweep(setup: &DeviceSetup, suite: &Suite, pts: &[Point], allow_large: bool) -> CliResult<(Vec<Row>, u64, f64)> {
     let dev = setup.open()?;
-    let (packets, bytes) = sweep_work(&dev, suite, sizes, counts)?;
+    let (packets, bytes) = sweep_work(&dev, suite, pts)?;
     let router_flit_moves = work::router_flit_moves(&dev.params().noc, dev.chip().soc().grid, bytes, packets);
     let estimate = Estimate { packets, router_flit_moves, ..Default::default() };
     work::check(estimate, &format!("the {} sweep", suite.title()), allow_large)?;
-    let bar = crate::out::progress((sizes.len() * counts.len()) as u64, "dm-bench");
+    let bar = crate::out::progress(pts.len() as u64, "dm-bench");
     let wall = std::time::Instant::now();
     let open = || -> Result<Device, DeviceError> { setup.open() };
-    let rows = run_sweep(&open, suite, sizes, counts, &|| bar.inc(1))?;
+    let rows = run_points(&open, suite, pts, &|| bar.inc(1))?;
     bar.finish_and_clear();
     Ok((rows, packets, wall.elapsed().as_secs_f64()))
 }
@@ -247,6 +284,16 @@ pub fn run(a: &DmBenchArgs) -> CliResult<ExitCode> {
             say!("  {name:<30} {opts:<42} {what}");
         }
         return Ok(ExitCode::SUCCESS);
+    }
+    if a.max_measured_cycles.is_some() && a.compare.is_none() {
+        return Err(CliError::User(
+            "--max-measured-cycles chooses rows of a measured table: give it with --compare TABLE.md|DIR".into(),
+        ));
+    }
+    if a.max_measured_cycles == Some(0) {
+        return Err(CliError::User(
+            "--max-measured-cycles: 0 keeps no row; give the longest measured row to run, in cycles".into(),
+        ));
     }
     let setup = bench_setup(a)?;
     let dev = setup.open()?;
@@ -305,7 +352,22 @@ pub fn run(a: &DmBenchArgs) -> CliResult<ExitCode> {
     }
     check_values("--sizes", &sizes, MAX_SIZE_BYTES)?;
     check_values("--counts", &counts, MAX_COUNT)?;
-    let (rows, packets, secs) = sweep(&setup, &suite, &sizes, &counts, a.allow_large)?;
+    let pts = match &measured {
+        Some(m) => {
+            let pts = measured_points(m, &dev, &sizes, &counts, a.max_measured_cycles)?;
+            if pts.is_empty() {
+                return Err(CliError::User(format!(
+                    "{}: no row was measured at {} cycles or fewer (the shortest took {}); raise --max-measured-cycles",
+                    m.name,
+                    a.max_measured_cycles.unwrap_or(0),
+                    shortest_row(m)
+                )));
+            }
+            pts
+        }
+        None => points(&sizes, &counts),
+    };
+    let (rows, packets, secs) = sweep(&setup, &suite, &pts, a.allow_large)?;
     crate::out::text(&format_table(&format!("{} ({}, simulated)", suite.title(), dev.arch()), &rows))?;
     // A point with two labels (Sender and Receiver) is one run, its rows adjacent: count it once.
     let (mut runs, mut run_cycles) = (0usize, 0u64);
@@ -344,6 +406,10 @@ pub fn run(a: &DmBenchArgs) -> CliResult<ExitCode> {
             }
             say!();
             crate::out::text(&c.report())?;
+            let note = filtered(a.max_measured_cycles, c.rows.len(), m.rows.len());
+            if !note.is_empty() {
+                say!("{}", note.trim_start());
+            }
             Some(c)
         }
         None => None,
@@ -396,14 +462,24 @@ fn compare_dir(
     for f in &files {
         let m = measured_table(f, dev)?;
         let (sizes, counts) = sweep_of(&m, dev)?;
-        let (rows, _, _) = sweep(setup, &m.suite, &sizes, &counts, a.allow_large)?;
-        let c = compare(&rows, &m.rows);
         let file = f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let pts = measured_points(&m, dev, &sizes, &counts, a.max_measured_cycles)?;
+        if pts.is_empty() {
+            say!(
+                "{file}: no row measured at {} cycles or fewer (the shortest took {}); skipped",
+                a.max_measured_cycles.unwrap_or(0),
+                shortest_row(&m)
+            );
+            continue;
+        }
+        let (rows, _, _) = sweep(setup, &m.suite, &pts, a.allow_large)?;
+        let c = compare(&rows, &m.rows);
         say!(
-            "{file}: rows {}, median error {:.1}%, worst error {:.1}%",
+            "{file}: rows {}, median error {:.1}%, worst error {:.1}%{}",
             c.rows.len(),
             c.median * 100.0,
-            c.worst * 100.0
+            c.worst * 100.0,
+            filtered(a.max_measured_cycles, c.rows.len(), m.rows.len())
         );
         if let Some(line) = c.backpressure_line() {
             say!("  {line}");
@@ -413,6 +489,12 @@ fn compare_dir(
         }
         all_errors.extend(c.rows.iter().map(|r| r.2.abs()));
         per_file.push((file, m.suite, c));
+    }
+    if all_errors.is_empty() {
+        return Err(CliError::User(format!(
+            "{}: no table has a row measured at --max-measured-cycles or fewer; raise it",
+            dir.display()
+        )));
     }
     let mut errs = all_errors.clone();
     let median = programs::golden::median(&mut errs);

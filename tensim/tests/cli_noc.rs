@@ -90,6 +90,49 @@ fn dm_bench_compares_with_silicon() {
 }
 
 #[test]
+fn dm_bench_compares_only_the_rows_measured_within_a_bound() {
+    // A one_to_one table of three rows: a bound of 1,000 cycles runs and compares the two shorter ones.
+    let tmp = std::env::temp_dir().join(format!("tensim-cli-noc-bound-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let t = tmp.join("One to One Packet Sizes.md");
+    std::fs::write(
+        &t,
+        "# One to One Packet Sizes\n\n| Kernel | Run Host ID | Transaction Size (bytes) | Number of Transactions | \
+         Latency (cycles) | Bandwidth (bytes/cycle) |\n|---|---|---|---|---|---|\n| Sender | 0 | 64 | 1 | 300 | 0.2 |\n\
+         | Sender | 1 | 8192 | 1 | 600 | 13.6 |\n| Sender | 2 | 8192 | 16 | 5000 | 26.2 |\n",
+    )
+    .unwrap();
+    let table = t.to_str().unwrap();
+    let (code, out, err) = tensim(&["dm-bench", "--compare", table, "--max-measured-cycles", "1000"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("rows 2, median error"), "{out}");
+    assert!(out.contains("(only the rows measured at 1000 cycles or fewer: 2 of 3)"), "{out}");
+    assert!(!out.contains("| Sender | 8192 | 16 |"), "the long row is not run: {out}");
+    assert!(err.contains("2 runs") || out.contains("2 runs"), "{out}{err}");
+    let (code, out, err) = tensim(&["dm-bench", "--compare", table]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("rows 3, median error") && !out.contains("only the rows"), "{out}");
+    for (args, msg) in [
+        (&["dm-bench", "one_to_one", "--max-measured-cycles", "1000"][..], "give it with --compare"),
+        (&["dm-bench", "--compare", table, "--max-measured-cycles", "0"][..], "0 keeps no row"),
+        (
+            &["dm-bench", "--compare", table, "--max-measured-cycles", "299"][..],
+            "no row was measured at 299 cycles or fewer (the shortest took 300)",
+        ),
+        (
+            &["dm-bench", "--compare", tmp.to_str().unwrap(), "--max-measured-cycles", "10"][..],
+            "no table has a row measured",
+        ),
+        (&["dm-bench", "--compare", table, "--max-measured-cycles", "-5"][..], "is negative"),
+    ] {
+        let (code, _, err) = tensim(args);
+        assert_eq!(code, 1, "{args:?}");
+        assert!(err.contains(msg), "{args:?}: {err}");
+    }
+    std::fs::remove_dir_all(&tmp).ok();
+}
+
+#[test]
 fn dm_bench_user_errors() {
     for (args, msg) in [
         (&["dm-bench", "nope"][..], "unknown suite `nope`"),

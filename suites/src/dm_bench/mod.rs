@@ -52,9 +52,9 @@ pub fn points(sizes: &[u32], counts: &[u32]) -> Vec<(u32, u32, u32)> {
 }
 
 /// NoC packets and payload bytes the whole sweep issues (its work estimate).
-pub fn sweep_work(dev: &Device, suite: &Suite, sizes: &[u32], counts: &[u32]) -> Result<(u64, u64), DeviceError> {
+pub fn sweep_work(dev: &Device, suite: &Suite, pts: &[(u32, u32, u32)]) -> Result<(u64, u64), DeviceError> {
     let (mut packets, mut bytes) = (0u64, 0u64);
-    for (_, s, n) in points(sizes, counts) {
+    for &(_, s, n) in pts {
         packets = packets.saturating_add(suite.packets(dev, s, n)?);
         bytes = bytes.saturating_add(suite.payload_bytes(dev, s, n)?);
     }
@@ -94,9 +94,19 @@ pub fn run_sweep(
     counts: &[u32],
     done: &(dyn Fn() + Sync),
 ) -> Result<Vec<Row>, DeviceError> {
+    run_points(open, suite, &points(sizes, counts), done)
+}
+
+/// [`run_sweep`] over chosen points (`(run host id, size, count)`, as [`points`] gives them): the rows of a
+/// measured table that are worth a slow model's time, say.
+pub fn run_points(
+    open: &(dyn Fn() -> Result<Device, DeviceError> + Sync),
+    suite: &Suite,
+    pts: &[(u32, u32, u32)],
+    done: &(dyn Fn() + Sync),
+) -> Result<Vec<Row>, DeviceError> {
     use rayon::prelude::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
-    let pts = points(sizes, counts);
     let order = {
         let dev = open()?;
         let mut cost = Vec::with_capacity(pts.len());
