@@ -74,6 +74,10 @@ pub struct NocParams {
     pub blind_vc_arbitration: bool,
     /// Whether a response's head may take either buddy VC of its class at each hop (router model).
     pub dynamic_response_vcs: bool,
+    /// How a router output chooses among the inputs that want it (router model): `false` round-robin,
+    /// `true` a fixed priority — the router's own NIU, then the link arriving in the output's dimension of
+    /// the route's second leg, then the other (see [`crate::routers`]).
+    pub fixed_port_priority: bool,
     /// Read packets or non-posted write packets one RISC may have in flight per NoC.
     pub max_outstanding: u32,
     /// Time an L1 tile's NIU spends serving one read request (reading the data and forming the response);

@@ -1,6 +1,6 @@
 //! One cycle of the router model: wires deliver into buffers and credits come back, every NIU takes a flit
 //! from its ejection port and injects one, then every router input picks a VC (blind or not) and every
-//! output grants one input round-robin.
+//! output grants one input (round-robin, or by a fixed priority over its inputs).
 
 use super::channels::{Flit, NO_OWNER, Req, has_credit, pick, take_credit};
 use super::{Happened, RESPONSE_VC, RouterEvent, RouterNoc, VCS};
@@ -361,6 +361,7 @@ impl RouterNoc {
         outs.clear();
         let mut reqs = std::mem::take(&mut self.reqs);
         reqs.clear();
+        let fixed = self.p.fixed_priority;
         for i in 0..self.inputs.len() {
             let u = self.inputs[i] as usize;
             let full = self.ch[u].full;
@@ -398,10 +399,11 @@ impl RouterNoc {
                 }
             }
             if let Some(r) = chosen {
-                let rank_of = self.in_idx[u];
+                let (rank_of, prio) = (self.in_idx[u], self.prio[u] as u32);
                 let idx = reqs.len() as u32;
-                // Each output grants the requesting input that comes first round-robin from its pointer; the
-                // inputs of a router feed all its outputs in one order (`in_idx`), so the rank is known here.
+                // Each output grants the requesting input that comes first round-robin from its pointer (or by
+                // the fixed priority `prio`); the inputs of a router feed all its outputs in one order
+                // (`in_idx`), so the rank is known here.
                 for b in 0..3 {
                     if r.asked & (1 << b) == 0 {
                         continue;
@@ -409,7 +411,7 @@ impl RouterNoc {
                     let n = r.outs[b];
                     let o = &mut self.arb[n as usize];
                     let len = o.inputs as u32;
-                    let rank = (rank_of as u32 + len - o.out_rr as u32) % len;
+                    let rank = if fixed { prio } else { (rank_of as u32 + len - o.out_rr as u32) % len };
                     if o.stamp != now + 1 {
                         o.stamp = now + 1;
                         o.rank = rank as u8;

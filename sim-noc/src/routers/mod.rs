@@ -17,6 +17,10 @@
 //!   With `blind` set it does so without looking at whether that flit can move, and if it cannot (its
 //!   output VC belongs to another packet, no credit downstream, or it loses the output to another input)
 //!   no flit leaves that input that cycle. Without `blind` it picks among the VCs whose flit can move.
+//! - **Port arbitration**: each output grants one of the inputs whose pick wants it, round-robin or (with
+//!   `fixed_priority`, a what-if: the parameter files say why the built-in chips use round-robin) in a
+//!   fixed order — the router's own NIU, then the link continuing in the route's second dimension, then the
+//!   link turning into it.
 //! - **Wormhole switching**: an output VC belongs to one packet from its head to its tail.
 //! - **Multicast**: a packet follows its broadcast tree; a flit at a fork leaves its buffer once every
 //!   branch has taken a copy (branches move independently).
@@ -75,6 +79,9 @@ pub struct RouterParams {
     pub blind: bool,
     /// Whether a response's head may take either buddy VC of its class at each hop.
     pub dynamic_responses: bool,
+    /// Whether a router output grants by a fixed priority over its inputs (the NIU's injection port, then
+    /// the link arriving along the route's second dimension, then the first) instead of round-robin.
+    pub fixed_priority: bool,
     /// Cycles a source NIU takes per 1000 flits it injects.
     pub inject_cycles_per_kflit: u32,
     /// Cycles a NIU takes per 1000 flits of a packet addressed to its own tile.
@@ -102,6 +109,7 @@ impl RouterParams {
             credit_delay: params.credit_delay.0,
             blind: params.blind_vc_arbitration,
             dynamic_responses: params.dynamic_response_vcs,
+            fixed_priority: params.fixed_port_priority,
             inject_cycles_per_kflit: params.inject_cycles_per_kflit,
             loopback_cycles_per_kflit: params.loopback_cycles_per_kflit,
             loopback_turn: params.loopback_turn.0,
@@ -137,6 +145,10 @@ pub struct RouterNoc {
     /// Per channel: its place among the inputs of the router at its far end (which all feed every output
     /// of that router in this order).
     in_idx: Vec<u8>,
+    /// Per channel: its rank among the inputs of the router at its far end under a fixed priority (see
+    /// [`RouterParams::fixed_priority`]): 0 the NIU's injection port, 1 a link of the route's second
+    /// dimension (NoC0's southward, NoC1's westward), 2 one of the first.
+    prio: Vec<u8>,
     pkts: Vec<Packet>,
     free_pkts: Vec<u32>,
     nius: Vec<Niu>,
@@ -194,6 +206,9 @@ impl RouterNoc {
             wires: Wheel::new(p.hop.max(p.niu_to_router).max(p.router_to_niu).max(1)),
             credits: Wheel::new(p.credit_delay.max(1)),
             in_idx: vec![0; ch.len()],
+            // A link's id is even in the route's first dimension and odd in its second; injection ports
+            // come after the links.
+            prio: (0..ch.len()).map(|c| if c < links { 2 - (c % 2) as u8 } else { 0 }).collect(),
             ch,
             pkts: Vec::new(),
             free_pkts: Vec::new(),

@@ -277,6 +277,8 @@ fn inputs_that_sleep_while_blocked_change_nothing() {
         (params(), NocId::Noc0, 4, 2048, 2),
         (RouterParams { dynamic_responses: false, ..params() }, NocId::Noc0, 1, 1024, 3),
         (RouterParams { credit_delay: 1, shared_flits: 8, ..params() }, NocId::Noc0, 2, 2048, 2),
+        (RouterParams { fixed_priority: true, ..params() }, NocId::Noc0, 1, 2048, 2),
+        (RouterParams { fixed_priority: true, ..params() }, NocId::Noc1, 2, 4096, 1),
     ];
     for (p, noc, vcs, payload, count) in cases {
         let on = all_to_all(p, noc, vcs, 6, payload, count, 500);
@@ -454,4 +456,40 @@ fn an_niu_waiting_for_credits_still_sends_what_it_is_given() {
     r.advance(Cycle(2_000), &mut ev);
     let arrived = ev.iter().find(|e| e.token == 2 && matches!(e.what, Happened::Arrived(_))).map(|e| e.at);
     assert!(arrived.is_some_and(|a| a.0 < t.0 + 100), "the response arrived at {arrived:?}");
+}
+
+#[test]
+fn a_fixed_port_priority_lets_the_local_niu_pass_traffic_going_through() {
+    // A (1,1) -> (4,1) passes router (2,1), whose NIU sends B (2,1) -> (4,1) at the same time on another VC:
+    // both want the eastward link out of (2,1) every cycle. Round-robin alternates them, so both take
+    // about twice as long as alone; a fixed priority gives the NIU every cycle it has a flit, so B arrives
+    // as if alone and A only after B's tail.
+    let arrivals = |fixed_priority: bool| {
+        let mut r = RouterNoc::new(GridSize::new(10, 12), RouterParams { fixed_priority, ..params() });
+        for (token, src, vc) in [(0u64, at(1, 1), 0u8), (1, at(2, 1), 1)] {
+            r.send(Outgoing {
+                noc: NocId::Noc0,
+                src,
+                dests: &[at(4, 1)],
+                tree: None,
+                payload: 8192,
+                ready: Cycle(0),
+                vc,
+                paced: true,
+                setup: 0,
+                token,
+            });
+        }
+        let got = run(&mut r);
+        (got[&0][3].expect("A arrives").0, got[&1][3].expect("B arrives").0)
+    };
+    let mut alone = RouterNoc::new(GridSize::new(10, 12), params());
+    unicast(&mut alone, NocId::Noc0, at(2, 1), at(4, 1), 8192, Cycle(0), 7);
+    let b_alone = run(&mut alone)[&7][3].expect("B arrives").0;
+    let (a_rr, b_rr) = arrivals(false);
+    let (a_fixed, b_fixed) = arrivals(true);
+    assert!(a_rr.abs_diff(b_rr) < 40, "round-robin interleaves them: A {a_rr}, B {b_rr}");
+    assert!(b_rr > b_alone + 200, "round-robin halves B's rate: {b_rr} vs {b_alone} alone");
+    assert!(b_fixed <= b_alone + 20, "the NIU goes first: B {b_fixed} vs {b_alone} alone");
+    assert!(a_fixed > b_fixed + 200, "A waits for B's tail: A {a_fixed}, B {b_fixed}");
 }
