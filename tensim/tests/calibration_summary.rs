@@ -1,6 +1,7 @@
 //! The calibration summary: tensim against every measured table of ../shared/calibration — each
 //! data-movement table of both chips (all-to-all and all-from-all on their rows without overlapping cores,
-//! see below), the GEMM csv's trace rows up to 2048 and the six NoC traces — printed in one place (`cargo test --test
+//! see below), the GEMM csv's trace rows up to 2048 and the six NoC traces, and the router-level NoC model on
+//! the All to All rows it runs in CI's time and on the traces — printed in one place (`cargo test --test
 //! calibration_summary -- --nocapture`). A file whose median or worst error grows past its recorded bound
 //! fails: a fidelity regression. The bounds are today's errors plus a small margin; lower them when the
 //! model improves.
@@ -75,6 +76,12 @@ const GEMM_BOUND: (f64, f64) = (5.5, 12.0);
 
 /// The six NoC traces replayed in kernels mode: median and worst bound % (today 2.8% and 8.2%).
 const TRACE_BOUND: (f64, f64) = (3.5, 9.5);
+
+/// The router-level NoC model (`noc.model=router`) on what it is for, in the time CI has: the Wormhole All
+/// to All rows measured at up to 600,000 cycles (cores that overlap and collapse included; today 2.7% and
+/// 38.9%) and the six traces (today 1.4% and 7.9%): median and worst bound %.
+const ROUTER_A2A_BOUND: (f64, f64) = (3.5, 41.0);
+const ROUTER_TRACE_BOUND: (f64, f64) = (2.0, 8.5);
 
 fn tensim(args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_tensim")).args(args).output().expect("run tensim");
@@ -210,4 +217,27 @@ fn every_measured_table_stays_within_its_recorded_error() {
     let line = out.lines().rev().find(|l| l.starts_with("traces ")).unwrap_or_else(|| panic!("no summary in:\n{out}"));
     check("noc_traces (kernels mode)", summary(&line.replacen("traces", "rows", 1)), TRACE_BOUND, &mut failures);
     assert!(failures.is_empty(), "calibration regressed:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn the_router_model_stays_within_its_recorded_error() {
+    let Some(cal) = calibration() else { return };
+    let mut failures = Vec::new();
+    let table = cal.join("dm/wormhole_b0/All to All Packet Sizes.md");
+    let out = tensim(&[
+        "dm-bench",
+        "--compare",
+        &table.to_string_lossy(),
+        "--set",
+        "noc.model=router",
+        "--max-measured-cycles",
+        "600000",
+        "--allow-large",
+    ]);
+    assert!(out.contains("(only the rows measured at 600000 cycles or fewer: "), "{out}");
+    check("wormhole_b0 All to All up to 600,000 cycles, router model", summary(&out), ROUTER_A2A_BOUND, &mut failures);
+    let out = tensim(&["replay", &cal.join("noc_traces").to_string_lossy(), "--set", "noc.model=router"]);
+    let line = out.lines().rev().find(|l| l.starts_with("traces ")).unwrap_or_else(|| panic!("no summary in:\n{out}"));
+    check("noc_traces, router model", summary(&line.replacen("traces", "rows", 1)), ROUTER_TRACE_BOUND, &mut failures);
+    assert!(failures.is_empty(), "the router model's calibration regressed:\n{}", failures.join("\n"));
 }
