@@ -15,8 +15,8 @@ use sim_device::{Arch, Device, DeviceError, DeviceSetup, DispatchMode};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use suites::dm_bench::{
-    Comparison, DEFAULT_COUNTS, Row, Suite, SuiteArgs, compare, default_sizes, format_table, parse_table, points,
-    recognise, run_points, suites, sweep_work, table_harvest, table_title,
+    Comparison, DEFAULT_COUNTS, Point, Row, Suite, SuiteArgs, compare, default_sizes, format_table, parse_table,
+    points, recognise, run_points, suites, sweep_work, table_harvest, table_title,
 };
 
 /// The largest transaction size a sweep takes, bytes (the tests' L1 regions hold one transaction).
@@ -176,9 +176,6 @@ fn sweep_of(m: &Measured, dev: &Device) -> CliResult<(Vec<u32>, Vec<u32>)> {
     check_values(&format!("{}: counts", m.name), &counts, MAX_COUNT)?;
     Ok((sizes, counts))
 }
-
-/// A sweep point: run host id, bytes per transaction, transactions (see [`points`]).
-type Point = (u32, u32, u32);
 
 /// The points of `sizes` × `counts` whose row in `m` was measured at `max` cycles or fewer (all of them
 /// without `max`; possibly none).

@@ -40,8 +40,11 @@ pub fn default_sizes(flit_bytes: u32) -> Vec<u32> {
 /// Transaction counts of a sweep.
 pub const DEFAULT_COUNTS: [u32; 5] = [1, 4, 16, 64, 256];
 
-/// The sweep points in tt-metal's order (counts outer, sizes inner): `(run host id, size, count)`.
-pub fn points(sizes: &[u32], counts: &[u32]) -> Vec<(u32, u32, u32)> {
+/// A sweep point: `(run host id, bytes per transaction, transactions)`.
+pub type Point = (u32, u32, u32);
+
+/// The sweep points in tt-metal's order (counts outer, sizes inner).
+pub fn points(sizes: &[u32], counts: &[u32]) -> Vec<Point> {
     let mut v = Vec::with_capacity(sizes.len() * counts.len());
     for &n in counts {
         for &s in sizes {
@@ -52,7 +55,7 @@ pub fn points(sizes: &[u32], counts: &[u32]) -> Vec<(u32, u32, u32)> {
 }
 
 /// NoC packets and payload bytes the whole sweep issues (its work estimate).
-pub fn sweep_work(dev: &Device, suite: &Suite, pts: &[(u32, u32, u32)]) -> Result<(u64, u64), DeviceError> {
+pub fn sweep_work(dev: &Device, suite: &Suite, pts: &[Point]) -> Result<(u64, u64), DeviceError> {
     let (mut packets, mut bytes) = (0u64, 0u64);
     for &(_, s, n) in pts {
         packets = packets.saturating_add(suite.packets(dev, s, n)?);
@@ -66,7 +69,7 @@ pub fn sweep_work(dev: &Device, suite: &Suite, pts: &[(u32, u32, u32)]) -> Resul
 fn run_point(
     open: &(dyn Fn() -> Result<Device, DeviceError> + Sync),
     suite: &Suite,
-    (id, s, n): (u32, u32, u32),
+    (id, s, n): Point,
 ) -> Result<Vec<Row>, DeviceError> {
     let mut dev = open()?;
     // The suites' kernels never read the bytes they move: time the traffic without copying payloads.
@@ -97,12 +100,12 @@ pub fn run_sweep(
     run_points(open, suite, &points(sizes, counts), done)
 }
 
-/// [`run_sweep`] over chosen points (`(run host id, size, count)`, as [`points`] gives them): the rows of a
-/// measured table that are worth a slow model's time, say.
+/// [`run_sweep`] over chosen points (as [`points`] gives them): the rows of a measured table that are worth
+/// a slow model's time, say.
 pub fn run_points(
     open: &(dyn Fn() -> Result<Device, DeviceError> + Sync),
     suite: &Suite,
-    pts: &[(u32, u32, u32)],
+    pts: &[Point],
     done: &(dyn Fn() + Sync),
 ) -> Result<Vec<Row>, DeviceError> {
     use rayon::prelude::*;
