@@ -303,7 +303,8 @@ impl RouterNoc {
 
     /// The front flit of VC `v` of channel `u` (which holds one) as a request: per branch that can move now,
     /// the output channel and the VC it would take there (none: nothing can move).
-    #[inline]
+    // Always inlined: its request comes back in registers, not through memory the caller reads back whole.
+    #[inline(always)]
     fn movable(&self, u: usize, v: usize) -> Req {
         let f = self.rings.front(&self.ch[u], v);
         let mut r = Req { u: u as u32, v: v as u8, f, outs: [0; 3], vos: [0; 3], asked: 0, granted: false };
@@ -411,7 +412,13 @@ impl RouterNoc {
                     let n = r.outs[b];
                     let o = &mut self.arb[n as usize];
                     let len = o.inputs as u32;
-                    let rank = if fixed { prio } else { (rank_of as u32 + len - o.out_rr as u32) % len };
+                    // (`rank_of` and `out_rr` are both below `len`: one subtraction wraps the distance.)
+                    let rank = if fixed {
+                        prio
+                    } else {
+                        let d = rank_of as u32 + len - o.out_rr as u32;
+                        if d >= len { d - len } else { d }
+                    };
                     if o.stamp != now + 1 {
                         o.stamp = now + 1;
                         o.rank = rank as u8;
@@ -433,7 +440,8 @@ impl RouterNoc {
             let (ri, b) = (o.input as usize, o.branch as usize);
             let r = &mut reqs[ri];
             let u = r.u as usize;
-            o.out_rr = ((self.in_idx[u] as u32 + 1) % o.inputs as u32) as u8;
+            let next = self.in_idx[u] + 1;
+            o.out_rr = if next == o.inputs { 0 } else { next };
             r.asked &= !(1 << b);
             r.f.taken |= 1 << b;
             r.granted = true;
