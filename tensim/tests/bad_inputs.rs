@@ -227,6 +227,10 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
     c(&["run", "loopback", "--set", "noc.model=routers"], "must be one of calendar, zero_load, router");
     c(&["run", "loopback", "--set", "noc.vc_cap_flits=0"], "noc.vc_cap_flits = 0: out of range; allowed 1..=4096");
     c(
+        &["run", "loopback", "--set", "noc.fixed_port_priority=2"],
+        "noc.fixed_port_priority = 2: out of range; allowed 0..=1",
+    );
+    c(
         &["run", "loopback", "--arch", "blackhole", "--set", "dram.write_buffer_bytes=2147483648"],
         "dram.write_buffer_bytes = 2147483648: out of range",
     );
