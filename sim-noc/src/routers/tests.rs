@@ -32,18 +32,22 @@ fn at(x: u32, y: u32) -> Noc0Coord {
 }
 
 fn unicast(r: &mut RouterNoc, noc: NocId, src: Noc0Coord, dst: Noc0Coord, payload: u32, ready: Cycle, token: u64) {
-    r.send(Outgoing {
-        noc,
-        src,
-        dests: &[dst],
-        tree: None,
-        payload,
-        ready,
-        vc: UNICAST_VC,
-        paced: true,
-        setup: 0,
-        token,
-    });
+    send_on(r, noc, src, dst, payload, ready, UNICAST_VC, token);
+}
+
+/// A paced write of `payload` bytes from `src` to `dst` on VC `vc`, ready at `ready`.
+#[allow(clippy::too_many_arguments)]
+fn send_on(
+    r: &mut RouterNoc,
+    noc: NocId,
+    src: Noc0Coord,
+    dst: Noc0Coord,
+    payload: u32,
+    ready: Cycle,
+    vc: u8,
+    token: u64,
+) {
+    r.send(Outgoing { noc, src, dests: &[dst], tree: None, payload, ready, vc, paced: true, setup: 0, token });
 }
 
 /// Run to the end; per token: (started, departed, first byte, arrived) of destination 0.
@@ -318,20 +322,7 @@ fn responses_share_a_link_on_both_buddy_vcs_where_static_packets_queue() {
     let run_two = |vc: u8, dynamic: bool| {
         let mut r = RouterNoc::new(GridSize::new(10, 12), RouterParams { dynamic_responses: dynamic, ..params() });
         for (token, (src, dst)) in [(at(1, 1), at(6, 1)), (at(2, 1), at(7, 1))].into_iter().enumerate() {
-            let to = [dst];
-            let s = Outgoing {
-                noc: NocId::Noc0,
-                src,
-                dests: &to,
-                tree: None,
-                payload: 8192,
-                ready: Cycle(0),
-                vc,
-                paced: true,
-                setup: 0,
-                token: token as u64,
-            };
-            r.send(s);
+            send_on(&mut r, NocId::Noc0, src, dst, 8192, Cycle(0), vc, token as u64);
         }
         let got = run(&mut r);
         let (a, b) = (got[&0][3].unwrap().0, got[&1][3].unwrap().0);
@@ -467,18 +458,7 @@ fn a_fixed_port_priority_lets_the_local_niu_pass_traffic_going_through() {
     let arrivals = |fixed_priority: bool| {
         let mut r = RouterNoc::new(GridSize::new(10, 12), RouterParams { fixed_priority, ..params() });
         for (token, src, vc) in [(0u64, at(1, 1), 0u8), (1, at(2, 1), 1)] {
-            r.send(Outgoing {
-                noc: NocId::Noc0,
-                src,
-                dests: &[at(4, 1)],
-                tree: None,
-                payload: 8192,
-                ready: Cycle(0),
-                vc,
-                paced: true,
-                setup: 0,
-                token,
-            });
+            send_on(&mut r, NocId::Noc0, src, at(4, 1), 8192, Cycle(0), vc, token);
         }
         let got = run(&mut r);
         (got[&0][3].expect("A arrives").0, got[&1][3].expect("B arrives").0)
