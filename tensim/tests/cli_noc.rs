@@ -12,6 +12,13 @@ fn tensim(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// A fresh folder of this test process under the system's temporary directory (`tag` tells the tests apart).
+fn scratch(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("tensim-cli-noc-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
 fn shared() -> Option<PathBuf> {
     let d = std::env::var_os("TENSIM_CALIBRATION_DIR")
         .map(PathBuf::from)
@@ -92,8 +99,7 @@ fn dm_bench_compares_with_silicon() {
 #[test]
 fn dm_bench_compares_only_the_rows_measured_within_a_bound() {
     // A one_to_one table of three rows: a bound of 1,000 cycles runs and compares the two shorter ones.
-    let tmp = std::env::temp_dir().join(format!("tensim-cli-noc-bound-{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
+    let tmp = scratch("bound");
     let t = tmp.join("One to One Packet Sizes.md");
     std::fs::write(
         &t,
@@ -166,8 +172,7 @@ fn replay_single_and_batch() {
 
 #[test]
 fn replay_reads_tt_npe_workloads_and_rejects_garbage() {
-    let tmp = std::env::temp_dir().join(format!("tensim-cli-noc-{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
+    let tmp = scratch("replay");
     let w = tmp.join("wl.json");
     std::fs::write(
         &w,
@@ -190,8 +195,7 @@ fn replay_reads_tt_npe_workloads_and_rejects_garbage() {
 
 #[test]
 fn run_writes_heatmap_and_timeline() {
-    let tmp = std::env::temp_dir().join(format!("tensim-cli-noc-run-{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
+    let tmp = scratch("run");
     let (svg, json) = (tmp.join("h.svg"), tmp.join("t.json"));
     let (code, out, err) =
         tensim(&["run", "multicast", "--noc-heatmap", svg.to_str().unwrap(), "--npe-timeline", json.to_str().unwrap()]);
@@ -208,8 +212,7 @@ fn dm_bench_marks_the_runs_that_stall_behind_other_destinations() {
     // All-to-all on the full Wormhole grid: 1 KiB x 16 per pair finishes on every core before the next
     // starts (no back-pressure; silicon agrees), 2 KiB x 16 overlaps them and stalls packets behind other
     // destinations' backlogs (silicon collapses there). Only the second is marked, in the text and the JSON.
-    let dir = std::env::temp_dir().join(format!("tensim-bp-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("bp");
     let stats = dir.join("a2a.json");
     let (code, out, err) = tensim(&[
         "dm-bench",
