@@ -72,6 +72,9 @@ pub struct NocParams {
     pub credit_delay: Cycles,
     /// Whether a router input picks a VC before knowing whether its flit can move (router model).
     pub blind_vc_arbitration: bool,
+    /// Whether a blind VC pick covers the response class too (router model): `false` passes over a
+    /// response VC whose front flit cannot move, as if the input were not blind for it.
+    pub blind_response_vcs: bool,
     /// Whether a response's head may take either buddy VC of its class at each hop (router model).
     pub dynamic_response_vcs: bool,
     /// How a router output chooses among the inputs that want it (router model): `false` round-robin,

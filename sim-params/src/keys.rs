@@ -171,6 +171,7 @@ keys! {
     "noc.port_shared_flits" => noc.port_shared_flits, [0, 65536], "flits";
     "noc.credit_delay_cycles" => noc.credit_delay, [0, CYC], "cycles";
     "noc.blind_vc_arbitration" => noc.blind_vc_arbitration, [0, 1], "0 (off) or 1 (on)";
+    "noc.blind_response_vcs" => noc.blind_response_vcs, [0, 1], "0 (off) or 1 (on)";
     "noc.dynamic_response_vcs" => noc.dynamic_response_vcs, [0, 1], "0 (off) or 1 (on)";
     "noc.fixed_port_priority" => noc.fixed_port_priority, [0, 1], "0 (round-robin) or 1 (fixed)";
     "noc.router_to_niu_cycles" => noc.router_to_niu, [0, CYC], "cycles";

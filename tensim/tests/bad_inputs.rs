@@ -230,6 +230,7 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
         &["run", "loopback", "--set", "noc.fixed_port_priority=2"],
         "noc.fixed_port_priority = 2: out of range; allowed 0..=1",
     );
+    c(&["run", "loopback", "--set", "noc.blind_response_vcs=-1"], "noc.blind_response_vcs = -1: must not be negative");
     c(
         &["run", "loopback", "--arch", "blackhole", "--set", "dram.write_buffer_bytes=2147483648"],
         "dram.write_buffer_bytes = 2147483648: out of range",

@@ -354,6 +354,24 @@ impl RouterNoc {
         fits(vo).then_some(vo)
     }
 
+    /// The first VC of input `u` from `start` on (round-robin over the VCs in `full`) whose front flit can
+    /// move, as a request; the input's pointer moves past it.
+    #[inline(always)]
+    fn first_movable(&mut self, u: usize, full: u16, start: u8) -> Option<Req> {
+        for j in 0..VCS {
+            let v = (start as usize + j) % VCS;
+            if full & (1 << v) == 0 {
+                continue;
+            }
+            let r = self.movable(u, v);
+            if r.asked != 0 {
+                self.ch[u].in_rr = (v as u8 + 1) % VCS as u8;
+                return Some(r);
+            }
+        }
+        None
+    }
+
     /// Input stage, then output stage, over every router input that holds a flit.
     #[inline(never)]
     fn route_flits(&mut self) {
@@ -374,11 +392,15 @@ impl RouterNoc {
                 self.stats.hol_cycles += 1;
             } else if self.p.blind {
                 let v = pick(full, start);
-                self.ch[u].in_rr = (v as u8 + 1) % VCS as u8;
                 let r = self.movable(u, v);
                 if r.asked != 0 {
+                    self.ch[u].in_rr = (v as u8 + 1) % VCS as u8;
                     chosen = Some(r);
+                } else if !self.p.blind_responses && v as u8 & 0b110 == RESPONSE_VC {
+                    // A blocked response VC is passed over: the input looks on as if not blind.
+                    chosen = self.first_movable(u, full, start);
                 } else {
+                    self.ch[u].in_rr = (v as u8 + 1) % VCS as u8;
                     self.ch[u].hol_cycles += 1;
                     self.stats.hol_cycles += 1;
                     if full.count_ones() == 1 && self.p.skip_blocked {
@@ -386,18 +408,7 @@ impl RouterNoc {
                     }
                 }
             } else {
-                for j in 0..VCS {
-                    let v = (start as usize + j) % VCS;
-                    if full & (1 << v) == 0 {
-                        continue;
-                    }
-                    let r = self.movable(u, v);
-                    if r.asked != 0 {
-                        self.ch[u].in_rr = (v as u8 + 1) % VCS as u8;
-                        chosen = Some(r);
-                        break;
-                    }
-                }
+                chosen = self.first_movable(u, full, start);
             }
             if let Some(r) = chosen {
                 let (rank_of, prio) = (self.in_idx[u], self.prio[u] as u32);

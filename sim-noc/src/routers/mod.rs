@@ -17,6 +17,8 @@
 //!   With `blind` set it does so without looking at whether that flit can move, and if it cannot (its
 //!   output VC belongs to another packet, no credit downstream, or it loses the output to another input)
 //!   no flit leaves that input that cycle. Without `blind` it picks among the VCs whose flit can move.
+//!   With `blind` but not `blind_responses` (Blackhole's fit), a pick that lands on a blocked response VC
+//!   looks on for a VC that can move instead, as without `blind`.
 //! - **Port arbitration**: each output grants one of the inputs whose pick wants it, round-robin or (with
 //!   `fixed_priority`, a what-if: the parameter files say why the built-in chips use round-robin) in a
 //!   fixed order — the router's own NIU, then the link continuing in the route's second dimension, then the
@@ -77,6 +79,9 @@ pub struct RouterParams {
     pub credit_delay: u64,
     /// Whether an input picks its VC before knowing whether the VC's flit can move.
     pub blind: bool,
+    /// With `blind`: whether the blind pick covers the response class too; if not, an input whose pick is
+    /// a response VC that cannot move looks on for a VC that can, as without `blind`.
+    pub blind_responses: bool,
     /// Whether a response's head may take either buddy VC of its class at each hop.
     pub dynamic_responses: bool,
     /// Whether a router output grants by a fixed priority over its inputs (the NIU's injection port, then
@@ -108,6 +113,7 @@ impl RouterParams {
             shared_flits: params.port_shared_flits,
             credit_delay: params.credit_delay.0,
             blind: params.blind_vc_arbitration,
+            blind_responses: params.blind_response_vcs,
             dynamic_responses: params.dynamic_response_vcs,
             fixed_priority: params.fixed_port_priority,
             inject_cycles_per_kflit: params.inject_cycles_per_kflit,
