@@ -355,8 +355,9 @@ impl RouterNoc {
     }
 
     /// The first VC of input `u` from `start` on (round-robin over the VCs in `full`) whose front flit can
-    /// move, as a request; the input's pointer moves past it.
-    #[inline(always)]
+    /// move, as a request; the input's pointer moves past it. (Out of line: the blind pick, every built-in
+    /// chip's, is the hot path, and it stays leaner with one copy of `movable` inlined.)
+    #[inline(never)]
     fn first_movable(&mut self, u: usize, full: u16, start: u8) -> Option<Req> {
         for j in 0..VCS {
             let v = (start as usize + j) % VCS;
@@ -392,15 +393,15 @@ impl RouterNoc {
                 self.stats.hol_cycles += 1;
             } else if self.p.blind {
                 let v = pick(full, start);
+                self.ch[u].in_rr = (v as u8 + 1) % VCS as u8;
                 let r = self.movable(u, v);
                 if r.asked != 0 {
-                    self.ch[u].in_rr = (v as u8 + 1) % VCS as u8;
                     chosen = Some(r);
                 } else if !self.p.blind_responses && v as u8 & 0b110 == RESPONSE_VC {
                     // A blocked response VC is passed over: the input looks on as if not blind.
+                    self.ch[u].in_rr = start;
                     chosen = self.first_movable(u, full, start);
                 } else {
-                    self.ch[u].in_rr = (v as u8 + 1) % VCS as u8;
                     self.ch[u].hol_cycles += 1;
                     self.stats.hol_cycles += 1;
                     if full.count_ones() == 1 && self.p.skip_blocked {
