@@ -137,3 +137,69 @@ fn a_custom_sfpu_walk_costs_its_counted_instructions() {
         assert_eq!(math_busy(true) - math_busy(false), want, "{arch}");
     }
 }
+
+/// One `matmul_block` of a 1 × 4 sub-block: UNPACK hands MATH the operand set once in0's tile and in1's first
+/// tile are in, and the other three stream in behind the products. At HiFi4 (MATH slower than UNPACK) MATH
+/// finishes less than the four products' time after UNPACK is done; at LoFi (UNPACK slower) the last
+/// product still waits for the last tile.
+#[test]
+fn a_matmul_block_starts_on_its_first_pair_and_its_last_product_waits_for_the_last_tile() {
+    let params = sim_device::Params::builtin(Arch::WormholeB0);
+    let cc = params.api.compute.clone();
+    let (a1, b1) = inputs();
+    let (a, b) = (a1.repeat(4), b1.repeat(4));
+    for (fid, phases) in [(MathFidelity::HiFi4, 4u64), (MathFidelity::LoFi, 1)] {
+        let body: ComputeBody = Arc::new(move |c: &mut Compute| {
+            c.mm_block_init(C0, C1, OUT, 0, 4, 1, 1);
+            c.cb_wait_front(C0, 4);
+            c.cb_wait_front(C1, 4);
+            c.tile_regs_acquire();
+            c.matmul_block(C0, C1, 0, 0, 0, 0, 4, 1, 1);
+            c.tile_regs_commit();
+            c.cb_reserve_back(OUT, 4);
+            c.tile_regs_wait();
+            for i in 0..4 {
+                c.pack_tile(i, OUT);
+            }
+            c.tile_regs_release();
+            c.cb_push_back(OUT, 4);
+            c.cb_pop_front(C0, 4);
+            c.cb_pop_front(C1, 4);
+        });
+        let cfg = ComputeConfig { math_fidelity: fid, ..Default::default() };
+        let (out, r) = run_with(Arch::WormholeB0, &a, &b, 4, cfg, body).unwrap();
+        // DST c = A[0] · B[c]: every tile of B is the same, so every output tile is A·B.
+        let want = run_op(&a1, &b1, ComputeConfig { math_fidelity: fid, ..Default::default() }, |c| {
+            c.mm_init(C0, C1, OUT, 0);
+            c.matmul_tiles(C0, C1, 0, 0, 0);
+        });
+        for t in 0..4 {
+            assert_eq!(out[t * 1024..(t + 1) * 1024], want[..], "{fid:?}: output tile {t}");
+        }
+        let k = |risc: Risc| r.kernels.iter().find(|k| k.risc == risc).unwrap().clone();
+        let overhead = (phases * cc.matmul_phase_overhead_millicycles).div_ceil(1000);
+        let per_product = cc.matmul_per_phase.0 * phases + cc.matmul_per_tile.0 + overhead;
+        let (unpack_end, math_end) = (k(Risc::Trisc0).end.0, k(Risc::Trisc1).end.0);
+        let head = 2 * cc.unpack_base.0 + 4096u64.div_ceil(cc.unpack_ab_bytes_per_cycle);
+        let full = 5 * cc.unpack_base.0 + 10240u64.div_ceil(cc.unpack_ab_bytes_per_cycle);
+        eprintln!(
+            "{fid:?}: UNPACK ends {unpack_end}, MATH ends {math_end}, per product {per_product}, head {head}, set {full}"
+        );
+        // UNPACK ends a few cycles (its pops) after the set's last tile is in.
+        if phases == 4 {
+            // MATH started on the first pair: it ends four products after it, the rest of the set earlier.
+            let after = (4 * per_product).saturating_sub(full - head);
+            assert!(
+                math_end <= unpack_end + after + 16,
+                "{fid:?}: MATH ({math_end}) waited for the whole set before its four products (UNPACK ended {unpack_end})"
+            );
+            assert!(math_end + 32 >= unpack_end + after, "{fid:?}: MATH ({math_end}) started before the first pair");
+        } else {
+            // UNPACK is the slower stage: the last product follows the last tile, and no more.
+            assert!(
+                math_end + 16 >= unpack_end + per_product && math_end <= unpack_end + per_product + 16,
+                "{fid:?}: MATH ends {math_end}, UNPACK {unpack_end}: not one product after the last tile"
+            );
+        }
+    }
+}

@@ -252,7 +252,9 @@ impl Compute<'_> {
                 reads.extend((0..ct_dim).map(|c| (in1.cb_index(), t1 + c)));
                 // The in1 tiles follow the rt in0 tiles; only they are transposed.
                 let from = if transpose != 0 { rt_dim as usize } else { usize::MAX };
-                self.unpack(api, SrcKind::Matmul, &reads, from);
+                // The first product needs in0's first tile and in1's first tile.
+                let head = (rt_dim * ct_dim > 1).then_some([0, rt_dim as usize]);
+                self.unpack_streamed(api, SrcKind::Matmul, &reads, from, head);
                 self.unpack_reads = reads;
             }
             ComputeRole::Math => {
@@ -262,7 +264,10 @@ impl Compute<'_> {
                 if e.count != (rt_dim + ct_dim) as usize {
                     self.ctx.fail(format!("{api}: the compute threads are out of step ({} tiles unpacked)", e.count));
                 }
-                self.ctx.spend(self.cost().matmul(rt_dim * ct_dim));
+                // The last product waits for the set's last tile.
+                let all = self.cost().matmul(rt_dim * ct_dim);
+                let last = (e.ready + self.cost().matmul(1)).0.saturating_sub(self.ctx.now().0);
+                self.ctx.spend(all.max(Cycles(last)));
                 let base = self.math_slot(api, dst);
                 let (fp32, ph) = (self.settings.fp32_dest_acc, self.settings.fidelity_phases);
                 let data = self.data;

@@ -112,7 +112,22 @@ impl Compute<'_> {
     /// Tiles at positions `transpose_from..` are transposed on the way in (in1 of a transposed matmul, a
     /// transposed copy); `usize::MAX` transposes none.
     pub(super) fn unpack(&mut self, api: &str, kind: SrcKind, reads: &[(u32, u32)], transpose_from: usize) {
+        self.unpack_streamed(api, kind, reads, transpose_from, None);
+    }
+
+    /// [`Compute::unpack`] of a set that feeds several products: MATH may start once the tiles at positions
+    /// `head` (the first product's pair) are in, and the rest of the set streams in behind its products
+    /// (the source registers take tile after tile; MATH waits on each bank's data, not on the whole set).
+    pub(super) fn unpack_streamed(
+        &mut self,
+        api: &str,
+        kind: SrcKind,
+        reads: &[(u32, u32)],
+        transpose_from: usize,
+        head: Option<[usize; 2]>,
+    ) {
         let mut bytes = 0u64;
+        let mut head_bytes = 0u64;
         let mut addrs = std::mem::take(&mut self.unpack_addrs);
         addrs.clear();
         // Consecutive tiles of one CB (a matmul block's rows, say) share its lookup and format check.
@@ -127,20 +142,31 @@ impl Compute<'_> {
                     (a0 + t * page, f)
                 }
             };
+            if head.is_some_and(|h| h.contains(&addrs.len())) {
+                head_bytes += f.tile_size() as u64;
+            }
             bytes += f.tile_size() as u64;
             addrs.push((a, f));
         }
-        self.ctx.spend(self.cost().unpack(reads.len(), bytes));
+        let full = self.cost().unpack(reads.len(), bytes);
+        let first = match head {
+            Some(_) => self.cost().unpack(2, head_bytes).min(full),
+            None => full,
+        };
+        self.ctx.spend(first);
         self.wait_count(SYNC_SRC_POPPED, self.pushes as i64 + 1 - SRC_DEPTH as i64);
         self.ctx.sync_local();
+        let rest = full - first;
+        let ready = self.ctx.now() + rest;
         let core = self.ctx.k.core;
         if !self.data {
             // Timing only: the operands' costs and hand-offs stay, their values do not matter.
             let count = addrs.len();
-            self.state(|s| s.src.push_back(SrcEntry { kind, tiles: Vec::new(), count }));
+            self.state(|s| s.src.push_back(SrcEntry { kind, tiles: Vec::new(), count, ready }));
             self.unpack_addrs = addrs;
             self.pushes += 1;
             self.bump(SYNC_SRC_PUSHED);
+            self.ctx.spend(rest);
             return;
         }
         let result: Result<(), String> = {
@@ -206,7 +232,7 @@ impl Compute<'_> {
                 Some(e) => Err(e),
                 None => {
                     let count = tiles.len();
-                    tc.compute.as_mut().expect("compute core").src.push_back(SrcEntry { kind, tiles, count });
+                    tc.compute.as_mut().expect("compute core").src.push_back(SrcEntry { kind, tiles, count, ready });
                     Ok(())
                 }
             }
@@ -217,6 +243,7 @@ impl Compute<'_> {
         }
         self.pushes += 1;
         self.bump(SYNC_SRC_PUSHED);
+        self.ctx.spend(rest);
     }
 
     /// MATH: take the next operand set, which must be for `api`.

@@ -49,6 +49,7 @@ impl Compute<'_> {
                             kind: SrcKind::Datacopy,
                             tiles: vec![tile_rc],
                             count: 1,
+                            ready: sim_core::Cycle(0),
                         });
                         Ok(())
                     }

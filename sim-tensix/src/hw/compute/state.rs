@@ -121,6 +121,9 @@ pub struct SrcEntry {
     pub tiles: Vec<Arc<Tile>>,
     /// How many tiles were unpacked (the length of `tiles` when they are kept).
     pub count: usize,
+    /// When its last tile is in the source registers: a set that feeds several products is handed to MATH
+    /// once its first pair is in, and the rest streams in behind MATH's products.
+    pub ready: sim_core::Cycle,
 }
 
 /// A CB tile already decoded into source-register form, valid while its L1 bytes keep `version`.
