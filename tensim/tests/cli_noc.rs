@@ -239,7 +239,7 @@ fn dm_bench_marks_the_runs_that_stall_behind_other_destinations() {
     let marks: Vec<(u64, bool)> =
         rows.iter().map(|r| (r["size"].as_u64().unwrap(), r["backpressure"].as_bool().unwrap())).collect();
     assert_eq!(marks, vec![(65536, false), (131072, true)]);
-    // Each row also says how many packets were stalled (the warning threshold is 0.8 per core).
+    // Each row also says how many packets were stalled (the warning threshold is 0.35 per core).
     let stalled: Vec<f64> = rows.iter().map(|r| r["stalled_per_tile"].as_f64().unwrap()).collect();
     assert!(stalled[0] < 0.1 && stalled[1] > 1.0, "{stalled:?}");
     // And how long the whole run was: at least its median zone, and the summary line adds them up.
