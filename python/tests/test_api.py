@@ -61,6 +61,9 @@ def test_collective_on_t3000_reports_bandwidth():
     assert {row["chip"] for row in r.kernels} == {0, 4}
     with pytest.raises(TypeError, match="system"):
         tensim.run("all_gather", arch="wormhole_b0")
+    # On the router-level NoC model too, with the same data.
+    rr = tensim.run("all_gather", system="t3000", devices=2, shape="1,1,32,512", params={"noc.model": "router"})
+    assert rr.passed and rr.cycles > 0
 
 
 def test_the_gil_is_released_while_simulating():

@@ -168,6 +168,8 @@ pub fn launch(plan: RunPlan, mem: ChipMemories) -> Result<ChipRun, (RunError, Ch
         },
         fabric_packet_cycles: params.fabric.router_packet_cycles,
         fabric_incs: Vec::new(),
+        fabric_writes: Default::default(),
+        last_write: 0,
     };
     let mut state = state;
     state.steps.on = state.noc.stepped().is_some();
@@ -179,15 +181,7 @@ pub fn launch(plan: RunPlan, mem: ChipMemories) -> Result<ChipRun, (RunError, Ch
     } else {
         Cycles::ZERO
     };
-    let uses_eth = !state.routers.is_empty() || instances.iter().any(|i| i.core.0 >= num_workers);
-    let stepped = state.steps.on;
     let engine = Engine::new(state, metas, rec, lookahead);
-    if stepped && uses_eth {
-        let msg = "not modelled: Ethernet cores and fabric routers on the router-level NoC model (noc.model=router); \
-                   run this program with noc.model=calendar"
-            .to_string();
-        return Err((RunError::Setup(msg), memories(engine)));
-    }
     let engine = Rc::new(RefCell::new(engine));
     let sync = engine.borrow().sched.queue.view();
     let host: Rc<RefCell<dyn KernelHost>> = engine.clone();

@@ -207,6 +207,12 @@ fn cpp_erisc_kernels_send_over_an_ethernet_link() {
         let rx = cycles_of(&out, 1);
         assert!(rx >= floor, "{system}: receiver done at {rx} cycles, below the wire time {floor}");
     }
+    // On the router-level NoC model too (each chip's Ethernet cores send and receive through it): the same
+    // bytes, and the receiver still waits for the wire.
+    let (code, out, err) = tensim(&["build-and-run", dir, "--system", "n300", "--set", "noc.model=router"]);
+    assert_eq!(code, 0, "router model: {err}{out}");
+    assert!(out.contains("Test Passed: 16384 bytes crossed Ethernet channel"), "{out}");
+    assert!(cycles_of(&out, 1) >= (16384.0 / 12.5) as u64 + 3 * 500, "{out}");
     // Independent chips have no links: the program's own check names it.
     let (code, _, err) = tensim(&["build-and-run", dir, "--devices", "2"]);
     assert_eq!(code, 1);

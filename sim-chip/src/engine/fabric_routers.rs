@@ -14,7 +14,9 @@
 //! flow control), so the ring's buffers can never all fill.
 //!
 //! Atomic increments are issued no earlier than the router's previous writes have landed, so an increment
-//! implies its payloads are in place (the fabric's ordered virtual channel with flush).
+//! implies its payloads are in place (the fabric's ordered virtual channel with flush). A NoC model that
+//! books packets when they are sent says at once when a write will land; on a stepped one
+//! (`noc.model=router`) the increment waits until the writes in flight before it report that they landed.
 
 use super::router::Router;
 use super::{Engine, Ev};
@@ -143,6 +145,15 @@ impl Engine {
                         vc: sim_tensix::NOC_UNICAST_WRITE_VC,
                     };
                     match self.issue_write(w, now) {
+                        Ok(_) if self.chip.steps.on => {
+                            // When it lands is known only as it does (`fabric_write_landed`).
+                            let id = self.chip.last_write;
+                            let r = self.chip.routers[ch as usize].as_mut().expect("router");
+                            let n = r.writes_issued;
+                            r.writes_issued += 1;
+                            r.writes_in_flight.push(n);
+                            self.chip.fabric_writes.insert(id, (ch, n));
+                        }
                         Ok(_) => {
                             let land = self.chip.lands.iter().map(|l| l.1).max().unwrap_or(now);
                             let r = self.chip.routers[ch as usize].as_mut().expect("router");
@@ -168,7 +179,14 @@ impl Engine {
                 };
                 self.chip.fabric_incs.push((ch, a));
                 let i = self.chip.fabric_incs.len() as u32 - 1;
-                self.sched.queue.push(at, Ev::FabricInc(i));
+                let r = self.chip.routers[ch as usize].as_mut().expect("router");
+                if r.writes_in_flight.is_empty() {
+                    self.sched.queue.push(at, Ev::FabricInc(i));
+                } else {
+                    // Stepped NoC model: after the writes in flight now have landed.
+                    let n = r.writes_issued;
+                    r.held_incs.push_back((i, n));
+                }
             }
         }
         if let Some((f, dir, c)) = target {
@@ -295,6 +313,24 @@ impl Engine {
             return true;
         }
         false
+    }
+
+    /// On a stepped NoC model: write number `n` of router `ch` landed at `at`. Its increments that waited
+    /// for every earlier write are due now.
+    pub(crate) fn fabric_write_landed(&mut self, ch: u32, n: u64, at: Cycle) {
+        let r = self.chip.routers[ch as usize].as_mut().expect("router");
+        if let Some(k) = r.writes_in_flight.iter().position(|&w| w == n) {
+            r.writes_in_flight.remove(k);
+        }
+        // The oldest write still in flight (every one before it has landed).
+        let oldest = r.writes_in_flight.first().copied().unwrap_or(u64::MAX);
+        while let Some(&(i, before)) = r.held_incs.front() {
+            if before > oldest {
+                break;
+            }
+            r.held_incs.pop_front();
+            self.sched.queue.push(at, Ev::FabricInc(i));
+        }
     }
 
     /// A deferred atomic increment of a router is due.

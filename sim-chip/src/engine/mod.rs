@@ -131,6 +131,11 @@ pub(crate) struct ChipState {
     pub fabric_packet_cycles: Cycles,
     /// Atomic increments routers deferred until their writes landed.
     pub fabric_incs: Vec<(u32, sim_tensix::AtomicReq)>,
+    /// On a stepped NoC model: the writes fabric routers issued that have not landed, by packet id, with
+    /// the router's channel and the write's number there.
+    pub fabric_writes: HashMap<u32, (u32, u64)>,
+    /// The packet id of the last write issued.
+    pub last_write: u32,
 }
 
 /// The run's ordering of events and kernel resumptions, and its counters.

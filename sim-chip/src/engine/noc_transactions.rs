@@ -442,6 +442,7 @@ impl Engine {
             cnt.nonposted_acks_expected += acks;
             cnt.trid_acks[w.trid as usize] += acks;
         }
+        self.chip.last_write = id;
         if self.chip.steps.on {
             self.chip.steps.retarget_last(Then::Write(id));
             self.noc_sent(now);
@@ -511,6 +512,11 @@ impl Engine {
         self.chip.done_with(id);
         if let Some(core) = woken {
             self.notify_core(core, at);
+        }
+        if !self.chip.fabric_writes.is_empty()
+            && let Some((ch, n)) = self.chip.fabric_writes.remove(&id)
+        {
+            self.fabric_write_landed(ch, n, at);
         }
     }
 

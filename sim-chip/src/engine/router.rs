@@ -23,8 +23,16 @@ pub(crate) struct Router {
     pub scheduled: bool,
     /// Which sender channel goes first next time.
     pub turn: usize,
-    /// When the last write it issued lands.
+    /// When the last write it issued lands (a NoC model that books packets when they are sent).
     pub last_write_land: Cycle,
+    /// On a stepped NoC model, which learns when a write lands only as it does: the writes it issued, by
+    /// number, that have not landed yet (in issue order) …
+    pub writes_in_flight: Vec<u64>,
+    /// … how many it has issued …
+    pub writes_issued: u64,
+    /// … and its atomic increments (indices of the chip's `fabric_incs`) that wait for every write issued
+    /// before them to land, each with the number of writes issued before it.
+    pub held_incs: std::collections::VecDeque<(u32, u64)>,
     /// Packets handled, for the report.
     pub packets: u64,
     /// On a ring (bubble flow control for injected packets).
@@ -44,6 +52,9 @@ impl Router {
             scheduled: false,
             turn: 0,
             last_write_land: Cycle::ZERO,
+            writes_in_flight: Vec::new(),
+            writes_issued: 0,
+            held_incs: std::collections::VecDeque::new(),
             packets: 0,
             ring,
         }
