@@ -272,6 +272,11 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
         ],
         "flit moves on the router-level NoC model (limit 1000000000",
     );
+    // A collective on the router-level model: every chip's flits count.
+    c(
+        &["run", "all_gather", "--system", "galaxy", "--shape", "1,1,160,8192", "--set", "noc.model=router"],
+        "flit moves on the router-level NoC model (limit 1000000000",
+    );
     c(
         &["dm-bench", "one_to_one", "--compare", "/nonexistent/t.md"],
         "/nonexistent/t.md: no such measured table or folder of tables (--compare)",

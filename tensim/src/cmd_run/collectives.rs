@@ -115,14 +115,15 @@ pub fn run_collective(a: &RunArgs) -> CliResult<ExitCode> {
         check_ring_closes(&cd, &sys, n)?;
     }
     let bytes = shape.iter().map(|&v| v as u64).product::<u64>() * 2;
+    // One fabric packet per tile per hop, and (reductions) one FPU add per tile a device receives.
+    let (packets, noc_bytes) = (bytes / 2048 * n as u64 * n as u64, bytes * n as u64 * n as u64);
+    let grid = soc_descriptors::builtin_soc(arch).grid;
     let estimate = crate::work::Estimate {
-        // One fabric packet per tile per hop, and (reductions) one FPU add per tile a device receives.
-        packets: bytes / 2048 * n as u64 * n as u64,
+        packets,
         tile_ops: if name == "all_gather" { 0 } else { bytes / 2048 * n as u64 },
-        noc_bytes: bytes * n as u64 * n as u64,
+        noc_bytes,
         host_bytes: collective_host_bytes(name, bytes / 2, n as u64),
-        // Collectives run on the calendar model only (the router model refuses Ethernet and fabric traffic).
-        router_flit_moves: 0,
+        router_flit_moves: crate::work::router_flit_moves(&params.noc, grid, noc_bytes, packets),
     };
     if a.estimate {
         return crate::work::print(estimate);
