@@ -469,3 +469,18 @@ fn programs_build_with_their_cmakelists() {
         assert_eq!((code, cycles), run(&without), "{dir}: with and without CMake");
     }
 }
+
+/// Mesh traces replay what they captured: a trace whose workload was destroyed right after its capture
+/// replays it (the programs are held until the trace is released), and one whose program's runtime args were
+/// changed after the capture replays the captured args. The host program checks the buffer after every run
+/// (object NoC API zeros, a multicast semaphore increment, `wait_min`, events) and exits non-zero otherwise.
+#[test]
+fn traces_replay_what_they_captured() {
+    need_compiler();
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/trace_replay");
+    let (code, runs, _) = run_cpp_printing(&dir, Arch::WormholeB0);
+    assert_eq!(code, 0);
+    // The first run and two replays of each trace, all alike.
+    assert_eq!(runs.len(), 5, "{runs:?}");
+    assert!(runs.iter().all(|&c| c == runs[0] && c > 0), "{runs:?}");
+}

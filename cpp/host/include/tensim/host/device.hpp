@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 #include <unordered_set>
 #include <variant>
 
@@ -502,6 +503,29 @@ private:
     uint32_t buffer_address_ = 0;
 };
 
+namespace detail {
+// Programs that mesh traces hold: a trace replays its programs after the workload that owned them may be gone,
+// so a program released while held (its handle's count above zero) is freed with its last hold.
+struct ProgramHolds {
+    std::unordered_map<uint32_t, uint32_t> count;
+    std::unordered_set<uint32_t> released;
+};
+inline ProgramHolds& program_holds() {
+    thread_local ProgramHolds h;
+    return h;
+}
+inline void hold_program(uint32_t handle) { program_holds().count[handle]++; }
+inline void unhold_program(uint32_t handle) {
+    auto& h = program_holds();
+    auto it = h.count.find(handle);
+    if (it == h.count.end()) return;
+    if (--it->second == 0) {
+        h.count.erase(it);
+        if (h.released.erase(handle) && tensim::host_api) tensim::host_api->free_program(handle);
+    }
+}
+}  // namespace detail
+
 class Program {
 public:
     Program() { tensim::check(tensim::api().create_program(&handle_)); }
@@ -540,23 +564,32 @@ public:
         return ka.grid[c.x][c.y];
     }
     // Hand every runtime arg to tensim (before a run).
-    void push_args() const {
-        for (uint32_t k = 0; k < kernels_.size(); k++) {
-            const auto& ka = kernels_[k];
+    void push_args() const { push_args(handle_, kernels_); }
+    // Hand the runtime args `kernels` to program `handle` (a trace replays the args it captured).
+    static void push_args(uint32_t handle, const std::vector<KernelArgs>& kernels) {
+        for (uint32_t k = 0; k < kernels.size(); k++) {
+            const auto& ka = kernels[k];
             for (uint32_t x = 0; x < ka.grid.size(); x++)
                 for (uint32_t y = 0; y < ka.grid[x].size(); y++)
                     if (ka.grid[x][y].set)
-                        tensim::check(tensim::api().set_args(handle_, k, x, y, 0, ka.grid[x][y].args.data(),
+                        tensim::check(tensim::api().set_args(handle, k, x, y, 0, ka.grid[x][y].args.data(),
                                                              static_cast<uint32_t>(ka.grid[x][y].args.size())));
             if (ka.common.set)
-                tensim::check(tensim::api().set_args(handle_, k, 0, 0, 1, ka.common.args.data(),
+                tensim::check(tensim::api().set_args(handle, k, 0, 0, 1, ka.common.args.data(),
                                                      static_cast<uint32_t>(ka.common.args.size())));
         }
     }
 
 private:
     void release() {
-        if (handle_ != UINT32_MAX && tensim::host_api) tensim::host_api->free_program(handle_);
+        if (handle_ != UINT32_MAX && tensim::host_api) {
+            // A trace that holds it frees it after its last replay.
+            if (detail::program_holds().count.count(handle_)) {
+                detail::program_holds().released.insert(handle_);
+            } else {
+                tensim::host_api->free_program(handle_);
+            }
+        }
         handle_ = UINT32_MAX;
     }
 };
@@ -740,6 +773,12 @@ inline void run(IDevice* device, const Program& program) {
     program.push_args();
     std::fflush(stdout);
     tensim::check(tensim::api().run_program(device->handle_, program.handle_));
+}
+// Run program `handle` with the runtime args `kernels` (a trace's replay of what it captured).
+inline void run_captured(IDevice* device, uint32_t handle, const std::vector<Program::KernelArgs>& kernels) {
+    Program::push_args(handle, kernels);
+    std::fflush(stdout);
+    tensim::check(tensim::api().run_program(device->handle_, handle));
 }
 inline void write(Buffer* b, const void* src, std::size_t bytes) {
     tensim::check(tensim::api().write_buffer(b->handle_, src, bytes));

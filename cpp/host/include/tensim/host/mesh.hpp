@@ -155,6 +155,13 @@ struct MeshTraceId {
 };
 
 // A mesh: device (r, c) is device id r * cols + c. The MeshDevice object is device (0, 0) itself.
+// A program as a mesh trace captured it: the devices it runs on, its tensim program and its runtime args then.
+struct CapturedProgram {
+    MeshCoordinateRange range;
+    uint32_t handle;
+    std::vector<Program::KernelArgs> kernels;
+};
+
 class MeshDevice : public IDevice {
 public:
     MeshDevice(uint32_t handle, int id, MeshShape shape, std::size_t num_cqs) : IDevice(handle, id), shape_(shape) {
@@ -236,9 +243,16 @@ public:
         capturing_ = false;
     }
     void replay_mesh_trace(uint8_t, const MeshTraceId& id, bool);
-    void release_mesh_trace(const MeshTraceId& id) { trace(id, "ReleaseTrace").clear(); }
+    void release_mesh_trace(const MeshTraceId& id) { release(trace(id, "ReleaseTrace")); }
     bool capturing() const { return capturing_; }
-    void record(MeshWorkload* w) { traces_.back().push_back(w); }
+    // Capture `w` into the trace: its programs (held until the trace is released, so the workload may go) and
+    // their runtime args as they are now, which a replay runs again as tt-metal's recorded commands do.
+    void record(MeshWorkload& w);
+    ~MeshDevice() {
+        for (auto& t : traces_) release(t);
+    }
+    MeshDevice(const MeshDevice&) = delete;
+    MeshDevice& operator=(const MeshDevice&) = delete;
     // Created with MeshDevice::create: its devices run their workloads together (over the system's
     // Ethernet links and fabric); a unit mesh runs on its own.
     bool joint() const { return joint_; }
@@ -254,14 +268,21 @@ private:
         tensim::check(tensim::api().open_device(device_id, &h));
         return std::make_shared<MeshDevice>(h, device_id, shape, num_cqs);
     }
-    std::vector<MeshWorkload*>& trace(const MeshTraceId& id, const char* api) {
+    // A trace: the workloads it captured, each as the programs it held.
+    using Trace = std::vector<std::vector<CapturedProgram>>;
+    Trace& trace(const MeshTraceId& id, const char* api) {
         if (id.id >= traces_.size()) TT_THROW("{}: no trace {}", api, id.id);
         return traces_[id.id];
+    }
+    static void release(Trace& t) {
+        for (auto& w : t)
+            for (auto& p : w) tt::tt_metal::detail::unhold_program(p.handle);
+        t.clear();
     }
     MeshShape shape_;
     std::vector<std::unique_ptr<MeshCommandQueue>> cqs_;
     std::vector<std::unique_ptr<IDevice>> others_;
-    std::vector<std::vector<MeshWorkload*>> traces_;
+    std::vector<Trace> traces_;
     bool capturing_ = false;
     bool joint_ = false;
     MeshTraceId capture_;
@@ -415,9 +436,13 @@ inline void AddProgramToMeshWorkload(MeshWorkload& w, Program&& p, const MeshCoo
 namespace detail {
 // Run every program of `workload` on each device of its range: a created mesh's devices together (one
 // program each), a unit mesh's one device on its own.
-inline void run_workload(MeshDevice* mesh, MeshWorkload& workload) {
+// Run `n` programs on `mesh`: program `i` on the devices of `range_of(i)`, with `run_on(i, device)` running it
+// alone on a device (a unit mesh) and `push(i)` handing its args to tensim and giving its handle (a joint mesh).
+template <typename RangeOf, typename RunOn, typename Push>
+void run_programs(MeshDevice* mesh, std::size_t n, RangeOf range_of, RunOn run_on, Push push) {
     std::vector<int64_t> progs(mesh->num_devices(), -1);
-    for (auto& [range, program] : workload.get_programs()) {
+    for (std::size_t i = 0; i < n; i++) {
+        const MeshCoordinateRange& range = range_of(i);
         const auto s = range.start_coord(), e = range.end_coord();
         if (e[0] >= mesh->num_rows() || e[1] >= mesh->num_cols() || s[0] > e[0] || s[1] > e[1])
             TT_THROW("EnqueueMeshWorkload: the range {}..{} is not inside the mesh {}", s.str(), e.str(),
@@ -425,7 +450,7 @@ inline void run_workload(MeshDevice* mesh, MeshWorkload& workload) {
         for (uint32_t r = s[0]; r <= e[0]; r++)
             for (uint32_t c = s[1]; c <= e[1]; c++) {
                 if (!mesh->joint()) {
-                    tt::tt_metal::detail::run(mesh->get_device({r, c}), program);
+                    run_on(i, mesh->get_device({r, c}));
                     continue;
                 }
                 int64_t& p = progs[r * mesh->num_cols() + c];
@@ -433,24 +458,50 @@ inline void run_workload(MeshDevice* mesh, MeshWorkload& workload) {
                     TT_THROW("EnqueueMeshWorkload: device ({}, {}) is in the ranges of two programs; a device runs one "
                              "program",
                              r, c);
-                program.push_args();
-                p = program.handle_;
+                p = push(i);
             }
     }
     if (!mesh->joint()) return;
     std::fflush(stdout);
     tensim::check(tensim::api().run_mesh(progs.data(), static_cast<uint32_t>(progs.size())));
 }
+
+inline void run_workload(MeshDevice* mesh, MeshWorkload& workload) {
+    auto& ps = workload.get_programs();
+    run_programs(
+        mesh, ps.size(), [&](std::size_t i) -> const MeshCoordinateRange& { return ps[i].first; },
+        [&](std::size_t i, IDevice* d) { tt::tt_metal::detail::run(d, ps[i].second); },
+        [&](std::size_t i) {
+            ps[i].second.push_args();
+            return static_cast<int64_t>(ps[i].second.handle_);
+        });
+}
 }  // namespace detail
+
+inline void MeshDevice::record(MeshWorkload& w) {
+    std::vector<CapturedProgram> captured;
+    for (auto& [range, program] : w.get_programs()) {
+        tt::tt_metal::detail::hold_program(program.handle_);
+        captured.push_back(CapturedProgram{range, program.handle_, program.kernels_});
+    }
+    traces_.back().push_back(std::move(captured));
+}
 
 inline void MeshDevice::replay_mesh_trace(uint8_t, const MeshTraceId& id, bool) {
     if (capturing_) TT_THROW("ReplayTrace: trace {} is still being captured", capture_.id);
-    for (MeshWorkload* w : trace(id, "ReplayTrace")) detail::run_workload(this, *w);
+    for (const auto& ps : trace(id, "ReplayTrace"))
+        detail::run_programs(
+            this, ps.size(), [&](std::size_t i) -> const MeshCoordinateRange& { return ps[i].range; },
+            [&](std::size_t i, IDevice* d) { tt::tt_metal::detail::run_captured(d, ps[i].handle, ps[i].kernels); },
+            [&](std::size_t i) {
+                Program::push_args(ps[i].handle, ps[i].kernels);
+                return static_cast<int64_t>(ps[i].handle);
+            });
 }
 
 inline void EnqueueMeshWorkload(MeshCommandQueue& cq, MeshWorkload& workload, bool /*blocking*/) {
     if (cq.device()->capturing()) {
-        cq.device()->record(&workload);
+        cq.device()->record(workload);
         return;
     }
     detail::run_workload(cq.device(), workload);
