@@ -2,8 +2,10 @@
 // other two once it signals) runs once, then from two traces: one whose workload is destroyed right after
 // its capture, and one whose program's runtime args are changed after its capture. A replay runs what was
 // captured — the programs and the runtime args as they were — as tt-metal replays its recorded commands.
-// Between replays the host scribbles over the buffer, so each check sees that replay's writes.
+// Between replays the host scribbles over the buffer, so each check sees that replay's writes. A released
+// trace cannot be replayed.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <tt-metalium/distributed.hpp>
@@ -99,6 +101,14 @@ int main() {
         }
         distributed::ReleaseTrace(mesh.get(), tid);
     }
+    // A released trace is gone: replaying it is an error, not a silent no-op.
+    bool refused = false;
+    try {
+        distributed::ReplayTrace(mesh.get(), cq.id(), kept, false);
+    } catch (const std::exception& e) {
+        refused = std::string(e.what()).find("trace 1 was released") != std::string::npos;
+    }
+    if (!refused) TT_THROW("replaying a released trace was not refused");
     distributed::Synchronize(mesh.get(), std::nullopt);
     mesh->close();
     fmt::print("Test Passed: 5 runs\n");

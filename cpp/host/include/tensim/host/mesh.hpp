@@ -236,6 +236,7 @@ public:
         capturing_ = true;
         capture_ = MeshTraceId{static_cast<uint32_t>(traces_.size())};
         traces_.emplace_back();
+        released_.push_back(false);
         return capture_;
     }
     void end_mesh_trace(uint8_t, const MeshTraceId& id) {
@@ -243,7 +244,10 @@ public:
         capturing_ = false;
     }
     void replay_mesh_trace(uint8_t, const MeshTraceId& id, bool);
-    void release_mesh_trace(const MeshTraceId& id) { release(trace(id, "ReleaseTrace")); }
+    void release_mesh_trace(const MeshTraceId& id) {
+        release(trace(id, "ReleaseTrace"));
+        released_[id.id] = true;
+    }
     bool capturing() const { return capturing_; }
     // Capture `w` into the trace: its programs (held until the trace is released, so the workload may go) and
     // their runtime args as they are now, which a replay runs again as tt-metal's recorded commands do.
@@ -271,7 +275,8 @@ private:
     // A trace: the workloads it captured, each as the programs it held.
     using Trace = std::vector<std::vector<CapturedProgram>>;
     Trace& trace(const MeshTraceId& id, const char* api) {
-        if (id.id >= traces_.size()) TT_THROW("{}: no trace {}", api, id.id);
+        if (id.id >= traces_.size()) TT_THROW("{}: no trace {} on this mesh ({} captured)", api, id.id, traces_.size());
+        if (released_[id.id]) TT_THROW("{}: trace {} was released (ReleaseTrace); capture it again", api, id.id);
         return traces_[id.id];
     }
     static void release(Trace& t) {
@@ -283,6 +288,7 @@ private:
     std::vector<std::unique_ptr<MeshCommandQueue>> cqs_;
     std::vector<std::unique_ptr<IDevice>> others_;
     std::vector<Trace> traces_;
+    std::vector<bool> released_;
     bool capturing_ = false;
     bool joint_ = false;
     MeshTraceId capture_;
