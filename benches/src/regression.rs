@@ -128,7 +128,7 @@ fn collectives() -> Result<Vec<Row>, String> {
         let mut m = MeshDevice::open(&cd, &sys, MeshShape::new(1, n), None, &sim_device::Params::builtin(arch))
             .map_err(|e| e.to_string())?;
         let out = if name.starts_with("all_gather") {
-            all_gather::run(&mut m, AllGather { shape: [1, 1, 32, 64], dim: 3, topology }, 0x7e5)
+            all_gather::run(&mut m, AllGather { shape: [1, 1, 32, 64], dim: 3, topology, links: 1 }, 0x7e5)
         } else if name.starts_with("reduce_scatter") {
             reduce_scatter::run(&mut m, ReduceScatter { shape: [1, 1, 32, 256], dim: 3, topology }, 0x7e5)
         } else {

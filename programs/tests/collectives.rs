@@ -17,7 +17,7 @@ fn mesh(system: &str, n: u32, workers: usize) -> MeshDevice {
     m
 }
 
-const SMALL: AllGather = AllGather { shape: [1, 1, 32, 64], dim: 3, topology: Topology::Line };
+const SMALL: AllGather = AllGather { shape: [1, 1, 32, 64], dim: 3, topology: Topology::Line, links: 1 };
 
 #[test]
 fn all_gather_passes_on_every_listed_topology() {
@@ -43,6 +43,29 @@ fn a_ring_beats_a_line_of_the_same_chips() {
     let ring = run(&mut mesh("t3000", 8, 0), AllGather { topology: Topology::Ring, ..p }, 3).unwrap();
     assert!(line.passed && ring.passed);
     assert!(ring.cycles() < line.cycles(), "ring {} vs line {}", ring.cycles().0, line.cycles().0);
+}
+
+#[test]
+fn all_gather_over_several_links_splits_the_slice_between_them() {
+    // Two links between T3000 neighbours, four on a Galaxy: each worker sends its part over its own link, the
+    // data arrives bit-exactly, and the line takes far less time than over one link (not 1/links of it: the
+    // op's fixed costs stay, and the chips' DRAM and routers carry the same total).
+    for (system, n, links, dim) in [("t3000", 2, 2, 3), ("t3000", 4, 2, 2), ("galaxy", 4, 4, 3)] {
+        let p = AllGather { shape: [1, 1, 64, 2048], dim, ..SMALL };
+        let one = run(&mut mesh(system, n, 0), p, 5).unwrap();
+        let many = run(&mut mesh(system, n, 0), AllGather { links, ..p }, 5).unwrap();
+        assert!(one.passed && many.passed, "{system} 1x{n}, {links} links: {}", many.check);
+        let ratio = many.cycles().0 as f64 / one.cycles().0 as f64;
+        eprintln!("{system} 1x{n}: 1 link {} cycles, {links} links {} ({ratio:.2})", one.cycles().0, many.cycles().0);
+        assert!(ratio < 0.7, "{system} 1x{n}: {links} links take {ratio:.2} of one link's time");
+    }
+    // Deterministic with any number of host workers.
+    let p = AllGather { shape: [1, 1, 64, 512], links: 2, ..SMALL };
+    let (a, b) = (run(&mut mesh("t3000", 4, 1), p, 9).unwrap(), run(&mut mesh("t3000", 4, 2), p, 9).unwrap());
+    assert_eq!(a.cycles(), b.cycles());
+    // More links than a hop has: an error naming the hop and what it has.
+    let e = run(&mut mesh("t3000", 4, 0), AllGather { links: 3, ..SMALL }, 1).unwrap_err().to_string();
+    assert!(e.contains("all_gather with 3 links: devices (0, 0) and (0, 1) are joined by 2; use at most 2"), "{e}");
 }
 
 const LISTED: [(&str, u32, Topology); 4] = [

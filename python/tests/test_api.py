@@ -61,6 +61,9 @@ def test_collective_on_t3000_reports_bandwidth():
     assert {row["chip"] for row in r.kernels} == {0, 4}
     with pytest.raises(TypeError, match="system"):
         tensim.run("all_gather", arch="wormhole_b0")
+    # Over both links between the chips (ttnn's num_links).
+    r2 = tensim.run("all_gather", system="t3000", devices=2, shape="1,1,32,512", links=2)
+    assert r2.passed and r2.cycles < r.cycles
     # On the router-level NoC model too, with the same data.
     rr = tensim.run("all_gather", system="t3000", devices=2, shape="1,1,32,512", params={"noc.model": "router"})
     assert rr.passed and rr.cycles > 0

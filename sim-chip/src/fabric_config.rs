@@ -1,8 +1,8 @@
 //! The fabric's configuration (tt-metal's `FabricConfig`), the memory layout of a router on an Ethernet
-//! core, and where routers sit: one per mesh neighbour of every chip, on the first Ethernet channel
-//! linking the two (routing plane 0). A packet that arrives at the router facing one neighbour continues
-//! on the router facing the opposite one, so every row and column of the mesh is a 1-D line (a ring when
-//! the configuration closes it and the system links its ends).
+//! core, and where routers sit: one per mesh neighbour of every chip and link between the two (link `p` of
+//! every neighbour pair forms routing plane `p`). A packet that arrives at the router facing one neighbour
+//! continues on the router of its plane facing the opposite one, so every row and column of the mesh is a
+//! 1-D line per plane (a ring when the configuration closes it and the system links its ends).
 
 use sim_params::Params;
 use sim_tensix::dataflow::fabric::router_layout;

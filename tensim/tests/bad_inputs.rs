@@ -272,6 +272,17 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
         ],
         "flit moves on the router-level NoC model (limit 1000000000",
     );
+    c(&["run", "all_gather", "--links", "0"], "--links 0: give at least 1 routing plane");
+    c(
+        &["run", "all_gather", "--links", "3"],
+        "all_gather with 3 links: devices (0, 0) and (0, 1) are joined by 2; use at most 2",
+    );
+    c(&["run", "all_gather", "--links", "-1"], "--links");
+    c(
+        &["run", "reduce_scatter", "--links", "2"],
+        "--links is an option of all_gather; not modelled: `reduce_scatter` over more than one link per direction",
+    );
+    c(&["run", "loopback", "--links", "2"], "--links is an option of the collectives");
     // A collective on the router-level model: every chip's flits count.
     c(
         &["run", "all_gather", "--system", "galaxy", "--shape", "1,1,160,8192", "--set", "noc.model=router"],

@@ -257,7 +257,7 @@ fn misuses_of_the_mesh_and_fabric_host_api_are_named() {
         ),
         ("too_big", "the mesh needs 16 devices and this run has 8"),
         ("not_neighbour", "(0, 2) is not a neighbour of (0, 0) in the 1x4 mesh"),
-        ("link", "link 1: tensim's fabric runs one routing plane (link 0)"),
+        ("link", "are joined by 2 link(s) (routing planes 0..1)"),
         ("payload", "carries a payload of 64 bytes and none was given before it"),
     ] {
         let (code, _, err) = tensim(&["build-and-run", dir, "--system", "t3000", "--", what]);

@@ -6,8 +6,12 @@
 //! the peers' `out_ready` semaphore (the fabric keeps it behind the payloads) and waits until every other
 //! device's increment has arrived. Checked bit-exactly against the concatenation done on the host.
 //!
+//! With `links` routing planes (ttnn's `num_links`), worker `l` (core (l, 0)) sends the `l`-th contiguous
+//! part of the slice over link `l` of every hop, and the op ends when every worker has seen its peers'
+//! increments.
+//!
 //! Not modelled here: tt-metal's scatter writes of up to four tiles per packet (one tile per packet
-//! here) and its several links and workers per direction (one routing plane, one worker).
+//! here) and its several workers per link and direction (one worker per link).
 
 use super::ccl::{CclOutcome, PAGE, Topology, check_shape, line_of, mismatches, slice_page, tiles, timed_run};
 use crate::rng::Rng;
@@ -28,6 +32,8 @@ pub struct AllGather {
     pub dim: u32,
     /// Line or ring.
     pub topology: Topology,
+    /// Routing planes used per direction (ttnn's `num_links`), one worker each.
+    pub links: u32,
 }
 
 /// Pages read from DRAM per batch.
@@ -44,15 +50,31 @@ fn out_page(k: u32, pos: u32, n: u32, t: [u32; 4], dim: usize) -> u32 {
 pub fn check(mesh: &MeshDevice, p: &AllGather) -> Result<Vec<MeshCoordinate>, DeviceError> {
     let coords = line_of(mesh, "all_gather", p.topology)?;
     check_shape("all_gather", p.shape, p.dim)?;
+    if p.links == 0 {
+        return Err(DeviceError::api("all_gather: links = 0; give at least one routing plane"));
+    }
+    // Every hop the data takes needs that many links (the ring's closing one too).
+    let n = coords.len();
+    let hops = if p.topology == Topology::Ring { n } else { n - 1 };
+    for h in 0..hops {
+        let (a, b) = (coords[h], coords[(h + 1) % n]);
+        let have = mesh.links_between(a, b)?;
+        if have < p.links {
+            return Err(DeviceError::api(format!(
+                "all_gather with {} links: devices {a} and {b} are joined by {have}; use at most {have}",
+                p.links
+            )));
+        }
+    }
     Ok(coords)
 }
 
 fn writer(n: u32, t: [u32; 4], dim: usize) -> Kernel {
     Kernel::dataflow("ccl_all_gather_writer", move |d| {
         let a = |d: &Dataflow<'_>, i| d.get_arg_val::<u32>(i);
-        let (in_addr, out_addr, pos, fwd, bwd, scratch, hdr) =
-            (a(d, 0), a(d, 1), a(d, 2), a(d, 3), a(d, 4), a(d, 5), a(d, 6));
-        let mut idx = 7;
+        let (in_addr, out_addr, pos, fwd, bwd, scratch, hdr, first, count) =
+            (a(d, 0), a(d, 1), a(d, 2), a(d, 3), a(d, 4), a(d, 5), a(d, 6), a(d, 7), a(d, 8));
+        let mut idx = 9;
         let mut conns = Vec::new();
         for targets in [fwd, bwd] {
             if targets > 0 {
@@ -61,9 +83,9 @@ fn writer(n: u32, t: [u32; 4], dim: usize) -> Kernel {
                 conns.push((c, targets as u8));
             }
         }
-        let pages = t[0] * t[1] * t[2] * t[3];
+        let pages = first + count;
         let (mx, my) = (d.my_x(NocId::Noc0), d.my_y(NocId::Noc0));
-        let mut k = 0;
+        let mut k = first;
         while k < pages {
             let batch = BATCH.min(pages - k);
             for b in 0..batch {
@@ -115,7 +137,9 @@ pub fn workload(
     let coords = check(mesh, p)?;
     let n = coords.len() as u32;
     let t = tiles(p.shape);
-    let core = CoreCoord::new(0, 0);
+    let pages = t.iter().product::<u32>();
+    let links = p.links.max(1);
+    let cores = CoreRange::new(CoreCoord::new(0, 0), CoreCoord::new(links - 1, 0));
     let base = mesh.get_device(coords[0])?.params().mem.l1_unreserved_base;
     let scratch = base.next_multiple_of(64);
     let hdr = scratch + BATCH * PAGE;
@@ -126,20 +150,24 @@ pub fn workload(
             Topology::Line => (n - 1 - i, i),
             Topology::Ring => ((n - 1).div_ceil(2), (n - 1) / 2),
         };
-        let mut args = vec![input.address(), output.address(), i, fwd, bwd, scratch, hdr];
         let step = |k: i64| coords[(i as i64 + k).rem_euclid(n as i64) as usize];
-        if fwd > 0 {
-            mesh.append_fabric_connection_rt_args(c, step(1), 0, 1, &mut args)?;
-        }
-        if bwd > 0 {
-            mesh.append_fabric_connection_rt_args(c, step(-1), 0, 2, &mut args)?;
-        }
         let mut prog = Program::new();
         for _ in 0..3 {
-            prog.create_semaphore(core, 0)?;
+            prog.create_semaphore(cores, 0)?;
         }
-        let k = prog.create_kernel(writer(n, t, p.dim as usize), core, DataMovementConfig::default())?;
-        prog.set_runtime_args(k, core, &args)?;
+        let k = prog.create_kernel(writer(n, t, p.dim as usize), cores, DataMovementConfig::default())?;
+        for l in 0..links {
+            // Worker `l`: the `l`-th contiguous part of the slice, over link `l` of each hop.
+            let (first, end) = (pages * l / links, pages * (l + 1) / links);
+            let mut args = vec![input.address(), output.address(), i, fwd, bwd, scratch, hdr, first, end - first];
+            if fwd > 0 {
+                mesh.append_fabric_connection_rt_args(c, step(1), l, 1, &mut args)?;
+            }
+            if bwd > 0 {
+                mesh.append_fabric_connection_rt_args(c, step(-1), l, 2, &mut args)?;
+            }
+            prog.set_runtime_args(k, CoreCoord::new(l, 0), &args)?;
+        }
         w.add_program(MeshCoordinateRange::single(c), prog);
     }
     Ok(w)

@@ -45,7 +45,7 @@ pub fn run(mesh: &mut MeshDevice, p: AllReduce, seed: u64) -> Result<CclOutcome,
     let rs = ReduceScatter { shape: p.shape, dim, topology: p.topology };
     let mut slice = p.shape;
     slice[dim as usize] /= n;
-    let ag = AllGather { shape: slice, dim, topology: p.topology };
+    let ag = AllGather { shape: slice, dim, topology: p.topology, links: 1 };
     let input_bytes = tiles(p.shape).iter().product::<u32>() as u64 * PAGE as u64;
     let local = DeviceLocalBufferConfig { page_size: PAGE as u64, buffer_type: BufferType::Dram };
     let input = MeshBuffer::create(mesh, MeshBufferConfig::Replicated { size: input_bytes }, local)?;

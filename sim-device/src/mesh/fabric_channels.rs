@@ -61,18 +61,24 @@ impl MeshDevice {
         pairs.get(link as usize).map(|&(near, _)| near)
     }
 
-    /// The routers of device `i`: one per neighbour the system links it to, routing plane 0.
+    /// The routers of device `i`: one per neighbour the system links it to and routing plane (link `p` of
+    /// every neighbour pair is plane `p`; a packet stays on the plane it entered, so each plane is a fabric
+    /// of its own, as tt-metal's routing planes are).
     pub(crate) fn routers_of(&self, i: usize) -> Vec<RouterSpec> {
         if !self.fabric.enabled() {
             return Vec::new();
         }
-        let mut facing = [None; 4];
-        for (d, f) in facing.iter_mut().enumerate() {
-            *f = self.neighbour(i, d).and_then(|j| self.channel_to(i, j, 0));
-        }
         let c = self.shape.coord(i);
-        let mut out: Vec<RouterSpec> = (0..4)
-            .filter_map(|d| {
+        let mut out: Vec<RouterSpec> = Vec::new();
+        for plane in 0.. {
+            let mut facing = [None; 4];
+            for (d, f) in facing.iter_mut().enumerate() {
+                *f = self.neighbour(i, d).and_then(|j| self.channel_to(i, j, plane));
+            }
+            if facing.iter().all(Option::is_none) {
+                break;
+            }
+            out.extend((0..4).filter_map(|d| {
                 facing[d].map(|channel| RouterSpec {
                     channel,
                     dir: d,
@@ -80,11 +86,18 @@ impl MeshDevice {
                     coord: (c.row, c.col),
                     cols: self.shape.cols,
                 })
-            })
-            .collect();
+            }));
+        }
         out.sort_by_key(|r| r.channel);
         out.dedup_by_key(|r| r.channel);
         out
+    }
+
+    /// Links (routing planes) between neighbouring devices `a` and `b` of the mesh (0 if they are not
+    /// neighbours or not linked).
+    pub fn links_between(&self, a: MeshCoordinate, b: MeshCoordinate) -> Result<u32, DeviceError> {
+        let (i, j) = (self.index(a)?, self.index(b)?);
+        Ok((0..).take_while(|&l| self.channel_to(i, j, l).is_some()).count() as u32)
     }
 
     /// `append_fabric_connection_rt_args(src, dst, link_idx, program, worker_core, args)`: the arguments a
@@ -112,16 +125,21 @@ impl MeshDevice {
                 self.shape
             )));
         }
-        if link_idx != 0 {
-            return Err(DeviceError::api(format!(
-                "append_fabric_connection_rt_args: link {link_idx}: tensim's fabric runs one routing plane (link 0)"
-            )));
-        }
-        let ch = self.channel_to(i, j, 0).ok_or_else(|| {
-            DeviceError::api(format!(
-                "append_fabric_connection_rt_args: chips {} and {} are not linked by Ethernet",
-                self.chip_ids[i], self.chip_ids[j]
-            ))
+        let ch = self.channel_to(i, j, link_idx).ok_or_else(|| {
+            let links = (0..).take_while(|&l| self.channel_to(i, j, l).is_some()).count();
+            DeviceError::api(if links == 0 {
+                format!(
+                    "append_fabric_connection_rt_args: chips {} and {} are not linked by Ethernet",
+                    self.chip_ids[i], self.chip_ids[j]
+                )
+            } else {
+                format!(
+                    "append_fabric_connection_rt_args: link {link_idx}: chips {} and {} are joined by {links} link(s) (routing planes 0..{})",
+                    self.chip_ids[i],
+                    self.chip_ids[j],
+                    links - 1
+                )
+            })
         })?;
         let dev = self.lock_device(i)?;
         let l = FabricLayout::new(&dev.params, self.fabric).map_err(DeviceError::Config)?;

@@ -106,6 +106,15 @@ pub fn run_collective(a: &RunArgs) -> CliResult<ExitCode> {
         None => [1, 1, 32, 1024],
     };
     let dim = a.dim.unwrap_or(3);
+    let links = a.links.unwrap_or(1);
+    if a.links.is_some() && name != "all_gather" {
+        return Err(CliError::User(format!(
+            "--links is an option of all_gather; not modelled: `{name}` over more than one link per direction (it runs on link 0)"
+        )));
+    }
+    if links == 0 {
+        return Err(CliError::User("--links 0: give at least 1 routing plane".into()));
+    }
     if name == "all_reduce" && a.dim.is_some() {
         return Err(CliError::User(
             "--dim is not an option of `all_reduce` (it reduces the whole tensor and picks the first dimension the devices divide, as ttnn.all_reduce does)".into(),
@@ -143,7 +152,7 @@ pub fn run_collective(a: &RunArgs) -> CliResult<ExitCode> {
     let out = match name {
         "reduce_scatter" => reduce_scatter::run(&mut mesh, ReduceScatter { shape, dim, topology }, a.seed),
         "all_reduce" => all_reduce::run(&mut mesh, AllReduce { shape, topology }, a.seed),
-        _ => all_gather::run(&mut mesh, AllGather { shape, dim, topology }, a.seed),
+        _ => all_gather::run(&mut mesh, AllGather { shape, dim, topology, links }, a.seed),
     }
     .map_err(|e| CliError::User(e.to_string()));
     if let Some(s) = spinner {
@@ -219,10 +228,17 @@ pub fn run_collective(a: &RunArgs) -> CliResult<ExitCode> {
         say!("{m}");
     }
     say!(
-        "not modelled: more than one link or worker per direction{}",
+        "not modelled: {}",
         match name {
-            "reduce_scatter" => "",
-            _ => "; all_gather's scatter writes of several tiles per fabric packet (it sends one tile per packet)",
+            "reduce_scatter" => "more than one link or worker per direction",
+            "all_reduce" => {
+                "more than one link or worker per direction; all_gather's scatter writes of several tiles per fabric \
+                 packet (it sends one tile per packet)"
+            }
+            _ => {
+                "more than one worker per link and direction; scatter writes of several tiles per fabric packet (it \
+                 sends one tile per packet)"
+            }
         }
     );
     say!(

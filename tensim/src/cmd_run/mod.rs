@@ -113,6 +113,10 @@ pub struct RunArgs {
     /// Collectives: the gather dimension of the 4-D tensor.
     #[arg(allow_negative_numbers = true, long, value_parser = whole_u32)]
     pub(crate) dim: Option<u32>,
+    /// all_gather: routing planes (Ethernet links between each pair of neighbours) used per direction, one
+    /// worker each, as ttnn's num_links (default 1; at most the links every hop has).
+    #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = whole_u32)]
+    pub(crate) links: Option<u32>,
     /// Collectives: host threads simulating chips, 1 to 256 (default: the processors idle at the start, at least 1; results do not depend on it).
     #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=256))]
     pub(crate) workers: Option<u32>,
@@ -143,7 +147,7 @@ impl RunArgs {
         ];
         if let Some((opt, _)) = given.iter().find(|g| g.1) {
             return Err(CliError::User(format!(
-                "{opt} is not an option of `{name}` (it takes --system/--cluster, --devices, --topology, --shape, --dim, --workers, --seed, --set/--params, --trace, --stats, --noc-heatmap)"
+                "{opt} is not an option of `{name}` (it takes --system/--cluster, --devices, --topology, --shape, --dim, --links (all_gather), --workers, --seed, --set/--params, --trace, --stats, --noc-heatmap)"
             )));
         }
         Ok(())
@@ -156,6 +160,7 @@ impl RunArgs {
             ("--devices", self.devices.is_some()),
             ("--topology", self.topology.is_some()),
             ("--dim", self.dim.is_some()),
+            ("--links", self.links.is_some()),
             ("--workers", self.workers.is_some()),
         ];
         if let Some((opt, _)) = given.iter().find(|g| g.1) {

@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
     std::vector<uint32_t> args;
     const distributed::MeshCoordinate a(0, 0);
     const distributed::MeshCoordinate b(0, what == "not_neighbour" ? 2 : 1);
-    const uint32_t link = what == "link" ? 1 : 0;
+    const uint32_t link = what == "link" ? 2 : 0;
     const CoreCoord core = {0, 0};
     tt::tt_fabric::append_fabric_connection_rt_args(mesh->get_fabric_node_id(a), mesh->get_fabric_node_id(b), link, p,
                                                     core, args);
