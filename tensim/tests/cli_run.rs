@@ -168,3 +168,18 @@ fn lookahead_off_gives_the_same_stats() {
     assert!(docs[0] == docs[1], "stats differ with the lookahead off");
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+#[test]
+fn all_gather_over_several_links_says_where_silicon_has_one_fewer() {
+    // T3000's remote chips are dispatched over a link from their PCIe partner, which silicon keeps out of the
+    // fabric: with --links 2 on such a hop the run says so; on a Galaxy (every chip on PCIe) it does not.
+    let (code, out, err) = tensim(&["run", "all_gather", "--system", "t3000", "--devices", "2", "--links", "2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("PASS"), "{out}");
+    assert!(out.contains("not modelled: dispatch over Ethernet"), "{out}");
+    let (_, out, _) = tensim(&["run", "all_gather", "--system", "t3000", "--devices", "2"]);
+    assert!(!out.contains("dispatch over Ethernet"), "one link: nothing to say\n{out}");
+    let (code, out, err) = tensim(&["run", "all_gather", "--system", "galaxy", "--devices", "4", "--links", "4"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("PASS") && !out.contains("dispatch over Ethernet"), "{out}");
+}

@@ -141,6 +141,15 @@ pub fn run_collective(a: &RunArgs) -> CliResult<ExitCode> {
     let mut mesh =
         MeshDevice::open(&cd, &sys, MeshShape::new(1, n), None, &params).map_err(|e| CliError::User(e.to_string()))?;
     mesh.set_workers(a.workers.unwrap_or(0) as usize);
+    // tt-metal dispatches to a chip without PCIe through an Ethernet link from its PCIe neighbour and keeps
+    // that link out of the fabric; tensim does not model dispatch over Ethernet, so it says so when the
+    // links asked for include one.
+    let tunnel_hop = {
+        let ids = mesh.chip_ids().to_vec();
+        let pcie = |id: u32| cd.chips.iter().any(|c| c.id == id && c.mmio.is_some());
+        let hops = if topology == Topology::Ring { ids.len() } else { ids.len().saturating_sub(1) };
+        (0..hops).map(|h| (ids[h], ids[(h + 1) % ids.len()])).find(|&(x, y)| pcie(x) != pcie(y))
+    };
     // Every output is checked before the simulation.
     let mut plan = crate::outputs::OutputPlan::new();
     let trace = a.trace.as_deref().map(|p| plan.add(p, crate::outputs::TRACE)).transpose()?;
@@ -226,6 +235,13 @@ pub fn run_collective(a: &RunArgs) -> CliResult<ExitCode> {
     }
     for m in out.not_modelled() {
         say!("{m}");
+    }
+    if let (true, Some((x, y))) = (links > 1, tunnel_hop) {
+        say!(
+            "not modelled: dispatch over Ethernet — on silicon one link between a PCIe chip and the chip without PCIe it \
+             dispatches to (here chips {x} and {y}) carries the command tunnel, not the fabric, so that hop has one \
+             link fewer than --links {links} uses here"
+        );
     }
     say!(
         "not modelled: {}",
