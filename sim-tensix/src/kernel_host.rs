@@ -103,6 +103,9 @@ pub struct AtomicReq {
     pub op: AtomicOp,
     /// Posted operations are not acknowledged.
     pub posted: bool,
+    /// A multicast atomic (`noc_semaphore_inc_multicast`): `dst` is a rectangle address; one packet along the
+    /// broadcast tree, the operation at every core of it, one acknowledgement from each.
+    pub mcast: Option<McastReq>,
 }
 
 /// One Ethernet send command (`eth_send_packet`): `size` bytes of the Ethernet core's L1 at `src_l1` to

@@ -176,6 +176,7 @@ impl Engine {
                     dst: sem,
                     op: AtomicOp::Inc(val),
                     posted: true,
+                    mcast: None,
                 };
                 self.chip.fabric_incs.push((ch, a));
                 let i = self.chip.fabric_incs.len() as u32 - 1;
@@ -216,6 +217,7 @@ impl Engine {
                 dst: addr_map.xy(ft.x, ft.y, (fl.base + router_layout::DOORBELLS[c as usize]) as u64),
                 op: AtomicOp::Inc(1),
                 posted: true,
+                mcast: None,
             };
             if let Err(e) = self.issue_write(w, now).and_then(|_| self.issue_atomic(bell, now)) {
                 self.rec.warnings.push(format!("fabric router on Ethernet channel {ch}: forwarding failed: {e}"));
@@ -296,6 +298,7 @@ impl Engine {
                     dst,
                     op: AtomicOp::Store(sent),
                     posted: true,
+                    mcast: None,
                 };
                 if let Err(e) = self.issue_atomic(req, now) {
                     self.rec

@@ -53,7 +53,7 @@ pub(crate) enum Ev {
     /// A write's acknowledgement reached the source.
     WriteAck(u32),
     /// An atomic reached its destination word.
-    AtomicLand(u32),
+    AtomicLand(u32, u16),
     /// An atomic's acknowledgement reached the source.
     AtomicAck(u32),
     /// An Ethernet packet from another chip has landed.
@@ -304,7 +304,7 @@ impl Engine {
             Ev::WriteDepart(x) => self.write_depart(x, at),
             Ev::WriteLand(x, d) => self.write_land(x, d, at),
             Ev::WriteAck(x) => self.write_ack(x, at),
-            Ev::AtomicLand(x) => self.atomic_land(x, at),
+            Ev::AtomicLand(x, d) => self.atomic_land(x, d, at),
             Ev::AtomicAck(x) => self.atomic_ack(x, at),
             Ev::EthLand(x) => self.eth_land(x, at),
             Ev::FabricStep(ch) => self.fabric_step(ch, at),

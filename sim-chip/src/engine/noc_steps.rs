@@ -126,7 +126,7 @@ impl Engine {
                 let land = at + c.noc_params.l1_write_latency;
                 let record = c.xfers[x as usize].record();
                 self.rec.arrival(record, first.min(at), land);
-                self.sched.queue.push(land, Ev::AtomicLand(x));
+                self.sched.queue.push(land, Ev::AtomicLand(x, dest));
             }
             Then::AtomicAck(x) => self.sched.queue.push(at, Ev::AtomicAck(x)),
         }

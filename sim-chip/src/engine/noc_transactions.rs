@@ -10,7 +10,7 @@ use report::{TransferKind, TransferRecord};
 use sim_core::{Cycle, Cycles};
 use sim_noc::{Rect, VcClass};
 use sim_params::SEMAPHORE_BYTES;
-use sim_tensix::{CoreIdx, NocError, ReadReq, Risc, WriteReq};
+use sim_tensix::{CoreIdx, McastReq, NocError, ReadReq, Risc, WriteReq};
 use soc_descriptors::{Noc0Coord, NocId, TileKind, TranslatedCoord};
 
 impl ChipState {
@@ -271,9 +271,13 @@ impl Engine {
     // Writes and multicasts
     // ---------------------------------------------------------------------------------------------
 
-    fn multicast_dests(
+    /// The destinations of a multicast of `size` bytes at `local` by `core`'s `risc` to the rectangle with
+    /// `corners`, and the rectangle in NoC0 coordinates.
+    pub(super) fn multicast_dests(
         &mut self,
-        w: &WriteReq,
+        (core, risc): (CoreIdx, Risc),
+        mcast: Option<McastReq>,
+        size: u32,
         local: u64,
         corners: (u32, u32, u32, u32),
     ) -> Result<(Vec<(Mem, Noc0Coord)>, Rect), NocError> {
@@ -293,10 +297,10 @@ impl Engine {
         let a = corner(xs, ys)?;
         let b = corner(xe, ye)?;
         let (x0, x1, y0, y1) = (a.x.min(b.x), a.x.max(b.x), a.y.min(b.y), a.y.max(b.y));
-        let me = c.core_tile[w.core.0 as usize];
+        let me = c.core_tile[core.0 as usize];
         // Without NOC_CMD_BRCST_SRC_INCLUDE (the _loopback_src variant) a sender inside the rectangle is not
         // one of its recipients.
-        let loopback = w.mcast.is_some_and(|m| m.loopback);
+        let loopback = mcast.is_some_and(|m| m.loopback);
         let mut dests = Vec::new();
         for y in y0..=y1 {
             for x in x0..=x1 {
@@ -307,7 +311,7 @@ impl Engine {
                     if t == me && !loopback {
                         continue;
                     }
-                    c.cores[core.0 as usize].l1.check(local, w.size as u64).map_err(NocError::McastDest)?;
+                    c.cores[core.0 as usize].l1.check(local, size as u64).map_err(NocError::McastDest)?;
                     dests.push((Mem::L1 { core, addr: local }, t));
                 }
             }
@@ -315,9 +319,9 @@ impl Engine {
         if dests.is_empty() {
             return Err(NocError::McastEmpty { rect: corners });
         }
-        let num = w.mcast.map(|m| m.num_dests).unwrap_or(1);
+        let num = mcast.map(|m| m.num_dests).unwrap_or(1);
         if num as usize != dests.len()
-            && let Some(f) = self.fiber_of(w.core, w.risc)
+            && let Some(f) = self.fiber_of(core, risc)
         {
             self.warn_once(
                     f,
@@ -367,7 +371,7 @@ impl Engine {
             }
             Some(m) => {
                 let (xs, ys, xe, ye, local) = map.decode_multicast(w.dst);
-                let (dests, rect) = self.multicast_dests(&w, local, (xs, ys, xe, ye))?;
+                let (dests, rect) = self.multicast_dests((w.core, w.risc), w.mcast, w.size, local, (xs, ys, xe, ye))?;
                 check_align(local)?;
                 let c = &mut self.chip;
                 let tiles: Vec<Noc0Coord> = dests.iter().map(|d| d.1).collect();

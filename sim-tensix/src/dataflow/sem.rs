@@ -25,7 +25,7 @@ impl Dataflow<'_> {
 
     fn atomic(&mut self, api: &'static str, dst: u64, op: AtomicOp, noc: NocId, posted: bool) {
         self.ctx.trace_noc(api, 4, dst);
-        let req = AtomicReq { core: self.ctx.k.core, risc: self.ctx.k.risc, noc, dst, op, posted };
+        let req = AtomicReq { core: self.ctx.k.core, risc: self.ctx.k.risc, noc, dst, op, posted, mcast: None };
         if let Err(e) = self.ctx.noc_command(noc, CmdBuf::Atomic, |h, now| h.noc_atomic(req, now)) {
             self.ctx.fail(format!("{api}: {e}"));
         }
@@ -58,28 +58,27 @@ impl Dataflow<'_> {
     }
 
     /// `noc_semaphore_inc_multicast(mcast_addr, incr, num_dests)`: an atomic add on every core of the
-    /// rectangle. Not modelled as one multicast: sent (and timed) as one atomic increment per destination,
-    /// which the run's warnings say.
+    /// rectangle (the sender excluded): one header-only packet along the broadcast tree, as a multicast
+    /// write travels, and one acknowledgement from each destination; `noc_async_atomic_barrier` waits for
+    /// `num_dests` of them.
     pub fn noc_semaphore_inc_multicast(&mut self, mcast_addr: u64, incr: u32, num_dests: u32) {
-        let (x0, y0, x1, y1, local) = self.ctx.k.tables.addr_map.decode_multicast(mcast_addr);
-        let (xa, xb) = (x0.min(x1), x0.max(x1));
-        let (ya, yb) = (y0.min(y1), y0.max(y1));
-        let cores = (xb - xa + 1) * (yb - ya + 1);
-        if cores != num_dests {
-            self.ctx.fail(format!(
-                "noc_semaphore_inc_multicast: num_dests is {num_dests} but the rectangle ({x0},{y0})-({x1},{y1}) holds {cores} cores"
-            ));
+        let api = "noc_semaphore_inc_multicast";
+        if num_dests == 0 {
+            self.ctx.fail(format!("{api}: num_dests is 0; a multicast reaches at least one core"));
         }
-        self.ctx.host.borrow_mut().warn(
-            self.ctx.k.fiber,
-            "not modelled: noc_semaphore_inc_multicast as one multicast (timed as one atomic increment per destination)"
-                .into(),
-        );
-        for y in ya..=yb {
-            for x in xa..=xb {
-                let a = self.ctx.k.tables.addr_map.xy(x, y, local);
-                self.noc_semaphore_inc(a, incr);
-            }
+        let noc = self.ctx.k.noc;
+        self.ctx.trace_noc(api, 4, mcast_addr);
+        let req = AtomicReq {
+            core: self.ctx.k.core,
+            risc: self.ctx.k.risc,
+            noc,
+            dst: mcast_addr,
+            op: AtomicOp::Inc(incr),
+            posted: false,
+            mcast: Some(McastReq { num_dests, loopback: false, linked: false }),
+        };
+        if let Err(e) = self.ctx.noc_command(noc, CmdBuf::Atomic, |h, now| h.noc_atomic(req, now)) {
+            self.ctx.fail(format!("{api}: {e}"));
         }
     }
 
