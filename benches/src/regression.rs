@@ -130,9 +130,9 @@ fn collectives() -> Result<Vec<Row>, String> {
         let out = if name.starts_with("all_gather") {
             all_gather::run(&mut m, AllGather { shape: [1, 1, 32, 64], dim: 3, topology, links: 1 }, 0x7e5)
         } else if name.starts_with("reduce_scatter") {
-            reduce_scatter::run(&mut m, ReduceScatter { shape: [1, 1, 32, 256], dim: 3, topology }, 0x7e5)
+            reduce_scatter::run(&mut m, ReduceScatter { shape: [1, 1, 32, 256], dim: 3, topology, links: 1 }, 0x7e5)
         } else {
-            all_reduce::run(&mut m, AllReduce { shape: [1, 1, 32, 256], topology }, 0x7e5)
+            all_reduce::run(&mut m, AllReduce { shape: [1, 1, 32, 256], topology, links: 1 }, 0x7e5)
         }
         .map_err(|e| format!("{name}: {e}"))?;
         if !out.passed {

@@ -68,6 +68,39 @@ fn all_gather_over_several_links_splits_the_slice_between_them() {
     assert!(e.contains("all_gather with 3 links: devices (0, 0) and (0, 1) are joined by 2; use at most 2"), "{e}");
 }
 
+#[test]
+fn reduce_scatter_and_all_reduce_over_several_links_split_every_slice_between_them() {
+    // Each link's pair of direction cores takes its part of every slice (cut at whole packets, into its own
+    // part of each receive slot): bit-exact sums, in far less time than over one link.
+    for (system, n, topology, links) in
+        [("t3000", 2, Topology::Line, 2), ("t3000", 8, Topology::Ring, 2), ("galaxy", 4, Topology::Line, 4)]
+    {
+        let p = ReduceScatter { shape: [1, 1, 128, 512 * n], dim: 3, topology, links: 1 };
+        let one = reduce_scatter::run(&mut mesh(system, n, 0), p, 6).unwrap();
+        let many = reduce_scatter::run(&mut mesh(system, n, 0), ReduceScatter { links, ..p }, 6).unwrap();
+        assert!(one.passed && many.passed, "{system} 1x{n} {topology:?}, {links} links: {}", many.check);
+        let ratio = many.cycles().0 as f64 / one.cycles().0 as f64;
+        eprintln!("reduce_scatter {system} 1x{n} {topology:?}: {links} links take {ratio:.2} of one link's time");
+        assert!(ratio < 0.8, "{system} 1x{n}: {links} links take {ratio:.2} of one link's time");
+    }
+    // A share smaller than a packet per link (some links carry nothing but the syncs) still sums right.
+    let p = ReduceScatter { shape: [1, 1, 32, 64], dim: 3, topology: Topology::Line, links: 2 };
+    assert!(reduce_scatter::run(&mut mesh("t3000", 2, 0), p, 2).unwrap().passed);
+    let p = AllReduce { shape: [1, 1, 64, 512], topology: Topology::Line, links: 2 };
+    let (a, b) = (
+        all_reduce::run(&mut mesh("t3000", 4, 1), p, 8).unwrap(),
+        all_reduce::run(&mut mesh("t3000", 4, 2), p, 8).unwrap(),
+    );
+    assert!(a.passed && b.passed, "{}", a.check);
+    assert_eq!(a.cycles(), b.cycles(), "the same cycles with one and two host workers");
+    let e = reduce_scatter::run(&mut mesh("t3000", 4, 0), ReduceScatter { links: 3, ..p_rs() }, 1).unwrap_err();
+    assert!(e.to_string().contains("reduce_scatter with 3 links: devices (0, 0) and (0, 1) are joined by 2"), "{e}");
+}
+
+fn p_rs() -> ReduceScatter {
+    ReduceScatter { shape: [1, 1, 32, 128], dim: 3, topology: Topology::Line, links: 1 }
+}
+
 const LISTED: [(&str, u32, Topology); 4] = [
     ("n300", 2, Topology::Line),
     ("t3000", 4, Topology::Line),
@@ -80,7 +113,7 @@ fn reduce_scatter_passes_on_every_listed_topology() {
     for (system, n, topology) in LISTED {
         for dim in [3, 2] {
             let shape = if dim == 3 { [1, 1, 32, 32 * n] } else { [1, 1, 32 * n, 64] };
-            let p = ReduceScatter { shape, dim, topology };
+            let p = ReduceScatter { shape, dim, topology, links: 1 };
             let out = reduce_scatter::run(&mut mesh(system, n, 0), p, 21).unwrap();
             assert!(out.passed, "{system} 1x{n} {topology:?} dim {dim}: {}", out.check);
             eprintln!("reduce_scatter {system} 1x{n} {topology:?} dim {dim}: {} cycles", out.cycles().0);
@@ -98,7 +131,8 @@ fn reduce_scatter_slices_of_odd_tile_counts_pass() {
         (4, Topology::Line, [1, 4, 32, 96], 1),
         (2, Topology::Line, [1, 1, 96, 64], 3),
     ] {
-        let out = reduce_scatter::run(&mut mesh("t3000", n, 0), ReduceScatter { shape, dim, topology }, 4).unwrap();
+        let out =
+            reduce_scatter::run(&mut mesh("t3000", n, 0), ReduceScatter { shape, dim, topology, links: 1 }, 4).unwrap();
         assert!(out.passed, "1x{n} {topology:?} {shape:?} dim {dim}: {}", out.check);
     }
 }
@@ -108,7 +142,7 @@ fn reduce_scatter_slices_of_odd_tile_counts_pass() {
 /// pipelined rewrite, 37%).
 #[test]
 fn reduce_scatter_on_a_line_runs_near_link_rate() {
-    let p = ReduceScatter { shape: [1, 1, 128, 8192], dim: 3, topology: Topology::Line };
+    let p = ReduceScatter { shape: [1, 1, 128, 8192], dim: 3, topology: Topology::Line, links: 1 };
     let out = reduce_scatter::run(&mut mesh("t3000", 2, 0), p, 2).unwrap();
     assert!(out.passed);
     let (_, _, bytes, gbs) = out.busiest_link().unwrap();
@@ -119,7 +153,7 @@ fn reduce_scatter_on_a_line_runs_near_link_rate() {
 #[test]
 fn all_reduce_passes_on_every_listed_topology() {
     for (system, n, topology) in LISTED {
-        let p = AllReduce { shape: [1, 1, 32, 64 * n], topology };
+        let p = AllReduce { shape: [1, 1, 32, 64 * n], topology, links: 1 };
         let out = all_reduce::run(&mut mesh(system, n, 0), p, 31).unwrap();
         assert!(out.passed, "{system} 1x{n} {topology:?}: {}", out.check);
         assert_eq!(out.phases.len(), 2);
@@ -138,12 +172,18 @@ fn all_reduce_passes_on_every_listed_topology() {
 fn reduce_scatter_moves_the_bytes_the_algorithm_says() {
     let shape = [1, 1, 32, 32 * 8 * 4];
     let slice_bytes = 4 * 2048u64;
-    let line =
-        reduce_scatter::run(&mut mesh("t3000", 8, 0), ReduceScatter { shape, dim: 3, topology: Topology::Line }, 1)
-            .unwrap();
-    let ring =
-        reduce_scatter::run(&mut mesh("t3000", 8, 0), ReduceScatter { shape, dim: 3, topology: Topology::Ring }, 1)
-            .unwrap();
+    let line = reduce_scatter::run(
+        &mut mesh("t3000", 8, 0),
+        ReduceScatter { shape, dim: 3, topology: Topology::Line, links: 1 },
+        1,
+    )
+    .unwrap();
+    let ring = reduce_scatter::run(
+        &mut mesh("t3000", 8, 0),
+        ReduceScatter { shape, dim: 3, topology: Topology::Ring, links: 1 },
+        1,
+    )
+    .unwrap();
     assert!(line.passed && ring.passed);
     // Payload per link direction: on a line the end device's link carries the partials of all 7 other
     // slices; on a ring every link carries 7 half-slices. Headers and credits add a few percent.
@@ -160,7 +200,7 @@ fn all_gather_is_deterministic_across_workers() {
     let a = run(&mut mesh("t3000", 8, 1), p, 5).unwrap();
     let b = run(&mut mesh("t3000", 8, 2), p, 5).unwrap();
     assert_eq!(fingerprint(&a), fingerprint(&b));
-    let p = AllReduce { shape: [1, 1, 32, 256], topology: Topology::Ring };
+    let p = AllReduce { shape: [1, 1, 32, 256], topology: Topology::Ring, links: 1 };
     let a = all_reduce::run(&mut mesh("t3000", 8, 1), p, 5).unwrap();
     let b = all_reduce::run(&mut mesh("t3000", 8, 2), p, 5).unwrap();
     assert!(a.passed);
@@ -179,7 +219,7 @@ fn window_lengths_do_not_change_results() {
     let b = run(&mut mesh("t3000", 8, 2), p, 9).unwrap();
     assert!(a.passed && b.passed);
     assert_eq!(timing(&a), timing(&b));
-    let p = ReduceScatter { shape: [1, 1, 64, 256], dim: 3, topology: Topology::Line };
+    let p = ReduceScatter { shape: [1, 1, 64, 256], dim: 3, topology: Topology::Line, links: 1 };
     let mut fixed = mesh("t3000", 4, 1);
     fixed.set_lookahead(false);
     let a = reduce_scatter::run(&mut fixed, p, 9).unwrap();
@@ -204,10 +244,10 @@ fn bad_collective_requests_are_named() {
     assert!(e.to_string().contains("multiples of 32"), "{e}");
     let e = run(&mut mesh("t3000", 4, 0), AllGather { dim: 4, ..SMALL }, 1).unwrap_err();
     assert!(e.to_string().contains("dim 4"), "{e}");
-    let rs = ReduceScatter { shape: [1, 1, 32, 96], dim: 3, topology: Topology::Line };
+    let rs = ReduceScatter { shape: [1, 1, 32, 96], dim: 3, topology: Topology::Line, links: 1 };
     let e = reduce_scatter::run(&mut mesh("t3000", 4, 0), rs, 1).unwrap_err();
     assert!(e.to_string().contains("cannot share evenly") && e.to_string().contains("128"), "{e}");
-    let ar = AllReduce { shape: [1, 3, 32, 96], topology: Topology::Line };
+    let ar = AllReduce { shape: [1, 3, 32, 96], topology: Topology::Line, links: 1 };
     let e = all_reduce::run(&mut mesh("t3000", 4, 0), ar, 1).unwrap_err();
     assert!(e.to_string().contains("not modelled"), "{e}");
 }

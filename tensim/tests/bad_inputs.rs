@@ -279,9 +279,10 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
     );
     c(&["run", "all_gather", "--links", "-1"], "--links");
     c(
-        &["run", "reduce_scatter", "--links", "2"],
-        "--links is an option of all_gather; not modelled: `reduce_scatter` over more than one link per direction",
+        &["run", "reduce_scatter", "--links", "3"],
+        "reduce_scatter with 3 links: devices (0, 0) and (0, 1) are joined by 2",
     );
+    c(&["run", "all_reduce", "--system", "galaxy", "--devices", "4", "--links", "5"], "are joined by 4; use at most 4");
     c(&["run", "loopback", "--links", "2"], "--links is an option of the collectives");
     // A collective on the router-level model: every chip's flits count.
     c(

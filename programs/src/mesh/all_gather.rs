@@ -6,14 +6,16 @@
 //! the peers' `out_ready` semaphore (the fabric keeps it behind the payloads) and waits until every other
 //! device's increment has arrived. Checked bit-exactly against the concatenation done on the host.
 //!
-//! With `links` routing planes (ttnn's `num_links`), worker `l` (core (l, 0)) sends the `l`-th contiguous
+//! With `links` routing planes (ttnn's `num_links`), worker `l` (core (0, l)) sends the `l`-th contiguous
 //! part of the slice over link `l` of every hop, and the op ends when every worker has seen its peers'
 //! increments.
 //!
 //! Not modelled here: tt-metal's scatter writes of up to four tiles per packet (one tile per packet
 //! here) and its several workers per link and direction (one worker per link).
 
-use super::ccl::{CclOutcome, PAGE, Topology, check_shape, line_of, mismatches, slice_page, tiles, timed_run};
+use super::ccl::{
+    CclOutcome, PAGE, Topology, check_links, check_shape, line_of, mismatches, slice_page, tiles, timed_run,
+};
 use crate::rng::Rng;
 use sim_device::fabric_config::{FabricConfig, FabricConnection};
 use sim_device::mesh::{
@@ -50,22 +52,7 @@ fn out_page(k: u32, pos: u32, n: u32, t: [u32; 4], dim: usize) -> u32 {
 pub fn check(mesh: &MeshDevice, p: &AllGather) -> Result<Vec<MeshCoordinate>, DeviceError> {
     let coords = line_of(mesh, "all_gather", p.topology)?;
     check_shape("all_gather", p.shape, p.dim)?;
-    if p.links == 0 {
-        return Err(DeviceError::api("all_gather: links = 0; give at least one routing plane"));
-    }
-    // Every hop the data takes needs that many links (the ring's closing one too).
-    let n = coords.len();
-    let hops = if p.topology == Topology::Ring { n } else { n - 1 };
-    for h in 0..hops {
-        let (a, b) = (coords[h], coords[(h + 1) % n]);
-        let have = mesh.links_between(a, b)?;
-        if have < p.links {
-            return Err(DeviceError::api(format!(
-                "all_gather with {} links: devices {a} and {b} are joined by {have}; use at most {have}",
-                p.links
-            )));
-        }
-    }
+    check_links(mesh, "all_gather", &coords, p.topology, p.links)?;
     Ok(coords)
 }
 
@@ -139,7 +126,9 @@ pub fn workload(
     let t = tiles(p.shape);
     let pages = t.iter().product::<u32>();
     let links = p.links.max(1);
-    let cores = CoreRange::new(CoreCoord::new(0, 0), CoreCoord::new(links - 1, 0));
+    // Worker `l` on core (0, l): a row of its own, so that the workers' DRAM reads do not share the row's NoC
+    // links on their way back.
+    let cores = CoreRange::new(CoreCoord::new(0, 0), CoreCoord::new(0, links - 1));
     let base = mesh.get_device(coords[0])?.params().mem.l1_unreserved_base;
     let scratch = base.next_multiple_of(64);
     let hdr = scratch + BATCH * PAGE;
@@ -166,7 +155,7 @@ pub fn workload(
             if bwd > 0 {
                 mesh.append_fabric_connection_rt_args(c, step(-1), l, 2, &mut args)?;
             }
-            prog.set_runtime_args(k, CoreCoord::new(l, 0), &args)?;
+            prog.set_runtime_args(k, CoreCoord::new(0, l), &args)?;
         }
         w.add_program(MeshCoordinateRange::single(c), prog);
     }

@@ -20,6 +20,8 @@ pub struct AllReduce {
     pub shape: [u32; 4],
     /// Line or ring.
     pub topology: Topology,
+    /// Routing planes used per direction by both halves (ttnn's `num_links`).
+    pub links: u32,
 }
 
 /// The dimension the reduce_scatter and all_gather halves run on: the first the devices divide.
@@ -42,10 +44,10 @@ pub fn run(mesh: &mut MeshDevice, p: AllReduce, seed: u64) -> Result<CclOutcome,
     let n = coords.len() as u32;
     let dim = split_dim(p.shape, n)?;
     mesh.set_fabric_config(all_gather::fabric_config(p.topology))?;
-    let rs = ReduceScatter { shape: p.shape, dim, topology: p.topology };
+    let rs = ReduceScatter { shape: p.shape, dim, topology: p.topology, links: p.links };
     let mut slice = p.shape;
     slice[dim as usize] /= n;
-    let ag = AllGather { shape: slice, dim, topology: p.topology, links: 1 };
+    let ag = AllGather { shape: slice, dim, topology: p.topology, links: p.links };
     let input_bytes = tiles(p.shape).iter().product::<u32>() as u64 * PAGE as u64;
     let local = DeviceLocalBufferConfig { page_size: PAGE as u64, buffer_type: BufferType::Dram };
     let input = MeshBuffer::create(mesh, MeshBufferConfig::Replicated { size: input_bytes }, local)?;

@@ -265,6 +265,32 @@ pub fn add_bf16(a: u16, b: u16) -> u16 {
     bfloat16::from_f32(bfloat16(a).to_f32() + bfloat16(b).to_f32()).0
 }
 
+/// Check that every hop of the line (and a ring's closing one) of `coords` has at least `links` Ethernet links
+/// (routing planes), for `op` (`links` 0 is an error too).
+pub fn check_links(
+    mesh: &MeshDevice,
+    op: &str,
+    coords: &[MeshCoordinate],
+    topology: Topology,
+    links: u32,
+) -> Result<(), DeviceError> {
+    if links == 0 {
+        return Err(DeviceError::api(format!("{op}: links = 0; give at least one routing plane")));
+    }
+    let n = coords.len();
+    let hops = if topology == Topology::Ring { n } else { n.saturating_sub(1) };
+    for h in 0..hops {
+        let (a, b) = (coords[h], coords[(h + 1) % n]);
+        let have = mesh.links_between(a, b)?;
+        if have < links {
+            return Err(DeviceError::api(format!(
+                "{op} with {links} links: devices {a} and {b} are joined by {have}; use at most {have}"
+            )));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,6 +2,9 @@
 //! data: every device's input is cut into N slices along `dim`; device i ends with slice i summed over all
 //! devices. Each direction runs on a core of its own (forward on logical core (0,0), backward on (1,0))
 //! with a reader, a compute kernel (bf16 adds on the FPU) and a writer that is the direction's fabric sender.
+//! With `links` routing planes (ttnn's `num_links`) link `l` has its own pair of direction cores ((2l, 0)
+//! and (2l+1, 0)), which take the `l`-th part of each direction's share of every slice (cut at whole
+//! packets) over link `l` of every hop, into their own part of each receive slot.
 //!
 //! - Ring: each direction handles half of every slice's tiles. For direction d the device starts at slice
 //!   `i ∓ 1` and moves one slice per step: step 0 sends its raw input one hop into the neighbour's
@@ -21,12 +24,12 @@
 //! beyond the fabric's is needed. The host reference performs the same bf16 additions in the same order, so
 //! the check is bit-exact.
 //!
-//! Not modelled here (as for all_gather): scatter writes, several links or workers per direction, and the
+//! Not modelled here (as for all_gather): scatter writes, several workers per link and direction, and the
 //! one-shot algorithm tt-metal uses for small tensors on a ring.
 
 use super::ccl::{
-    CclOutcome, PAGE, Topology, add_bf16, check_divisible, check_shape, line_of, mismatches, random_bf16_bits,
-    slice_page, tiles, timed_run,
+    CclOutcome, PAGE, Topology, add_bf16, check_divisible, check_links, check_shape, line_of, mismatches,
+    random_bf16_bits, slice_page, tiles, timed_run,
 };
 use crate::examples::common::create_bf16_cbs;
 use crate::rng::Rng;
@@ -47,6 +50,8 @@ pub struct ReduceScatter {
     pub dim: u32,
     /// Line or ring.
     pub topology: Topology,
+    /// Routing planes used per direction (ttnn's `num_links`), a pair of direction cores each.
+    pub links: u32,
 }
 
 /// Where a step's local operand comes from.
@@ -154,7 +159,9 @@ const A_STEPS: usize = 6;
 const A_OTHER_X: usize = 7;
 const A_OTHER_Y: usize = 8;
 const A_CONN: usize = 9;
-const A_FIRST_STEP: usize = 10;
+/// Where this core's part starts in each receive slot, in tiles (a multiple of a packet's tiles).
+const A_SLOT_OFF: usize = 10;
+const A_FIRST_STEP: usize = 11;
 
 const SEM_RECV: u32 = 0;
 const SEM_FWD_FINAL: u32 = 1;
@@ -189,6 +196,7 @@ fn reader(sh: Shape) -> Kernel {
     Kernel::dataflow("ccl_reduce_scatter_reader", move |d| {
         let a = |i| d.get_arg_val::<u32>(i);
         let (input, inter, j0, j1, region) = (a(A_INPUT), a(A_INTER), a(A_J0), a(A_J1), a(A_REGION));
+        let off = a(A_SLOT_OFF);
         let steps = read_steps(a);
         let (recv_sem, ff_sem) = (d.get_semaphore(SEM_RECV), d.get_semaphore(SEM_FWD_FINAL));
         let len = sh.padded(j1 - j0);
@@ -232,7 +240,7 @@ fn reader(sh: Shape) -> Kernel {
                     d.cb_reserve_back(CB_RECV, b);
                     let rp = d.get_write_ptr(CB_RECV);
                     for p in 0..b / sh.tpp {
-                        let (page, _) = sh.inter_at(sh.recv_block(region, r), t + p * sh.tpp);
+                        let (page, _) = sh.inter_at(sh.recv_block(region, r), off + t + p * sh.tpp);
                         let from = d.get_dram_noc_addr(page, page_bytes, inter, 0);
                         d.noc_async_read(from, rp + p * page_bytes, page_bytes);
                     }
@@ -285,6 +293,7 @@ fn writer(sh: Shape) -> Kernel {
         let a = |i| d.get_arg_val::<u32>(i);
         let (inter, output, j0, j1, region) = (a(A_INTER), a(A_OUTPUT), a(A_J0), a(A_J1), a(A_REGION));
         let (ox, oy, has_conn) = (a(A_OTHER_X), a(A_OTHER_Y), a(A_CONN) != 0);
+        let off = a(A_SLOT_OFF);
         let steps = read_steps(a);
         let mut conn = has_conn.then(|| {
             let mut idx = A_FIRST_STEP + 2 * steps.len();
@@ -313,7 +322,7 @@ fn writer(sh: Shape) -> Kernel {
                     for p in 0..packets {
                         d.cb_wait_front(cb, sh.tpp);
                         let src = d.get_read_ptr(cb);
-                        let (page, _) = sh.inter_at(block, p * sh.tpp);
+                        let (page, _) = sh.inter_at(block, off + p * sh.tpp);
                         let to = d.get_dram_noc_addr(page, page_bytes, inter, 0);
                         let real = (j1 - j0 - p * sh.tpp).min(sh.tpp) * PAGE;
                         if (p + 1).is_multiple_of(SYNC_PACKETS) || p + 1 == packets {
@@ -364,6 +373,7 @@ pub fn check(mesh: &MeshDevice, p: &ReduceScatter) -> Result<Vec<MeshCoordinate>
     let coords = line_of(mesh, "reduce_scatter", p.topology)?;
     check_shape("reduce_scatter", p.shape, p.dim)?;
     check_divisible("reduce_scatter", p.shape, p.dim, coords.len() as u32)?;
+    check_links(mesh, "reduce_scatter", &coords, p.topology, p.links)?;
     Ok(coords)
 }
 
@@ -407,7 +417,10 @@ pub fn workload(
     let coords = check(mesh, p)?;
     let n = coords.len() as u32;
     let sh = shape_of(p, n, max_payload_bytes(mesh)?);
-    let cores = [CoreCoord::new(0, 0), CoreCoord::new(1, 0)];
+    let links = p.links.max(1);
+    // Link `l`: the forward core (0, l) and the backward core (1, l), a row of its own, so that the
+    // links' DRAM reads do not share the row's NoC links on their way back.
+    let cores: Vec<CoreCoord> = (0..2 * links).map(|k| CoreCoord::new(k % 2, k / 2)).collect();
     let mut w = MeshWorkload::new();
     for (i, &c) in coords.iter().enumerate() {
         let i = i as u32;
@@ -416,7 +429,7 @@ pub fn workload(
             cores.iter().map(|&l| dev.worker_core_from_logical_core(l)).collect::<Result<_, _>>()?
         };
         let mut prog = Program::new();
-        let set = CoreRangeSet::from(CoreRange::new(cores[0], cores[1]));
+        let set = CoreRangeSet::from(CoreRange::new(cores[0], cores[cores.len() - 1]));
         for _ in 0..3 {
             prog.create_semaphore(set.clone(), 0)?;
         }
@@ -429,15 +442,21 @@ pub fn workload(
         let r = prog.create_kernel(reader(sh), set.clone(), rcfg)?;
         let k = prog.create_kernel(compute(sh), set.clone(), ComputeConfig::default())?;
         let wr = prog.create_kernel(writer(sh), set.clone(), DataMovementConfig::default())?;
-        for (d, fwd) in [(0usize, true), (1, false)] {
+        for (l, (d, fwd)) in (0..links).flat_map(|l| [(l, (0usize, true)), (l, (1, false))]) {
             let st = steps(i, n, p.topology, fwd);
             let (j0, j1) = match p.topology {
                 Topology::Ring if fwd => (0, sh.per / 2),
                 Topology::Ring => (sh.per / 2, sh.per),
                 Topology::Line => (0, sh.per),
             };
+            // Link `l`'s part of the direction's share, cut at whole packets so that the parts' packets
+            // (pad tiles included) never overlap in a receive slot.
+            let cut = |l: u32| if l == links { j1 - j0 } else { ((j1 - j0) * l / links) / sh.tpp * sh.tpp };
+            let (off, end) = (cut(l), cut(l + 1));
+            let (j0, j1) = (j0 + off, j0 + end);
             let sends = st.iter().any(|s| s.flags & DST_MASK == DST_SEND);
-            let other = xy[1 - d];
+            let me = (2 * l) as usize + d;
+            let other = xy[(2 * l) as usize + 1 - d];
             let mut args = vec![
                 input.address(),
                 inter.address(),
@@ -449,16 +468,17 @@ pub fn workload(
                 other.x,
                 other.y,
                 sends as u32,
+                off,
             ];
             args.extend(st.iter().flat_map(|s| [s.slice, s.flags]));
             let mut wargs = args.clone();
             if sends {
                 let next = if fwd { coords[((i + 1) % n) as usize] } else { coords[((i + n - 1) % n) as usize] };
-                mesh.append_fabric_connection_rt_args(c, next, 0, SEM_CREDIT, &mut wargs)?;
+                mesh.append_fabric_connection_rt_args(c, next, l, SEM_CREDIT, &mut wargs)?;
             }
-            prog.set_runtime_args(r, cores[d], &args)?;
-            prog.set_runtime_args(k, cores[d], &args)?;
-            prog.set_runtime_args(wr, cores[d], &wargs)?;
+            prog.set_runtime_args(r, cores[me], &args)?;
+            prog.set_runtime_args(k, cores[me], &args)?;
+            prog.set_runtime_args(wr, cores[me], &wargs)?;
         }
         w.add_program(MeshCoordinateRange::single(c), prog);
     }

@@ -107,11 +107,6 @@ pub fn run_collective(a: &RunArgs) -> CliResult<ExitCode> {
     };
     let dim = a.dim.unwrap_or(3);
     let links = a.links.unwrap_or(1);
-    if a.links.is_some() && name != "all_gather" {
-        return Err(CliError::User(format!(
-            "--links is an option of all_gather; not modelled: `{name}` over more than one link per direction (it runs on link 0)"
-        )));
-    }
     if links == 0 {
         return Err(CliError::User("--links 0: give at least 1 routing plane".into()));
     }
@@ -159,8 +154,8 @@ pub fn run_collective(a: &RunArgs) -> CliResult<ExitCode> {
     let spinner = crate::out::spinner("simulating chips");
     let wall = std::time::Instant::now();
     let out = match name {
-        "reduce_scatter" => reduce_scatter::run(&mut mesh, ReduceScatter { shape, dim, topology }, a.seed),
-        "all_reduce" => all_reduce::run(&mut mesh, AllReduce { shape, topology }, a.seed),
+        "reduce_scatter" => reduce_scatter::run(&mut mesh, ReduceScatter { shape, dim, topology, links }, a.seed),
+        "all_reduce" => all_reduce::run(&mut mesh, AllReduce { shape, topology, links }, a.seed),
         _ => all_gather::run(&mut mesh, AllGather { shape, dim, topology, links }, a.seed),
     }
     .map_err(|e| CliError::User(e.to_string()));
@@ -246,9 +241,9 @@ pub fn run_collective(a: &RunArgs) -> CliResult<ExitCode> {
     say!(
         "not modelled: {}",
         match name {
-            "reduce_scatter" => "more than one link or worker per direction",
+            "reduce_scatter" => "more than one worker per link and direction",
             "all_reduce" => {
-                "more than one link or worker per direction; all_gather's scatter writes of several tiles per fabric \
+                "more than one worker per link and direction; all_gather's scatter writes of several tiles per fabric \
                  packet (it sends one tile per packet)"
             }
             _ => {

@@ -113,8 +113,9 @@ pub struct RunArgs {
     /// Collectives: the gather dimension of the 4-D tensor.
     #[arg(allow_negative_numbers = true, long, value_parser = whole_u32)]
     pub(crate) dim: Option<u32>,
-    /// all_gather: routing planes (Ethernet links between each pair of neighbours) used per direction, one
-    /// worker each, as ttnn's num_links (default 1; at most the links every hop has).
+    /// Collectives: routing planes (Ethernet links between each pair of neighbours) used per direction, one
+    /// worker (all_gather) or pair of direction cores (reduce_scatter) each, as ttnn's num_links (default 1;
+    /// at most the links every hop has).
     #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = whole_u32)]
     pub(crate) links: Option<u32>,
     /// Collectives: host threads simulating chips, 1 to 256 (default: the processors idle at the start, at least 1; results do not depend on it).
@@ -147,7 +148,7 @@ impl RunArgs {
         ];
         if let Some((opt, _)) = given.iter().find(|g| g.1) {
             return Err(CliError::User(format!(
-                "{opt} is not an option of `{name}` (it takes --system/--cluster, --devices, --topology, --shape, --dim, --links (all_gather), --workers, --seed, --set/--params, --trace, --stats, --noc-heatmap)"
+                "{opt} is not an option of `{name}` (it takes --system/--cluster, --devices, --topology, --shape, --dim, --links, --workers, --seed, --set/--params, --trace, --stats, --noc-heatmap)"
             )));
         }
         Ok(())
