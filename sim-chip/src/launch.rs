@@ -169,6 +169,7 @@ pub fn launch(plan: RunPlan, mem: ChipMemories) -> Result<ChipRun, (RunError, Ch
         fabric_packet_cycles: params.fabric.router_packet_cycles,
         fabric_incs: Vec::new(),
         fabric_writes: Default::default(),
+        fabric_slot_writes: Default::default(),
         last_write: 0,
     };
     let mut state = state;

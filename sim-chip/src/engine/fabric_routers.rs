@@ -74,11 +74,14 @@ impl Engine {
     /// Handle the oldest landed packet, if it can go on.
     fn fabric_receive(&mut self, ch: u32, now: Cycle) -> bool {
         let r = self.router(ch).clone();
-        if r.rx_done == r.rx_arrived {
+        if r.rx_next == r.rx_arrived {
             return false;
         }
         let l = r.layout;
-        let slot = l.receiver_slot(r.rx_done);
+        let seq = r.rx_next;
+        let slot = l.receiver_slot(seq);
+        // On a stepped NoC model, the writes that read the slot (freed once they have left L1).
+        let mut reads: Vec<u32> = Vec::new();
         let core = self.chip.eth[ch as usize].core;
         let bytes = self.chip.cores[core.0 as usize]
             .l1
@@ -88,7 +91,7 @@ impl Engine {
             self.rec
                 .warnings
                 .push(format!("fabric router on Ethernet channel {ch}: a packet with an unknown header was dropped"));
-            self.fabric_free_rx(ch, now);
+            self.fabric_rx_handled(ch, seq, &[], now);
             return true;
         };
         // Whether this chip executes the command, and the direction the packet continues in.
@@ -115,7 +118,7 @@ impl Engine {
                     "fabric router on Ethernet channel {ch}: a packet routed {more} more hop(s) {} reached the edge of the mesh and was dropped",
                     ["east", "west", "north", "south"][dir]
                 ));
-                self.fabric_free_rx(ch, now);
+                self.fabric_rx_handled(ch, seq, &[], now);
                 return true;
             };
             let c = if l.sender_channels == 2 { 1 } else { RouterSpec::upstream_channel(dir, r.spec.dir) };
@@ -148,6 +151,7 @@ impl Engine {
                         Ok(_) if self.chip.steps.on => {
                             // When it lands is known only as it does (`fabric_write_landed`).
                             let id = self.chip.last_write;
+                            reads.push(id);
                             let r = self.chip.routers[ch as usize].as_mut().expect("router");
                             let n = r.writes_issued;
                             r.writes_issued += 1;
@@ -219,13 +223,47 @@ impl Engine {
                 posted: true,
                 mcast: None,
             };
-            if let Err(e) = self.issue_write(w, now).and_then(|_| self.issue_atomic(bell, now)) {
+            let sent = self.issue_write(w, now);
+            if sent.is_ok() && self.chip.steps.on {
+                reads.push(self.chip.last_write);
+            }
+            if let Err(e) = sent.and_then(|_| self.issue_atomic(bell, now)) {
                 self.rec.warnings.push(format!("fabric router on Ethernet channel {ch}: forwarding failed: {e}"));
             }
             self.chip.routers[ch as usize].as_mut().expect("router").forwarded[dir] += 1;
         }
-        self.fabric_free_rx(ch, now);
+        self.fabric_rx_handled(ch, seq, &reads, now);
         true
+    }
+
+    /// Packet `seq` of router `ch`'s receiver channel is handled; `reads` are the NoC writes still reading
+    /// its slot (a stepped NoC model's, which leave L1 only as the model moves them; a booked model captures
+    /// the data in time). The slot is freed, and its credit sent, once they have left — slots in order.
+    fn fabric_rx_handled(&mut self, ch: u32, seq: u32, reads: &[u32], now: Cycle) {
+        let r = self.chip.routers[ch as usize].as_mut().expect("router");
+        r.rx_next += 1;
+        r.rx_unfreed.push_back((seq, reads.len() as u32));
+        for &id in reads {
+            self.chip.fabric_slot_writes.insert(id, (ch, seq));
+        }
+        self.fabric_free_ready(ch, now);
+    }
+
+    /// A write reading packet `seq`'s slot of router `ch` has left L1 at `at`.
+    pub(crate) fn fabric_slot_write_left(&mut self, ch: u32, seq: u32, at: Cycle) {
+        let r = self.chip.routers[ch as usize].as_mut().expect("router");
+        if let Some(e) = r.rx_unfreed.iter_mut().find(|e| e.0 == seq) {
+            e.1 -= 1;
+        }
+        self.fabric_free_ready(ch, at);
+    }
+
+    /// Free, oldest first, the slots no write reads any more.
+    fn fabric_free_ready(&mut self, ch: u32, now: Cycle) {
+        while self.chip.routers[ch as usize].as_ref().expect("router").rx_unfreed.front().is_some_and(|e| e.1 == 0) {
+            self.chip.routers[ch as usize].as_mut().expect("router").rx_unfreed.pop_front();
+            self.fabric_free_rx(ch, now);
+        }
     }
 
     /// Free the oldest receiver slot and send its credit back over the link.

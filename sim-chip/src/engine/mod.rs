@@ -136,6 +136,9 @@ pub(crate) struct ChipState {
     pub fabric_writes: HashMap<u32, (u32, u64)>,
     /// The packet id of the last write issued.
     pub last_write: u32,
+    /// On a stepped NoC model: the writes that read a fabric router's receiver slot, by packet id, with the
+    /// router's channel and the packet's number there (the slot is freed once they have left L1).
+    pub fabric_slot_writes: HashMap<u32, (u32, u32)>,
 }
 
 /// The run's ordering of events and kernel resumptions, and its counters.

@@ -462,6 +462,18 @@ impl Engine {
     }
 
     pub(crate) fn write_depart(&mut self, id: u32, at: Cycle) {
+        if !self.chip.fabric_slot_writes.is_empty()
+            && let Some((ch, seq)) = self.chip.fabric_slot_writes.remove(&id)
+        {
+            // Capture first (below): the slot's data has left L1 once this returns.
+            self.write_depart_inner(id, at);
+            self.fabric_slot_write_left(ch, seq, at);
+            return;
+        }
+        self.write_depart_inner(id, at);
+    }
+
+    fn write_depart_inner(&mut self, id: u32, at: Cycle) {
         let c = &mut self.chip;
         let (core, risc, noc, addr, size, posted, trid) = {
             let x = &c.xfers[id as usize];

@@ -12,9 +12,13 @@ pub(crate) struct Router {
     pub spec: RouterSpec,
     /// Packets sent over the link from each sender channel.
     pub sent: [u32; 4],
-    /// Packets landed in the receiver channel, and handled.
+    /// Packets landed in the receiver channel, handled, and whose slots are free again (their credit sent).
     pub rx_arrived: u32,
+    pub rx_next: u32,
     pub rx_done: u32,
+    /// On a stepped NoC model: handled packets whose slots still feed NoC writes that have not left L1 yet
+    /// (packet number, writes still to leave), oldest first; a slot is freed only once they have.
+    pub rx_unfreed: std::collections::VecDeque<(u32, u32)>,
     /// Packets this router has written into the pass-through channel of the router facing each direction.
     pub forwarded: [u32; 4],
     /// Its ERISC is busy until then.
@@ -46,7 +50,9 @@ impl Router {
             spec,
             sent: [0; 4],
             rx_arrived: 0,
+            rx_next: 0,
             rx_done: 0,
+            rx_unfreed: std::collections::VecDeque::new(),
             forwarded: [0; 4],
             erisc_free: Cycle::ZERO,
             scheduled: false,
