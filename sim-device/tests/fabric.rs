@@ -13,11 +13,66 @@ use soc_descriptors::builtin_system;
 const BYTES: u32 = 16 * 1024;
 
 fn line(n: u32, workers: usize) -> MeshDevice {
+    line_with(n, workers, &Params::builtin(Arch::WormholeB0))
+}
+
+fn line_with(n: u32, workers: usize, params: &Params) -> MeshDevice {
     let (cd, sys) = builtin_system("t3000").unwrap();
-    let mut m = MeshDevice::open(&cd, &sys, MeshShape::new(1, n), None, &Params::builtin(Arch::WormholeB0)).unwrap();
+    let mut m = MeshDevice::open(&cd, &sys, MeshShape::new(1, n), None, params).unwrap();
     m.set_workers(workers);
     m.set_fabric_config(FabricConfig::Fabric1D).unwrap();
     m
+}
+
+/// Chip 0's program: a kernel on core (0,0) whose runtime args `args` are the destination core's NoC x and
+/// y, the source L1 address (the destination's too), the header address and a fabric connection; `send`
+/// gets the open connection, the header and source addresses, and the destination's address and semaphore
+/// 0 as NoC addresses.
+fn sender(
+    name: &'static str,
+    args: &[u32],
+    send: impl Fn(&mut Dataflow, &mut FabricConnection, u32, u32, u64, u64) + Send + Sync + 'static,
+) -> Program {
+    let mut p = Program::new();
+    let k = p
+        .create_kernel(
+            Kernel::dataflow(name, move |d| {
+                let (x, y, src, hdr) = (
+                    d.get_arg_val::<u32>(0),
+                    d.get_arg_val::<u32>(1),
+                    d.get_arg_val::<u32>(2),
+                    d.get_arg_val::<u32>(3),
+                );
+                let mut idx = 4;
+                let mut c = FabricConnection::from_args(d, &mut idx);
+                d.fabric_open(&mut c);
+                let dst = d.get_noc_addr(x, y, src);
+                let sem = d.get_noc_addr(x, y, d.get_semaphore(0));
+                send(d, &mut c, hdr, src, dst, sem);
+                d.fabric_close(&mut c);
+            }),
+            CoreCoord::new(0, 0),
+            DataMovementConfig::default(),
+        )
+        .unwrap();
+    p.set_runtime_args(k, CoreCoord::new(0, 0), args).unwrap();
+    p
+}
+
+/// A receiving chip's program: `core` waits until its semaphore 0 is 1.
+fn receiver(name: &'static str, core: CoreCoord) -> Program {
+    let mut p = Program::new();
+    p.create_semaphore(core, 0).unwrap();
+    p.create_kernel(
+        Kernel::dataflow(name, |d| {
+            let s = d.get_semaphore(0);
+            d.noc_semaphore_wait(s, 1);
+        }),
+        core,
+        DataMovementConfig::default(),
+    )
+    .unwrap();
+    p
 }
 
 /// Multicast (start 1, range `range`) or unicast (`range` 0: to the last chip) from chip 0 of a line.
@@ -32,50 +87,22 @@ fn run(n: u32, multicast: bool, workers: usize) -> (MeshRunReport, Vec<u32>, Vec
     let mut args = vec![dst_xy.x, dst_xy.y, base, hdr];
     m.append_fabric_connection_rt_args(MeshCoordinate::new(0, 0), MeshCoordinate::new(0, 1), 0, 1, &mut args).unwrap();
     let (start, range) = if multicast { (1u8, (n - 1) as u8) } else { ((n - 1) as u8, 1u8) };
-    let mut p0 = Program::new();
-    let k = p0
-        .create_kernel(
-            Kernel::dataflow("fabric_sender", move |d| {
-                let (x, y, src, hdr) = (
-                    d.get_arg_val::<u32>(0),
-                    d.get_arg_val::<u32>(1),
-                    d.get_arg_val::<u32>(2),
-                    d.get_arg_val::<u32>(3),
-                );
-                let mut idx = 4;
-                let mut c = FabricConnection::from_args(d, &mut idx);
-                d.fabric_open(&mut c);
-                let dst = d.get_noc_addr(x, y, src);
-                let sem = d.get_semaphore(0);
-                let sem = d.get_noc_addr(x, y, sem);
-                d.fabric_multicast_noc_unicast_write(&mut c, hdr, src, BYTES, dst, start, range);
-                d.fabric_multicast_noc_unicast_atomic_inc(&mut c, hdr, sem, 1, start, range);
-                d.fabric_close(&mut c);
-            }),
-            CoreCoord::new(0, 0),
-            DataMovementConfig::default(),
-        )
-        .unwrap();
-    p0.set_runtime_args(k, CoreCoord::new(0, 0), &args).unwrap();
+    let p0 = sender("fabric_sender", &args, move |d, c, hdr, src, dst, sem| {
+        d.fabric_multicast_noc_unicast_write(c, hdr, src, BYTES, dst, start, range);
+        d.fabric_multicast_noc_unicast_atomic_inc(c, hdr, sem, 1, start, range);
+    });
     let mut w = MeshWorkload::new();
     w.add_program(MeshCoordinateRange::single(MeshCoordinate::new(0, 0)), p0);
     for i in 1..n {
-        let mut p = Program::new();
         let targeted = i >= start as u32 && i < start as u32 + range as u32;
-        p.create_semaphore(dst_core, 0).unwrap();
-        if targeted {
-            p.create_kernel(
-                Kernel::dataflow("fabric_receiver", |d| {
-                    let s = d.get_semaphore(0);
-                    d.noc_semaphore_wait(s, 1);
-                }),
-                dst_core,
-                DataMovementConfig::default(),
-            )
-            .unwrap();
+        let p = if targeted {
+            receiver("fabric_receiver", dst_core)
         } else {
+            let mut p = Program::new();
+            p.create_semaphore(dst_core, 0).unwrap();
             p.create_kernel(Kernel::dataflow("idle", |_| {}), dst_core, DataMovementConfig::default()).unwrap();
-        }
+            p
+        };
         w.add_program(MeshCoordinateRange::single(MeshCoordinate::new(0, i)), p);
     }
     let mut m = m;
@@ -132,9 +159,7 @@ fn fabric_runs_are_deterministic_across_workers() {
 fn fused(model: &str, bytes: u32) -> (Vec<u64>, Vec<u32>, Vec<u32>) {
     let mut params = Params::builtin(Arch::WormholeB0);
     params.set("test", &format!("noc.model={model}")).unwrap();
-    let (cd, sys) = builtin_system("t3000").unwrap();
-    let mut m = MeshDevice::open(&cd, &sys, MeshShape::new(1, 2), None, &params).unwrap();
-    m.set_fabric_config(FabricConfig::Fabric1D).unwrap();
+    let mut m = line_with(2, 0, &params);
     let base = params.mem.l1_unreserved_base + 0x1000;
     let hdr = base + bytes;
     let data: Vec<u32> = (0..bytes / 4).map(|i| i.wrapping_mul(0x2545_f491) ^ 3).collect();
@@ -143,40 +168,10 @@ fn fused(model: &str, bytes: u32) -> (Vec<u64>, Vec<u32>, Vec<u32>) {
     m.get_device(MeshCoordinate::new(0, 0)).unwrap().write_to_device_l1(CoreCoord::new(0, 0), base, &data).unwrap();
     let mut args = vec![dst_xy.x, dst_xy.y, base, hdr];
     m.append_fabric_connection_rt_args(MeshCoordinate::new(0, 0), MeshCoordinate::new(0, 1), 0, 1, &mut args).unwrap();
-    let mut p0 = Program::new();
-    let k = p0
-        .create_kernel(
-            Kernel::dataflow("fused_sender", move |d| {
-                let (x, y, src, hdr) = (
-                    d.get_arg_val::<u32>(0),
-                    d.get_arg_val::<u32>(1),
-                    d.get_arg_val::<u32>(2),
-                    d.get_arg_val::<u32>(3),
-                );
-                let mut idx = 4;
-                let mut c = FabricConnection::from_args(d, &mut idx);
-                d.fabric_open(&mut c);
-                let dst = d.get_noc_addr(x, y, src);
-                let sem = d.get_noc_addr(x, y, d.get_semaphore(0));
-                d.fabric_unicast_noc_fused_unicast_with_atomic_inc(&mut c, hdr, src, bytes, dst, sem, 1, 1);
-                d.fabric_close(&mut c);
-            }),
-            CoreCoord::new(0, 0),
-            DataMovementConfig::default(),
-        )
-        .unwrap();
-    p0.set_runtime_args(k, CoreCoord::new(0, 0), &args).unwrap();
-    let mut p1 = Program::new();
-    p1.create_semaphore(dst_core, 0).unwrap();
-    p1.create_kernel(
-        Kernel::dataflow("fused_receiver", |d| {
-            let s = d.get_semaphore(0);
-            d.noc_semaphore_wait(s, 1);
-        }),
-        dst_core,
-        DataMovementConfig::default(),
-    )
-    .unwrap();
+    let p0 = sender("fused_sender", &args, move |d, c, hdr, src, dst, sem| {
+        d.fabric_unicast_noc_fused_unicast_with_atomic_inc(c, hdr, src, bytes, dst, sem, 1, 1);
+    });
+    let p1 = receiver("fused_receiver", dst_core);
     let mut w = MeshWorkload::new();
     w.add_program(MeshCoordinateRange::single(MeshCoordinate::new(0, 0)), p0);
     w.add_program(MeshCoordinateRange::single(MeshCoordinate::new(0, 1)), p1);
