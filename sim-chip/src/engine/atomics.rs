@@ -10,6 +10,7 @@ use report::TransferKind;
 use sim_core::{Cycle, Cycles};
 use sim_noc::VcClass;
 use sim_tensix::{AtomicOp, AtomicReq, McastReq, NocError};
+use soc_descriptors::Noc0Coord;
 
 impl Engine {
     pub(crate) fn issue_atomic(&mut self, a: AtomicReq, now: Cycle) -> Result<Cycle, NocError> {
@@ -36,24 +37,8 @@ impl Engine {
             (d, land)
         };
         let record = self.new_record(TransferKind::Atomic, a.noc, me, &[tile], None, 4, now);
+        let id = self.atomic_xfer(&a, me, (mem, tile), Vec::new(), record);
         let c = &mut self.chip;
-        let id = c.alloc_xfer(
-            Xfer {
-                core: a.core,
-                risc: a.risc,
-                noc: a.noc,
-                src_tile: me,
-                dest: (mem, tile),
-                l1_addr: 0,
-                size: 4,
-                posted: a.posted,
-                op: Some(a.op),
-                pending: if a.posted { 1 } else { 2 },
-                record: record.unwrap_or(NO_RECORD),
-                trid: 0,
-            },
-            Vec::new(),
-        );
         let cnt = c.cores[a.core.0 as usize].counters(a.risc, a.noc);
         match a.op {
             AtomicOp::Inc(_) => cnt.atomics_issued += 1,
@@ -96,25 +81,9 @@ impl Engine {
         let held = c.mcast_paths.remove(&key) == Some(rect);
         let setup = if held { Cycles::ZERO } else { c.noc.path_reservation(a.noc, me, rect) };
         let record = self.new_record(TransferKind::Atomic, a.noc, me, &tiles, Some(rect), 4, now);
-        let c = &mut self.chip;
         let n = dests.len() as u32;
-        let id = c.alloc_xfer(
-            Xfer {
-                core: a.core,
-                risc: a.risc,
-                noc: a.noc,
-                src_tile: me,
-                dest: dests[0],
-                l1_addr: 0,
-                size: 4,
-                posted: a.posted,
-                op: Some(a.op),
-                pending: if a.posted { n } else { 2 * n },
-                record: record.unwrap_or(NO_RECORD),
-                trid: 0,
-            },
-            dests[1..].to_vec(),
-        );
+        let id = self.atomic_xfer(&a, me, dests[0], dests[1..].to_vec(), record);
+        let c = &mut self.chip;
         c.cores[a.core.0 as usize].counters(a.risc, a.noc).atomics_issued += if a.posted { 0 } else { m.num_dests };
         if c.steps.on {
             let tree = c.noc.topology().broadcast_tree(a.noc, me, rect);
@@ -132,6 +101,36 @@ impl Engine {
             self.sched.queue.push(d.arrive + lat, Ev::AtomicLand(id, i as u16));
         }
         Ok(deliveries[0].inject_start)
+    }
+
+    /// The packet of atomic `a` from tile `me` to `first` and `more`: it lands at each and, unless posted, is
+    /// acknowledged from each.
+    fn atomic_xfer(
+        &mut self,
+        a: &AtomicReq,
+        me: Noc0Coord,
+        first: (Mem, Noc0Coord),
+        more: Vec<(Mem, Noc0Coord)>,
+        record: Option<u32>,
+    ) -> u32 {
+        let n = 1 + more.len() as u32;
+        self.chip.alloc_xfer(
+            Xfer {
+                core: a.core,
+                risc: a.risc,
+                noc: a.noc,
+                src_tile: me,
+                dest: first,
+                l1_addr: 0,
+                size: 4,
+                posted: a.posted,
+                op: Some(a.op),
+                pending: if a.posted { n } else { 2 * n },
+                record: record.unwrap_or(NO_RECORD),
+                trid: 0,
+            },
+            more,
+        )
     }
 
     pub(crate) fn atomic_land(&mut self, id: u32, dest: u16, at: Cycle) {
