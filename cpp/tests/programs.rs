@@ -274,6 +274,52 @@ fn run_cpp_printing(dir: &Path, arch: Arch) -> (i32, Vec<u64>, Vec<String>) {
     (out.exit_code, cycles, prints)
 }
 
+/// A C++ program whose run stalls packets beyond the routers' buffers, on a device that checks such runs:
+/// the check runs the C++ kernels again, inside the L1 windows they use, from the memories the run
+/// started from, and gives the router model's cycles; the program still passes its own check.
+#[test]
+fn a_cpp_run_is_checked_on_the_router_model_inside_its_l1_windows() {
+    need_compiler();
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/row_center");
+    let lib = build::build(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let run = |model: &'static str, limit: Option<u64>| {
+        let seen = Rc::new(RefCell::new(Vec::new()));
+        let sink = seen.clone();
+        let cfg = HostConfig {
+            advice: Default::default(),
+            arch: Arch::WormholeB0,
+            num_devices: 1,
+            open: Box::new(move |_| {
+                let mut p = sim_device::Params::builtin(Arch::WormholeB0);
+                p.set("test", &format!("noc.model={model}")).map_err(|e| e.to_string())?;
+                let mut d = Device::open_with_params(&sim_device::ChipSpec::builtin(Arch::WormholeB0), p)
+                    .map_err(|e| e.to_string())?;
+                d.set_router_check(limit);
+                Ok(d)
+            }),
+            on_run: Box::new(move |_, _, r| {
+                sink.borrow_mut().push((r.cycles, r.router_check.clone(), r.warnings.clone()))
+            }),
+            kernel_roots: vec![dir.parent().unwrap().to_path_buf()],
+            system: None,
+            workers: 0,
+            pick_system: None,
+        };
+        let out = cpp::host::run(&lib, cfg, &[dir.display().to_string()]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out.exit_code, 0, "{model}: the program's own check");
+        let runs = seen.borrow().clone();
+        assert_eq!(runs.len(), 1);
+        runs.into_iter().next().unwrap()
+    };
+    let (router_cycles, ..) = run("router", None);
+    let (plain_cycles, plain_check, _) = run("calendar", None);
+    let (cycles, check, warnings) = run("calendar", Some(u64::MAX));
+    assert_eq!((cycles, plain_check), (plain_cycles, None));
+    assert_eq!(check, Some(sim_device::RouterCheck::Ran { cycles: router_cycles }));
+    assert!(router_cycles.0 as f64 > 1.05 * cycles.0 as f64, "router {router_cycles:?} vs calendar {cycles:?}");
+    assert!(warnings.iter().any(|w| w.contains(&format!("{} cycles", router_cycles.0))), "{warnings:?}");
+}
+
 /// The §10 examples with no Rust port (reduce_max single, multi-core and multicast; pad_multi_core;
 /// contributed/vecadd; profiler/test_timestamped_events and test_multi_op) pass
 /// their own exact checks on both chips; the reduction's TSLICE print shows column 0 of its first output

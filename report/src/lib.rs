@@ -291,6 +291,46 @@ pub struct RunReport {
     pub trace_json: Option<String>,
     /// Ethernet channels that sent or received, by channel.
     pub eth: Vec<EthLinkUse>,
+    /// The router-level NoC model's timing of the same run, when one was asked for and this run's NoC
+    /// model saw packets wait beyond the routers' buffers (sim-device's `Device::set_router_check`).
+    pub router_check: Option<RouterCheck>,
+}
+
+/// What the router-level NoC model (`noc.model = router`, which models the routers' buffers and
+/// arbitration) made of a run the calendar model saw stall packets beyond those buffers: the same program
+/// from the same memories, timing only compared.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RouterCheck {
+    /// It ran: its cycles.
+    Ran {
+        /// Cycles on the router-level model.
+        cycles: Cycles,
+    },
+    /// It was not run: the run's NoC traffic (flits moved over links and ports) was above the limit.
+    TooLarge {
+        /// Flit moves the run made.
+        flit_moves: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// It stopped with this error (a deadlock on that model, say).
+    Failed(String),
+}
+
+impl RouterCheck {
+    /// The stats JSON object of the check, beside the run's own `cycles`.
+    pub fn stats(&self, cycles: Cycles) -> serde_json::Value {
+        match self {
+            RouterCheck::Ran { cycles: c } => serde_json::json!({
+                "cycles": c.0,
+                "ratio": c.0 as f64 / cycles.0.max(1) as f64,
+            }),
+            RouterCheck::TooLarge { flit_moves, limit } => {
+                serde_json::json!({ "skipped_flit_moves": flit_moves, "limit": limit })
+            }
+            RouterCheck::Failed(e) => serde_json::json!({ "error": e }),
+        }
+    }
 }
 
 /// One Ethernet channel's use during a run (its transmit side, and what it received).

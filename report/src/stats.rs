@@ -27,7 +27,11 @@
 //!                           "at": u64 } ],          // DeviceTimestampedData / DeviceRecordEvent
 //!   "backpressure": { "blocked_packets": u64, "max_excess": u64, "stalled_per_tile": f64 },
 //!                                        // head-of-line blocking beyond router buffering (not modelled)
-//!   "warnings": [ str ] }
+//!   "warnings": [ str ],
+//!   "router_check": null | { "cycles": u64, "ratio": f64 } | { "skipped_flit_moves": u64, "limit": u64 }
+//!                 | { "error": str } }
+//!     (the router-level NoC model's cycles for the same run, made when the run stalled packets beyond
+//!      the routers' buffers and checks were on; ratio = its cycles / these)
 //! ```
 //!
 //! Cycles are AICLK cycles; utilisations are fractions of the run (0..=1); coordinates are NoC0 unless
@@ -148,6 +152,7 @@ impl RunReport {
                 "stalled_per_tile": self.noc.backpressure.stalled_per_tile(self.cycles.0, self.noc.worker_tiles),
             },
             "warnings": self.warnings,
+            "router_check": self.router_check.as_ref().map(|c| c.stats(self.cycles)),
         })
     }
 }

@@ -165,13 +165,19 @@ impl Device {
     /// `EnqueueProgram(cq, program, blocking)`: run the program to completion. The program is checked and
     /// placed first (`Launch::build`); a rejected program leaves the device as it was.
     pub fn enqueue_program(&mut self, p: &Program) -> Result<RunReport, DeviceError> {
-        Launch::build(self, p)?.run(self)
+        let launch = Launch::build(self, p)?;
+        let snapshot = self.router_check_snapshot();
+        let mut report = launch.run(self)?;
+        if let Some(s) = snapshot {
+            self.check_on_routers(p, &Links::default(), s, &mut report);
+        }
+        Ok(report)
     }
 }
 
 impl Device {
     /// Take back the memories a run had.
-    fn put_memories(&mut self, mem: ChipMemories) {
+    pub(crate) fn put_memories(&mut self, mem: ChipMemories) {
         let ChipMemories { l1, eth_l1, dram } = mem;
         (self.l1, self.eth_l1, self.dram) = (l1, eth_l1, dram);
     }
@@ -323,6 +329,37 @@ impl Launch {
             Err((e, mem)) => {
                 dev.put_memories(mem);
                 Err(DeviceError::Run(e))
+            }
+        }
+    }
+
+    /// Run the program on `dev`'s memories as a what-if: with `params` instead of the device's, recording
+    /// nothing, as program `program_id`, and without counting the run on the device. The memories come back
+    /// as the run left them.
+    pub(crate) fn run_what_if(
+        mut self,
+        dev: &mut Device,
+        params: std::sync::Arc<sim_params::Params>,
+        program_id: u32,
+    ) -> Result<RunReport, RunError> {
+        self.plan.params = params;
+        self.plan.recording.trace = false;
+        self.plan.recording.transfers = false;
+        self.plan.program_id = program_id;
+        let mem = ChipMemories {
+            l1: std::mem::take(&mut dev.l1),
+            eth_l1: std::mem::take(&mut dev.eth_l1),
+            dram: std::mem::take(&mut dev.dram),
+        };
+        match sim_chip::launch(self.plan, mem) {
+            Ok(run) => {
+                let (result, mem) = run.run_to_end(None);
+                dev.put_memories(mem);
+                result
+            }
+            Err((e, mem)) => {
+                dev.put_memories(mem);
+                Err(e)
             }
         }
     }

@@ -11,6 +11,7 @@ pub mod error;
 pub use sim_chip::fabric_config;
 mod enqueue;
 pub mod mesh;
+pub mod router_check;
 pub use sim_params as params;
 pub mod program;
 pub use report;
@@ -33,8 +34,8 @@ pub use program::{
     KernelConfig, KernelHandle, MAX_RUNTIME_ARGS, MathFidelity, NocMode, Program,
 };
 pub use report::{
-    DataRecord, DprintLine, DramUse, EthLinkUse, KernelRun, LinkUse, NocReport, PortUse, RunReport, TransferKind,
-    TransferRecord, ZoneRecord,
+    DataRecord, DprintLine, DramUse, EthLinkUse, KernelRun, LinkUse, NocReport, PortUse, RouterCheck, RunReport,
+    TransferKind, TransferRecord, ZoneRecord,
 };
 pub use sim_chip::{BlockedKernel, RunError};
 pub use sim_core::{Cycle, Cycles};

@@ -39,6 +39,32 @@ pub fn parse_dispatch(s: &str) -> Result<sim_device::DispatchMode, String> {
     }
 }
 
+/// `--router-check off|auto|always`: the flit-move limit of the router-level model's check of runs that
+/// stall packets beyond the routers' buffers (`sim_device::Device::set_router_check`).
+pub fn parse_router_check(s: &str) -> Result<RouterCheckLimit, String> {
+    match s {
+        "off" => Ok(RouterCheckLimit(None)),
+        "auto" => Ok(RouterCheckLimit::AUTO),
+        "always" => Ok(RouterCheckLimit(Some(u64::MAX))),
+        _ => Err(format!("`{s}`: expected off, auto or always")),
+    }
+}
+
+/// The flit-move limit of the router-level model's check (`None`: no check).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RouterCheckLimit(pub Option<u64>);
+
+impl RouterCheckLimit {
+    /// `auto`, the default.
+    pub const AUTO: RouterCheckLimit = RouterCheckLimit(Some(sim_device::router_check::DEFAULT_LIMIT_FLIT_MOVES));
+}
+
+/// The help of `--router-check`.
+pub const ROUTER_CHECK_HELP: &str = "When the run stalls packets beyond the routers' buffers (which the default \
+NoC model does not model), run it again on the router-level NoC model (noc.model=router) and print its cycles \
+where they differ by more than 5%: auto (the default) when the run moved at most 10 M flits over links and \
+ports (about a second of the router model), always, or off";
+
 /// Parameter overrides.
 #[derive(Args, Debug, Clone)]
 pub struct ParamArgs {

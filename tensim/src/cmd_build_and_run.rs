@@ -33,6 +33,9 @@ pub struct BuildAndRunArgs {
     chip: ChipArgs,
     #[command(flatten)]
     params: ParamArgs,
+    #[arg(long, value_name = "off|auto|always", value_parser = crate::chip_args::parse_router_check,
+          long_help = crate::chip_args::ROUTER_CHECK_HELP, help = "Check runs that stall packets beyond the routers' buffers on the router-level NoC model: auto (default), always or off")]
+    pub(crate) router_check: Option<crate::chip_args::RouterCheckLimit>,
     /// Write a Chrome/Perfetto trace of the last program run.
     #[arg(long, value_name = "FILE.json")]
     trace: Option<PathBuf>,
@@ -282,6 +285,7 @@ pub fn run(a: &BuildAndRunArgs) -> CliResult<ExitCode> {
     let sink = collected.clone();
     let tracing = trace.is_some();
     let records = noc.needs_records();
+    let router_check = a.router_check.unwrap_or(crate::chip_args::RouterCheckLimit::AUTO).0;
     let maps_seen = std::cell::Cell::new(cpp::l1_window::pointer_mappings());
     let system = devices.links()?;
     // A mesh bigger than the one device at hand, with no system or device count given: the smallest
@@ -300,6 +304,7 @@ pub fn run(a: &BuildAndRunArgs) -> CliResult<ExitCode> {
                 let mut d = devices.open(id)?;
                 d.set_tracing(tracing);
                 d.set_record_transfers(records);
+                d.set_router_check(router_check);
                 Ok(d)
             });
             Ok(cpp::host::AutoSystem { links, num_devices, open })
@@ -325,6 +330,7 @@ pub fn run(a: &BuildAndRunArgs) -> CliResult<ExitCode> {
             let mut d = devices.open(id)?;
             d.set_tracing(tracing);
             d.set_record_transfers(records);
+            d.set_router_check(router_check);
             Ok(d)
         }),
         on_run: Box::new(move |dev_id, dev, r| {

@@ -153,6 +153,39 @@ fn matmuls_take_their_shape_and_fidelity_and_report_tflops() {
 }
 
 /// The scheduler's lookahead is a speed option only: a run's stats JSON is byte-identical without it.
+/// A run that stalls packets beyond the routers' buffers is checked on the router-level model by default:
+/// the warning gives its cycles (the same as a run with `--set noc.model=router`), the stats carry them,
+/// and `--router-check off` leaves the run as it was (the same stats but for the check).
+#[test]
+fn a_stalling_run_is_checked_on_the_router_model_unless_asked_not_to() {
+    let d = tmp("router-check");
+    let args = ["run", "matmul_multicore_reuse_mcast", "--size", "256"];
+    let (code, out, err) = tensim(&[&args[..], &["--set", "noc.model=router"]].concat());
+    assert_eq!(code, 0, "{out}{err}");
+    let line = out.lines().chain(err.lines()).find(|l| l.starts_with("cycles:")).expect("a cycles line").to_string();
+    let router: u64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let mut stats = Vec::new();
+    for check in ["auto", "off"] {
+        let path = d.join(format!("{check}.json"));
+        let (code, out, err) =
+            tensim(&[&args[..], &["--router-check", check, "--stats", path.to_str().unwrap()]].concat());
+        assert_eq!(code, 0, "{out}{err}");
+        let said = err.contains(&format!("times the same run at {router} cycles"));
+        assert_eq!(said, check == "auto", "{check}: {err}");
+        stats.push(std::fs::read_to_string(&path).unwrap());
+    }
+    assert!(stats[0].contains(&format!("\"router_check\":{{\"cycles\":{router},")), "{}", stats[0]);
+    assert!(stats[1].contains("\"router_check\":null"), "{}", stats[1]);
+    // Nothing else of the run changes: the kernels, NoC figures and cycles are the same (the keys are in
+    // order: the check's sits between the ports and the zones, the warnings come last).
+    let cut = |s: &str| {
+        let (a, b) = (s.find("\"router_check\"").unwrap(), s.find("\"timestamped_data\"").unwrap());
+        format!("{}{}", &s[..a], &s[b..s.find("\"warnings\"").unwrap()])
+    };
+    assert_eq!(cut(&stats[0]), cut(&stats[1]));
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
 #[test]
 fn lookahead_off_gives_the_same_stats() {
     let d = tmp("lookahead");

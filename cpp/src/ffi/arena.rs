@@ -64,6 +64,35 @@ impl Arena {
         Ok(())
     }
 
+    /// The parts of `[off, off + len)` of the memory file that hold data (pages ever written; the holes
+    /// between them read as zeros), relative to `off`; `None` if the file cannot tell.
+    pub fn data_ranges(&self, off: usize, len: usize) -> Option<Vec<std::ops::Range<usize>>> {
+        let end = off + len;
+        let mut at = off;
+        let mut v = Vec::new();
+        while at < end {
+            // SAFETY: seeking in the arena's own memory file; no memory is touched.
+            let data = unsafe { libc::lseek(self.fd, at as libc::off_t, libc::SEEK_DATA) };
+            if data < 0 {
+                // ENXIO: no data at or after `at`; anything else: the file system cannot tell.
+                return (std::io::Error::last_os_error().raw_os_error() == Some(libc::ENXIO)).then_some(v);
+            }
+            let data = data as usize;
+            if data >= end {
+                break;
+            }
+            // SAFETY: as above.
+            let hole = unsafe { libc::lseek(self.fd, data as libc::off_t, libc::SEEK_HOLE) };
+            if hole < 0 {
+                return None;
+            }
+            let hole = (hole as usize).min(end);
+            v.push(data - off..hole - off);
+            at = hole;
+        }
+        Some(v)
+    }
+
     /// The bytes `[off, off + len)` of an opened range.
     pub fn bytes(&self, off: usize, len: usize) -> &[u8] {
         // SAFETY: `open` made the range readable; it stays mapped while the arena lives (windows hold an

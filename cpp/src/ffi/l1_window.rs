@@ -89,6 +89,9 @@ impl sim_tensix::HostWindow for Window {
     fn bytes_mut(&mut self) -> &mut [u8] {
         self.reg.arena.bytes_mut(self.off, self.len)
     }
+    fn data_ranges(&self) -> Option<Vec<std::ops::Range<usize>>> {
+        self.reg.arena.data_ranges(self.off, self.len)
+    }
 }
 
 /// The registration slot, file offset and L1 size of the window starting at `w`.
@@ -293,6 +296,20 @@ mod tests {
         let held = hold(base);
         assert_eq!(MAPPED.load(Ordering::SeqCst), NONE, "another core's kernel drops the mapping");
         drop(held);
+    }
+
+    #[test]
+    fn the_memory_file_tells_where_its_data_is() {
+        let (len, page) = (1 << 20, 4096);
+        let arena = Arena::new(len).unwrap();
+        arena.open(0, len).unwrap();
+        assert_eq!(arena.data_ranges(0, len), Some(vec![]));
+        arena.bytes_mut(5 * page + 10, 4)[0] = 1;
+        arena.bytes_mut(9 * page, page * 2).fill(2);
+        assert_eq!(arena.data_ranges(0, len), Some(vec![5 * page..6 * page, 9 * page..11 * page]));
+        // Relative to the window asked about, and cut at its end.
+        assert_eq!(arena.data_ranges(4 * page, 6 * page), Some(vec![page..2 * page, 5 * page..6 * page]));
+        assert_eq!(arena.data_ranges(12 * page, page), Some(vec![]));
     }
 
     /// Dropping a device changes the L1 mapping only while holding the L1 range: while another thread's

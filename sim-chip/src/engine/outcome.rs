@@ -204,6 +204,7 @@ pub(crate) fn report(e: &Engine, program_id: u32, clock_mhz: u32) -> RunReport {
         resumes: e.sched.resumes,
         api_calls: e.sched.api_calls,
         trace_json,
+        router_check: None,
         eth: e
             .chip
             .eth

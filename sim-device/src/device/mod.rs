@@ -92,6 +92,11 @@ pub struct Device {
     pub(crate) recording: Recording,
     pub(crate) progress: Option<Progress>,
     pub(crate) dispatch: DispatchMode,
+    /// The router-level model's check of runs that stall packets beyond buffering: at most this many
+    /// flit moves (`None`: no check; see [`Device::set_router_check`]).
+    pub(crate) router_check: Option<u64>,
+    /// Host seconds the router-level checks took.
+    pub(crate) router_check_secs: f64,
 }
 
 /// How programs reach the cores: tt-metal's fast dispatch (command queues; every core receives its go
@@ -272,6 +277,8 @@ impl Device {
             l1_usage: Vec::new(),
             recording: Recording::default(),
             dispatch: DispatchMode::default(),
+            router_check: None,
+            router_check_secs: 0.0,
             progress: None,
         })
     }

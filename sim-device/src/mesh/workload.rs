@@ -116,7 +116,19 @@ impl MeshDevice {
             .collect();
         let window =
             if linked && chip_jobs.len() > 1 { Some(window_of(&self.devices[jobs[0].0].lock())) } else { None };
-        let reports = run_chips(&chip_jobs, window, self.workers, self.lookahead)?;
+        // Chips that run alone can have their runs checked on the router-level NoC model, from the memories
+        // they start from.
+        let snapshots: Vec<_> = if linked {
+            Vec::new()
+        } else {
+            chip_jobs.iter().map(|j| j.device.lock().router_check_snapshot()).collect()
+        };
+        let mut reports = run_chips(&chip_jobs, window, self.workers, self.lookahead)?;
+        for ((job, snapshot), report) in chip_jobs.iter().zip(snapshots).zip(reports.iter_mut()) {
+            if let Some(s) = snapshot {
+                job.device.lock().check_on_routers(job.program, &job.links, s, report);
+            }
+        }
         let out: Vec<(MeshCoordinate, u32, RunReport)> =
             jobs.iter().zip(reports).map(|(&(i, _), r)| (shape.coord(i), self.chip_ids[i], r)).collect();
         let cycles = out.iter().map(|d| d.2.cycles).max().unwrap_or_default();

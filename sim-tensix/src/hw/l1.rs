@@ -39,6 +39,11 @@ pub trait HostWindow: Send + Sync {
     fn bytes(&self) -> &[u8];
     /// The window's bytes, writable.
     fn bytes_mut(&mut self) -> &mut [u8];
+    /// The byte ranges of the window that may hold anything but zeros, when the window can tell without
+    /// reading it (the rest reads as zeros); `None`: any part may.
+    fn data_ranges(&self) -> Option<Vec<std::ops::Range<usize>>> {
+        None
+    }
 }
 
 /// One core's L1: pages allocated on first write (untouched pages read as zero and cost no host memory,
@@ -62,15 +67,22 @@ pub struct L1 {
 impl Clone for L1 {
     /// A copy in pages (a window belongs to one L1).
     fn clone(&self) -> L1 {
-        let mut c = L1 {
-            pages: self.pages.clone(),
-            versions: self.versions.clone(),
-            origins: self.origins.clone(),
-            ..L1::new(self.size)
-        };
+        let mut c = L1 { versions: self.versions.clone(), origins: self.origins.clone(), ..L1::new(self.size) };
+        if self.window.is_none() {
+            c.pages = self.pages.clone();
+        }
         c.writes = self.writes;
         if let Some(w) = &self.window {
-            c.write(0, &w.bytes()[..self.size as usize]).expect("same size");
+            // The pages of the window that hold anything (most of an L1 is untouched zeros).
+            let bytes = &w.bytes()[..self.size as usize];
+            let ranges = w.data_ranges();
+            for (i, page) in bytes.chunks(L1_PAGE_BYTES).enumerate() {
+                let at = i * L1_PAGE_BYTES..i * L1_PAGE_BYTES + page.len();
+                let may_hold = ranges.as_ref().is_none_or(|r| r.iter().any(|r| r.start < at.end && at.start < r.end));
+                if may_hold && page.iter().any(|&b| b != 0) {
+                    c.write((i * L1_PAGE_BYTES) as u64, page).expect("inside the same size");
+                }
+            }
         }
         c
     }
@@ -110,6 +122,36 @@ impl L1 {
         }
         self.pages = Vec::new();
         self.window = Some(window);
+    }
+
+    /// Put `other`'s bytes here and give back what was here. Without a host window the two change places;
+    /// with one (kernels reach this L1 through raw pointers into it) the window stays and `other`'s bytes
+    /// are copied into it, and what it held comes back as an L1 of pages. Every version stamped from now on
+    /// is newer than any either L1 stamped.
+    pub fn exchange(&mut self, mut other: L1) -> L1 {
+        let writes = self.writes.max(other.writes);
+        if self.window.is_none() {
+            other.writes = writes;
+            let mut old = std::mem::replace(self, other);
+            old.writes = writes;
+            return old;
+        }
+        let mut old = self.clone();
+        old.writes = writes;
+        let n = self.size as usize;
+        let mut page = vec![0u8; L1_PAGE_BYTES];
+        for at in (0..n).step_by(L1_PAGE_BYTES) {
+            let len = L1_PAGE_BYTES.min(n - at);
+            other.copy_out(at, &mut page[..len]);
+            // Untouched host pages of the window stay unallocated.
+            if page[..len].iter().all(|&x| x == 0) && old.pages[at / L1_PAGE_BYTES].is_none() {
+                continue;
+            }
+            self.write(at as u64, &page[..len]).expect("inside the same size");
+        }
+        self.origins = Vec::new();
+        self.writes = self.writes.max(writes);
+        old
     }
 
     /// Whether the bytes live in a host window.
@@ -353,13 +395,19 @@ struct Origin {
 mod tests {
     use super::*;
 
-    struct VecWindow(Vec<u8>);
+    /// A host window in a vector, which may say where its data is (its 4 KiB blocks that are not all zero,
+    /// as a memory file's holes would).
+    struct VecWindow(Vec<u8>, bool);
     impl HostWindow for VecWindow {
         fn bytes(&self) -> &[u8] {
             &self.0
         }
         fn bytes_mut(&mut self) -> &mut [u8] {
             &mut self.0
+        }
+        fn data_ranges(&self) -> Option<Vec<std::ops::Range<usize>>> {
+            let blocks = self.0.chunks(4096).enumerate().filter(|(_, b)| b.iter().any(|&x| x != 0));
+            self.1.then(|| blocks.map(|(i, b)| i * 4096..i * 4096 + b.len()).collect())
         }
     }
 
@@ -371,7 +419,7 @@ mod tests {
         l1.write(size as u64 - 4, &[1, 2, 3, 4]).unwrap();
         l1.write(2 * L1_PAGE_BYTES as u64 - 2, &[9; 4]).unwrap();
         let expect: Vec<u8> = l1.read(0, size as u64).unwrap().to_vec();
-        l1.move_to_window(Box::new(VecWindow(vec![0; size as usize + 64])));
+        l1.move_to_window(Box::new(VecWindow(vec![0; size as usize + 64], false)));
         assert!(l1.in_window());
         assert_eq!(&l1.read(0, size as u64).unwrap()[..], &expect[..]);
         assert_eq!(l1.read_u32(8).unwrap(), 0xdead_beef);
@@ -386,7 +434,7 @@ mod tests {
         for window in [false, true] {
             let mut l1 = L1::new(size);
             if window {
-                l1.move_to_window(Box::new(VecWindow(vec![0; size as usize])));
+                l1.move_to_window(Box::new(VecWindow(vec![0; size as usize], false)));
             }
             for (addr, len) in [(64u64, 2048usize), (L1_PAGE_BYTES as u64 - 1000, 2048)] {
                 let before = l1.version(addr, len as u64);
@@ -455,5 +503,55 @@ mod tests {
         assert_eq!(again.content_tag(at + 1024, 64), Some(8));
         // A clone keeps the tags (its bytes are the same).
         assert_eq!(l1.clone().content_tag(at, len), Some(7));
+    }
+
+    fn bytes(l1: &L1, at: u64, n: u64) -> Vec<u8> {
+        l1.read(at, n).unwrap().into_owned()
+    }
+
+    #[test]
+    fn exchanging_contents_keeps_a_window_and_gives_back_what_it_held() {
+        let size = 4 * L1_PAGE_BYTES as u32;
+        let far = 3 * L1_PAGE_BYTES as u64 + 8;
+        let mut paged = L1::new(size);
+        paged.write(far, &[9; 16]).unwrap();
+        for knows in [false, true] {
+            let mut w = L1::new(size);
+            w.write(100, &[7; 32]).unwrap();
+            w.move_to_window(Box::new(VecWindow(vec![0; size as usize], knows)));
+            let base = w.window_base();
+            let old = w.exchange(paged.clone());
+            // The window stays (kernels' pointers into it stay valid) and now holds the other's bytes only.
+            assert_eq!(w.window_base(), base);
+            assert_eq!((bytes(&w, far, 16), bytes(&w, 100, 32)), (vec![9; 16], vec![0; 32]));
+            // What it held comes back as pages: the written one only.
+            assert!(!old.in_window());
+            assert_eq!((bytes(&old, 100, 32), bytes(&old, far, 16)), (vec![7; 32], vec![0; 16]));
+            assert_eq!(old.resident_bytes(), L1_PAGE_BYTES as u64);
+            // And back again.
+            let other = w.exchange(old);
+            assert_eq!((bytes(&w, 100, 32), bytes(&w, far, 16)), (vec![7; 32], vec![0; 16]));
+            assert_eq!(bytes(&other, far, 16), vec![9; 16]);
+        }
+        // Without a window the two change places.
+        let mut a = L1::new(size);
+        a.write(100, &[1; 4]).unwrap();
+        let b = a.exchange(paged.clone());
+        assert_eq!((bytes(&a, far, 16), bytes(&b, 100, 4)), (vec![9; 16], vec![1; 4]));
+    }
+
+    #[test]
+    fn a_version_after_an_exchange_is_new_to_both_memories() {
+        let mut a = L1::new(L1_PAGE_BYTES as u32);
+        for _ in 0..5 {
+            a.write(0, &[1]).unwrap();
+        }
+        let mut b = L1::new(L1_PAGE_BYTES as u32);
+        b.write(0, &[2]).unwrap();
+        let (va, vb) = (a.version(0, 1), b.version(0, 1));
+        let old = b.exchange(a);
+        b.write(4096, &[3]).unwrap();
+        assert!(b.version(4096, 1) > va.max(vb));
+        assert_eq!(old.version(0, 1), vb);
     }
 }

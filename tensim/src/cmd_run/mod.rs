@@ -35,6 +35,9 @@ pub struct RunArgs {
     /// (TT_METAL_SLOW_DISPATCH_MODE: the host starts the cores one after another).
     #[arg(long, value_parser = parse_dispatch, value_name = "fast|slow")]
     dispatch: Option<DispatchMode>,
+    #[arg(long, value_name = "off|auto|always", value_parser = crate::chip_args::parse_router_check,
+          long_help = crate::chip_args::ROUTER_CHECK_HELP, help = "Check runs that stall packets beyond the routers' buffers on the router-level NoC model: auto (default), always or off")]
+    pub(crate) router_check: Option<crate::chip_args::RouterCheckLimit>,
     /// Write a Chrome/Perfetto trace of the run.
     #[arg(long, value_name = "FILE.json")]
     pub(crate) trace: Option<PathBuf>,
@@ -301,6 +304,7 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
     let mut dev = setup.open()?;
     dev.set_tracing(trace.is_some());
     dev.set_record_transfers(noc.needs_records());
+    dev.set_router_check(a.router_check.unwrap_or(crate::chip_args::RouterCheckLimit::AUTO).0);
     let spinner = crate::out::spinner("simulating");
     if let Some(s) = spinner.clone() {
         dev.set_progress(Some(Box::new(move |t| s.set_message(format!("simulating: {} cycles", t.0)))));
@@ -328,9 +332,19 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
     for w in &r.warnings {
         crate::out::note!("warning: {w}");
     }
-    let secs = wall.as_secs_f64();
+    if let Some(report::RouterCheck::TooLarge { .. }) = r.router_check {
+        crate::out::note!("note: `--router-check always` runs the router-level model's check whatever the run's size");
+    }
+    // The router-level check's time is its own (printed apart), not the simulation's.
+    let check_secs = dev.router_check_secs();
+    let secs = (wall.as_secs_f64() - check_secs).max(0.0);
+    let checked = if check_secs > 0.0 {
+        format!(", and {check_secs:.3} s for the router-level model's check")
+    } else {
+        String::new()
+    };
     say!(
-        "simulated {} cycles in {:.3} s wall ({:.2} M cycles/s; {} API calls, {} events, {} kernel resumptions)",
+        "simulated {} cycles in {:.3} s wall{checked} ({:.2} M cycles/s; {} API calls, {} events, {} kernel resumptions)",
         r.cycles.0,
         secs,
         r.cycles.0 as f64 / secs.max(1e-9) / 1e6,

@@ -1,0 +1,153 @@
+//! The router-level NoC model's check of a run. The calibrated (calendar) NoC model lets traffic pass a
+//! backlog that, on silicon, would fill the routers' buffers and stall the links behind it; it counts the
+//! packets that waited beyond those buffers (`sim_noc::Backpressure`). When a run has any, and checks are
+//! on ([`Device::set_router_check`]), the same program runs again from the memories it started from on
+//! `noc.model = router`, which models the buffers and the routers' arbitration; its cycles join the
+//! report, and a difference beyond [`SHOWN_ABOVE`] becomes the run's back-pressure warning. Data, stats
+//! and traces stay the first run's.
+
+use crate::device::Device;
+use crate::enqueue::{Launch, Links};
+use crate::program::Program;
+use report::{RouterCheck, RunReport};
+use sim_noc::{Dram, NocModelKind};
+use sim_tensix::L1;
+
+/// The check's cycles are a warning when they differ from the run's by more than this fraction (the
+/// calibrated model's median error on the data-movement tables is about 2%, its goal 5%).
+pub const SHOWN_ABOVE: f64 = 0.05;
+
+/// The limit front ends use by default: flit moves (over links and NIU ports) the router-level model makes
+/// in about a second on one host core (9-10 M a second on the multicast matmul and vecadd programs).
+pub const DEFAULT_LIMIT_FLIT_MOVES: u64 = 10_000_000;
+
+/// The warning the calendar model gives a run that stalled packets beyond buffering starts so.
+const BACKPRESSURE_WARNING: &str = "not modelled: wormhole back-pressure";
+
+/// The memories a run started from.
+pub(crate) struct Snapshot {
+    l1: Vec<L1>,
+    eth_l1: Vec<L1>,
+    dram: Dram,
+}
+
+/// Flit moves a run made: the cycles its links and NIU ports were busy (one flit a cycle each).
+pub fn flit_moves(r: &RunReport) -> u64 {
+    let links: u64 = r.noc.links.iter().map(|l| l.busy).sum();
+    let ports: u64 = r.noc.ports.iter().map(|p| p.busy).sum();
+    links + ports
+}
+
+impl Device {
+    /// Check every following run that stalls packets beyond the routers' buffers on the router-level NoC
+    /// model, when it made at most `limit` flit moves (`None`: never; `Some(u64::MAX)`: whatever its size).
+    /// Only the calendar NoC model is checked. Each run then keeps a copy of the memories it starts from.
+    pub fn set_router_check(&mut self, limit: Option<u64>) {
+        self.router_check = limit;
+    }
+
+    /// The limit set by [`Device::set_router_check`].
+    pub fn router_check(&self) -> Option<u64> {
+        self.router_check
+    }
+
+    /// Host wall-clock seconds the checks have taken so far (not part of any result: for reporting the
+    /// simulation's own speed).
+    pub fn router_check_secs(&self) -> f64 {
+        self.router_check_secs
+    }
+
+    /// The memories a run is about to start from, when its result may be checked.
+    pub(crate) fn router_check_snapshot(&self) -> Option<Snapshot> {
+        self.router_check?;
+        (self.params.noc.model == NocModelKind::Calendar).then(|| Snapshot {
+            l1: self.l1.clone(),
+            eth_l1: self.eth_l1.clone(),
+            dram: self.dram.clone(),
+        })
+    }
+
+    /// Check `r`, the report of `p`'s run from `snap` (with `links`), if it stalled packets beyond buffering.
+    pub(crate) fn check_on_routers(&mut self, p: &Program, links: &Links, snap: Snapshot, r: &mut RunReport) {
+        let Some(limit) = self.router_check else { return };
+        if r.noc.backpressure.first.is_none() {
+            return;
+        }
+        let moves = flit_moves(r);
+        let check = if moves > limit {
+            RouterCheck::TooLarge { flit_moves: moves, limit }
+        } else {
+            let wall = std::time::Instant::now();
+            let rerun = self.rerun_on_routers(p, links, snap, r.program_id);
+            self.router_check_secs += wall.elapsed().as_secs_f64();
+            match rerun {
+                Ok(cycles) => RouterCheck::Ran { cycles },
+                Err(e) => RouterCheck::Failed(e),
+            }
+        };
+        note_check(r, &check);
+        r.router_check = Some(check);
+    }
+
+    /// Run `p` again from `snap` on the router-level model; the device's memories end as they were.
+    fn rerun_on_routers(
+        &mut self,
+        p: &Program,
+        links: &Links,
+        snap: Snapshot,
+        program_id: u32,
+    ) -> Result<sim_core::Cycles, String> {
+        let mut params = (*self.params).clone();
+        params.noc.model = NocModelKind::Router;
+        let launch = Launch::build_linked(self, p, links).map_err(|e| e.to_string())?;
+        // The snapshot goes in (into the host windows C++ kernels use, where L1 lives in one); what the run
+        // left comes back afterwards.
+        let after = self.exchange_memories(snap);
+        let result = launch.run_what_if(self, std::sync::Arc::new(params), program_id);
+        self.exchange_memories(after);
+        result.map(|r| r.cycles).map_err(|e| e.to_string())
+    }
+
+    /// Put `s`'s contents into the device's memories and give back what they held.
+    fn exchange_memories(&mut self, s: Snapshot) -> Snapshot {
+        let l1 = self.l1.iter_mut().zip(s.l1).map(|(m, x)| m.exchange(x)).collect();
+        let eth_l1 = self.eth_l1.iter_mut().zip(s.eth_l1).map(|(m, x)| m.exchange(x)).collect();
+        let dram = std::mem::replace(&mut self.dram, s.dram);
+        Snapshot { l1, eth_l1, dram }
+    }
+}
+
+/// Replace the calendar model's back-pressure warning in `r` with what the check found.
+fn note_check(r: &mut RunReport, check: &RouterCheck) {
+    let cycles = r.cycles.0;
+    match check {
+        RouterCheck::Ran { cycles: c } => {
+            r.warnings.retain(|w| !w.starts_with(BACKPRESSURE_WARNING));
+            let change = c.0 as f64 / cycles.max(1) as f64 - 1.0;
+            if change.abs() > SHOWN_ABOVE {
+                r.warnings.push(format!(
+                    "{BACKPRESSURE_WARNING}. {} packets waited behind another destination's backlog longer than \
+                     the routers behind them buffer, and this model lets the other traffic pass; the \
+                     router-level NoC model (noc.model = router), which models those buffers and the routers' \
+                     arbitration, times the same run at {} cycles ({:+.1}% against these {cycles}; it is far \
+                     slower to simulate)",
+                    r.noc.backpressure.blocked_packets,
+                    c.0,
+                    change * 100.0
+                ));
+            }
+        }
+        RouterCheck::TooLarge { flit_moves, limit } => {
+            if let Some(w) = r.warnings.iter_mut().find(|w| w.starts_with(BACKPRESSURE_WARNING)) {
+                w.push_str(&format!(
+                    "; the router-level model was not run to compare: this run moved {flit_moves} flits over \
+                     links and ports, above the check's limit of {limit}"
+                ));
+            }
+        }
+        RouterCheck::Failed(e) => r.warnings.push(format!(
+            "not checked: packets waited beyond the routers' buffers, and the router-level NoC model \
+             (noc.model = router) could not run this program to compare: {e}"
+        )),
+    }
+}
