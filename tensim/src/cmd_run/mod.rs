@@ -308,7 +308,9 @@ pub fn run(a: &RunArgs) -> CliResult<ExitCode> {
     // never checked: it need not keep a copy of the memories it starts from.
     let flit_bytes = u64::from(setup.params.noc.flit_bytes.max(1));
     let at_least = w.noc_bytes.div_ceil(flit_bytes).saturating_mul(2);
-    dev.set_router_check(a.router_check.unwrap_or(crate::chip_args::RouterCheckLimit::AUTO).0.filter(|&l| at_least <= l));
+    dev.set_router_check(
+        a.router_check.unwrap_or(crate::chip_args::RouterCheckLimit::AUTO).0.filter(|&l| at_least <= l),
+    );
     let spinner = crate::out::spinner("simulating");
     if let Some(s) = spinner.clone() {
         dev.set_progress(Some(Box::new(move |t| s.set_message(format!("simulating: {} cycles", t.0)))));
