@@ -35,8 +35,13 @@ fn buffer(dev: &mut Device) -> Buffer {
 /// changes and writes back one after another — 64 cores reading from and writing to the 12 DRAM banks at
 /// once, which stalls packets beyond the routers' buffers.
 fn increment(dev: &mut Device, b: &Buffer) -> RunReport {
+    increment_on(dev, b, GRID)
+}
+
+/// [`increment`] on the cores of a `grid` from (0,0) (their pages first in the buffer).
+fn increment_on(dev: &mut Device, b: &Buffer, grid: (u32, u32)) -> RunReport {
     let mut p = Program::new();
-    let all = CoreRange::new(CoreCoord::new(0, 0), CoreCoord::new(GRID.0 - 1, GRID.1 - 1));
+    let all = CoreRange::new(CoreCoord::new(0, 0), CoreCoord::new(grid.0 - 1, grid.1 - 1));
     p.create_circular_buffer(
         all,
         CircularBufferConfig::new(PAGES_PER_CORE * PAGE, &[(CBIndex::c_0, DataFormat::UInt8)])
@@ -65,9 +70,9 @@ fn increment(dev: &mut Device, b: &Buffer) -> RunReport {
             DataMovementConfig::default(),
         )
         .unwrap();
-    for y in 0..GRID.1 {
-        for x in 0..GRID.0 {
-            let first = (y * GRID.0 + x) * PAGES_PER_CORE;
+    for y in 0..grid.1 {
+        for x in 0..grid.0 {
+            let first = (y * grid.0 + x) * PAGES_PER_CORE;
             p.set_runtime_args(k, CoreCoord::new(x, y), &[b.address(), first]).unwrap();
         }
     }
@@ -155,5 +160,17 @@ fn a_run_without_stalls_is_not_checked() {
     p.set_runtime_args(k, core, &[b.address()]).unwrap();
     let r = dev.enqueue_program(&p).unwrap();
     assert_eq!(r.noc.backpressure.blocked_packets, 0);
+    assert_eq!(r.router_check, None);
+}
+
+#[test]
+fn a_trace_of_stalled_packets_is_not_worth_a_check() {
+    let mut dev = device("calendar");
+    dev.set_router_check(Some(u64::MAX));
+    let b = buffer(&mut dev);
+    let r = increment_on(&mut dev, &b, (3, 1));
+    let stalled = r.noc.backpressure.stalled_per_tile(r.cycles.0, r.noc.worker_tiles);
+    eprintln!("{} packets stalled, {stalled} per tile", r.noc.backpressure.blocked_packets);
+    assert!(r.noc.backpressure.blocked_packets > 0 && stalled < sim_device::router_check::MIN_STALLED_PER_TILE);
     assert_eq!(r.router_check, None);
 }
