@@ -30,7 +30,9 @@ class Result:
     ``passed`` (the output matched the CPU reference), ``verdict`` (PASS, FAIL or UNCHECKED), ``check`` (what
     was checked), ``stats`` (the stats JSON document), ``runs`` (its per-run dicts: one per program run, or
     one per chip of a collective), ``stdout`` (the text report), ``warnings``, ``not_modelled`` (what the
-    run relied on that tensim does not model), ``argv`` (the equivalent command line), ``wall_s``."""
+    run relied on that tensim does not model), ``router_check`` and ``router_cycles`` (the router-level NoC
+    model's check of a run that stalled packets beyond the routers' buffers, or None; ``router_check="off"``
+    skips it), ``argv`` (the equivalent command line), ``wall_s``."""
 
     def __init__(self, stats: dict, stdout: str, stderr: str, argv: Sequence[str], exit_code: int, wall_s: float,
                  trace_path: str | None = None) -> None:
@@ -55,6 +57,10 @@ class Result:
         self.micros: float = stats.get("us", self.cycles / self.clock_mhz)
         self.bandwidth: dict | None = stats.get("bandwidth")
         self.warnings: list[str] = [w for r in self.runs for w in r.get("warnings", [])]
+        # The router-level NoC model's check of the last run (``router_check`` of the stats schema): None when
+        # the run was not checked.
+        self.router_check: dict | None = self.runs[-1].get("router_check") if self.runs else None
+        self.router_cycles: int | None = (self.router_check or {}).get("cycles")
         self.not_modelled: list[str] = [
             line.strip() for line in stdout.splitlines() if line.strip().startswith("not modelled")
         ]

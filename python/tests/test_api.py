@@ -32,6 +32,15 @@ def test_runs_are_deterministic_and_match_the_command_line():
     assert a.argv[:3] == ["tensim", "run", "matmul_multicore_reuse"]
 
 
+def test_a_stalling_run_carries_the_router_models_cycles():
+    r = tensim.run("matmul_multicore_reuse_mcast", size=256)
+    router = tensim.run("matmul_multicore_reuse_mcast", size=256, params={"noc.model": "router"})
+    assert r.router_cycles == router.cycles and r.router_cycles != r.cycles
+    assert any(f"{router.cycles} cycles" in w for w in r.warnings)
+    off = tensim.run("matmul_multicore_reuse_mcast", size=256, router_check="off")
+    assert off.router_check is None and off.cycles == r.cycles
+
+
 def test_options_blackhole_and_params_change_the_timing():
     wh = tensim.run("loopback", size=4)
     bh = tensim.run("loopback", arch="blackhole", size=4)
