@@ -14,7 +14,7 @@ use super::fault::{FaultAction, install_fault_handler, resolve_addresses_with};
 
 use sim_device::Device;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// Gap after each window in tensim's mapping, and how far past the end of L1 an access is still named.
 const GUARD_BYTES: usize = 64 << 10;
@@ -41,6 +41,12 @@ static OWNER: AtomicUsize = AtomicUsize::new(0);
 static RESERVE: std::sync::Mutex<()> = std::sync::Mutex::new(());
 /// Times a core's L1 was mapped for a kernel's pointer accesses.
 static POINTER_MAPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+/// Per device slot, a bit per window: its core's C++ code has dereferenced L1 before, so the next time it runs
+/// its L1 is mapped at once instead of on the fault its first access would take (one system call instead of
+/// two and a signal: kernels of several cores that take turns at the NoC switch thousands of times).
+static HOT: [[AtomicU64; HOT_WORDS]; SLOTS] = [const { [const { AtomicU64::new(0) }; HOT_WORDS] }; SLOTS];
+/// Windows a slot keeps hot bits for (the rest are mapped on their first access only).
+const HOT_WORDS: usize = 4;
 
 /// How many times so far a kernel's first L1 pointer access (after another core ran) mapped its core's L1:
 /// non-zero growth during a run means kernels read or wrote L1 through pointers (timed per access by
@@ -150,8 +156,10 @@ pub(crate) fn enter_kernel(window: Option<usize>) -> Option<usize> {
             acquire();
             let before = RUNNING.swap(w, Ordering::SeqCst);
             let mapped = MAPPED.load(Ordering::SeqCst);
-            if mapped != NONE && mapped != w {
-                unmap_low();
+            if mapped != w {
+                if !map_if_hot(w) && mapped != NONE {
+                    unmap_low();
+                }
             }
             before
         }
@@ -163,6 +171,31 @@ pub(crate) fn enter_kernel(window: Option<usize>) -> Option<usize> {
         None => NONE,
     };
     (before != NONE).then_some(before)
+}
+
+/// The hot bit of window `w`: (slot, word, mask), if its slot keeps one.
+fn hot_bit(w: usize) -> Option<(usize, usize, u64)> {
+    let (slot, offset, _) = locate(w)?;
+    let i = offset / REG[slot][3].load(Ordering::Relaxed).max(1);
+    (i < HOT_WORDS * 64).then_some((slot, i / 64, 1u64 << (i % 64)))
+}
+
+/// Map window `w` at the L1 addresses now if its core's C++ code dereferenced L1 before (the range is this
+/// thread's); whether it did.
+fn map_if_hot(w: usize) -> bool {
+    let Some((slot, word, mask)) = hot_bit(w) else { return false };
+    if HOT[slot][word].load(Ordering::Relaxed) & mask == 0 {
+        return false;
+    }
+    let Some((_, offset, _)) = locate(w) else { return false };
+    let (lo, hi) = (LOW_START.load(Ordering::Relaxed), LOW_END.load(Ordering::Relaxed));
+    let fd = REG[slot][2].load(Ordering::Relaxed) as i32;
+    if map_low(lo, hi, fd, offset + lo) {
+        MAPPED.store(w, Ordering::SeqCst);
+        POINTER_MAPS.fetch_add(1, Ordering::Relaxed);
+        return true;
+    }
+    false
 }
 
 /// What a fault at `addr` means for L1 (called from the fault handler).
@@ -185,6 +218,9 @@ pub(crate) fn on_fault(addr: usize) -> FaultAction {
         if map_low(lo, hi, fd, offset + lo) {
             MAPPED.store(running, Ordering::SeqCst);
             POINTER_MAPS.fetch_add(1, Ordering::Relaxed);
+            if let Some((slot, word, mask)) = hot_bit(running) {
+                HOT[slot][word].fetch_or(mask, Ordering::Relaxed);
+            }
             return FaultAction::Retry;
         }
         return FaultAction::Pass;
@@ -235,6 +271,9 @@ pub fn map_device(dev: &mut Device) -> Result<(), String> {
     let slot = (0..SLOTS)
         .find(|&s| REG[s][0].compare_exchange(0, NONE, Ordering::SeqCst, Ordering::SeqCst).is_ok())
         .ok_or("too many devices with C++ kernels open at once (64)")?;
+    for word in &HOT[slot] {
+        word.store(0, Ordering::Relaxed);
+    }
     REG[slot][1].store(n * stride, Ordering::Relaxed);
     REG[slot][2].store(arena.fd() as usize, Ordering::Relaxed);
     REG[slot][3].store(stride, Ordering::Relaxed);
@@ -295,6 +334,12 @@ mod tests {
         drop(held);
         let held = hold(base);
         assert_eq!(MAPPED.load(Ordering::SeqCst), NONE, "another core's kernel drops the mapping");
+        drop(held);
+        // Core 1's code dereferenced L1 before: when it runs again its L1 is mapped at once, with no fault.
+        let maps = pointer_mappings();
+        let held = hold(base + stride);
+        assert_eq!(MAPPED.load(Ordering::SeqCst), base + stride);
+        assert_eq!(pointer_mappings(), maps + 1);
         drop(held);
     }
 
