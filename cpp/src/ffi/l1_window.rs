@@ -156,10 +156,8 @@ pub(crate) fn enter_kernel(window: Option<usize>) -> Option<usize> {
             acquire();
             let before = RUNNING.swap(w, Ordering::SeqCst);
             let mapped = MAPPED.load(Ordering::SeqCst);
-            if mapped != w {
-                if !map_if_hot(w) && mapped != NONE {
-                    unmap_low();
-                }
+            if mapped != w && !map_if_hot(w) && mapped != NONE {
+                unmap_low();
             }
             before
         }
