@@ -78,8 +78,7 @@ impl Device {
     /// Check `r`, the report of `p`'s run from `snap` (with `links`), if it stalled packets beyond buffering.
     pub(crate) fn check_on_routers(&mut self, p: &Program, links: &Links, snap: Snapshot, r: &mut RunReport) {
         let Some(limit) = self.router_check else { return };
-        let bp = &r.noc.backpressure;
-        if bp.first.is_none() || bp.stalled_per_tile(r.cycles.0, r.noc.worker_tiles) < MIN_STALLED_PER_TILE {
+        if !worth_a_check(r) {
             return;
         }
         let moves = flit_moves(r);
@@ -96,6 +95,17 @@ impl Device {
         };
         note_check(r, &check);
         r.router_check = Some(check);
+    }
+
+    /// Say in `r` that a run of a chip exchanging packets with others (which is not checked) would have been.
+    pub(crate) fn note_unchecked_linked(&self, r: &mut RunReport) {
+        if self.router_check.is_some() && self.params.noc.model == NocModelKind::Calendar && worth_a_check(r) {
+            r.warnings.push(
+                "not checked: packets waited beyond the routers' buffers, and chips that exchange packets over \
+                 Ethernet are not run again on the router-level NoC model (noc.model = router runs them on it)"
+                    .to_string(),
+            );
+        }
     }
 
     /// Run `p` again from `snap` on the router-level model; the device's memories end as they were.
@@ -124,6 +134,12 @@ impl Device {
         let dram = std::mem::replace(&mut self.dram, s.dram);
         Snapshot { l1, eth_l1, dram }
     }
+}
+
+/// Whether `r` stalled enough packets beyond buffering to be checked ([`MIN_STALLED_PER_TILE`]).
+fn worth_a_check(r: &RunReport) -> bool {
+    let bp = &r.noc.backpressure;
+    bp.first.is_some() && bp.stalled_per_tile(r.cycles.0, r.noc.worker_tiles) >= MIN_STALLED_PER_TILE
 }
 
 /// Replace the calendar model's back-pressure warning in `r` with what the check found.

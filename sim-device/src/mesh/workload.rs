@@ -118,15 +118,17 @@ impl MeshDevice {
             if linked && chip_jobs.len() > 1 { Some(window_of(&self.devices[jobs[0].0].lock())) } else { None };
         // Chips that run alone can have their runs checked on the router-level NoC model, from the memories
         // they start from.
-        let snapshots: Vec<_> = if linked {
+        let mut snapshots: Vec<_> = if linked {
             Vec::new()
         } else {
             chip_jobs.iter().map(|j| j.device.lock().router_check_snapshot()).collect()
         };
         let mut reports = run_chips(&chip_jobs, window, self.workers, self.lookahead)?;
-        for ((job, snapshot), report) in chip_jobs.iter().zip(snapshots).zip(reports.iter_mut()) {
-            if let Some(s) = snapshot {
-                job.device.lock().check_on_routers(job.program, &job.links, s, report);
+        for (i, (job, report)) in chip_jobs.iter().zip(reports.iter_mut()).enumerate() {
+            match snapshots.get_mut(i).and_then(Option::take) {
+                Some(s) => job.device.lock().check_on_routers(job.program, &job.links, s, report),
+                None if linked => job.device.lock().note_unchecked_linked(report),
+                None => {}
             }
         }
         let out: Vec<(MeshCoordinate, u32, RunReport)> =

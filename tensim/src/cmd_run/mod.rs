@@ -129,8 +129,9 @@ pub struct RunArgs {
 impl RunArgs {
     /// The options a collective does not take are errors, not ignored.
     pub(crate) fn reject_for_collectives(&self, name: &str) -> CliResult<()> {
-        let given: [(&str, bool); 15] = [
+        let given: [(&str, bool); 16] = [
             ("--npe-timeline", self.npe_timeline.is_some()),
+            ("--router-check", self.router_check.is_some()),
             ("--per-core", self.per_core),
             ("--dispatch", self.dispatch.is_some()),
             ("--memory-report", self.memory_report.is_some()),
