@@ -334,8 +334,8 @@ impl Launch {
     }
 
     /// Run the program on `dev`'s memories as a what-if: with `params` instead of the device's, recording
-    /// nothing, as program `program_id`, and without counting the run on the device. The memories come back
-    /// as the run left them.
+    /// nothing, as program `program_id`, and without counting the run on the device (its progress goes to the
+    /// device's progress report as a run's does). The memories come back as the run left them.
     pub(crate) fn run_what_if(
         mut self,
         dev: &mut Device,
@@ -353,7 +353,7 @@ impl Launch {
         };
         match sim_chip::launch(self.plan, mem) {
             Ok(run) => {
-                let (result, mem) = run.run_to_end(None);
+                let (result, mem) = run.run_to_end(dev.progress.as_mut());
                 dev.put_memories(mem);
                 result
             }
