@@ -158,6 +158,7 @@ def _outputs(kind: str, res: Any) -> dict:
         dram = res.table("dram")
         return {
             "cycles": res.cycles, "passed": res.passed, "verdict": res.verdict, "micros": res.micros,
+            "router_cycles": res.router_cycles,
             "noc_bytes": noc, "dram_read_bytes": sum(d.get("read_bytes", 0) for d in dram),
             "dram_write_bytes": sum(d.get("write_bytes", 0) for d in dram),
             "eth_tx_bytes": sum(e.get("tx_bytes", 0) for e in res.eth),
