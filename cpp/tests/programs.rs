@@ -3,7 +3,7 @@
 //! built-in programs: the host program passes its own check, and every program run takes the same cycles
 //! as the Rust port's, on Wormhole B0 and Blackhole. Needs the host C++ compiler and says so loudly.
 
-use cpp::host::{HostConfig, build};
+use cpp::host::{HostConfig, OnRun, OpenDevice, build};
 use programs::ExampleOptions;
 use sim_device::{Arch, Device};
 use std::cell::RefCell;
@@ -20,6 +20,22 @@ fn need_compiler() {
     }
 }
 
+/// A host configuration: `num_devices` devices of `arch` that `open` makes, each run reported to `on_run`,
+/// kernels looked up under `roots`, no system links.
+fn host_config(arch: Arch, num_devices: u32, open: OpenDevice, on_run: OnRun, roots: Vec<PathBuf>) -> HostConfig {
+    HostConfig {
+        advice: Default::default(),
+        arch,
+        num_devices,
+        open,
+        on_run,
+        kernel_roots: roots,
+        system: None,
+        workers: 0,
+        pick_system: None,
+    }
+}
+
 /// Build and run the program folder `dir` on `arch`: main's exit code and the cycles of each program run.
 fn run_cpp(dir: &Path, arch: Arch) -> (i32, Vec<u64>) {
     run_cpp_on(dir, arch, 1).unwrap_or_else(|e| panic!("{e}"))
@@ -30,17 +46,13 @@ fn run_cpp_on(dir: &Path, arch: Arch, devices: u32) -> Result<(i32, Vec<u64>), S
     let lib = build::build(dir).unwrap_or_else(|e| panic!("{e}"));
     let cycles = Rc::new(RefCell::new(Vec::new()));
     let sink = cycles.clone();
-    let cfg = HostConfig {
-        advice: Default::default(),
+    let cfg = host_config(
         arch,
-        num_devices: devices,
-        open: Box::new(move |_| Device::builtin(arch).map_err(|e| e.to_string())),
-        on_run: Box::new(move |_, _, r| sink.borrow_mut().push(r.cycles.0)),
-        kernel_roots: vec![programs()],
-        system: None,
-        workers: 0,
-        pick_system: None,
-    };
+        devices,
+        Box::new(move |_| Device::builtin(arch).map_err(|e| e.to_string())),
+        Box::new(move |_, _, r| sink.borrow_mut().push(r.cycles.0)),
+        vec![programs()],
+    );
     let out = cpp::host::run(&lib, cfg, &[dir.display().to_string()])?;
     let c = cycles.borrow().clone();
     Ok((out.exit_code, c))
@@ -138,17 +150,13 @@ fn a_kernel_error_in_a_host_program_is_an_exception_with_its_text() {
     need_compiler();
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/missing_kernel");
     let lib = build::build(&dir).unwrap_or_else(|e| panic!("{e}"));
-    let cfg = HostConfig {
-        advice: Default::default(),
-        arch: Arch::WormholeB0,
-        num_devices: 1,
-        open: Box::new(|_| Device::builtin(Arch::WormholeB0).map_err(|e| e.to_string())),
-        on_run: Box::new(|_, _, _| {}),
-        kernel_roots: vec![dir.clone()],
-        system: None,
-        workers: 0,
-        pick_system: None,
-    };
+    let cfg = host_config(
+        Arch::WormholeB0,
+        1,
+        Box::new(|_| Device::builtin(Arch::WormholeB0).map_err(|e| e.to_string())),
+        Box::new(|_, _, _| {}),
+        vec![dir.clone()],
+    );
     let e = cpp::host::run(&lib, cfg, &["x".into()]).unwrap_err();
     assert!(e.contains("kernel file `kernels/no_such_kernel.cpp` not found"), "{e}");
 }
@@ -185,17 +193,13 @@ fn shard_data_rm_prints_each_cores_sticks() {
     for arch in [Arch::WormholeB0, Arch::Blackhole] {
         let lines = Rc::new(RefCell::new(Vec::new()));
         let sink = lines.clone();
-        let cfg = HostConfig {
-            advice: Default::default(),
+        let cfg = host_config(
             arch,
-            num_devices: 1,
-            open: Box::new(move |_| Device::builtin(arch).map_err(|e| e.to_string())),
-            on_run: Box::new(move |_, _, r| sink.borrow_mut().extend(r.dprints.iter().map(|l| l.to_string()))),
-            kernel_roots: vec![programs()],
-            system: None,
-            workers: 0,
-            pick_system: None,
-        };
+            1,
+            Box::new(move |_| Device::builtin(arch).map_err(|e| e.to_string())),
+            Box::new(move |_, _, r| sink.borrow_mut().extend(r.dprints.iter().map(|l| l.to_string()))),
+            vec![programs()],
+        );
         let out = cpp::host::run(&lib, cfg, &[dir.display().to_string()]).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(out.exit_code, 0);
         let mut got = lines.borrow().clone();
@@ -254,21 +258,17 @@ fn run_cpp_printing(dir: &Path, arch: Arch) -> (i32, Vec<u64>, Vec<String>) {
     let lib = build::build(dir).unwrap_or_else(|e| panic!("{e}"));
     let seen = Rc::new(RefCell::new((Vec::new(), Vec::new())));
     let sink = seen.clone();
-    let cfg = HostConfig {
-        advice: Default::default(),
+    let cfg = host_config(
         arch,
-        num_devices: 1,
-        open: Box::new(move |_| Device::builtin(arch).map_err(|e| e.to_string())),
-        on_run: Box::new(move |_, _, r| {
+        1,
+        Box::new(move |_| Device::builtin(arch).map_err(|e| e.to_string())),
+        Box::new(move |_, _, r| {
             let mut s = sink.borrow_mut();
             s.0.push(r.cycles.0);
             s.1.extend(r.dprints.iter().map(|l| l.to_string()));
         }),
-        kernel_roots: vec![dir.to_path_buf(), programs()],
-        system: None,
-        workers: 0,
-        pick_system: None,
-    };
+        vec![dir.to_path_buf(), programs()],
+    );
     let out = cpp::host::run(&lib, cfg, &[dir.display().to_string()]).unwrap_or_else(|e| panic!("{e}"));
     let (cycles, prints) = seen.borrow().clone();
     (out.exit_code, cycles, prints)
@@ -285,11 +285,10 @@ fn a_cpp_run_is_checked_on_the_router_model_inside_its_l1_windows() {
     let run = |model: &'static str, limit: Option<u64>| {
         let seen = Rc::new(RefCell::new(Vec::new()));
         let sink = seen.clone();
-        let cfg = HostConfig {
-            advice: Default::default(),
-            arch: Arch::WormholeB0,
-            num_devices: 1,
-            open: Box::new(move |_| {
+        let cfg = host_config(
+            Arch::WormholeB0,
+            1,
+            Box::new(move |_| {
                 let mut p = sim_device::Params::builtin(Arch::WormholeB0);
                 p.set("test", &format!("noc.model={model}")).map_err(|e| e.to_string())?;
                 let mut d = Device::open_with_params(&sim_device::ChipSpec::builtin(Arch::WormholeB0), p)
@@ -297,14 +296,9 @@ fn a_cpp_run_is_checked_on_the_router_model_inside_its_l1_windows() {
                 d.set_router_check(limit);
                 Ok(d)
             }),
-            on_run: Box::new(move |_, _, r| {
-                sink.borrow_mut().push((r.cycles, r.router_check.clone(), r.warnings.clone()))
-            }),
-            kernel_roots: vec![dir.parent().unwrap().to_path_buf()],
-            system: None,
-            workers: 0,
-            pick_system: None,
-        };
+            Box::new(move |_, _, r| sink.borrow_mut().push((r.cycles, r.router_check.clone(), r.warnings.clone()))),
+            vec![dir.parent().unwrap().to_path_buf()],
+        );
         let out = cpp::host::run(&lib, cfg, &[dir.display().to_string()]).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(out.exit_code, 0, "{model}: the program's own check");
         let runs = seen.borrow().clone();
@@ -333,21 +327,17 @@ fn programs_written_against_todays_api_pass_their_checks() {
         for arch in [Arch::WormholeB0, Arch::Blackhole] {
             let checks = Rc::new(RefCell::new(Vec::new()));
             let sink = checks.clone();
-            let cfg = HostConfig {
-                advice: Default::default(),
+            let cfg = host_config(
                 arch,
-                num_devices: 1,
-                open: Box::new(move |_| {
+                1,
+                Box::new(move |_| {
                     let mut d = Device::builtin(arch).map_err(|e| e.to_string())?;
                     d.set_router_check(Some(sim_device::router_check::DEFAULT_LIMIT_FLIT_MOVES));
                     Ok(d)
                 }),
-                on_run: Box::new(move |_, _, r| sink.borrow_mut().push(r.router_check.clone())),
-                kernel_roots: vec![data.clone()],
-                system: None,
-                workers: 0,
-                pick_system: None,
-            };
+                Box::new(move |_, _, r| sink.borrow_mut().push(r.router_check.clone())),
+                vec![data.clone()],
+            );
             let out = cpp::host::run(&lib, cfg, &[dir.display().to_string()]).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(out.exit_code, 0, "{name} on {arch}");
             if name == "stencil" {
@@ -418,17 +408,13 @@ fn profiler_zones_and_timestamped_data_are_recorded() {
     let lib = build::build(&dir).unwrap_or_else(|e| panic!("{e}"));
     let reports = Rc::new(RefCell::new(Vec::new()));
     let sink = reports.clone();
-    let cfg = HostConfig {
-        advice: Default::default(),
-        arch: Arch::WormholeB0,
-        num_devices: 1,
-        open: Box::new(|_| Device::builtin(Arch::WormholeB0).map_err(|e| e.to_string())),
-        on_run: Box::new(move |_, _, r| sink.borrow_mut().push(r.clone())),
-        kernel_roots: vec![programs()],
-        system: None,
-        workers: 0,
-        pick_system: None,
-    };
+    let cfg = host_config(
+        Arch::WormholeB0,
+        1,
+        Box::new(|_| Device::builtin(Arch::WormholeB0).map_err(|e| e.to_string())),
+        Box::new(move |_, _, r| sink.borrow_mut().push(r.clone())),
+        vec![programs()],
+    );
     let out = cpp::host::run(&lib, cfg, &[dir.display().to_string()]).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(out.exit_code, 0);
     let reports = reports.borrow();
@@ -531,17 +517,13 @@ fn programs_build_with_their_cmakelists() {
         let run = |lib: &Path| {
             let cycles = Rc::new(RefCell::new(Vec::new()));
             let sink = cycles.clone();
-            let cfg = HostConfig {
-                advice: Default::default(),
-                arch: Arch::WormholeB0,
-                num_devices: devices,
-                open: Box::new(|_| Device::builtin(Arch::WormholeB0).map_err(|e| e.to_string())),
-                on_run: Box::new(move |_, _, r| sink.borrow_mut().push(r.cycles.0)),
-                kernel_roots: vec![path.clone(), programs()],
-                system: None,
-                workers: 0,
-                pick_system: None,
-            };
+            let cfg = host_config(
+                Arch::WormholeB0,
+                devices,
+                Box::new(|_| Device::builtin(Arch::WormholeB0).map_err(|e| e.to_string())),
+                Box::new(move |_, _, r| sink.borrow_mut().push(r.cycles.0)),
+                vec![path.clone(), programs()],
+            );
             let out = cpp::host::run(lib, cfg, &[path.display().to_string()]).unwrap_or_else(|e| panic!("{dir}: {e}"));
             let c = cycles.borrow().clone();
             (out.exit_code, c)
