@@ -21,6 +21,8 @@ use soc_descriptors::NocId;
 pub(crate) struct Launch {
     plan: RunPlan,
     cb_top: u64,
+    /// Whether the run counts on its device (a what-if run does not; see [`Launch::what_if`]).
+    counted: bool,
 }
 
 fn check_cores(dev: &Device, cores: &CoreRangeSet, what: &str) -> Result<(), DeviceError> {
@@ -313,7 +315,7 @@ impl Launch {
             recording: dev.recording,
             program_id: dev.programs_run,
         };
-        Ok(Launch { plan, cb_top })
+        Ok(Launch { plan, cb_top, counted: true })
     }
 
     /// Hand the plan and `dev`'s memories to the chip; a run that cannot start gives them back at once.
@@ -325,7 +327,7 @@ impl Launch {
             dram: std::mem::take(&mut dev.dram),
         };
         match sim_chip::launch(self.plan, mem) {
-            Ok(run) => Ok((run, LaunchTail { program_id, cb_top: self.cb_top })),
+            Ok(run) => Ok((run, LaunchTail { program_id, cb_top: self.cb_top, counted: self.counted })),
             Err((e, mem)) => {
                 dev.put_memories(mem);
                 Err(DeviceError::Run(e))
@@ -333,35 +335,15 @@ impl Launch {
         }
     }
 
-    /// Run the program on `dev`'s memories as a what-if: with `params` instead of the device's, recording
-    /// nothing, as program `program_id`, and without counting the run on the device (its progress goes to the
-    /// device's progress report as a run's does). The memories come back as the run left them.
-    pub(crate) fn run_what_if(
-        mut self,
-        dev: &mut Device,
-        params: std::sync::Arc<sim_params::Params>,
-        program_id: u32,
-    ) -> Result<RunReport, RunError> {
+    /// The same launch as a what-if: with `params` instead of the device's, recording nothing, as program
+    /// `program_id`, and not counted on the device (its memories come back as the run left them).
+    pub(crate) fn what_if(mut self, params: std::sync::Arc<sim_params::Params>, program_id: u32) -> Launch {
         self.plan.params = params;
         self.plan.recording.trace = false;
         self.plan.recording.transfers = false;
         self.plan.program_id = program_id;
-        let mem = ChipMemories {
-            l1: std::mem::take(&mut dev.l1),
-            eth_l1: std::mem::take(&mut dev.eth_l1),
-            dram: std::mem::take(&mut dev.dram),
-        };
-        match sim_chip::launch(self.plan, mem) {
-            Ok(run) => {
-                let (result, mem) = run.run_to_end(dev.progress.as_mut());
-                dev.put_memories(mem);
-                result
-            }
-            Err((e, mem)) => {
-                dev.put_memories(mem);
-                Err(e)
-            }
-        }
+        self.counted = false;
+        self
     }
 
     /// Run the program to completion on `dev` (the device it was built for) and give its memories back.
@@ -376,16 +358,21 @@ impl Launch {
 pub(crate) struct LaunchTail {
     pub program_id: u32,
     cb_top: u64,
+    counted: bool,
 }
 
 impl LaunchTail {
-    /// Give the memories back to `dev` (whatever happened), count the program, and pass on its report.
+    /// Give the memories back to `dev` (whatever happened), count the program (unless it was a what-if), and
+    /// pass on its report.
     pub(crate) fn complete(
         self,
         dev: &mut Device,
         (result, mem): (Result<RunReport, RunError>, ChipMemories),
     ) -> Result<RunReport, DeviceError> {
         dev.put_memories(mem);
+        if !self.counted {
+            return result.map_err(DeviceError::Run);
+        }
         dev.programs_run += 1;
         dev.l1_usage.push(ProgramL1Usage::measure(self.program_id, self.cb_top, &dev.allocator));
         if let Ok(r) = &result {

@@ -4,10 +4,13 @@
 //! them ([`MIN_STALLED_PER_TILE`]), and checks are on ([`Device::set_router_check`]), the same program runs again from the memories it started from on
 //! `noc.model = router`, which models the buffers and the routers' arbitration; its cycles join the
 //! report, and a difference beyond [`SHOWN_ABOVE`] becomes the run's back-pressure warning. Data, stats
-//! and traces stay the first run's.
+//! and traces stay the first run's. Chips of a mesh run that exchange packets are checked together
+//! ([`check_linked`]).
 
 use crate::device::Device;
 use crate::enqueue::{Launch, Links};
+use crate::mesh::run_chips::run_chips;
+use crate::mesh::worker::ChipJob;
 use crate::program::Program;
 use report::{RouterCheck, RunReport};
 use sim_noc::{Dram, NocModelKind};
@@ -98,17 +101,6 @@ impl Device {
         r.router_check = Some(check);
     }
 
-    /// Say in `r` that a run of a chip exchanging packets with others (which is not checked) would have been.
-    pub(crate) fn note_unchecked_linked(&self, r: &mut RunReport) {
-        if self.router_check.is_some() && self.params.noc.model == NocModelKind::Calendar && worth_a_check(r) {
-            r.warnings.push(
-                "not checked: packets waited beyond the routers' buffers, and chips that exchange packets over \
-                 Ethernet are not run again on the router-level NoC model (noc.model = router runs them on it)"
-                    .to_string(),
-            );
-        }
-    }
-
     /// Run `p` again from `snap` on the router-level model; the device's memories end as they were.
     fn rerun_on_routers(
         &mut self,
@@ -123,17 +115,73 @@ impl Device {
         // The snapshot goes in (into the host windows C++ kernels use, where L1 lives in one); what the run
         // left comes back afterwards.
         let after = self.exchange_memories(snap);
-        let result = launch.run_what_if(self, std::sync::Arc::new(params), program_id);
+        let result = launch.what_if(std::sync::Arc::new(params), program_id).run(self);
         self.exchange_memories(after);
         result.map(|r| r.cycles).map_err(|e| e.to_string())
     }
 
     /// Put `s`'s contents into the device's memories and give back what they held.
-    fn exchange_memories(&mut self, s: Snapshot) -> Snapshot {
+    pub(crate) fn exchange_memories(&mut self, s: Snapshot) -> Snapshot {
         let l1 = self.l1.iter_mut().zip(s.l1).map(|(m, x)| m.exchange(x)).collect();
         let eth_l1 = self.eth_l1.iter_mut().zip(s.eth_l1).map(|(m, x)| m.exchange(x)).collect();
         let dram = std::mem::replace(&mut self.dram, s.dram);
         Snapshot { l1, eth_l1, dram }
+    }
+}
+
+/// Check the run of chips that exchanged packets (`jobs`, which gave `reports`) as one: when any chip stalled
+/// enough packets, every chip keeps a copy of its memories and their flit moves together are within the
+/// smallest limit, all run again together on the router-level model from those copies, and each report gets
+/// its chip's cycles.
+pub(crate) fn check_linked(
+    jobs: &[ChipJob<'_>],
+    window: Option<sim_core::Cycles>,
+    workers: usize,
+    lookahead: bool,
+    snapshots: Vec<Option<Snapshot>>,
+    reports: &mut [RunReport],
+) {
+    if !reports.iter().any(worth_a_check) {
+        return;
+    }
+    // A chip without a copy is not checked (checks off, or another NoC model): then none is.
+    let Some(snapshots) = snapshots.into_iter().collect::<Option<Vec<Snapshot>>>() else { return };
+    let limit = jobs.iter().filter_map(|j| j.device.lock().router_check).min().unwrap_or(0);
+    let moves: u64 = reports.iter().map(flit_moves).sum();
+    let checks: Vec<RouterCheck> = if moves > limit {
+        vec![RouterCheck::TooLarge { flit_moves: moves, limit }; reports.len()]
+    } else {
+        let wall = std::time::Instant::now();
+        let after: Vec<Snapshot> =
+            jobs.iter().zip(snapshots).map(|(j, s)| j.device.lock().exchange_memories(s)).collect();
+        let what_if: Vec<ChipJob<'_>> = jobs
+            .iter()
+            .zip(reports.iter())
+            .map(|(j, r)| {
+                let mut params = (*j.device.lock().params).clone();
+                params.noc.model = NocModelKind::Router;
+                ChipJob {
+                    device: j.device,
+                    program: j.program,
+                    links: j.links.clone(),
+                    chip_id: j.chip_id,
+                    what_if: Some((std::sync::Arc::new(params), r.program_id)),
+                }
+            })
+            .collect();
+        let rerun = run_chips(&what_if, window, workers, lookahead);
+        for (j, a) in jobs.iter().zip(after) {
+            j.device.lock().exchange_memories(a);
+        }
+        jobs[0].device.lock().router_check_secs += wall.elapsed().as_secs_f64();
+        match rerun {
+            Ok(rs) => rs.iter().map(|r| RouterCheck::Ran { cycles: r.cycles }).collect(),
+            Err(e) => vec![RouterCheck::Failed(e.to_string()); reports.len()],
+        }
+    };
+    for (r, check) in reports.iter_mut().zip(checks) {
+        note_check(r, &check);
+        r.router_check = Some(check);
     }
 }
 

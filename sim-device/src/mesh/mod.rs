@@ -12,8 +12,8 @@ pub mod distribute;
 mod fabric_channels;
 mod mesh_buffer;
 mod mesh_coords;
-mod run_chips;
-mod worker;
+pub(crate) mod run_chips;
+pub(crate) mod worker;
 mod workload;
 
 pub use mesh_buffer::{DeviceLocalBufferConfig, MeshBuffer, MeshBufferConfig};

@@ -52,6 +52,8 @@ pub(crate) struct ChipJob<'a> {
     /// Its Ethernet links (the other ends as (job index, channel)) and fabric routers.
     pub links: Links,
     pub chip_id: u32,
+    /// Run as a what-if (`Launch::what_if`): these parameters, as this program id, not counted.
+    pub what_if: Option<(std::sync::Arc<sim_params::Params>, u32)>,
 }
 
 /// A chip whose launch was built.
@@ -78,7 +80,11 @@ impl<'a> Chips<'a> {
         let mut built = Vec::with_capacity(mine.len());
         for (k, &i) in mine.iter().enumerate() {
             let dev = &mut devices[k];
-            match Launch::build_linked(dev, jobs[i].program, &jobs[i].links) {
+            let launch = Launch::build_linked(dev, jobs[i].program, &jobs[i].links).map(|l| match &jobs[i].what_if {
+                Some((params, id)) => l.what_if(params.clone(), *id),
+                None => l,
+            });
+            match launch {
                 Ok(launch) => match launch.start(dev) {
                     Ok((runner, tail)) => {
                         live.push(Some(LiveChip { index: i, runner, tail, failed: None }));

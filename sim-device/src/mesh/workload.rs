@@ -112,23 +112,29 @@ impl MeshDevice {
                     ring: self.fabric == FabricConfig::Fabric1DRing,
                 },
                 chip_id: self.chip_ids[i],
+                what_if: None,
             })
             .collect();
         let window =
             if linked && chip_jobs.len() > 1 { Some(window_of(&self.devices[jobs[0].0].lock())) } else { None };
-        // Chips that run alone can have their runs checked on the router-level NoC model, from the memories
-        // they start from.
-        let mut snapshots: Vec<_> = if linked {
-            Vec::new()
-        } else {
-            chip_jobs.iter().map(|j| j.device.lock().router_check_snapshot()).collect()
-        };
+        // The runs may be checked on the router-level NoC model, from the memories they start from: each
+        // chip's alone, or chips that exchange packets together.
+        let snapshots: Vec<_> = chip_jobs.iter().map(|j| j.device.lock().router_check_snapshot()).collect();
         let mut reports = run_chips(&chip_jobs, window, self.workers, self.lookahead)?;
-        for (i, (job, report)) in chip_jobs.iter().zip(reports.iter_mut()).enumerate() {
-            match snapshots.get_mut(i).and_then(Option::take) {
-                Some(s) => job.device.lock().check_on_routers(job.program, &job.links, s, report),
-                None if linked => job.device.lock().note_unchecked_linked(report),
-                None => {}
+        if linked {
+            crate::router_check::check_linked(
+                &chip_jobs,
+                window,
+                self.workers,
+                self.lookahead,
+                snapshots,
+                &mut reports,
+            );
+        } else {
+            for ((job, snapshot), report) in chip_jobs.iter().zip(snapshots).zip(reports.iter_mut()) {
+                if let Some(s) = snapshot {
+                    job.device.lock().check_on_routers(job.program, &job.links, s, report);
+                }
             }
         }
         let out: Vec<(MeshCoordinate, u32, RunReport)> =
