@@ -3,9 +3,9 @@
 //! packets that waited beyond those buffers (`sim_noc::Backpressure`). When a run has more than a trace of
 //! them ([`MIN_STALLED_PER_TILE`]), and checks are on ([`Device::set_router_check`]), the same program
 //! runs again from the memories it started from on `noc.model = router`, which models the buffers and the
-//! routers' arbitration; its cycles join the report, and a difference beyond [`SHOWN_ABOVE`] becomes the run's back-pressure warning. Data, stats
-//! and traces stay the first run's. Chips of a mesh run that exchange packets are checked together
-//! ([`check_linked`]).
+//! routers' arbitration; its cycles join the report, and a difference beyond [`SHOWN_ABOVE`] becomes the
+//! run's back-pressure warning. Data, stats and traces stay the first run's. Chips of a mesh run that
+//! exchange packets are checked together ([`check_linked`]).
 
 use crate::device::Device;
 use crate::enqueue::{Launch, Links};
