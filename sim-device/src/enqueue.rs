@@ -179,7 +179,7 @@ impl Device {
 
 impl Device {
     /// Take back the memories a run had.
-    pub(crate) fn put_memories(&mut self, mem: ChipMemories) {
+    fn put_memories(&mut self, mem: ChipMemories) {
         let ChipMemories { l1, eth_l1, dram } = mem;
         (self.l1, self.eth_l1, self.dram) = (l1, eth_l1, dram);
     }
