@@ -33,7 +33,7 @@ pub struct BuildAndRunArgs {
     chip: ChipArgs,
     #[command(flatten)]
     params: ParamArgs,
-    #[arg(long, value_name = "off|auto|always", value_parser = crate::chip_args::parse_router_check,
+    #[arg(long, allow_hyphen_values = true, value_name = "off|auto|always", value_parser = crate::chip_args::parse_router_check,
           long_help = crate::chip_args::ROUTER_CHECK_HELP, help = "Check runs that stall packets beyond the routers' buffers on the router-level NoC model: auto (default), always or off")]
     pub(crate) router_check: Option<crate::chip_args::RouterCheckLimit>,
     /// Write a Chrome/Perfetto trace of the last program run.

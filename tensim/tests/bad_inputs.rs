@@ -156,6 +156,7 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
     c(&["run", "nosuch"], "unknown program `nosuch`");
     c(&["run", "loopback", "--router-check", "maybe"], "`maybe`: expected off, auto or always");
     c(&["run", "loopback", "--router-check", ""], "expected off, auto or always");
+    c(&["run", "loopback", "--router-check", "-1"], "`-1`: expected off, auto or always");
     c(&["build-and-run", "x", "--router-check", "10"], "`10`: expected off, auto or always");
     c(&["run", "all_gather", "--router-check", "always"], "--router-check is not an option of `all_gather`");
     c(&["run", "loopback", "--m", "64"], "--m does not apply to loopback");
