@@ -109,15 +109,20 @@ impl Device {
         snap: Snapshot,
         program_id: u32,
     ) -> Result<sim_core::Cycles, String> {
-        let mut params = (*self.params).clone();
-        params.noc.model = NocModelKind::Router;
         let launch = Launch::build_linked(self, p, links).map_err(|e| e.to_string())?;
         // The snapshot goes in (into the host windows C++ kernels use, where L1 lives in one); what the run
         // left comes back afterwards.
         let after = self.exchange_memories(snap);
-        let result = launch.what_if(std::sync::Arc::new(params), program_id).run(self);
+        let result = launch.what_if(self.router_params(), program_id).run(self);
         self.exchange_memories(after);
         result.map(|r| r.cycles).map_err(|e| e.to_string())
+    }
+
+    /// The device's parameters with the router-level NoC model.
+    fn router_params(&self) -> std::sync::Arc<sim_params::Params> {
+        let mut params = (*self.params).clone();
+        params.noc.model = NocModelKind::Router;
+        std::sync::Arc::new(params)
     }
 
     /// Put `s`'s contents into the device's memories and give back what they held.
@@ -157,16 +162,12 @@ pub(crate) fn check_linked(
         let what_if: Vec<ChipJob<'_>> = jobs
             .iter()
             .zip(reports.iter())
-            .map(|(j, r)| {
-                let mut params = (*j.device.lock().params).clone();
-                params.noc.model = NocModelKind::Router;
-                ChipJob {
-                    device: j.device,
-                    program: j.program,
-                    links: j.links.clone(),
-                    chip_id: j.chip_id,
-                    what_if: Some((std::sync::Arc::new(params), r.program_id)),
-                }
+            .map(|(j, r)| ChipJob {
+                device: j.device,
+                program: j.program,
+                links: j.links.clone(),
+                chip_id: j.chip_id,
+                what_if: Some((j.device.lock().router_params(), r.program_id)),
             })
             .collect();
         let rerun = run_chips(&what_if, window, workers, lookahead);
