@@ -315,13 +315,20 @@ fn a_cpp_run_is_checked_on_the_router_model_inside_its_l1_windows() {
 }
 
 /// Programs written for tensim's tests as a user would write them today (object-style NoC, endpoints, L1
-/// pointers, semaphore objects, multicast including the sender) pass their own checks on both chips. The
-/// stencil stalls a trace of packets (14 in 96,149 cycles on Wormhole), too few for the router-level check.
+/// pointers, semaphore objects, multicast including the sender; shard_transpose: the sharded accessor's
+/// shard views, transpose and pack-untilize, inline writes with byte enables and with state, state-based
+/// writes, relayed and incremented multicast semaphores; pair_add: accessor tuples, a type-erased accessor, a
+/// PageView, state-based and transaction-id reads, posted writes on a chosen VC from a DataflowBuffer, a page
+/// write at a byte offset; program_reuse: one program run three times on an IDevice with its globally
+/// allocated circular buffers moved between sharded buffers, its args changed in place, a kernel from a
+/// string, slow-dispatch and command-queue calls, a buffer freed and replaced; sfpu_ops: 29 SFPU operations
+/// of today's compute API against their definitions) pass their own checks on both chips. The stencil
+/// stalls a trace of packets (14 in 96,149 cycles on Wormhole), too few for the router-level check.
 #[test]
 fn programs_written_against_todays_api_pass_their_checks() {
     need_compiler();
     let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data");
-    for name in ["stencil", "bscale"] {
+    for name in ["stencil", "bscale", "shard_transpose", "pair_add", "program_reuse", "sfpu_ops"] {
         let dir = data.join(name);
         let lib = build::build(&dir).unwrap_or_else(|e| panic!("{e}"));
         for arch in [Arch::WormholeB0, Arch::Blackhole] {

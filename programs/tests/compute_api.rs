@@ -46,6 +46,19 @@ fn eltwise_binary_ops_with_every_broadcast_round_like_the_packer() {
 }
 
 #[test]
+fn a_row_broadcast_takes_the_row_it_is_given() {
+    let (a, b) = inputs();
+    for row in [0u32, 7, 31] {
+        let got = run_op(&a, &b, ComputeConfig::default(), move |c| {
+            c.init_bcast(EltwiseOp::Sub, BroadcastType::Row, C0, C1);
+            c.tiles_bcast_row(EltwiseOp::Sub, BroadcastType::Row, C0, C1, 0, 0, 0, row);
+        });
+        let want: Vec<f32> = (0..1024).map(|i| bf16(a[i] - b[row as usize * 32 + i % 32])).collect();
+        assert_eq!(got, want, "row {row}");
+    }
+}
+
+#[test]
 fn matmul_is_exact_at_hifi4_and_loses_mantissa_bits_at_lofi() {
     // Small integers: every product and sum is exact at HiFi4.
     let a = tile(|i, j| ((i + 2 * j) % 7) as f32 - 3.0);

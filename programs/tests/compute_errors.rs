@@ -70,6 +70,22 @@ fn kernel_error(e: DeviceError) -> String {
 }
 
 #[test]
+fn a_broadcast_row_outside_the_tile_is_an_error_naming_it() {
+    let (a, b) = inputs();
+    for (bc, row) in [(BroadcastType::Row, 32u32), (BroadcastType::Col, 1)] {
+        let body: ComputeBody = Arc::new(move |c: &mut Compute| {
+            c.cb_wait_front(C0, 1);
+            c.cb_wait_front(C1, 1);
+            c.tile_regs_acquire();
+            c.init_bcast(EltwiseOp::Add, bc, C0, C1);
+            c.tiles_bcast_row(EltwiseOp::Add, bc, C0, C1, 0, 0, 0, row);
+        });
+        let msg = kernel_error(run_with(Arch::WormholeB0, &a, &b, 1, ComputeConfig::default(), body).unwrap_err());
+        assert!(msg.contains(&format!("bcast_row_idx {row}")) && msg.contains("row broadcast"), "{msg}");
+    }
+}
+
+#[test]
 fn dst_index_over_capacity_is_an_error_naming_the_capacity() {
     let (a, b) = inputs();
     let copy_to = |dst: u32| -> ComputeBody {

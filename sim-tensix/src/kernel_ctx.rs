@@ -4,6 +4,7 @@
 //! command buffers.
 
 use crate::args::{ArgValue, KernelInstance, RUNTIME_ARGS_SLOT_WORDS};
+pub(crate) use crate::cmd_buf::{CmdBuf, CmdState, InlineState};
 use crate::hw::core::{TensixCore, Touched, Wait, Waiter, WordCond};
 use crate::kernel_host::{KernelHost, NocError};
 use crate::params::ApiCosts;
@@ -35,6 +36,8 @@ pub struct KernelCtx<'y> {
     pub(crate) trid: [u8; 2],
     /// What `*_set_state` calls stored in each command buffer (per NoC: read, write).
     pub(crate) cmd_state: [[Option<CmdState>; 2]; 2],
+    /// Per NoC and command buffer (0..=3), what `noc_inline_dw_write_set_state` stored.
+    pub(crate) inline_state: [[Option<InlineState>; 4]; 2],
     /// The issue cost of the next NoC commands when not a full command's (`*_with_state`).
     pub(crate) cmd_cost_override: Option<Cycles>,
     /// The DPRINT stream's sticky format state (C++ kernels; 0 until first stored).
@@ -57,26 +60,6 @@ struct Poll {
 /// spinning through simulated time forever (and a deadlock is reported if none can come). High enough that
 /// a loop that only reads one word many times is not mistaken for a poll.
 const POLL_LOADS: u32 = 1 << 16;
-
-/// What a `set_state` call left in a command buffer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct CmdState {
-    /// The remote NoC address given to `set_state` (its coordinates are kept; `with_state` replaces the
-    /// low 32 bits of its local address).
-    pub remote: u64,
-    /// The size of the one-packet forms (`None`: the call gives it).
-    pub size: Option<u32>,
-    /// Writes: posted.
-    pub posted: bool,
-}
-
-/// The NoC command buffers a RISC programs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum CmdBuf {
-    Read = 0,
-    Write = 1,
-    Atomic = 2,
-}
 
 impl<'y> KernelCtx<'y> {
     /// The host address of this core's L1 byte 0, when its L1 lives in a host window (C++ kernels).
@@ -143,6 +126,7 @@ impl<'y> KernelCtx<'y> {
             headers_allocated: 0,
             trid: [0; 2],
             cmd_state: [[None; 2]; 2],
+            inline_state: [[None; 4]; 2],
             cmd_cost_override: None,
             dprint_state: 0,
             poll: Poll::default(),

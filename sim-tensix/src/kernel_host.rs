@@ -84,8 +84,27 @@ pub struct WriteReq {
 pub enum AtomicOp {
     /// Add (32-bit wrap): `noc_semaphore_inc`.
     Inc(u32),
-    /// Store a value from a register: `noc_inline_dw_write`.
-    Store(u32),
+    /// Store a value from a register: `noc_inline_dw_write`; only the bytes whose bit is set in
+    /// `byte_enable` (bit i: byte i of the word) are written.
+    Store { val: u32, byte_enable: u8 },
+}
+
+impl AtomicOp {
+    /// A store of the whole word.
+    pub fn store(val: u32) -> AtomicOp {
+        AtomicOp::Store { val, byte_enable: 0xF }
+    }
+
+    /// The word after the operation, given the word before.
+    pub fn apply(self, old: u32) -> u32 {
+        match self {
+            AtomicOp::Inc(v) => old.wrapping_add(v),
+            AtomicOp::Store { val, byte_enable } => {
+                let mask = (0..4).filter(|b| byte_enable >> b & 1 == 1).fold(0u32, |m, b| m | 0xFF << (8 * b));
+                (old & !mask) | (val & mask)
+            }
+        }
+    }
 }
 
 /// One atomic/inline NoC operation on a 4-byte word at `dst`.
@@ -103,6 +122,8 @@ pub struct AtomicReq {
     pub op: AtomicOp,
     /// Posted operations are not acknowledged.
     pub posted: bool,
+    /// The VC number the packet travels on (static, as a unicast write's).
+    pub vc: u8,
     /// A multicast atomic (`noc_semaphore_inc_multicast`): `dst` is a rectangle address; one packet along the
     /// broadcast tree, the operation at every core of it, one acknowledgement from each.
     pub mcast: Option<McastReq>,
@@ -313,7 +334,7 @@ impl fmt::Display for NocError {
             ),
             NocError::McastDest(e) => write!(f, "multicast destination: {e}"),
             NocError::AtomicOnDram { x, y } => {
-                write!(f, "NoC ({x},{y}) is DRAM; semaphores and atomics work on Tensix L1 words")
+                write!(f, "NoC ({x},{y}) is DRAM; semaphores, atomics and inline writes work on Tensix L1 words")
             }
             NocError::AtomicMisaligned { addr } => write!(f, "L1 word address {addr:#x} is not 4-byte aligned"),
         }

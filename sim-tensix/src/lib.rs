@@ -4,6 +4,7 @@
 
 pub mod addrgen;
 pub mod args;
+mod cmd_buf;
 pub mod compute;
 pub mod dataflow;
 pub mod hw;
@@ -24,10 +25,10 @@ pub use args::{
 };
 pub use compute::sfpi::{Sfpi, VCond, VFloat, VInt, VUInt, VectorMode};
 pub use compute::{Compute, ComputeRole, DataCopyType, EltwiseBinaryReuseDestType};
-pub use dataflow::Dataflow;
+pub use dataflow::{AtomicOpts, Dataflow};
 pub use format::{DataFormat, bfloat16, pack_tiles, pack_two_bfloat16_into_uint32, unpack_tiles};
 pub use hw::cb::{CBIndex, CbCounters, CbId, CircularBuffer};
-pub use hw::compute::math::{BroadcastType, EltwiseOp, PoolType, ReduceDim, SfpuUnary};
+pub use hw::compute::math::{BroadcastType, EltwiseOp, PoolType, ReduceDim, ScalarOp, SfpuBinary, SfpuUnary};
 pub use hw::compute::state::ComputeSettings;
 pub use hw::core::{BY_HARDWARE, Barrier, NocCounters, TensixCore, Touched, Wait, Waiter, WordCond};
 pub use hw::l1::{HostWindow, L1, L1OutOfRange};

@@ -43,6 +43,30 @@ struct InterleavedAddrGen {
         return tensim::api->noc_addr_page(0, DRAM, bank_base_address, page_size, 0, id, offset, noc);
     }
 };
+// Page `id` of an interleaved buffer (the free-function forms of InterleavedAddrGen).
+FORCE_INLINE uint64_t get_dram_noc_addr(uint32_t id, uint32_t page_size, uint32_t bank_base_address,
+                                        uint32_t offset = 0, uint8_t noc = noc_index) {
+    return InterleavedAddrGen<true>{bank_base_address, page_size}.get_noc_addr(id, offset, noc);
+}
+FORCE_INLINE uint64_t get_l1_noc_addr(uint32_t id, uint32_t page_size, uint32_t bank_base_address,
+                                      uint32_t offset = 0, uint8_t noc = noc_index) {
+    return InterleavedAddrGen<false>{bank_base_address, page_size}.get_noc_addr(id, offset, noc);
+}
+namespace tensim {
+template <typename T>
+constexpr bool unsupported = false;
+}
+// Host (PCIe) memory and reads issued by raw NoC register writes: not modelled, a compile error where used.
+template <typename T = void>
+FORCE_INLINE uint64_t get_system_memory_noc_addr(uint32_t, uint32_t, uint32_t, uint32_t = 0, uint8_t = 0) {
+    static_assert(tensim::unsupported<T>, "tensim: not modelled: host (PCIe) memory as a NoC end point");
+    return 0;
+}
+template <typename T = void>
+FORCE_INLINE void noc_async_read_inc_num_issued(std::uint32_t, uint8_t = 0) {
+    static_assert(tensim::unsupported<T>,
+                  "tensim: not modelled: reads issued by raw NoC register writes (noc_async_read_inc_num_issued)");
+}
 template <bool DRAM, uint32_t tile_hw = 1024>
 struct InterleavedAddrGenFast {
     static constexpr bool is_dram = DRAM;
@@ -117,6 +141,13 @@ FORCE_INLINE uint64_t get_noc_addr(uint32_t noc_x, uint32_t noc_y, uint32_t addr
 FORCE_INLINE uint64_t get_noc_addr(uint32_t addr, uint8_t noc = noc_index) {
     return tensim::api->noc_addr_xy(my_x[noc], my_y[noc], addr, noc);
 }
+// A packed coordinate (y << 6 | x, as NOC_XY_ENCODING packs it) and a local address.
+#ifndef NOC_XY_ENCODING
+#define NOC_XY_ENCODING(x, y) ((((uint32_t)(y)) << 6) | ((uint32_t)(x)))
+#endif
+FORCE_INLINE uint64_t get_noc_addr_helper(uint32_t noc_xy, uint32_t addr) {
+    return tensim::api->noc_addr_xy(noc_xy & 0x3f, (noc_xy >> 6) & 0x3f, addr, noc_index);
+}
 template <typename AddrGen, typename = std::enable_if_t<tensim::has_get_noc_addr<AddrGen>::value>>
 FORCE_INLINE uint64_t get_noc_addr(const uint32_t id, const AddrGen& s, uint32_t offset = 0, uint8_t noc = noc_index) {
     return s.get_noc_addr(id, offset, noc);
@@ -169,8 +200,9 @@ template <typename AddrGen, bool enable_noc_tracing = true, bool posted = false>
 FORCE_INLINE void noc_async_write_page(const uint32_t id, const AddrGen& g, uint32_t src_local_l1_addr,
                                        uint32_t size = 0, uint32_t offset = 0, uint8_t noc = noc_index) {
     using G = tensim::Gen<AddrGen>;
+    if (offset > 0xFFFFFF) tensim::fail("noc_async_write_page: a byte offset of 16 MiB or more into a page");
     tensim::api->write_page(G::kind, G::dram, g.bank_base_address, G::page(g), G::format(g), id, src_local_l1_addr,
-                            size, noc);
+                            size, uint32_t(noc & 1) | uint32_t(posted) << 1 | offset << 8);
 }
 template <typename AddrGen>
 FORCE_INLINE void noc_async_write_tile(const uint32_t id, const AddrGen& g, uint32_t src_local_l1_addr,
@@ -226,7 +258,7 @@ FORCE_INLINE void noc_async_read_with_state(uint32_t src_local_l1_addr, uint32_t
 template <bool posted = false>
 FORCE_INLINE void noc_async_write_one_packet_set_state(uint64_t dst_noc_addr, uint32_t size, uint8_t noc = noc_index,
                                                        uint8_t vc = NOC_UNICAST_WRITE_VC) {
-    tensim::api->noc_state(4, dst_noc_addr, size, posted ? 1 : 0, 0);
+    tensim::api->noc_state(4, dst_noc_addr, size, uint32_t(posted) | uint32_t(vc) << 8, 0);
 }
 template <bool posted = false>
 FORCE_INLINE void noc_async_write_one_packet_with_state(uint32_t src_local_l1_addr, uint32_t dst_local_l1_addr,
@@ -289,7 +321,7 @@ FORCE_INLINE void noc_semaphore_wait_min(P sem_addr, uint32_t val) {
 template <bool posted = false>
 FORCE_INLINE void noc_semaphore_inc(uint64_t addr, uint32_t incr, uint8_t noc_id = noc_index,
                                     uint8_t vc = NOC_UNICAST_WRITE_VC) {
-    tensim::api->sem_inc(addr, incr, noc_id);
+    tensim::api->sem_inc(addr, incr, uint32_t(noc_id) | uint32_t(posted) << 8 | uint32_t(vc) << 16);
 }
 FORCE_INLINE void noc_semaphore_set_remote(uint32_t src_local_l1_addr, uint64_t dst_noc_addr, uint8_t noc = noc_index) {
     tensim::api->sem_set_remote(src_local_l1_addr, dst_noc_addr, noc);
@@ -309,8 +341,50 @@ FORCE_INLINE void noc_semaphore_inc_multicast(uint64_t dst_noc_addr_multicast, u
                                               uint8_t noc = noc_index) {
     tensim::api->noc_state(12, dst_noc_addr_multicast, incr, num_dests, 0);
 }
-template <bool write_to_stream_reg = false, bool posted = false>
-FORCE_INLINE void noc_inline_dw_write(uint64_t addr, uint32_t val, uint8_t be = 0xF, uint8_t noc = noc_index) {
-    tensim::api->inline_write(addr, val, noc);
+// Inline (register-sourced) writes of one 32-bit word; `be` enables bytes 0..3 of it. Two spellings: the 2024
+// one (template <bool write_to_stream_reg, bool posted>) and today's (template <InlineWriteDst, bool posted,
+// bool flush>), both with today's arguments. `customized_src_addr` (a Blackhole scratch word) and `flush` do
+// not change what tensim does.
+enum class InlineWriteDst : uint8_t { DEFAULT, L1, REG };
+namespace tensim_detail {
+FORCE_INLINE void inline_write(uint64_t addr, uint32_t val, uint8_t be, uint8_t noc, bool posted, uint8_t vc) {
+    tensim::api->inline_write(addr, val,
+                              uint32_t(noc) | uint32_t(be) << 8 | uint32_t(posted) << 16 | uint32_t(vc) << 24);
+}
+}  // namespace tensim_detail
+template <bool write_to_stream_reg = false, bool posted = false, bool flush = true>
+FORCE_INLINE void noc_inline_dw_write(uint64_t addr, uint32_t val, uint8_t be = 0xF, uint8_t noc = noc_index,
+                                      uint8_t vc = NOC_UNICAST_WRITE_VC, uint32_t customized_src_addr = 0) {
+    static_assert(!write_to_stream_reg, "tensim: not modelled: inline writes to stream registers");
+    (void)customized_src_addr;
+    tensim_detail::inline_write(addr, val, be, noc, posted, vc);
+}
+template <InlineWriteDst dst_type, bool posted = false, bool flush = true>
+FORCE_INLINE void noc_inline_dw_write(uint64_t addr, uint32_t val, uint8_t be = 0xF, uint8_t noc = noc_index,
+                                      uint8_t vc = NOC_UNICAST_WRITE_VC, uint32_t customized_src_addr = 0) {
+    static_assert(dst_type != InlineWriteDst::REG, "tensim: not modelled: inline writes to stream registers");
+    (void)customized_src_addr;
+    tensim_detail::inline_write(addr, val, be, noc, posted, vc);
+}
+// The command buffers a RISC's NoC calls use (tensim keys the inline-write state by them).
+constexpr uint8_t write_cmd_buf = 0, read_cmd_buf = 1, write_reg_cmd_buf = 2, write_at_cmd_buf = 3;
+template <bool posted = false, bool set_val = false>
+FORCE_INLINE void noc_inline_dw_write_set_state(uint64_t addr, uint32_t val = 0, uint8_t be = 0xF,
+                                                uint8_t cmd_buf = write_at_cmd_buf, uint8_t noc = noc_index,
+                                                uint8_t vc = NOC_UNICAST_WRITE_VC) {
+    (void)noc;  // the kernel's own NoC's command buffers, as the calls that use them
+    tensim::api->noc_state(14, addr, val, uint32_t(be) | uint32_t(set_val) << 8 | uint32_t(vc) << 16, cmd_buf);
+}
+template <bool update_addr_lo = false, bool update_counter = true, bool posted = false, bool update_addr_hi = false,
+          bool update_val = false, InlineWriteDst dst_type = InlineWriteDst::DEFAULT>
+FORCE_INLINE void noc_inline_dw_write_with_state(uint32_t val, uint32_t addr = 0, uint8_t cmd_buf = write_at_cmd_buf,
+                                                 uint8_t noc = noc_index) {
+    static_assert(!update_addr_hi, "tensim: noc_inline_dw_write_with_state<update_addr_hi = true> is not supported; "
+                                   "set the destination core with noc_inline_dw_write_set_state");
+    static_assert(dst_type != InlineWriteDst::REG, "tensim: not modelled: inline writes to stream registers");
+    (void)noc;
+    tensim::api->noc_state(15, addr, val,
+                           uint32_t(update_addr_lo) | uint32_t(update_val) << 1 | uint32_t(posted || !update_counter) << 2,
+                           cmd_buf);
 }
 #include "tensim/accessor.h"

@@ -3,7 +3,10 @@
 
 use crate::ffi;
 use sim_core::fiber::abort;
-use sim_tensix::{BroadcastType, DataCopyType, EltwiseBinaryReuseDestType, EltwiseOp, PoolType, ReduceDim, SfpuUnary};
+use sim_tensix::{
+    BroadcastType, DataCopyType, EltwiseBinaryReuseDestType, EltwiseOp, PoolType, ReduceDim, ScalarOp, SfpuBinary,
+    SfpuUnary,
+};
 
 fn sfpu(code: u32, param: u32, p1: u32, p2: u32) -> SfpuUnary {
     match code {
@@ -22,7 +25,45 @@ fn sfpu(code: u32, param: u32, p1: u32, p2: u32) -> SfpuUnary {
         12 => SfpuUnary::Fill(param),
         13 => SfpuUnary::Negative,
         14 => SfpuUnary::Softplus { beta: param, beta_reciprocal: p1, threshold: p2 },
+        15 => SfpuUnary::Silu,
+        16 => SfpuUnary::ReluMin(param),
+        17 => SfpuUnary::ReluMax(param),
+        18 => SfpuUnary::LeakyRelu(param),
+        19 => SfpuUnary::Sign,
+        20 => SfpuUnary::Signbit,
+        21 => SfpuUnary::Exp2,
+        22 => SfpuUnary::Expm1,
+        23 => SfpuUnary::Heaviside(param),
+        24 => SfpuUnary::UnaryMax(param),
+        25 => SfpuUnary::UnaryMin(param),
+        26 => SfpuUnary::Scalar(ScalarOp::Add, param),
+        27 => SfpuUnary::Scalar(ScalarOp::Sub, param),
+        28 => SfpuUnary::Scalar(ScalarOp::Mul, param),
+        29 => SfpuUnary::Scalar(ScalarOp::Div, param),
+        30 => SfpuUnary::Scalar(ScalarOp::Rsub, param),
+        31 => SfpuUnary::ExpScaled(param as u16),
         _ => abort(format!("unknown SFPU operation {code}: the kernel was built against other tensim headers")),
+    }
+}
+
+fn sfpu_binary(code: u32) -> SfpuBinary {
+    match code {
+        0 => SfpuBinary::Add,
+        1 => SfpuBinary::Sub,
+        2 => SfpuBinary::Mul,
+        3 => SfpuBinary::Div,
+        4 => SfpuBinary::Rsub,
+        5 => SfpuBinary::Pow,
+        6 => SfpuBinary::Max,
+        7 => SfpuBinary::Min,
+        8 => SfpuBinary::Eq,
+        9 => SfpuBinary::Ne,
+        10 => SfpuBinary::Lt,
+        11 => SfpuBinary::Gt,
+        12 => SfpuBinary::Le,
+        13 => SfpuBinary::Ge,
+        14 => SfpuBinary::DivNoNan,
+        _ => abort(format!("unknown SFPU binary operation {code}: the kernel was built against other tensim headers")),
     }
 }
 
@@ -76,23 +117,7 @@ pub(super) extern "C-unwind" fn compute(op: u32, a: u32, b: u32, c3: u32, d4: u3
         9 => c.mm_init(a, b, c3, d4),
         10 => c.mm_init_short(a, b, c3),
         11 => c.matmul_tiles(a, b, c3, d4, e5),
-        12 => match sfpu(a, 0, 0, 0) {
-            SfpuUnary::Exp => c.exp_tile_init(),
-            SfpuUnary::Recip => c.recip_tile_init(),
-            SfpuUnary::Sqrt => c.sqrt_tile_init(),
-            SfpuUnary::Rsqrt => c.rsqrt_tile_init(),
-            SfpuUnary::Log => c.log_tile_init(),
-            SfpuUnary::Sigmoid => c.sigmoid_tile_init(),
-            SfpuUnary::Tanh => c.tanh_tile_init(),
-            SfpuUnary::Gelu => c.gelu_tile_init(),
-            SfpuUnary::Relu => c.relu_tile_init(),
-            SfpuUnary::Abs => c.abs_tile_init(),
-            SfpuUnary::Square => c.square_tile_init(),
-            SfpuUnary::Power(_) => c.power_tile_init(),
-            SfpuUnary::Fill(_) => c.fill_tile_init(),
-            SfpuUnary::Negative => c.negative_tile_init(),
-            SfpuUnary::Softplus { .. } => c.softplus_tile_init(),
-        },
+        12 => c.sfpu_unary_init(sfpu(a, 0, 0, 0)),
         13 => c.sfpu_unary(sfpu(a, c3, d4, e5), b),
         14 => c.pack_reconfig_data_format(a),
         15 => c.reconfig_data_format(a, b),
@@ -101,25 +126,16 @@ pub(super) extern "C-unwind" fn compute(op: u32, a: u32, b: u32, c3: u32, d4: u3
         18 => c.llk_unpack_ab(a, b, c3, d4),
         19 => c.llk_math_eltwise_unary_datacopy_init(datacopy(a), b),
         20 => c.llk_math_eltwise_unary_datacopy(datacopy(a), b),
-        21 => match a {
-            0 => c.add_binary_tile_init(),
-            1 => c.sub_binary_tile_init(),
-            2 => c.mul_binary_tile_init(),
-            _ => c.div_binary_tile_init(),
-        },
-        22 => match a {
-            0 => c.add_binary_tile(b, c3, d4),
-            1 => c.sub_binary_tile(b, c3, d4),
-            2 => c.mul_binary_tile(b, c3, d4),
-            _ => c.div_binary_tile(b, c3, d4),
-        },
+        21 => c.sfpu_binary_init(sfpu_binary(a)),
+        22 => c.sfpu_binary(sfpu_binary(a), b, c3, d4),
         23 => {
             if f6 != 0 {
                 c.binary_op_init_common(c3, d4, e5);
             }
             c.init_bcast(eltwise(a), bcast(b), c3, d4)
         }
-        24 => c.tiles_bcast(eltwise(a & 0xff), bcast(a >> 8), b, c3, d4, e5, f6),
+        // a: the operation, the broadcast << 8, the broadcast row << 16.
+        24 => c.tiles_bcast_row(eltwise(a & 0xff), bcast((a >> 8) & 0xff), b, c3, d4, e5, f6, a >> 16),
         25 => c.reduce_init(pool(a), reduce_dim(b), c3, d4, e5),
         26 => c.reduce_tile(pool(a & 0xff), reduce_dim(a >> 8), b, c3, d4, e5, f6),
         27 => c.reduce_uninit(),

@@ -5,7 +5,7 @@ use super::{format, noc};
 use crate::ffi;
 use sim_core::fiber::abort;
 use sim_tensix::addrgen::ArgsLayout;
-use sim_tensix::{InterleavedAddrGen, InterleavedAddrGenFast, TensorAccessor};
+use sim_tensix::{AtomicOpts, InterleavedAddrGen, InterleavedAddrGenFast, TensorAccessor};
 
 pub(super) extern "C-unwind" fn noc_addr_xy(x: u32, y: u32, addr: u32, _noc: u32) -> u64 {
     ffi::dataflow("get_noc_addr", |d| d.get_noc_addr(x, y, addr))
@@ -134,10 +134,12 @@ pub(super) extern "C-unwind" fn write_page(
     id: u32,
     l1: u32,
     size: u32,
-    _noc: u32,
+    flags: u32,
 ) {
+    // flags: posted in bit 1, the byte offset from bit 8 (the NoC in bit 0: the kernel's own).
+    let (posted, off) = (flags & 2 != 0, flags >> 8);
     ffi::dataflow("noc_async_write_page", |d| {
-        with_gen!(gen_, dram, base, page, fmt, |g| d.noc_async_write_page(id, &g, l1, size, 0))
+        with_gen!(gen_, dram, base, page, fmt, |g| d.noc_async_write_page_posted_if(id, &g, l1, size, off, posted))
     })
 }
 
@@ -185,13 +187,11 @@ pub(super) extern "C-unwind" fn sem_set(addr: u32, val: u32) {
     ffi::dataflow("noc_semaphore_set", |d| d.noc_semaphore_set(addr, val))
 }
 
-pub(super) extern "C-unwind" fn sem_inc(addr: u64, incr: u32, n: u32) {
+/// `flags`: the NoC in bits 0..8, posted in bits 8..16, the VC number above.
+pub(super) extern "C-unwind" fn sem_inc(addr: u64, incr: u32, flags: u32) {
     ffi::dataflow("noc_semaphore_inc", |d| {
-        if noc(n) == d.noc_index() {
-            d.noc_semaphore_inc(addr, incr)
-        } else {
-            d.noc_semaphore_inc_on(addr, incr, noc(n))
-        }
+        let o = AtomicOpts { noc: noc(flags & 0xff), posted: (flags >> 8) & 0xff != 0, vc: (flags >> 16) as u8 };
+        d.noc_semaphore_inc_with(addr, incr, o)
     })
 }
 
@@ -209,8 +209,13 @@ pub(super) extern "C-unwind" fn sem_set_mcast(src: u32, dst: u64, dests: u32, li
     })
 }
 
-pub(super) extern "C-unwind" fn inline_write(addr: u64, val: u32, _noc: u32) {
-    ffi::dataflow("noc_inline_dw_write", |d| d.noc_inline_dw_write(addr, val))
+/// `flags`: the NoC in bits 0..8, the byte-enable mask in bits 8..16, posted in bits 16..24, the VC number
+/// above.
+pub(super) extern "C-unwind" fn inline_write(addr: u64, val: u32, flags: u32) {
+    ffi::dataflow("noc_inline_dw_write", |d| {
+        let o = AtomicOpts { noc: noc(flags & 0xff), posted: (flags >> 16) & 0xff != 0, vc: (flags >> 24) as u8 };
+        d.noc_inline_dw_write_with(addr, val, (flags >> 8) as u8, o)
+    })
 }
 
 /// The TensorAccessor a kernel describes by `desc` (its compile-time offset in the low 16 bits, its common
@@ -262,7 +267,7 @@ pub(super) extern "C-unwind" fn ta_write(
 ) {
     ffi::dataflow("noc_async_write_page", |d| {
         let a = accessor(d, desc, base, page);
-        d.noc_async_write_page(id, &a, l1, size, noc_offset >> 8)
+        d.noc_async_write_page_posted_if(id, &a, l1, size, noc_offset >> 8, noc_offset & 2 != 0)
     })
 }
 
@@ -312,7 +317,8 @@ pub(super) extern "C-unwind" fn noc_state(op: u32, addr: u64, a: u32, b: u32, c:
         1 => d.noc_async_read_one_packet_with_state(a, b),
         2 => d.noc_async_read_set_state(addr),
         3 => d.noc_async_read_with_state(a, b, c),
-        4 => d.noc_async_write_one_packet_set_state(addr, a, b != 0),
+        // b: posted | vc << 8.
+        4 => d.noc_async_write_one_packet_set_state_on_vc(addr, a, b & 1 == 1, (b >> 8) as u8),
         5 => d.noc_async_write_one_packet_with_state(a, b),
         6 if b == 0 => d.noc_async_read_set_trid(a),
         6 => d.noc_async_write_set_trid(a),
@@ -324,6 +330,18 @@ pub(super) extern "C-unwind" fn noc_state(op: u32, addr: u64, a: u32, b: u32, c:
         11 => d.noc_async_write_one_packet_with_trid_with_state(a, b, addr as u32, (addr >> 32) as u32),
         12 => d.noc_semaphore_inc_multicast(addr, a, b),
         13 => d.noc_async_write_zeros_l1(a, b, noc(c)),
+        // a: the value; b: be | set_val << 8 | vc << 16; c: the command buffer.
+        14 => {
+            let val = ((b >> 8) & 1 == 1).then_some(a);
+            d.noc_inline_dw_write_set_state(c as u8, addr, val, b as u8, (b >> 16) as u8)
+        }
+        // a: the value; addr: the local address; b: update_addr_lo | update_val << 1 | posted << 2; c: the
+        // command buffer.
+        15 => {
+            let lo = (b & 1 == 1).then_some(addr as u32);
+            let val = ((b >> 1) & 1 == 1).then_some(a);
+            d.noc_inline_dw_write_with_state(c as u8, val, lo, (b >> 2) & 1 == 1)
+        }
         _ => abort(format!("unknown tensim NoC state call {op}: the kernel was built against other tensim headers")),
     })
 }

@@ -21,7 +21,7 @@ use std::ffi::{c_char, c_void};
 use std::sync::{LazyLock, Mutex};
 
 /// The ABI version `tensim/abi.h` declares.
-pub const ABI_VERSION: u32 = 9;
+pub const ABI_VERSION: u32 = 10;
 
 /// The table (`struct tensim_api` of `tensim/abi.h`).
 #[repr(C)]
@@ -275,6 +275,9 @@ extern "C-unwind" fn query(what: u32, a: u32, b: u32) -> u32 {
         10 => d.get_absolute_logical_x(),
         11 => d.get_absolute_logical_y(),
         12 => d.get_semaphore(a),
+        17 => d.get_cb_page_size(a),
+        18 => d.get_cb_num_pages(a),
+        19 => d.get_cb_size_bytes(a),
         _ => abort(format!("unknown tensim query {what}: the kernel was built against other tensim headers")),
     })
 }

@@ -42,7 +42,7 @@ impl Engine {
         let cnt = c.cores[a.core.0 as usize].counters(a.risc, a.noc);
         match a.op {
             AtomicOp::Inc(_) => cnt.atomics_issued += 1,
-            AtomicOp::Store(_) => {
+            AtomicOp::Store { .. } => {
                 // An inline write is a (header-only) non-posted write: it has left once injected.
                 cnt.nonposted_issued += 1;
                 cnt.nonposted_departed += 1;
@@ -54,7 +54,7 @@ impl Engine {
         if stepped {
             let c = &mut self.chip;
             let token = c.steps.token(Then::Atomic(id), 1);
-            let vc = sim_tensix::NOC_UNICAST_WRITE_VC;
+            let vc = a.vc;
             let started = c.routers().send(send(a.noc, me, &[tile], None, 0, now, vc, true, token));
             self.noc_sent(now);
             return Ok(started.unwrap_or(sim_tensix::CMD_PENDING));
@@ -146,10 +146,7 @@ impl Engine {
             self.sched.touch(core, at);
             let l1 = &mut c.cores[core.0 as usize].l1;
             let old = l1.read_u32(addr).expect("checked at issue");
-            let new = match op {
-                AtomicOp::Inc(v) => old.wrapping_add(v),
-                AtomicOp::Store(v) => v,
-            };
+            let new = op.apply(old);
             l1.write_u32(addr, new).expect("checked at issue");
             woken = Some(core);
         }
@@ -173,7 +170,7 @@ impl Engine {
         let cnt = c.cores[core.0 as usize].counters(risc, noc);
         match op {
             AtomicOp::Inc(_) => cnt.atomics_acked += 1,
-            AtomicOp::Store(_) => {
+            AtomicOp::Store { .. } => {
                 cnt.nonposted_acked += 1;
                 cnt.nonposted_done += 1;
             }

@@ -180,6 +180,7 @@ impl Engine {
                     dst: sem,
                     op: AtomicOp::Inc(val),
                     posted: true,
+                    vc: sim_tensix::NOC_UNICAST_WRITE_VC,
                     mcast: None,
                 };
                 self.chip.fabric_incs.push((ch, a));
@@ -221,6 +222,7 @@ impl Engine {
                 dst: addr_map.xy(ft.x, ft.y, (fl.base + router_layout::DOORBELLS[c as usize]) as u64),
                 op: AtomicOp::Inc(1),
                 posted: true,
+                vc: sim_tensix::NOC_UNICAST_WRITE_VC,
                 mcast: None,
             };
             let sent = self.issue_write(w, now);
@@ -334,8 +336,9 @@ impl Engine {
                     risc: Risc::Erisc0,
                     noc: NocId::Noc0,
                     dst,
-                    op: AtomicOp::Store(sent),
+                    op: AtomicOp::store(sent),
                     posted: true,
+                    vc: sim_tensix::NOC_UNICAST_WRITE_VC,
                     mcast: None,
                 };
                 if let Err(e) = self.issue_atomic(req, now) {

@@ -35,7 +35,29 @@ impl Compute<'_> {
         t1: u32,
         dst: u32,
     ) {
+        self.tiles_bcast_row(op, bcast, cb0, cb1, t0, t1, dst, 0);
+    }
+
+    /// As [`Compute::tiles_bcast`], a row broadcast taking row `row` (0..32) of the second operand's tile
+    /// (`bcast_row_idx`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn tiles_bcast_row(
+        &mut self,
+        op: EltwiseOp,
+        bcast: BroadcastType,
+        cb0: impl CbId,
+        cb1: impl CbId,
+        t0: u32,
+        t1: u32,
+        dst: u32,
+        row: u32,
+    ) {
         let api = SrcKind::Eltwise(op, bcast).api();
+        if row >= 32 || (row != 0 && bcast != BroadcastType::Row) {
+            self.ctx.fail(format!(
+                "{api}: bcast_row_idx {row}: a row of the broadcast tile (0..32), for a row broadcast only"
+            ));
+        }
         match self.role {
             ComputeRole::Unpack => {
                 self.unpack(api, SrcKind::Eltwise(op, bcast), &[(cb0.cb_index(), t0), (cb1.cb_index(), t1)], usize::MAX)
@@ -45,7 +67,10 @@ impl Compute<'_> {
                 let slot = self.math_slot(api, dst);
                 let e = self.take(api, |k| *k == SrcKind::Eltwise(op, bcast));
                 self.ctx.spend(self.cost().eltwise(op));
-                self.dst_write(slot, |d, fp32, ph| math::eltwise(d, &e.tiles[0], &e.tiles[1], op, bcast, ph, fp32));
+                let r = row as usize;
+                self.dst_write(slot, |d, fp32, ph| {
+                    math::eltwise_row(d, &e.tiles[0], &e.tiles[1], op, bcast, r, ph, fp32)
+                });
                 self.state(|s| s.recycle(e.tiles));
             }
             ComputeRole::Pack => {}

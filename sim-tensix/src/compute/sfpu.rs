@@ -140,16 +140,22 @@ impl Compute<'_> {
         self.sfpu_unary(SfpuUnary::Softplus { beta, beta_reciprocal, threshold }, dst);
     }
 
-    pub(super) fn sfpu_binary(&mut self, op: SfpuBinary, i0: u32, i1: u32, out: u32) {
+    /// The init of an SFPU unary operation (`<name>_tile_init()`; one for the five scalar operations).
+    pub fn sfpu_unary_init(&mut self, op: SfpuUnary) {
+        self.sfpu_init(op.name());
+    }
+
+    /// The init of an SFPU binary operation (`<name>_init()`).
+    pub fn sfpu_binary_init(&mut self, op: SfpuBinary) {
+        self.sfpu_init(op.name());
+    }
+
+    /// Any SFPU binary operation: `DST[out] = DST[i0] op DST[i1]`.
+    pub fn sfpu_binary(&mut self, op: SfpuBinary, i0: u32, i1: u32, out: u32) {
         if self.role != ComputeRole::Math {
             return;
         }
-        let api = match op {
-            SfpuBinary::Add => "add_binary_tile",
-            SfpuBinary::Sub => "sub_binary_tile",
-            SfpuBinary::Mul => "mul_binary_tile",
-            SfpuBinary::Div => "div_binary_tile",
-        };
+        let api = op.name();
         if !self.sfpu.contains(&api) {
             self.ctx.host.borrow_mut().warn(self.ctx.k.fiber, format!("{api} ran without {api}_init"));
         }

@@ -13,6 +13,7 @@ pub mod fabric;
 pub mod fabric_mesh;
 mod noc;
 mod sem;
+pub use sem::AtomicOpts;
 mod set_state;
 
 use crate::args::{ArgValue, KernelInstance};
@@ -258,6 +259,21 @@ impl<'y> Dataflow<'y> {
     /// `get_tile_size(cb)`: tile size of the CB's data format, bytes.
     pub fn get_tile_size(&self, cb: impl CbId) -> u32 {
         self.cb_field("get_tile_size", cb.cb_index(), |c, _| c.format.tile_size())
+    }
+
+    /// The page size the host configured for `cb`, bytes.
+    pub fn get_cb_page_size(&self, cb: impl CbId) -> u32 {
+        self.cb_field("the page size of a circular buffer", cb.cb_index(), |c, _| c.page_size)
+    }
+
+    /// The number of pages `cb` holds.
+    pub fn get_cb_num_pages(&self, cb: impl CbId) -> u32 {
+        self.cb_field("the page count of a circular buffer", cb.cb_index(), |c, _| c.size / c.page_size.max(1))
+    }
+
+    /// The size of `cb`, bytes.
+    pub fn get_cb_size_bytes(&self, cb: impl CbId) -> u32 {
+        self.cb_field("the size of a circular buffer", cb.cb_index(), |c, _| c.size)
     }
 
     /// `get_tile_hw(cb)`.

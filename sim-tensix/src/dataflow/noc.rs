@@ -209,6 +209,19 @@ impl Dataflow<'_> {
         size: u32,
         offset: u32,
     ) {
+        self.noc_async_write_page_posted_if(id, addrgen, src_local_l1_addr, size, offset, false);
+    }
+
+    /// `noc_async_write_page<AddrGen, tracing, posted>(…)`: a posted write is not acknowledged.
+    pub fn noc_async_write_page_posted_if<G: AddrGen>(
+        &mut self,
+        id: u32,
+        addrgen: &G,
+        src_local_l1_addr: u32,
+        size: u32,
+        offset: u32,
+        posted: bool,
+    ) {
         let dst = self.get_noc_addr_page(id, addrgen, offset);
         let size = if size == 0 { addrgen.page_size() } else { size };
         let noc = self.ctx.k.noc;
@@ -217,7 +230,7 @@ impl Dataflow<'_> {
             src_local_l1_addr,
             dst,
             size,
-            WriteOpts { noc, posted: false, mcast: None, one_packet: false, vc: NOC_UNICAST_WRITE_VC },
+            WriteOpts { noc, posted, mcast: None, one_packet: false, vc: NOC_UNICAST_WRITE_VC },
         );
     }
 

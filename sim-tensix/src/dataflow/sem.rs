@@ -5,7 +5,7 @@ use super::Dataflow;
 use super::noc::WriteOpts;
 use crate::hw::core::{Wait, WordCond};
 use crate::kernel_ctx::CmdBuf;
-use crate::kernel_host::{AtomicOp, AtomicReq, McastReq};
+use crate::kernel_host::{AtomicOp, AtomicReq, McastReq, NOC_UNICAST_WRITE_VC};
 use sim_core::Cycles;
 use soc_descriptors::NocId;
 
@@ -23,9 +23,13 @@ impl Dataflow<'_> {
         self.ctx.k.sem_base + id * 16
     }
 
-    fn atomic(&mut self, api: &'static str, dst: u64, op: AtomicOp, noc: NocId, posted: bool) {
+    fn atomic(&mut self, api: &'static str, dst: u64, op: AtomicOp, o: AtomicOpts) {
+        if o.vc > 3 {
+            self.ctx.fail(format!("{api}: VC {} is not a unicast request VC (0..=3)", o.vc));
+        }
         self.ctx.trace_noc(api, 4, dst);
-        let req = AtomicReq { core: self.ctx.k.core, risc: self.ctx.k.risc, noc, dst, op, posted, mcast: None };
+        let (noc, posted, vc) = (o.noc, o.posted, o.vc);
+        let req = AtomicReq { core: self.ctx.k.core, risc: self.ctx.k.risc, noc, dst, op, posted, vc, mcast: None };
         if let Err(e) = self.ctx.noc_command(noc, CmdBuf::Atomic, |h, now| h.noc_atomic(req, now)) {
             self.ctx.fail(format!("{api}: {e}"));
         }
@@ -48,13 +52,19 @@ impl Dataflow<'_> {
 
     /// `noc_semaphore_inc(remote_noc_addr, incr)`: NoC atomic add (async; see `noc_async_atomic_barrier`).
     pub fn noc_semaphore_inc(&mut self, addr: u64, incr: u32) {
-        let noc = self.ctx.k.noc;
-        self.atomic("noc_semaphore_inc", addr, AtomicOp::Inc(incr), noc, false);
+        let o = AtomicOpts::on(self.ctx.k.noc);
+        self.atomic("noc_semaphore_inc", addr, AtomicOp::Inc(incr), o);
     }
 
     /// `noc_semaphore_inc(…, noc)`.
     pub fn noc_semaphore_inc_on(&mut self, addr: u64, incr: u32, noc: NocId) {
-        self.atomic("noc_semaphore_inc", addr, AtomicOp::Inc(incr), noc, false);
+        self.atomic("noc_semaphore_inc", addr, AtomicOp::Inc(incr), AtomicOpts::on(noc));
+    }
+
+    /// `noc_semaphore_inc<posted>(addr, incr, noc, vc)`: a posted increment is not acknowledged, so
+    /// `noc_async_atomic_barrier` does not wait for it.
+    pub fn noc_semaphore_inc_with(&mut self, addr: u64, incr: u32, o: AtomicOpts) {
+        self.atomic("noc_semaphore_inc", addr, AtomicOp::Inc(incr), o);
     }
 
     /// `noc_semaphore_inc_multicast(mcast_addr, incr, num_dests)`: an atomic add on every core of the
@@ -75,6 +85,7 @@ impl Dataflow<'_> {
             dst: mcast_addr,
             op: AtomicOp::Inc(incr),
             posted: false,
+            vc: NOC_UNICAST_WRITE_VC, // not used: a multicast travels on the multicast VC
             mcast: Some(McastReq { num_dests, loopback: false, linked: false }),
         };
         if let Err(e) = self.ctx.noc_command(noc, CmdBuf::Atomic, |h, now| h.noc_atomic(req, now)) {
@@ -84,8 +95,20 @@ impl Dataflow<'_> {
 
     /// `noc_inline_dw_write(addr, val)`: a 32-bit write from a register.
     pub fn noc_inline_dw_write(&mut self, addr: u64, val: u32) {
-        let noc = self.ctx.k.noc;
-        self.atomic("noc_inline_dw_write", addr, AtomicOp::Store(val), noc, false);
+        let o = AtomicOpts::on(self.ctx.k.noc);
+        self.atomic("noc_inline_dw_write", addr, AtomicOp::store(val), o);
+    }
+
+    /// `noc_inline_dw_write<…, posted>(addr, val, be, noc, vc)`: only the bytes of the word whose bit is set
+    /// in `byte_enable` (bit i: byte i) are written; a posted write is not acknowledged.
+    pub fn noc_inline_dw_write_with(&mut self, addr: u64, val: u32, byte_enable: u8, o: AtomicOpts) {
+        let api = "noc_inline_dw_write";
+        if byte_enable > 0xF {
+            self.ctx.fail(format!(
+                "{api}: byte-enable mask {byte_enable:#x} names bytes beyond the 32-bit word (bits 0..=3: bytes 0..=3)"
+            ));
+        }
+        self.atomic(api, addr, AtomicOp::Store { val, byte_enable }, o);
     }
 
     /// `noc_semaphore_set_remote(src_l1, dst_noc_addr)`: write the local word to a remote one.
@@ -236,5 +259,21 @@ impl Dataflow<'_> {
         self.check_l1("L1 copy", dst, len);
         self.ctx.sync_local();
         self.ctx.update_core(|c| c.l1.copy_within(src as u64, dst as u64, len as u64).expect("checked"));
+    }
+}
+
+/// How an atomic or inline write travels: its NoC, whether it is posted (no acknowledgement), and its static
+/// VC number (0..=3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AtomicOpts {
+    pub noc: NocId,
+    pub posted: bool,
+    pub vc: u8,
+}
+
+impl AtomicOpts {
+    /// Non-posted, on the default unicast write VC, on `noc`.
+    pub fn on(noc: NocId) -> AtomicOpts {
+        AtomicOpts { noc, posted: false, vc: NOC_UNICAST_WRITE_VC }
     }
 }

@@ -273,10 +273,7 @@ pub fn run_prepared(
             Next::Event(Ev::Atomic { addr, op, risc, noc }) => {
                 let mut h = host.borrow_mut();
                 let old = h.core.l1.read_u32(addr).map_err(|e| e.to_string())?;
-                let new = match op {
-                    AtomicOp::Inc(v) => old.wrapping_add(v),
-                    AtomicOp::Store(v) => v,
-                };
+                let new = op.apply(old);
                 h.core.l1.write_u32(addr, new).map_err(|e| e.to_string())?;
                 h.core.counters(risc, noc).atomics_acked += 1;
                 h.notify(CoreIdx(0), key.at, BY_HARDWARE);

@@ -5,7 +5,7 @@
 #pragma once
 #include <cstdint>
 
-#define TENSIM_ABI_VERSION 9
+#define TENSIM_ABI_VERSION 10
 
 extern "C" {
 struct tensim_api {
@@ -32,11 +32,11 @@ struct tensim_api {
     // Transfers.
     void (*read)(uint64_t src, uint32_t dst_l1, uint32_t size, uint32_t noc);
     void (*write)(uint32_t src_l1, uint64_t dst, uint32_t size, uint32_t noc, uint32_t posted);
-    // write_page: size 0 = the generator's page size.
+    // write_page: size 0 = the generator's page size; flags = noc | posted << 1 | byte offset << 8.
     void (*read_page)(uint32_t gen, uint32_t dram, uint32_t base, uint32_t page_size, uint32_t format, uint32_t id,
                       uint32_t l1, uint32_t offset, uint32_t noc);
     void (*write_page)(uint32_t gen, uint32_t dram, uint32_t base, uint32_t page_size, uint32_t format, uint32_t id,
-                       uint32_t l1, uint32_t size, uint32_t noc);
+                       uint32_t l1, uint32_t size, uint32_t flags);
     void (*write_mcast)(uint32_t src_l1, uint64_t dst, uint32_t size, uint32_t num_dests, uint32_t linked,
                         uint32_t loopback, uint32_t noc);
     // which: 0 read, 1 write, 2 writes flushed, 3 posted writes flushed, 4 atomic, 5 full.
@@ -44,11 +44,11 @@ struct tensim_api {
     // Semaphores: wait (min != 0: until >= val), set, remote increment, remote set, multicast set.
     void (*sem_wait)(uint32_t addr, uint32_t val, uint32_t min);
     void (*sem_set)(uint32_t addr, uint32_t val);
-    void (*sem_inc)(uint64_t addr, uint32_t incr, uint32_t noc);
+    void (*sem_inc)(uint64_t addr, uint32_t incr, uint32_t flags);  // noc | posted << 8 | vc << 16
     void (*sem_set_remote)(uint32_t src_l1, uint64_t dst, uint32_t noc);
     void (*sem_set_mcast)(uint32_t src_l1, uint64_t dst, uint32_t num_dests, uint32_t linked, uint32_t loopback,
                           uint32_t noc);
-    void (*inline_write)(uint64_t addr, uint32_t val, uint32_t noc);
+    void (*inline_write)(uint64_t addr, uint32_t val, uint32_t flags);  // noc | be << 8 | posted << 16 | vc << 24
     // Compute: one entry, an operation code (tensim/compute_ops.h) and up to six operands.
     void (*compute)(uint32_t op, uint32_t a, uint32_t b, uint32_t c, uint32_t d, uint32_t e, uint32_t f);
     // TensorAccessor: described by `desc` (its compile-time offset in today's layout in the low 16 bits, its

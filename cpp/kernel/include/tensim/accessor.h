@@ -411,11 +411,29 @@ FORCE_INLINE void noc_async_read_tile(const uint32_t id, const TensorAccessor<A>
 template <typename A>
 FORCE_INLINE void noc_async_write_page(const uint32_t id, const TensorAccessor<A>& s, uint32_t src_local_l1_addr,
                                        uint32_t size = 0, uint32_t offset = 0, uint8_t noc = noc_index) {
+    if (offset > 0xFFFFFF) tensim::fail("noc_async_write_page: a byte offset of 16 MiB or more into a page");
     tensim::api->ta_write(s.desc(), s.bank_base_address, s.page_size, id, src_local_l1_addr, size,
-                          noc | (offset << 8));
+                          uint32_t(noc & 1) | (offset << 8));
 }
 template <typename A>
 FORCE_INLINE void noc_async_write_tile(const uint32_t id, const TensorAccessor<A>& s, uint32_t src_local_l1_addr,
                                        uint8_t noc = noc_index) {
     noc_async_write_page(id, s, src_local_l1_addr, 0, 0, noc);
+}
+// One whole shard (its full volume of pages, edge shards too): contiguous in its bank.
+template <typename A>
+FORCE_INLINE uint32_t tensim_shard_bytes(const TensorAccessor<A>& s) {
+    static_assert(A::is_sharded, "noc_async_read_shard / noc_async_write_shard: the accessor's buffer is interleaved");
+    return static_cast<uint32_t>(tensim::api->ta_info(s.desc(), 4, 0, 0)) * s.page_size;
+}
+template <typename A>
+FORCE_INLINE void noc_async_read_shard(const uint32_t shard_id, const TensorAccessor<A>& s, uint32_t dst_local_l1_addr,
+                                       uint8_t noc = noc_index) {
+    noc_async_read(s.get_shard_noc_addr(shard_id, 0, noc), dst_local_l1_addr, tensim_shard_bytes(s), noc);
+}
+template <typename A, bool posted = false>
+FORCE_INLINE void noc_async_write_shard(const uint32_t shard_id, const TensorAccessor<A>& s, uint32_t src_local_l1_addr,
+                                        uint8_t noc = noc_index) {
+    noc_async_write<NOC_MAX_BURST_SIZE + 1, true, posted>(src_local_l1_addr, s.get_shard_noc_addr(shard_id, 0, noc),
+                                                          tensim_shard_bytes(s), noc);
 }

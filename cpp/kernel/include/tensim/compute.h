@@ -153,24 +153,119 @@ ALWI void matmul_tiles(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile
     compute(tensim::OP_MATMUL_TILES, in0_cb_id, in1_cb_id, in0_tile_index, in1_tile_index, idst);
 }
 
-// SFPU unary operations.
+// SFPU unary operations, in place on DST[idst]. Each init and each operation takes the template arguments
+// today's headers give it (approximation flags, exp's scale and clamping, sigmoid's vector mode); the
+// approximate mode tensim computes is the kernel's math_approx_mode. Vector modes other than RC are not
+// modelled for these built-in operations (an error says so); custom SFPI functions have them.
+enum class InputClamping : uint8_t { ClampToNegative = 1, None = 0 };
+namespace p_sfpu {
+constexpr uint16_t kCONST_1_FP16B = 0x3F80;
+}
+namespace tensim_detail {
+ALWI void sfpu_init(uint32_t code) { compute(tensim::OP_SFPU_INIT, code); }
+ALWI void sfpu(uint32_t code, uint32_t idst, uint32_t p0 = 0, uint32_t p1 = 0, uint32_t p2 = 0) {
+    compute(tensim::OP_SFPU, code, idst, p0, p1, p2);
+}
+ALWI void rc_only(const char* api, int vector_mode) {
+    if (vector_mode != static_cast<int>(VectorMode::RC)) {
+        tensim::fail("not modelled: a built-in SFPU operation in a vector mode other than RC (write it as a custom "
+                     "SFPI function to use R, C or None)");
+    }
+    (void)api;
+}
+}  // namespace tensim_detail
 #define TENSIM_SFPU(name, code)                                                                        \
     template <bool approx = APPROX>                                                                    \
-    ALWI void name##_tile_init() { compute(tensim::OP_SFPU_INIT, code); }                              \
+    ALWI void name##_tile_init() { tensim_detail::sfpu_init(code); }                                   \
     template <bool approx = APPROX>                                                                    \
-    ALWI void name##_tile(uint32_t idst) { compute(tensim::OP_SFPU, code, idst, 0); }
-TENSIM_SFPU(exp, tensim::SFPU_EXP)
-TENSIM_SFPU(recip, tensim::SFPU_RECIP)
-TENSIM_SFPU(sqrt, tensim::SFPU_SQRT)
+    ALWI void name##_tile(uint32_t idst) { tensim_detail::sfpu(code, idst); }
 TENSIM_SFPU(rsqrt, tensim::SFPU_RSQRT)
-TENSIM_SFPU(log, tensim::SFPU_LOG)
-TENSIM_SFPU(sigmoid, tensim::SFPU_SIGMOID)
-TENSIM_SFPU(tanh, tensim::SFPU_TANH)
-TENSIM_SFPU(gelu, tensim::SFPU_GELU)
 TENSIM_SFPU(relu, tensim::SFPU_RELU)
 TENSIM_SFPU(abs, tensim::SFPU_ABS)
 TENSIM_SFPU(square, tensim::SFPU_SQUARE)
+TENSIM_SFPU(silu, tensim::SFPU_SILU)
+TENSIM_SFPU(sign, tensim::SFPU_SIGN)
+TENSIM_SFPU(signbit, tensim::SFPU_SIGNBIT)
+TENSIM_SFPU(exp2, tensim::SFPU_EXP2)
+TENSIM_SFPU(expm1, tensim::SFPU_EXPM1)
 #undef TENSIM_SFPU
+// exp.h: exp_tile<approx, scale_en, clamping, iterations>(idst, vector_mode, scale): e^(scale·x) with scale_en.
+template <bool approx = APPROX, uint32_t scale = 0x3F800000, InputClamping input_clamping = InputClamping::ClampToNegative>
+ALWI void exp_tile_init() {
+    tensim_detail::sfpu_init(tensim::SFPU_EXP);
+}
+template <bool approx = APPROX, bool scale_en = false, InputClamping input_clamping = InputClamping::ClampToNegative,
+          int iterations = 8>
+ALWI void exp_tile(uint32_t idst, VectorMode vector_mode = VectorMode::RC, uint16_t scale = p_sfpu::kCONST_1_FP16B) {
+    tensim_detail::rc_only("exp_tile", static_cast<int>(vector_mode));
+    if constexpr (scale_en) {
+        tensim_detail::sfpu(tensim::SFPU_EXP_SCALED, idst, scale);
+    } else {
+        tensim_detail::sfpu(tensim::SFPU_EXP, idst);
+    }
+}
+// recip.h
+template <bool legacy_compat = false>
+ALWI void recip_tile_init() {
+    tensim_detail::sfpu_init(tensim::SFPU_RECIP);
+}
+ALWI void recip_tile(uint32_t idst, int vector_mode = static_cast<int>(VectorMode::RC)) {
+    tensim_detail::rc_only("recip_tile", vector_mode);
+    tensim_detail::sfpu(tensim::SFPU_RECIP, idst);
+}
+// sqrt.h
+template <bool approx = APPROX>
+ALWI void sqrt_tile_init() {
+    tensim_detail::sfpu_init(tensim::SFPU_SQRT);
+}
+template <bool fast_approx = false>
+ALWI void sqrt_tile(uint32_t idst) {
+    tensim_detail::sfpu(tensim::SFPU_SQRT, idst);
+}
+// compute_kernel_api.h: sigmoid (vector mode first), log, tanh; gelu.h.
+template <bool fast_and_approx = false>
+ALWI void sigmoid_tile_init() {
+    tensim_detail::sfpu_init(tensim::SFPU_SIGMOID);
+}
+template <VectorMode vec_mode = VectorMode::RC, bool fast_and_approx = false>
+ALWI void sigmoid_tile(uint32_t idst) {
+    static_assert(vec_mode == VectorMode::RC,
+                  "tensim: not modelled: a built-in SFPU operation in a vector mode other than RC");
+    tensim_detail::sfpu(tensim::SFPU_SIGMOID, idst);
+}
+// The older spelling, approximation flag first.
+template <bool fast_and_approx>
+ALWI void sigmoid_tile(uint32_t idst) {
+    tensim_detail::sfpu(tensim::SFPU_SIGMOID, idst);
+}
+#define TENSIM_SFPU_APPROX(name, code, dflt)                                                           \
+    template <bool fast_and_approx = dflt>                                                             \
+    ALWI void name##_tile_init() { tensim_detail::sfpu_init(code); }                                   \
+    template <bool fast_and_approx = dflt>                                                             \
+    ALWI void name##_tile(uint32_t idst) { tensim_detail::sfpu(code, idst); }
+TENSIM_SFPU_APPROX(log, tensim::SFPU_LOG, false)
+TENSIM_SFPU_APPROX(tanh, tensim::SFPU_TANH, false)
+TENSIM_SFPU_APPROX(gelu, tensim::SFPU_GELU, true)
+#undef TENSIM_SFPU_APPROX
+// Operations with one parameter (its bits: a float's unless said otherwise).
+#define TENSIM_SFPU_PARAM(name, code)                                                                  \
+    ALWI void name##_tile_init() { tensim_detail::sfpu_init(code); }                                   \
+    ALWI void name##_tile(uint32_t idst, uint32_t param0) { tensim_detail::sfpu(code, idst, param0); }
+TENSIM_SFPU_PARAM(relu_min, tensim::SFPU_RELU_MIN)    // max(x, param0)
+TENSIM_SFPU_PARAM(relu_max, tensim::SFPU_RELU_MAX)    // max(min(x, param0), 0)
+TENSIM_SFPU_PARAM(heaviside, tensim::SFPU_HEAVISIDE)  // 0 below 0, param0 at 0, 1 above
+TENSIM_SFPU_PARAM(unary_max, tensim::SFPU_UNARY_MAX)  // max(x, param0)
+TENSIM_SFPU_PARAM(unary_min, tensim::SFPU_UNARY_MIN)  // min(x, param0)
+#undef TENSIM_SFPU_PARAM
+ALWI void leaky_relu_tile_init() { tensim_detail::sfpu_init(tensim::SFPU_LEAKY_RELU); }
+ALWI void leaky_relu_tile(uint32_t idst, uint32_t slope = 0) { tensim_detail::sfpu(tensim::SFPU_LEAKY_RELU, idst, slope); }
+// binop_with_scalar.h: x op scalar (the scalar's float bits), one init for all five.
+ALWI void binop_with_scalar_tile_init() { tensim_detail::sfpu_init(tensim::SFPU_ADD_SCALAR); }
+ALWI void add_unary_tile(uint32_t idst, uint32_t param1) { tensim_detail::sfpu(tensim::SFPU_ADD_SCALAR, idst, param1); }
+ALWI void sub_unary_tile(uint32_t idst, uint32_t param1) { tensim_detail::sfpu(tensim::SFPU_SUB_SCALAR, idst, param1); }
+ALWI void mul_unary_tile(uint32_t idst, uint32_t param1) { tensim_detail::sfpu(tensim::SFPU_MUL_SCALAR, idst, param1); }
+ALWI void div_unary_tile(uint32_t idst, uint32_t param1) { tensim_detail::sfpu(tensim::SFPU_DIV_SCALAR, idst, param1); }
+ALWI void rsub_unary_tile(uint32_t idst, uint32_t param1) { tensim_detail::sfpu(tensim::SFPU_RSUB_SCALAR, idst, param1); }
 ALWI void power_tile_init() { compute(tensim::OP_SFPU_INIT, tensim::SFPU_POWER); }
 ALWI void power_tile(uint32_t idst, uint32_t param0) { compute(tensim::OP_SFPU, tensim::SFPU_POWER, idst, param0); }
 // fill.h: every element of a DST tile set to one value (a float, its bits, or an integer).
@@ -186,16 +281,28 @@ ALWI void softplus_tile_init() { compute(tensim::OP_SFPU_INIT, tensim::SFPU_SOFT
 ALWI void softplus_tile(uint32_t idst, uint32_t beta, uint32_t beta_reciprocal, uint32_t threshold) {
     compute(tensim::OP_SFPU, tensim::SFPU_SOFTPLUS, idst, beta, beta_reciprocal, threshold);
 }
-// SFPU binary operations between two DST tiles (both operands in DST).
+// SFPU binary operations between two DST tiles (both operands in DST): eltwise_binary_sfpu.h and
+// binary_max_min.h. Comparisons give 1.0 or 0.0.
 #define TENSIM_SFPU_BINARY(name, code)                                                               \
-    ALWI void name##_binary_tile_init() { compute(tensim::OP_SFPU_BINARY_INIT, code); }              \
-    ALWI void name##_binary_tile(uint32_t idst0, uint32_t idst1, uint32_t odst) {                    \
+    ALWI void name##_init() { compute(tensim::OP_SFPU_BINARY_INIT, code); }                          \
+    ALWI void name(uint32_t idst0, uint32_t idst1, uint32_t odst) {                                  \
         compute(tensim::OP_SFPU_BINARY, code, idst0, idst1, odst);                                   \
     }
-TENSIM_SFPU_BINARY(add, 0)
-TENSIM_SFPU_BINARY(sub, 1)
-TENSIM_SFPU_BINARY(mul, 2)
-TENSIM_SFPU_BINARY(div, 3)
+TENSIM_SFPU_BINARY(add_binary_tile, tensim::SFPU_BIN_ADD)
+TENSIM_SFPU_BINARY(sub_binary_tile, tensim::SFPU_BIN_SUB)
+TENSIM_SFPU_BINARY(mul_binary_tile, tensim::SFPU_BIN_MUL)
+TENSIM_SFPU_BINARY(div_binary_tile, tensim::SFPU_BIN_DIV)
+TENSIM_SFPU_BINARY(rsub_binary_tile, tensim::SFPU_BIN_RSUB)
+TENSIM_SFPU_BINARY(power_binary_tile, tensim::SFPU_BIN_POW)
+TENSIM_SFPU_BINARY(binary_max_tile, tensim::SFPU_BIN_MAX)
+TENSIM_SFPU_BINARY(binary_min_tile, tensim::SFPU_BIN_MIN)
+TENSIM_SFPU_BINARY(eq_binary_tile, tensim::SFPU_BIN_EQ)
+TENSIM_SFPU_BINARY(ne_binary_tile, tensim::SFPU_BIN_NE)
+TENSIM_SFPU_BINARY(lt_binary_tile, tensim::SFPU_BIN_LT)
+TENSIM_SFPU_BINARY(gt_binary_tile, tensim::SFPU_BIN_GT)
+TENSIM_SFPU_BINARY(le_binary_tile, tensim::SFPU_BIN_LE)
+TENSIM_SFPU_BINARY(ge_binary_tile, tensim::SFPU_BIN_GE)
+TENSIM_SFPU_BINARY(div_no_nan_binary_tile, tensim::SFPU_BIN_DIV_NO_NAN)
 #undef TENSIM_SFPU_BINARY
 
 // Low-level calls custom kernels make directly: a tile from each of two CBs into SrcA and SrcB, and

@@ -104,9 +104,9 @@ ALWI void bcast_init(uint32_t icb0, uint32_t icb1, uint32_t = __builtin_LINE()) 
 template <EltwiseBinaryType tBcastOp, BroadcastType tBcastDim, bool fp32 = DST_ACCUM_MODE>
 ALWI void any_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst,
                           uint32_t bcast_row_idx = 0) {
-    if (bcast_row_idx != 0) tensim::fail("any_tiles_bcast: not modelled: a broadcast row other than 0 (bcast_row_idx)");
-    compute(tensim::OP_BCAST_TILES, tensim_detail::binary_kind(tBcastOp) | (uint32_t(tBcastDim) << 8), icb0, icb1,
-            itile0, itile1, idst);
+    compute(tensim::OP_BCAST_TILES,
+            tensim_detail::binary_kind(tBcastOp) | (uint32_t(tBcastDim) << 8) | (tensim_detail::row16(bcast_row_idx) << 16),
+            icb0, icb1, itile0, itile1, idst);
 }
 #define TENSIM_BCAST_INIT(op, dim, bt)                                                                         \
     ALWI void op##_bcast_##dim##_init(uint32_t icb0, uint32_t icb1, uint32_t = __builtin_LINE()) {             \

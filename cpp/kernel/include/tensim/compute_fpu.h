@@ -11,9 +11,12 @@ namespace tensim_detail {
 constexpr uint32_t binary_kind(EltwiseBinaryType t) {
     return t == ELWADD ? 0 : t == ELWSUB ? 1 : t == ELWMUL ? 2 : 99;
 }
+// A broadcast row index in 16 bits (tensim says a row past 31 is not a row of the tile).
+constexpr uint32_t row16(uint32_t r) { return r < 0xFFFF ? r : 0xFFFF; }
 }  // namespace tensim_detail
 
-// Broadcasts: the second operand's row 0 (ROW), column 0 (COL) or element (0,0) (SCALAR) for all.
+// Broadcasts: the second operand's row `bcast_row_idx` (ROW, default 0), column 0 (COL) or element (0,0)
+// (SCALAR) for all.
 template <EltwiseBinaryType tBcastOp, BroadcastType tBcastDim, bool fp32 = DST_ACCUM_MODE>
 ALWI void init_bcast(uint32_t icb0, uint32_t icb1, uint32_t ocb, uint32_t = __builtin_LINE()) {
     compute(tensim::OP_BCAST_INIT, tensim_detail::binary_kind(tBcastOp), tBcastDim, icb0, icb1, ocb, 1);
@@ -22,9 +25,8 @@ ALWI void init_bcast(uint32_t icb0, uint32_t icb1, uint32_t ocb, uint32_t = __bu
     template <BroadcastType tBcastDim, bool fp32 = DST_ACCUM_MODE>                                         \
     ALWI void op##_tiles_bcast(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1, uint32_t idst, \
                                uint32_t bcast_row_idx = 0) {                                               \
-        if (bcast_row_idx != 0)                                                                            \
-            tensim::fail(#op "_tiles_bcast: not modelled: a broadcast row other than 0 (bcast_row_idx)");  \
-        compute(tensim::OP_BCAST_TILES, kind | (uint32_t(tBcastDim) << 8), icb0, icb1, itile0, itile1, idst); \
+        compute(tensim::OP_BCAST_TILES, kind | (uint32_t(tBcastDim) << 8) | (tensim_detail::row16(bcast_row_idx) << 16), \
+                icb0, icb1, itile0, itile1, idst);                                                         \
     }                                                                                                      \
     template <bool fp32 = DST_ACCUM_MODE>                                                                  \
     ALWI void op##_tiles_bcast_rows(uint32_t icb0, uint32_t icb1, uint32_t itile0, uint32_t itile1,        \

@@ -89,13 +89,33 @@ impl Cost<'_> {
             SfpuUnary::Softplus { .. } => pick(c.exp) + pick(c.log) + c.simple,
             // Power by squaring: one multiply step per bit of the exponent.
             SfpuUnary::Power(p) => c.power_per_mul * (32 - p.max(1).leading_zeros()) as u64,
+            // Compositions of the ones with a table (no table of their own): a sigmoid and a multiply; an
+            // exponential and an add or a multiply; a compare and select, or one operation with a constant.
+            SfpuUnary::Silu => pick(c.sigmoid) + c.simple,
+            SfpuUnary::Exp2 => pick(c.exp),
+            SfpuUnary::Expm1 | SfpuUnary::ExpScaled(_) => pick(c.exp) + c.simple,
+            SfpuUnary::ReluMin(_)
+            | SfpuUnary::ReluMax(_)
+            | SfpuUnary::LeakyRelu(_)
+            | SfpuUnary::Sign
+            | SfpuUnary::Signbit
+            | SfpuUnary::Heaviside(_)
+            | SfpuUnary::UnaryMax(_)
+            | SfpuUnary::UnaryMin(_)
+            | SfpuUnary::Scalar(..) => c.simple,
         };
         self.c.math_base + self.c.sfpu_per_instr * instr
     }
 
     /// MATH: an SFPU binary operation between two DST tiles.
     pub fn sfpu_binary(&self, op: SfpuBinary) -> Cycles {
-        let instr = if op == SfpuBinary::Div { self.c.sfpu.div } else { self.c.sfpu.binary };
+        let c = &self.c.sfpu;
+        let instr = match op {
+            SfpuBinary::Div | SfpuBinary::DivNoNan => c.div,
+            // a^b = e^(b·ln a): a logarithm, a multiply and an exponential (no table of its own).
+            SfpuBinary::Pow => c.log.0 + c.binary + c.exp.0,
+            _ => c.binary,
+        };
         self.c.math_base + self.c.sfpu_per_instr * instr
     }
 

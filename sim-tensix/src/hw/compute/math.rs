@@ -10,6 +10,8 @@
 //! - Results can differ from silicon in the last bit where the hardware's internal rounding differs
 //!   (unpacker TF32 conversion, multiplier phase truncation, SFPU polynomial details).
 
+pub use super::sfpu_math::{ScalarOp, SfpuBinary, SfpuUnary, sfpu_binary, sfpu_unary};
+
 /// A row-major 32×32 tile.
 pub type Tile = [f32; 1024];
 
@@ -175,11 +177,26 @@ fn mul_phases(a: f32, b: f32, phases: u32) -> f32 {
 
 /// `dst = a op bcast(b)`.
 pub fn eltwise(dst: &mut Tile, a: &Tile, b: &Tile, op: EltwiseOp, bcast: BroadcastType, phases: u32, fp32_dest: bool) {
+    eltwise_row(dst, a, b, op, bcast, 0, phases, fp32_dest);
+}
+
+/// `dst = a op bcast(b)`, a row broadcast taking row `row` (0..32) of `b`.
+#[allow(clippy::too_many_arguments)]
+pub fn eltwise_row(
+    dst: &mut Tile,
+    a: &Tile,
+    b: &Tile,
+    op: EltwiseOp,
+    bcast: BroadcastType,
+    row: usize,
+    phases: u32,
+    fp32_dest: bool,
+) {
     for i in 0..32 {
         for j in 0..32 {
             let bv = match bcast {
                 BroadcastType::None => b[i * 32 + j],
-                BroadcastType::Row => b[j],
+                BroadcastType::Row => b[row * 32 + j],
                 BroadcastType::Col => b[i * 32],
                 BroadcastType::Scalar => b[0],
             };
@@ -259,147 +276,6 @@ pub fn transpose(dst: &mut Tile, a: &Tile) {
         for j in 0..32 {
             dst[j * 32 + i] = a[i * 32 + j];
         }
-    }
-}
-
-/// SFPU unary operations.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum SfpuUnary {
-    /// e^x.
-    Exp,
-    /// 1/x.
-    Recip,
-    /// √x.
-    Sqrt,
-    /// 1/√x.
-    Rsqrt,
-    /// ln x.
-    Log,
-    /// 1/(1+e^-x).
-    Sigmoid,
-    /// tanh x.
-    Tanh,
-    /// GELU (tanh form).
-    Gelu,
-    /// max(x, 0).
-    Relu,
-    /// |x|.
-    Abs,
-    /// x².
-    Square,
-    /// x^p for a whole exponent p.
-    Power(u32),
-    /// Every element set to a value (the f32's bits).
-    Fill(u32),
-    /// −x.
-    Negative,
-    /// (1/β)·ln(1 + e^(βx)), or x where βx exceeds the threshold (β, 1/β and the threshold as f32 bits).
-    Softplus { beta: u32, beta_reciprocal: u32, threshold: u32 },
-}
-
-impl SfpuUnary {
-    /// The API name.
-    pub fn name(self) -> &'static str {
-        match self {
-            SfpuUnary::Exp => "exp",
-            SfpuUnary::Recip => "recip",
-            SfpuUnary::Sqrt => "sqrt",
-            SfpuUnary::Rsqrt => "rsqrt",
-            SfpuUnary::Log => "log",
-            SfpuUnary::Sigmoid => "sigmoid",
-            SfpuUnary::Tanh => "tanh",
-            SfpuUnary::Gelu => "gelu",
-            SfpuUnary::Relu => "relu",
-            SfpuUnary::Abs => "abs",
-            SfpuUnary::Square => "square",
-            SfpuUnary::Power(_) => "power",
-            SfpuUnary::Fill(_) => "fill",
-            SfpuUnary::Negative => "negative",
-            SfpuUnary::Softplus { .. } => "softplus",
-        }
-    }
-}
-
-/// Approximate e^x as the SFPU's fast mode does: 2^(x·log2 e) from the float's exponent field plus a
-/// second-order polynomial for the fractional part.
-fn exp_approx(x: f32) -> f32 {
-    if x < -88.0 {
-        return 0.0;
-    }
-    if x > 88.0 {
-        return f32::INFINITY;
-    }
-    let t = x * std::f32::consts::LOG2_E;
-    let i = t.floor();
-    let f = t - i;
-    let p = 1.0 + f * (0.656_285_4 + 0.343_714_6 * f);
-    f32::from_bits((((i as i32) + 127) as u32) << 23) * p
-}
-
-/// Approximate 1/x: a bit-trick first guess and one Newton step.
-fn recip_approx(x: f32) -> f32 {
-    if x == 0.0 {
-        return f32::INFINITY.copysign(x);
-    }
-    let y = f32::from_bits(0x7ef3_11c7u32.wrapping_sub(x.abs().to_bits())).copysign(x);
-    y * (2.0 - x * y)
-}
-
-/// `dst[i] = f(dst[i])`.
-pub fn sfpu_unary(t: &mut Tile, op: SfpuUnary, approx: bool, fp32_dest: bool) {
-    for x in t.iter_mut() {
-        let v = *x;
-        let r = match op {
-            SfpuUnary::Exp if approx => exp_approx(v),
-            SfpuUnary::Exp => v.exp(),
-            SfpuUnary::Recip if approx => recip_approx(v),
-            SfpuUnary::Recip => 1.0 / v,
-            SfpuUnary::Sqrt => v.sqrt(),
-            SfpuUnary::Rsqrt if approx => recip_approx(v.sqrt()),
-            SfpuUnary::Rsqrt => 1.0 / v.sqrt(),
-            SfpuUnary::Log => v.ln(),
-            SfpuUnary::Sigmoid if approx => recip_approx(1.0 + exp_approx(-v)),
-            SfpuUnary::Sigmoid => 1.0 / (1.0 + (-v).exp()),
-            SfpuUnary::Tanh => v.tanh(),
-            SfpuUnary::Gelu => 0.5 * v * (1.0 + (0.797_884_6 * (v + 0.044_715 * v * v * v)).tanh()),
-            SfpuUnary::Relu => v.max(0.0),
-            SfpuUnary::Abs => v.abs(),
-            SfpuUnary::Square => v * v,
-            SfpuUnary::Power(p) => v.powi(p as i32),
-            SfpuUnary::Fill(bits) => f32::from_bits(bits),
-            SfpuUnary::Negative => -v,
-            SfpuUnary::Softplus { beta, beta_reciprocal, threshold } => {
-                let bx = f32::from_bits(beta) * v;
-                if bx > f32::from_bits(threshold) { v } else { f32::from_bits(beta_reciprocal) * bx.exp().ln_1p() }
-            }
-        };
-        *x = if fp32_dest { r } else { round_bf16(r) };
-    }
-}
-
-/// SFPU binary operations on two DST tiles.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SfpuBinary {
-    /// a + b.
-    Add,
-    /// a − b.
-    Sub,
-    /// a × b.
-    Mul,
-    /// a ÷ b.
-    Div,
-}
-
-/// `out[i] = a[i] op b[i]`.
-pub fn sfpu_binary(out: &mut Tile, a: &Tile, b: &Tile, op: SfpuBinary, fp32_dest: bool) {
-    for i in 0..1024 {
-        let r = match op {
-            SfpuBinary::Add => a[i] + b[i],
-            SfpuBinary::Sub => a[i] - b[i],
-            SfpuBinary::Mul => a[i] * b[i],
-            SfpuBinary::Div => a[i] / b[i],
-        };
-        out[i] = if fp32_dest { r } else { round_bf16(r) };
     }
 }
 
@@ -485,21 +361,5 @@ mod tests {
         let mut t = [0f32; 1024];
         transpose(&mut t, &a);
         assert_eq!(t[2 * 32 + 9], a[9 * 32 + 2]);
-    }
-
-    #[test]
-    fn sfpu_functions_and_approximations() {
-        let mut t = *tile(|i, j| (i as f32 - 16.0) / 8.0 + j as f32 / 256.0);
-        let orig = t;
-        sfpu_unary(&mut t, SfpuUnary::Exp, false, true);
-        assert!((t[0] - orig[0].exp()).abs() < 1e-6);
-        let mut ap = orig;
-        sfpu_unary(&mut ap, SfpuUnary::Exp, true, true);
-        for (x, y) in ap.iter().zip(t.iter()) {
-            assert!((x - y).abs() / y < 2e-2, "approx exp within 2%: {x} vs {y}");
-        }
-        let mut r = *tile(|i, j| 1.0 + (i * 32 + j) as f32);
-        sfpu_unary(&mut r, SfpuUnary::Recip, true, true);
-        assert!((r[0] - 1.0).abs() < 1e-2 && (r[1023] - 1.0 / 1024.0).abs() < 1e-5);
     }
 }

@@ -196,8 +196,11 @@ public:
     template <NocOptions opts = NocOptions::DEFAULT, typename Dst>
     void inline_dw_write(const Dst& dst, uint32_t val, const dst_args_t<Dst>& dst_args, uint8_t be = 0xF,
                          const NocOptVals& o = {}) const {
-        noc_inline_dw_write<has_flag(opts, NocOptions::INLINE_REG), has_flag(opts, NocOptions::POSTED)>(
-            tensim::noc_obj::noc_side(dst, dst_args, noc_), val, be, noc_);
+        constexpr InlineWriteDst kind = has_flag(opts, NocOptions::INLINE_REG)  ? InlineWriteDst::REG
+                                        : has_flag(opts, NocOptions::INLINE_L1) ? InlineWriteDst::L1
+                                                                                : InlineWriteDst::DEFAULT;
+        noc_inline_dw_write<kind, has_flag(opts, NocOptions::POSTED)>(tensim::noc_obj::noc_side(dst, dst_args, noc_),
+                                                                       val, be, noc_, vc<opts>(o));
     }
     // tensim: a read with this id still outstanding makes this wait until it is done (a poll loop on
     // the answer ends at the same cycle).
