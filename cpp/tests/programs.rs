@@ -230,6 +230,10 @@ fn a_mesh_program_runs_on_eight_devices() {
         let (code, runs) = run_cpp_on(&programs().join("distributed/2_distributed_buffer_rw"), arch, 8)
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!((code, runs.len()), (0, 0), "{arch}: buffers only");
+        // Sharded mesh buffers with replicated dimensions (a shard dimension of 0), checked device by device.
+        let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/mesh_shards");
+        let (code, runs) = run_cpp_on(&data, arch, 8).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((code, runs.len()), (0, 0), "{arch}: mesh_shards");
     }
     let dir = programs().join("distributed/3_distributed_eltwise_add");
     for arch in [Arch::WormholeB0, Arch::Blackhole] {

@@ -318,15 +318,21 @@ struct ShardedBufferConfig {
     uint32_t compute_datum_size_bytes() const {
         return static_cast<uint32_t>(global_size / (uint64_t(global_buffer_shape.h) * global_buffer_shape.w));
     }
-    // tensim places one shard per device, so no dimension is replicated.
-    std::pair<bool, bool> replicated_dims() const { return {false, false}; }
-    Shape2D physical_shard_shape() const { return shard_shape; }
+    // A shard dimension of 0 is replicated: the shard spans the global extent there, and every device along
+    // that mesh dimension holds the same shards.
+    std::pair<bool, bool> replicated_dims() const { return {shard_shape.h == 0, shard_shape.w == 0}; }
+    Shape2D physical_shard_shape() const {
+        return {shard_shape.h == 0 ? global_buffer_shape.h : shard_shape.h,
+                shard_shape.w == 0 ? global_buffer_shape.w : shard_shape.w};
+    }
 };
 using MeshBufferConfig = std::variant<ReplicatedBufferConfig, ShardedBufferConfig>;
 enum class MeshBufferLayout : uint8_t { REPLICATED, SHARDED };
 
 // One buffer per device of the mesh, at the same address on each. Sharded: the global (h × w elements)
-// buffer cut into shards of shard_shape, shard (i, j) on device (i, j) — the shard grid must be the mesh's.
+// buffer cut into shards of the physical shard shape, shard (i, j) on device (i, j) — along a dimension that
+// is not replicated the shard grid must be the mesh's; along a replicated one (a shard dimension of 0) every
+// device holds the one shard of that dimension.
 class MeshBuffer {
 public:
     static std::shared_ptr<MeshBuffer> create(const MeshBufferConfig& config, const DeviceLocalBufferConfig& local,
@@ -340,14 +346,18 @@ public:
             size = r->size;
         } else {
             const auto& c = std::get<ShardedBufferConfig>(config);
-            const Shape2D g = c.global_buffer_shape, sh = c.shard_shape;
+            const Shape2D g = c.global_buffer_shape, sh = c.physical_shard_shape();
+            const auto [rep_h, rep_w] = c.replicated_dims();
             if (sh.h == 0 || sh.w == 0 || g.h % sh.h != 0 || g.w % sh.w != 0)
                 TT_THROW("ShardedBufferConfig: shard shape ({}, {}) does not tile the global shape ({}, {})", sh.h,
                          sh.w, g.h, g.w);
-            if (g.h / sh.h != device->num_rows() || g.w / sh.w != device->num_cols())
-                TT_THROW("ShardedBufferConfig: a {}x{} grid of shards on the mesh {}: not modelled: shards must map "
-                         "one to one onto the mesh's devices (replication of shards is not modelled)",
+            if ((!rep_h && g.h / sh.h != device->num_rows()) || (!rep_w && g.w / sh.w != device->num_cols()))
+                TT_THROW("ShardedBufferConfig: a {}x{} grid of shards on the mesh {}: not modelled: along each "
+                         "dimension that is not replicated (a shard dimension of 0 replicates) the shards must map "
+                         "one to one onto the mesh's devices",
                          g.h / sh.h, g.w / sh.w, device->shape().str());
+            m->rep_h_ = rep_h;
+            m->rep_w_ = rep_w;
             if (uint64_t(g.h) * g.w == 0 || c.global_size % (uint64_t(g.h) * g.w) != 0)
                 TT_THROW("ShardedBufferConfig: global size {} is not a whole number of bytes per element of ({}, {})",
                          c.global_size, g.h, g.w);
@@ -368,7 +378,9 @@ public:
         return m;
     }
     DeviceAddr address() const { return buffers_[0]->address(); }
-    DeviceAddr size() const { return sharded_ ? buffers_[0]->size() * buffers_.size() : buffers_[0]->size(); }
+    DeviceAddr size() const {
+        return sharded_ ? elem_bytes_ * global_.h * global_.w : buffers_[0]->size();
+    }
     DeviceAddr device_local_size() const { return buffers_[0]->size(); }
     DeviceAddr page_size() const { return buffers_[0]->page_size(); }
     uint32_t num_pages() const { return buffers_[0]->num_pages(); }
@@ -388,12 +400,15 @@ public:
         if (!sharded_) TT_THROW("MeshBuffer::global_shard_spec: the buffer is replicated, not sharded");
         return std::get<ShardedBufferConfig>(config_);
     }
-    // Copy between a global host vector and the shards: `to_device` scatters, else gathers.
+    // Copy between a global host vector and the shards: `to_device` scatters (every copy of a replicated
+    // shard), else gathers (each shard from the first device holding it).
     void scatter_gather(uint8_t* global, bool to_device) const {
         const uint64_t row = elem_bytes_ * shard_.w;
         std::vector<uint8_t> shard(elem_bytes_ * shard_.h * shard_.w);
         for (std::size_t i = 0; i < buffers_.size(); i++) {
-            const uint64_t r0 = (i / device_->num_cols()) * shard_.h, c0 = (i % device_->num_cols()) * shard_.w;
+            const uint64_t mr = i / device_->num_cols(), mc = i % device_->num_cols();
+            if (!to_device && ((rep_h_ && mr != 0) || (rep_w_ && mc != 0))) continue;
+            const uint64_t r0 = (rep_h_ ? 0 : mr) * shard_.h, c0 = (rep_w_ ? 0 : mc) * shard_.w;
             if (!to_device) tt::tt_metal::detail::read(buffers_[i].get(), shard.data(), shard.size());
             for (uint32_t r = 0; r < shard_.h; r++) {
                 uint8_t* g = global + ((r0 + r) * global_.w + c0) * elem_bytes_;
@@ -409,7 +424,7 @@ private:
     MeshDevice* device_ = nullptr;
     MeshBufferConfig config_ = ReplicatedBufferConfig{0};
     std::vector<std::shared_ptr<Buffer>> buffers_;
-    bool sharded_ = false;
+    bool sharded_ = false, rep_h_ = false, rep_w_ = false;
     Shape2D global_{0, 0}, shard_{0, 0};
     uint64_t elem_bytes_ = 0;
 };
