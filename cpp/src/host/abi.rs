@@ -16,7 +16,7 @@ use sim_tensix::DataMovementProcessor;
 use std::ffi::{c_char, c_void};
 
 /// The ABI version `tensim/host_abi.h` declares.
-pub const HOST_ABI_VERSION: u32 = 3;
+pub const HOST_ABI_VERSION: u32 = 4;
 
 /// `struct tensim_kernel_config`.
 #[repr(C)]
@@ -70,6 +70,7 @@ pub struct HostApi {
     pub(crate) run_mesh: extern "C" fn(*const i64, u32) -> i32,
     pub(crate) fabric_args: extern "C" fn(u32, u32, u32, u32, u32, u32, *mut u32, u32, *mut u32) -> i32,
     pub(crate) accessor_appended: extern "C" fn(u32, *const u32, u32) -> i32,
+    pub(crate) update_cb_page_size: extern "C" fn(u32, u32, u32, u32) -> i32,
 }
 
 /// The one table host programs get.
@@ -100,6 +101,7 @@ pub static HOST_TABLE: HostApi = HostApi {
     run_mesh: super::mesh::run_mesh,
     fabric_args: super::mesh::fabric_args,
     accessor_appended,
+    update_cb_page_size,
 };
 
 /// Core ranges passed as quadruples.
@@ -511,10 +513,46 @@ extern "C" fn update_cb(prog: u32, cb: u32, total: u32, buffer: i64) -> i32 {
         let b = cb_buffer(s, buffer)?;
         let cfg = s.program(prog)?.circular_buffer_config_mut(h).map_err(|e| e.to_string())?;
         if total != 0 {
+            if let Some(&(i, p)) = cfg.page_sizes.iter().find(|&&(_, p)| p == 0 || !total.is_multiple_of(p)) {
+                return Err(format!(
+                    "UpdateCircularBufferTotalSize: total size {total} is not a whole number of pages of buffer index \
+                     {i} ({p} bytes)"
+                ));
+            }
             cfg.total_size = total;
         }
         if b.is_some() {
             cfg.globally_allocated = b;
+        }
+        Ok(())
+    })
+}
+
+extern "C" fn update_cb_page_size(prog: u32, cb: u32, index: u32, page_size: u32) -> i32 {
+    on_session(|s| {
+        let h = *s
+            .cbs
+            .get(prog as usize)
+            .and_then(|c| c.get(cb as usize))
+            .ok_or_else(|| format!("circular buffer handle {cb} does not exist in program {prog}"))?;
+        let cfg = s.program(prog)?.circular_buffer_config_mut(h).map_err(|e| e.to_string())?;
+        if !cfg.formats.iter().any(|&(i, _)| i == index) {
+            let have: Vec<String> = cfg.formats.iter().map(|(i, _)| i.to_string()).collect();
+            return Err(format!(
+                "UpdateCircularBufferPageSize: circular buffer {cb} has no buffer index {index} (it has {})",
+                have.join(", ")
+            ));
+        }
+        if page_size == 0 || !cfg.total_size.is_multiple_of(page_size) {
+            return Err(format!(
+                "UpdateCircularBufferPageSize: page size {page_size} for buffer index {index} does not divide the \
+                 circular buffer's total size {} (a circular buffer holds a whole number of pages)",
+                cfg.total_size
+            ));
+        }
+        match cfg.page_sizes.iter_mut().find(|(i, _)| *i == index) {
+            Some(p) => p.1 = page_size,
+            None => cfg.page_sizes.push((index, page_size)),
         }
         Ok(())
     })

@@ -172,6 +172,10 @@ fn calls(bytes: &[u8]) -> Result<usize, String> {
                 let words = input.words(16);
                 ("accessor_appended", (t.accessor_appended)(offset, words.as_ptr(), words.len() as u32))
             }
+            19 if input.word().is_multiple_of(2) => {
+                let (p, cb, index, page) = (input.word(), input.word(), input.word(), input.word());
+                ("update_cb_page_size", (t.update_cb_page_size)(p, cb, index, page))
+            }
             _ => {
                 let (r, c) = (input.word(), input.word());
                 ("open_mesh", (t.open_mesh)(r, c, &mut out32))

@@ -7,7 +7,7 @@
 #pragma once
 #include <cstdint>
 
-#define TENSIM_HOST_ABI_VERSION 3
+#define TENSIM_HOST_ABI_VERSION 4
 
 extern "C" {
 // A kernel's configuration (DataMovementConfig, ComputeConfig or EthernetConfig flattened).
@@ -80,6 +80,8 @@ struct tensim_host_api {
     // TensorAccessorArgs words were appended to a compile-time args vector at `offset` (tensim recognises
     // kernels written for the older one-word layout by these positions).
     int32_t (*accessor_appended)(uint32_t offset, const uint32_t* words, uint32_t n);
+    // UpdateCircularBufferPageSize: the page size of one buffer index of a program's circular buffer.
+    int32_t (*update_cb_page_size)(uint32_t prog, uint32_t cb, uint32_t index, uint32_t page_size);
 };
 }
 

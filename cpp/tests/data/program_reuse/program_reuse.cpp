@@ -2,10 +2,12 @@
 // buffers (globally allocated CBs) that are swapped between runs (UpdateDynamicCircularBufferAddress), with
 // its common runtime args changed in place (GetCommonRuntimeArgs), a reader kernel given as a string
 // (CreateKernelFromString), the slow-dispatch calls (detail::WriteToBuffer / LaunchProgram / ReadFromBuffer)
-// beside the command-queue ones, and a buffer deallocated and replaced between runs.
+// beside the command-queue ones, a buffer deallocated and replaced between runs, and a circular buffer's page
+// and total sizes updated between runs (UpdateCircularBufferPageSize / UpdateCircularBufferTotalSize).
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <fmt/base.h>
@@ -89,6 +91,38 @@ void kernel_main() {
     }
     SetCommonRuntimeArgs(program, compute, {0});  // 0: x + x, 1: x * x
 
+    // A probe on another core reports a circular buffer's page size and page count into DRAM each run.
+    const CoreCoord probe_core{cores, 0};
+    auto cb_probe = CreateCircularBuffer(program, probe_core,
+                                         CircularBufferConfig(2048, {{CBIndex::c_5, DataFormat::Float16_b}}).set_page_size(CBIndex::c_5, 1024));
+    auto probe_out = CreateBuffer(InterleavedBufferConfig{.device = device, .size = 64, .page_size = 64, .buffer_type = BufferType::DRAM});
+    const std::string probe_src = R"(
+#include <cstdint>
+#include "api/dataflow/dataflow_api.h"
+#include "api/dataflow/dataflow_buffer.h"
+void kernel_main() {
+    DataflowBuffer dfb(5);
+    dfb.reserve_back(1);
+    uint32_t l1 = dfb.get_write_ptr();
+    volatile uint32_t* w = reinterpret_cast<volatile uint32_t*>(l1);
+    w[0] = dfb.get_entry_size();
+    w[1] = dfb.get_total_num_entries();
+    noc_async_write(l1, get_noc_addr_from_bank_id<true>(0, get_arg_val<uint32_t>(0)), 64);
+    noc_async_write_barrier();
+}
+)";
+    auto probe = CreateKernelFromString(program, probe_src, probe_core, WriterDataMovementConfig{});
+    SetRuntimeArgs(program, probe, probe_core, {static_cast<uint32_t>(probe_out->address())});
+    auto probed = [&](uint32_t run, uint32_t page, uint32_t pages) {
+        std::vector<uint32_t> got;
+        detail::ReadFromBuffer(probe_out, got);
+        if (got.size() < 2 || got[0] != page || got[1] != pages) {
+            fmt::print(stderr, "run {}: the probe saw pages of {} bytes x {}, expected {} x {}\n", run, got.at(0), got.at(1), page, pages);
+            return size_t{1};
+        }
+        return size_t{0};
+    };
+
     size_t bad = 0;
     // Run 1, slow dispatch: x + x in buffers a.
     auto x1 = random_tiles(1);
@@ -97,6 +131,20 @@ void kernel_main() {
     std::vector<bfloat16> y1;
     detail::ReadFromBuffer(out_a, y1);
     bad += check("run 1", x1, y1, false);
+    bad += probed(1, 1024, 2);
+    // The probe's circular buffer: smaller pages, then a bigger buffer; a page size that does not divide it
+    // is refused.
+    UpdateCircularBufferPageSize(program, cb_probe, CBIndex::c_5, 512);
+    try {
+        UpdateCircularBufferPageSize(program, cb_probe, CBIndex::c_5, 3000);
+        fmt::print(stderr, "a page size of 3000 bytes in a 2048-byte circular buffer was accepted\n");
+        bad++;
+    } catch (const std::exception& e) {
+        if (std::string(e.what()).find("does not divide") == std::string::npos) {
+            fmt::print(stderr, "unexpected error: {}\n", e.what());
+            bad++;
+        }
+    }
 
     // Run 2, command queue: x * x in buffers b.
     UpdateDynamicCircularBufferAddress(program, cb_in, *in_b);
@@ -108,6 +156,8 @@ void kernel_main() {
     std::vector<bfloat16> y2;
     EnqueueReadBuffer(cq, out_b, y2, true);
     bad += check("run 2", x2, y2, true);
+    bad += probed(2, 512, 4);
+    UpdateCircularBufferTotalSize(program, cb_probe, 4096);
 
     // Run 3: buffer a's input freed and replaced, x + x again, one tile per core (the runtime args changed in
     // place; the CB keeps its size).
@@ -140,6 +190,7 @@ void kernel_main() {
         }
     }
     bad += bad3;
+    bad += probed(3, 512, 8);
     CloseDevice(device);
     if (bad) TT_THROW("Test Failed: {} mismatches", bad);
     fmt::print("Test Passed\n");

@@ -701,8 +701,8 @@ inline void UpdateCircularBufferTotalSize(Program& program, CBHandle h, uint32_t
     program.cbs_.at(h).set_total_size(total_size);
 }
 inline void UpdateCircularBufferPageSize(Program& program, CBHandle h, uint8_t index, uint32_t page_size) {
-    if (GetCircularBufferConfig(program, h).page_sizes().at(index) != page_size)
-        TT_THROW("UpdateCircularBufferPageSize: changing a CB's page size after creation is not modelled");
+    tensim::check(tensim::api().update_cb_page_size(program.handle_, static_cast<uint32_t>(h), index, page_size));
+    program.cbs_.at(h).set_page_size(index, page_size);
 }
 inline void UpdateDynamicCircularBufferAddress(Program& program, CBHandle h, const Buffer& buffer) {
     tensim::check(tensim::api().update_cb(program.handle_, static_cast<uint32_t>(h), 0, buffer.handle_));
