@@ -98,6 +98,33 @@ struct InterleavedPow2AddrGenFast {
                                           noc);
     }
 };
+// A generator for an interleaved buffer chosen by its page size: a power of two gets the Pow2 generator (its
+// log2), any other size the plain one. The two-argument runtime form takes the page size's log2 when
+// `is_size_pow2`, the page size otherwise.
+template <bool DRAM, uint32_t page_size>
+FORCE_INLINE auto get_interleaved_addr_gen(uint32_t base_addr) {
+    if constexpr (page_size != 0 && (page_size & (page_size - 1)) == 0) {
+        return InterleavedPow2AddrGenFast<DRAM>{base_addr, static_cast<uint32_t>(__builtin_ctz(page_size))};
+    } else {
+        return InterleavedAddrGen<DRAM>{base_addr, page_size};
+    }
+}
+template <bool DRAM, bool is_size_pow2>
+FORCE_INLINE auto get_interleaved_addr_gen(uint32_t base_addr, uint32_t page_size, uint32_t log2_page_size) {
+    if constexpr (is_size_pow2) {
+        return InterleavedPow2AddrGen<DRAM>{base_addr, log2_page_size};
+    } else {
+        return InterleavedAddrGen<DRAM>{base_addr, page_size};
+    }
+}
+template <bool DRAM, bool is_size_pow2>
+FORCE_INLINE auto get_interleaved_addr_gen(uint32_t base_addr, uint32_t size) {
+    if constexpr (is_size_pow2) {
+        return InterleavedPow2AddrGen<DRAM>{base_addr, size};
+    } else {
+        return InterleavedAddrGen<DRAM>{base_addr, size};
+    }
+}
 
 namespace tensim {
 template <typename G>

@@ -39,7 +39,14 @@ void kernel_main() {
         w[6] = scratch.get_local_size_bytes();
         // The free-function address forms agree with the accessor's and get_noc_addr's.
         uint32_t wrong = 0;
-        for (uint32_t t = first; t < first + n; t++) wrong += get_dram_noc_addr(t, out.get_entry_size(), c_addr) != c.get_noc_addr(t);
+        const auto g_ct = get_interleaved_addr_gen<true, 2048>(c_addr);
+        const auto g_log2 = get_interleaved_addr_gen<true, true>(c_addr, 11);
+        const auto g_plain = get_interleaved_addr_gen<true, false>(c_addr, out.get_entry_size());
+        for (uint32_t t = first; t < first + n; t++) {
+            const uint64_t want = c.get_noc_addr(t);
+            wrong += get_dram_noc_addr(t, out.get_entry_size(), c_addr) != want;
+            wrong += (g_ct.get_noc_addr(t) != want) + (g_log2.get_noc_addr(t) != want) + (g_plain.get_noc_addr(t) != want);
+        }
         wrong += get_noc_addr_helper(NOC_XY_ENCODING(my_x[noc_index], my_y[noc_index]), 0x1230) != get_noc_addr(0x1230);
         w[7] = wrong;
     }
