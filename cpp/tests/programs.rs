@@ -325,8 +325,8 @@ fn a_cpp_run_is_checked_on_the_router_model_inside_its_l1_windows() {
 /// PageView, state-based and transaction-id reads, posted writes on a chosen VC from a DataflowBuffer, a page
 /// write at a byte offset; program_reuse: one program run three times on an IDevice with its globally
 /// allocated circular buffers moved between sharded buffers, its args changed in place, a kernel from a
-/// string, slow-dispatch and command-queue calls, a buffer freed and replaced; sfpu_ops: 29 SFPU operations
-/// of today's compute API against their definitions) pass their own checks on both chips. The stencil
+/// string, slow-dispatch and command-queue calls, a buffer freed and replaced; sfpu_ops: 33 operations of
+/// today's compute API — SFPU, row broadcasts, partial reloads, pack_untilize_dest — against their definitions) pass their own checks on both chips. The stencil
 /// stalls a trace of packets (14 in 96,149 cycles on Wormhole), too few for the router-level check.
 #[test]
 fn programs_written_against_todays_api_pass_their_checks() {

@@ -171,10 +171,14 @@ pub(super) extern "C-unwind" fn compute(op: u32, a: u32, b: u32, c3: u32, d4: u3
         39 => match a {
             0 => c.pack_untilize_init(b, d4),
             1 => c.pack_untilize_block(b, c3, d4, e5 & 0xffff, e5 >> 16, f6),
+            3 => c.pack_untilize_dest_init(d4),
+            // c3: block_rt_dim; e5: block_ct | full_ct << 16; f6: block_c_index | DST tile offset << 16.
+            4 => c.pack_untilize_dest(d4, c3, e5 & 0xffff, e5 >> 16, f6 & 0xffff, f6 >> 16),
             _ => c.pack_untilize_uninit(d4),
         },
         40 => c.unary_bcast(bcast(a), b, c3, d4),
         41 => c.set_fp32_dest_acc(a != 0),
+        42 => c.reconfig_data_format_srcb(a),
         _ => abort(format!("unknown compute operation {op}: the kernel was built against other tensim headers")),
     })
 }

@@ -301,6 +301,19 @@ impl Compute<'_> {
         self.set_config(FpuConfig::Untilize);
     }
 
+    /// `pack_untilize_dest_init(ocb)`: the packer writes row-major from DST.
+    pub fn pack_untilize_dest_init(&mut self, ocb: impl CbId) {
+        self.configure_formats("pack_untilize_dest_init", None, None, Some(ocb.cb_index()));
+        self.ctx.spend(self.cost().init());
+    }
+
+    /// `reconfig_data_format_srcb(new)`.
+    pub fn reconfig_data_format_srcb(&mut self, b: impl CbId) {
+        self.formats.unpack[1] = self.cb_format(b.cb_index());
+        self.formats.unpack_by = "reconfig_data_format_srcb";
+        self.ctx.spend(self.cost().init());
+    }
+
     /// `pack_untilize_uninit(ocb)`.
     pub fn pack_untilize_uninit(&mut self, _ocb: impl CbId) {
         self.ctx.spend(self.cost().init());

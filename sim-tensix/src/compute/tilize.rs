@@ -99,12 +99,18 @@ impl Compute<'_> {
     /// PACK: write DST tile 0 as 32 row-major rows into `ocb` at column block `col` of a `width_tiles`-wide
     /// row-major region, and at row block `row_block`.
     pub(super) fn pack_row_major(&mut self, api: &str, ocb: u32, width_tiles: u32, col: u32, row_block: u32) {
+        self.pack_row_major_from(api, 0, ocb, width_tiles, col, row_block);
+    }
+
+    /// As `pack_row_major`, from DST tile `dst` of the pack section.
+    fn pack_row_major_from(&mut self, api: &str, dst: u32, ocb: u32, width_tiles: u32, col: u32, row_block: u32) {
+        self.dst_check(api, dst);
         let cbi = self.ctx.cb_index(api, ocb);
         self.ctx.cb_checked(api, cbi, 0);
         self.ctx.spend(self.cost().pack(2048));
         self.ctx.sync_local();
         let risc = self.risc();
-        let slot = self.settings.slot(self.pack_section, 0);
+        let slot = self.settings.slot(self.pack_section, dst);
         let core = self.ctx.k.core;
         let r: Result<(), String> = {
             let mut h = self.ctx.host.borrow_mut();
@@ -197,6 +203,32 @@ impl Compute<'_> {
                     self.pack_row_major(api, ocb.cb_index(), full_ct_dim, block_c_index * block_ct_dim + c, r);
                     self.pack_release();
                 }
+            }
+        }
+    }
+
+    /// `pack_untilize_dest<block_ct_dim, full_ct_dim>(ocb, block_rt_dim, block_c_index, …, tile_dst_offset)`
+    /// (PACK, between `tile_regs_wait` and `tile_regs_release`): a `block_rt_dim × block_ct_dim` block of tiles
+    /// already in DST — tile `r · block_ct_dim + c`, counted from `tile_dst_offset` — written row-major into
+    /// `ocb`, whose rows are `full_ct_dim` tiles wide, at column block `block_c_index`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn pack_untilize_dest(
+        &mut self,
+        ocb: impl CbId,
+        block_rt_dim: u32,
+        block_ct_dim: u32,
+        full_ct_dim: u32,
+        block_c_index: u32,
+        tile_dst_offset: u32,
+    ) {
+        let api = "pack_untilize_dest";
+        if self.role != ComputeRole::Pack {
+            return;
+        }
+        for r in 0..block_rt_dim {
+            for c in 0..block_ct_dim {
+                let dst = tile_dst_offset + r * block_ct_dim + c;
+                self.pack_row_major_from(api, dst, ocb.cb_index(), full_ct_dim, block_c_index * block_ct_dim + c, r);
             }
         }
     }

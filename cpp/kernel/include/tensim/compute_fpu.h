@@ -96,8 +96,27 @@ ALWI void matmul_block(uint32_t in0_cb_id, uint32_t in1_cb_id, uint32_t in0_tile
 ALWI void copy_tile_to_dst_init_short_with_dt(uint32_t old_cbid, uint32_t new_cbid, uint32_t transpose = 0) {
     compute(tensim::OP_COPY_INIT_WITH_DT, old_cbid, new_cbid, transpose);
 }
-ALWI void reconfig_data_format_srca(uint32_t srca_new) { compute(tensim::OP_RECONFIG_SRCA, srca_new); }
-ALWI void reconfig_data_format_srca(uint32_t, uint32_t srca_new) { compute(tensim::OP_RECONFIG_SRCA, srca_new); }
+template <bool to_from_int8 = false>
+ALWI void reconfig_data_format_srca(uint32_t srca_new) {
+    compute(tensim::OP_RECONFIG_SRCA, srca_new);
+}
+template <bool to_from_int8 = false>
+ALWI void reconfig_data_format_srca(uint32_t, uint32_t srca_new) {
+    compute(tensim::OP_RECONFIG_SRCA, srca_new);
+}
+template <bool to_from_int8 = false>
+ALWI void reconfig_data_format_srcb(uint32_t srcb_new) {
+    compute(tensim::OP_RECONFIG_SRCB, srcb_new);
+}
+template <bool to_from_int8 = false>
+ALWI void reconfig_data_format_srcb(uint32_t, uint32_t srcb_new) {
+    compute(tensim::OP_RECONFIG_SRCB, srcb_new);
+}
+// ntiles consecutive copies into DST (matmul kernels reload their partials with it).
+ALWI void copy_block_matmul_partials(uint32_t in_cb_id, uint32_t start_in_tile_index, uint32_t start_dst_tile_index,
+                                     uint32_t ntiles) {
+    for (uint32_t i = 0; i < ntiles; i++) copy_tile(in_cb_id, start_in_tile_index + i, start_dst_tile_index + i);
+}
 ALWI void pack_reconfig_l1_acc(uint32_t l1_acc_en) { compute(tensim::OP_PACK_L1_ACC, l1_acc_en); }
 
 // DST reuse: DST[idst] = DST[idst] op tile (DEST_TO_SRCA) or tile op DST[idst] (DEST_TO_SRCB).
@@ -147,4 +166,27 @@ ALWI void pack_untilize_block(uint32_t icb, uint32_t block_rt_dim, uint32_t ocb,
     compute(tensim::OP_PACK_UNTILIZE, 1, icb, block_rt_dim, ocb, block_ct_dim | (full_ct_dim << 16), block_c_index);
 }
 ALWI void pack_untilize_uninit(uint32_t ocb) { compute(tensim::OP_PACK_UNTILIZE, 2, 0, 0, ocb); }
+// From DST: the tiles a MATH operation left there, packed row-major (between tile_regs_wait and
+// tile_regs_release). Tiny tiles (face_r_dim != 16, num_faces != 4) and the narrow/dense row forms are not
+// modelled.
+template <uint32_t block_ct_dim = 8, uint32_t full_ct_dim = block_ct_dim, bool narrow_row = false,
+          std::uint32_t row_num_datums = 32, bool dense = false>
+ALWI void pack_untilize_dest_init(uint32_t ocb, uint32_t face_r_dim = 16, uint32_t num_faces = 4) {
+    static_assert(!narrow_row && row_num_datums == 32 && !dense,
+                  "tensim: not modelled: pack_untilize_dest with narrow or dense rows");
+    if (face_r_dim != 16 || num_faces != 4) tensim::fail("pack_untilize_dest_init: not modelled: tiny tiles (face_r_dim, num_faces)");
+    compute(tensim::OP_PACK_UNTILIZE, 3, 0, 0, ocb);
+}
+template <uint32_t block_ct_dim = 8, uint32_t full_ct_dim = block_ct_dim, bool narrow_row = false,
+          std::uint32_t row_num_datums = 32, bool dense = false>
+ALWI void pack_untilize_dest(uint32_t ocb, uint32_t block_rt_dim = 1, uint32_t block_c_index = 0, uint32_t face_r_dim = 16,
+                             uint32_t num_faces = 4, uint32_t tile_dst_rt_offset = 0) {
+    static_assert(block_ct_dim < 65536 && full_ct_dim < 65536, "tensim: block widths below 65536 tiles");
+    static_assert(!narrow_row && row_num_datums == 32 && !dense,
+                  "tensim: not modelled: pack_untilize_dest with narrow or dense rows");
+    if (face_r_dim != 16 || num_faces != 4) tensim::fail("pack_untilize_dest: not modelled: tiny tiles (face_r_dim, num_faces)");
+    if (block_c_index > 0xFFFF || tile_dst_rt_offset > 0xFFFF) tensim::fail("pack_untilize_dest: an index of 65536 or more");
+    compute(tensim::OP_PACK_UNTILIZE, 4, 0, block_rt_dim, ocb, block_ct_dim | (full_ct_dim << 16),
+            block_c_index | (tile_dst_rt_offset << 16));
+}
 }  // namespace ckernel

@@ -41,9 +41,11 @@ enum ComputeOp : uint32_t {
     OP_DEST_REUSE,              // kind | reuse << 8, cb, tile, dst
     OP_TILIZE,                  // 0 init / 1 block / 2 uninit, icb, block, ocb, in tile, out tile
     OP_UNTILIZE,                // 0 init / 1 block / 2 uninit, icb, full_ct_dim, ocb
-    OP_PACK_UNTILIZE,           // 0 init / 1 block / 2 uninit, icb, block_rt_dim, ocb, block_ct | full_ct << 16, c index
+    OP_PACK_UNTILIZE,           // 0 init / 1 block / 2 uninit / 3 dest init / 4 dest block, icb, block_rt_dim, ocb,
+                                // block_ct | full_ct << 16, c index (| DST tile offset << 16 for 4)
     OP_UNARY_BCAST,             // bcast, icb, tile, dst
     OP_FP32_DEST_ACC,           // enable
+    OP_RECONFIG_SRCB,           // srcb
 };
 // Unary SFPU operations (OP_SFPU_INIT / OP_SFPU).
 enum SfpuOp : uint32_t {

@@ -86,5 +86,24 @@ void kernel_main() {
     // FPU broadcasts of one row of y (tile 1), straight from the CB into DST 0.
     fpu([] { add_bcast_rows_init(cb_in, cb_in); add_tiles_bcast_rows(cb_in, cb_in, 0, 1, 0, 5); });
     fpu([] { bcast_init<ELWMUL, BroadcastType::ROW>(cb_in, cb_in); any_tiles_bcast<ELWMUL, BroadcastType::ROW>(cb_in, cb_in, 0, 1, 0, 31); });
+    fpu([] {
+        copy_tile_to_dst_init_short(cb_in);
+        reconfig_data_format_srcb<false>(cb_in, cb_in);
+        copy_block_matmul_partials(cb_in, 0, 0, 2);
+        add_binary_tile_init();
+        add_binary_tile(0, 1, 0);
+    });
+    // x into DST, then packed row-major straight from DST.
+    tile_regs_acquire();
+    copy_tile_to_dst_init_short(cb_in);
+    copy_tile(cb_in, 0, 0);
+    tile_regs_commit();
+    cb_reserve_back(cb_out, 1);
+    pack_untilize_dest_init<1>(cb_out);
+    tile_regs_wait();
+    pack_untilize_dest<1>(cb_out);
+    tile_regs_release();
+    pack_untilize_uninit(cb_out);
+    cb_push_back(cb_out, 1);
     cb_pop_front(cb_in, 2);
 }
