@@ -503,13 +503,18 @@ extern "C" fn create_cb(
     })
 }
 
+/// The circular buffer `cb` of program `prog`.
+fn cb_handle(s: &Session, prog: u32, cb: u32) -> Result<sim_device::program::CbHandle, String> {
+    s.cbs
+        .get(prog as usize)
+        .and_then(|c| c.get(cb as usize))
+        .copied()
+        .ok_or_else(|| format!("circular buffer handle {cb} does not exist in program {prog}"))
+}
+
 extern "C" fn update_cb(prog: u32, cb: u32, total: u32, buffer: i64) -> i32 {
     on_session(|s| {
-        let h = *s
-            .cbs
-            .get(prog as usize)
-            .and_then(|c| c.get(cb as usize))
-            .ok_or_else(|| format!("circular buffer handle {cb} does not exist in program {prog}"))?;
+        let h = cb_handle(s, prog, cb)?;
         let b = cb_buffer(s, buffer)?;
         let cfg = s.program(prog)?.circular_buffer_config_mut(h).map_err(|e| e.to_string())?;
         if total != 0 {
@@ -530,11 +535,7 @@ extern "C" fn update_cb(prog: u32, cb: u32, total: u32, buffer: i64) -> i32 {
 
 extern "C" fn update_cb_page_size(prog: u32, cb: u32, index: u32, page_size: u32) -> i32 {
     on_session(|s| {
-        let h = *s
-            .cbs
-            .get(prog as usize)
-            .and_then(|c| c.get(cb as usize))
-            .ok_or_else(|| format!("circular buffer handle {cb} does not exist in program {prog}"))?;
+        let h = cb_handle(s, prog, cb)?;
         let cfg = s.program(prog)?.circular_buffer_config_mut(h).map_err(|e| e.to_string())?;
         if !cfg.formats.iter().any(|&(i, _)| i == index) {
             let have: Vec<String> = cfg.formats.iter().map(|(i, _)| i.to_string()).collect();

@@ -280,10 +280,10 @@ pub fn transpose(dst: &mut Tile, a: &Tile) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn tile(f: impl Fn(usize, usize) -> f32) -> Box<Tile> {
+    pub(in crate::hw::compute) fn tile(f: impl Fn(usize, usize) -> f32) -> Box<Tile> {
         let mut t = Box::new([0f32; 1024]);
         for i in 0..32 {
             for j in 0..32 {

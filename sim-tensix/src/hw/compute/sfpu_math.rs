@@ -308,17 +308,8 @@ pub fn sfpu_binary(out: &mut Tile, a: &Tile, b: &Tile, op: SfpuBinary, fp32_dest
 
 #[cfg(test)]
 mod tests {
+    use super::super::math::tests::tile;
     use super::*;
-
-    fn tile(f: impl Fn(usize, usize) -> f32) -> Box<Tile> {
-        let mut t = Box::new([0f32; 1024]);
-        for i in 0..32 {
-            for j in 0..32 {
-                t[i * 32 + j] = f(i, j);
-            }
-        }
-        t
-    }
 
     #[test]
     fn sfpu_functions_and_approximations() {

@@ -18,22 +18,7 @@
 namespace {
 constexpr auto cb_in = tt::CBIndex::c_0, cb_out = tt::CBIndex::c_16;
 
-// DST 0 = x (and DST 1 = y with `two`), `op` on it, packed out.
-template <typename F>
-void one(bool two, F op) {
-    tile_regs_acquire();
-    copy_tile_to_dst_init_short(cb_in);
-    copy_tile(cb_in, 0, 0);
-    if (two) copy_tile(cb_in, 1, 1);
-    op();
-    tile_regs_commit();
-    cb_reserve_back(cb_out, 1);
-    tile_regs_wait();
-    pack_tile(0, cb_out);
-    tile_regs_release();
-    cb_push_back(cb_out, 1);
-}
-// An FPU operation writing DST 0, packed out.
+// An operation writing DST 0, packed out.
 template <typename F>
 void fpu(F op) {
     tile_regs_acquire();
@@ -44,6 +29,17 @@ void fpu(F op) {
     pack_tile(0, cb_out);
     tile_regs_release();
     cb_push_back(cb_out, 1);
+}
+
+// DST 0 = x (and DST 1 = y with `two`), then `op` on it, packed out.
+template <typename F>
+void one(bool two, F op) {
+    fpu([&] {
+        copy_tile_to_dst_init_short(cb_in);
+        copy_tile(cb_in, 0, 0);
+        if (two) copy_tile(cb_in, 1, 1);
+        op();
+    });
 }
 }  // namespace
 
