@@ -100,8 +100,7 @@ fn a_posted_inline_write_is_not_waited_for_by_the_write_barrier() {
             *s.lock().unwrap() = d.cycle() - t0;
         })
         .unwrap();
-        let v = *seen.lock().unwrap();
-        v
+        *seen.lock().unwrap()
     };
     let (posted, acked) = (at(true), at(false));
     assert!(posted + 20 < acked, "posted {posted} cycles, non-posted {acked}: the barrier waits for the ack");
