@@ -336,15 +336,31 @@ extern "C" fn read_buffer(buf: u32, dst: *mut c_void, bytes: u64) -> i32 {
     })
 }
 
-extern "C" fn l1(dev: u32, x: u32, y: u32, addr: u32, data: *mut c_void, bytes: u64, write: u32) -> i32 {
+/// `flags`: bit 0 write (else read); bit 1 an Ethernet core (logical (0, channel)), else a worker core; bit 2
+/// a DRAM channel (`x`), not a core.
+extern "C" fn l1(dev: u32, x: u32, y: u32, addr: u32, data: *mut c_void, bytes: u64, flags: u32) -> i32 {
     on_session(|s| {
         let d = s.device(dev)?;
-        let core = CoreCoord::new(x, y);
-        if write != 0 {
+        let (write, eth, dram) = (flags & 1 != 0, flags & 2 != 0, flags & 4 != 0);
+        if eth && x != 0 {
+            return Err(format!("an Ethernet core is logical (0, channel); ({x},{y}) is not one"));
+        }
+        if write {
             let v = read_slice(data.cast::<u8>().cast_const(), bytes as usize);
-            d.write_to_device_l1(core, addr, v).map_err(|e| e.to_string())
+            match (dram, eth) {
+                (true, _) => d.write_to_device_dram_channel(x, addr, v),
+                (false, true) => d.write_to_eth_l1(y, addr, v),
+                (false, false) => d.write_to_device_l1(CoreCoord::new(x, y), addr, v),
+            }
+            .map_err(|e| e.to_string())
         } else {
-            let v: Vec<u8> = d.read_from_device_l1(core, addr, bytes as usize).map_err(|e| e.to_string())?;
+            let n = bytes as usize;
+            let v: Vec<u8> = match (dram, eth) {
+                (true, _) => d.read_from_device_dram_channel(x, addr, n),
+                (false, true) => d.read_from_eth_l1(y, addr, n),
+                (false, false) => d.read_from_device_l1(CoreCoord::new(x, y), addr, n),
+            }
+            .map_err(|e| e.to_string())?;
             write_slice(data.cast::<u8>(), &v);
             Ok(())
         }

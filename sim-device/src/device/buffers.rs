@@ -412,6 +412,51 @@ impl Device {
         Ok(from_bytes(&bytes))
     }
 
+    /// The DRAM channel `channel`, checked to hold `len` bytes at `addr`.
+    fn dram_channel_range(&self, channel: u32, addr: u32, len: u64, what: &str) -> Result<usize, DeviceError> {
+        let n = self.dram.num_channels();
+        if channel as usize >= n {
+            return Err(DeviceError::api(format!(
+                "{what}: DRAM channel {channel} does not exist: this chip has channels 0..{n}"
+            )));
+        }
+        let c = self.dram.channel(channel as usize);
+        if !c.contains(addr as u64, len) {
+            return Err(DeviceError::api(format!(
+                "{what}: {len} bytes at {addr:#x} run past the end of DRAM channel {channel} ({:#x} bytes)",
+                c.size()
+            )));
+        }
+        Ok(channel as usize)
+    }
+
+    /// `WriteToDeviceDRAMChannel(device, channel, addr, data)`: raw bytes into a DRAM channel's address space.
+    pub fn write_to_device_dram_channel<T: HostData>(
+        &mut self,
+        channel: u32,
+        addr: u32,
+        data: &[T],
+    ) -> Result<(), DeviceError> {
+        let bytes = to_bytes(data);
+        let c = self.dram_channel_range(channel, addr, bytes.len() as u64, "WriteToDeviceDRAMChannel")?;
+        self.dram.channel_mut(c).write(addr as u64, &bytes);
+        Ok(())
+    }
+
+    /// `ReadFromDeviceDRAMChannel(device, channel, addr, size)`.
+    pub fn read_from_device_dram_channel<T: HostData>(
+        &self,
+        channel: u32,
+        addr: u32,
+        count: usize,
+    ) -> Result<Vec<T>, DeviceError> {
+        let len = (count * T::SIZE) as u64;
+        let c = self.dram_channel_range(channel, addr, len, "ReadFromDeviceDRAMChannel")?;
+        let mut bytes = vec![0u8; len as usize];
+        self.dram.channel(c).read(addr as u64, &mut bytes);
+        Ok(from_bytes(&bytes))
+    }
+
     fn eth_index(&self, channel: u32, what: &str) -> Result<usize, DeviceError> {
         if channel as usize >= self.eth_l1.len() {
             return Err(DeviceError::api(format!(

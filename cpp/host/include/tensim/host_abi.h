@@ -49,7 +49,8 @@ struct tensim_host_api {
     int32_t (*write_buffer)(uint32_t buf, const void* src, uint64_t bytes);
     int32_t (*read_buffer)(uint32_t buf, void* dst, uint64_t bytes);
     // Raw L1 of a logical core (write != 0: from data into L1).
-    int32_t (*l1)(uint32_t dev, uint32_t x, uint32_t y, uint32_t addr, void* data, uint64_t bytes, uint32_t write);
+    // flags: bit 0 write (else read), bit 1 an Ethernet core (logical (0, channel)), bit 2 DRAM channel x.
+    int32_t (*l1)(uint32_t dev, uint32_t x, uint32_t y, uint32_t addr, void* data, uint64_t bytes, uint32_t flags);
     int32_t (*create_program)(uint32_t* prog);
     int32_t (*free_program)(uint32_t prog);
     int32_t (*create_kernel)(uint32_t prog, const char* path, const char* source, const uint32_t* ranges,

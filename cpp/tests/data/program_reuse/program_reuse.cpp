@@ -3,9 +3,11 @@
 // its common runtime args changed in place (GetCommonRuntimeArgs), a reader kernel given as a string
 // (CreateKernelFromString), the slow-dispatch calls (detail::WriteToBuffer / LaunchProgram / ReadFromBuffer)
 // beside the command-queue ones, a buffer deallocated and replaced between runs, and a circular buffer's page
-// and total sizes updated between runs (UpdateCircularBufferPageSize / UpdateCircularBufferTotalSize).
+// and total sizes updated between runs (UpdateCircularBufferPageSize / UpdateCircularBufferTotalSize); then
+// raw DRAM channel and Ethernet L1 reads and writes (detail::*DeviceDRAMChannel, *DeviceL1 with CoreType::ETH).
 #include <cmath>
 #include <cstdint>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
@@ -191,6 +193,37 @@ void kernel_main() {
     }
     bad += bad3;
     bad += probed(3, 512, 8);
+    // Raw memory: a DRAM channel's address space, and an Ethernet core's L1 (which is not worker (0, 0)'s).
+    std::vector<uint32_t> words(64), back;
+    std::iota(words.begin(), words.end(), 0xD0000000u);
+    detail::WriteToDeviceDRAMChannel(device, 1, 0x30000000, words);
+    detail::ReadFromDeviceDRAMChannel(device, 1, 0x30000000, 256, back);
+    if (back != words) {
+        fmt::print(stderr, "DRAM channel 1 did not read back what was written\n");
+        bad++;
+    }
+    std::vector<uint32_t> worker_before, worker_after, eth_back;
+    detail::ReadFromDeviceL1(device, CoreCoord{0, 0}, 0x10000, 256, worker_before);
+    detail::WriteToDeviceL1(device, CoreCoord{0, 0}, 0x10000, words, CoreType::ETH);
+    detail::ReadFromDeviceL1(device, CoreCoord{0, 0}, 0x10000, 256, eth_back, CoreType::ETH);
+    detail::ReadFromDeviceL1(device, CoreCoord{0, 0}, 0x10000, 256, worker_after);
+    if (eth_back != words || worker_after != worker_before) {
+        fmt::print(stderr, "Ethernet L1: read back {}, worker L1 {}\n", eth_back == words ? "right" : "wrong",
+                   worker_after == worker_before ? "untouched" : "changed");
+        bad++;
+    }
+    for (int channel : {-1, 1000}) {
+        try {
+            detail::WriteToDeviceDRAMChannel(device, channel, 0, words);
+            fmt::print(stderr, "DRAM channel {} was accepted\n", channel);
+            bad++;
+        } catch (const std::exception& e) {
+            if (std::string(e.what()).find("DRAM channel") == std::string::npos) {
+                fmt::print(stderr, "unexpected error: {}\n", e.what());
+                bad++;
+            }
+        }
+    }
     CloseDevice(device);
     if (bad) TT_THROW("Test Failed: {} mismatches", bad);
     fmt::print("Test Passed\n");

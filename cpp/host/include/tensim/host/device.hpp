@@ -837,17 +837,39 @@ void ReadFromBuffer(const std::shared_ptr<Buffer>& buffer, std::vector<T>& dst) 
 inline void LaunchProgram(IDevice* device, Program& program, bool = true) { run(device, program); }
 inline void LaunchProgram(IDevice* device, std::shared_ptr<Program> program, bool = true) { run(device, *program); }
 inline bool CompileProgram(IDevice*, Program&, bool = false) { return true; }
+// A worker core's L1 (logical coordinates), an Ethernet core's (CoreType::ETH: logical (0, channel)), or a
+// DRAM channel's address space.
+inline uint32_t l1_flags(bool write, CoreType t) {
+    const bool eth = t == CoreType::ETH || t == CoreType::ACTIVE_ETH || t == CoreType::IDLE_ETH;
+    if (t != CoreType::WORKER && !eth)
+        TT_THROW("WriteToDeviceL1/ReadFromDeviceL1: core type {} is not modelled (worker and Ethernet cores are)", static_cast<int>(t));
+    return (write ? 1u : 0u) | (eth ? 2u : 0u);
+}
 inline bool WriteToDeviceL1(IDevice* device, const CoreCoord& core, uint32_t address, std::vector<uint32_t>& data,
-                            CoreType = CoreType::WORKER) {
+                            CoreType core_type = CoreType::WORKER) {
     tensim::check(tensim::api().l1(device->handle_, static_cast<uint32_t>(core.x), static_cast<uint32_t>(core.y), address,
-                                   data.data(), data.size() * 4, 1));
+                                   data.data(), data.size() * 4, l1_flags(true, core_type)));
     return true;
 }
 inline bool ReadFromDeviceL1(IDevice* device, const CoreCoord& core, uint32_t address, uint32_t size,
-                             std::vector<uint32_t>& data, CoreType = CoreType::WORKER) {
+                             std::vector<uint32_t>& data, CoreType core_type = CoreType::WORKER) {
     data.resize((size + 3) / 4);
     tensim::check(tensim::api().l1(device->handle_, static_cast<uint32_t>(core.x), static_cast<uint32_t>(core.y), address,
-                                   data.data(), size, 0));
+                                   data.data(), size, l1_flags(false, core_type)));
+    return true;
+}
+inline bool WriteToDeviceDRAMChannel(IDevice* device, int dram_channel, uint32_t address, std::vector<uint32_t>& host_buffer) {
+    if (dram_channel < 0) TT_THROW("WriteToDeviceDRAMChannel: DRAM channel {} is negative", dram_channel);
+    tensim::check(tensim::api().l1(device->handle_, static_cast<uint32_t>(dram_channel), 0, address, host_buffer.data(),
+                                   host_buffer.size() * 4, 1 | 4));
+    return true;
+}
+inline bool ReadFromDeviceDRAMChannel(IDevice* device, int dram_channel, uint32_t address, uint32_t size,
+                                      std::vector<uint32_t>& host_buffer) {
+    if (dram_channel < 0) TT_THROW("ReadFromDeviceDRAMChannel: DRAM channel {} is negative", dram_channel);
+    host_buffer.resize((size + 3) / 4);
+    tensim::check(tensim::api().l1(device->handle_, static_cast<uint32_t>(dram_channel), 0, address, host_buffer.data(),
+                                   size, 4));
     return true;
 }
 inline uint32_t TileSize(const tt::DataFormat& f) { return tt::tile_size(f); }
