@@ -84,7 +84,7 @@ pub(super) extern "C-unwind" fn read(src: u64, dst: u32, size: u32, n: u32) {
 pub(super) extern "C-unwind" fn write(src: u32, dst: u64, size: u32, n: u32, posted: u32) {
     ffi::dataflow("noc_async_write", |d| {
         if posted != 0 {
-            d.noc_async_write_posted(src, dst, size)
+            d.noc_async_write_posted_on(src, dst, size, noc(n))
         } else if noc(n) == d.noc_index() {
             d.noc_async_write(src, dst, size)
         } else {
@@ -100,7 +100,7 @@ pub(super) extern "C-unwind" fn write_vc(src: u32, dst: u64, size: u32, n: u32, 
     }
     ffi::dataflow("noc_async_write", |d| {
         if posted != 0 {
-            d.noc_async_write_posted(src, dst, size)
+            d.noc_async_write_posted_on(src, dst, size, noc(n))
         } else {
             d.noc_async_write_on_vc(src, dst, size, noc(n), vc.min(255) as u8)
         }
@@ -117,10 +117,10 @@ pub(super) extern "C-unwind" fn read_page(
     id: u32,
     l1: u32,
     off: u32,
-    _noc: u32,
+    n: u32,
 ) {
     ffi::dataflow("noc_async_read_page", |d| {
-        with_gen!(gen_, dram, base, page, fmt, |g| d.noc_async_read_page(id, &g, l1, off))
+        with_gen!(gen_, dram, base, page, fmt, |g| d.noc_async_read_page_on(id, &g, l1, off, noc(n)))
     })
 }
 
@@ -136,10 +136,10 @@ pub(super) extern "C-unwind" fn write_page(
     size: u32,
     flags: u32,
 ) {
-    // flags: posted in bit 1, the byte offset from bit 8 (the NoC in bit 0: the kernel's own).
-    let (posted, off) = (flags & 2 != 0, flags >> 8);
+    // flags: the NoC in bit 0, posted in bit 1, the byte offset from bit 8.
+    let (posted, off, n) = (flags & 2 != 0, flags >> 8, noc(flags & 1));
     ffi::dataflow("noc_async_write_page", |d| {
-        with_gen!(gen_, dram, base, page, fmt, |g| d.noc_async_write_page_posted_if(id, &g, l1, size, off, posted))
+        with_gen!(gen_, dram, base, page, fmt, |g| d.noc_async_write_page_with(id, &g, l1, size, off, posted, n))
     })
 }
 
@@ -248,14 +248,14 @@ pub(super) extern "C-unwind" fn ta_noc_addr(
     })
 }
 
-pub(super) extern "C-unwind" fn ta_read(desc: u32, base: u32, page: u32, id: u32, l1: u32, off: u32, _noc: u32) {
+pub(super) extern "C-unwind" fn ta_read(desc: u32, base: u32, page: u32, id: u32, l1: u32, off: u32, n: u32) {
     ffi::dataflow("noc_async_read_page", |d| {
         let a = accessor(d, desc, base, page);
-        d.noc_async_read_page(id, &a, l1, off)
+        d.noc_async_read_page_on(id, &a, l1, off, noc(n))
     })
 }
 
-/// `noc_offset`: the NoC in the low byte, the byte offset into the page above it.
+/// `noc_offset`: the NoC in bit 0, the byte offset into the page from bit 8.
 pub(super) extern "C-unwind" fn ta_write(
     desc: u32,
     base: u32,
@@ -267,7 +267,7 @@ pub(super) extern "C-unwind" fn ta_write(
 ) {
     ffi::dataflow("noc_async_write_page", |d| {
         let a = accessor(d, desc, base, page);
-        d.noc_async_write_page_posted_if(id, &a, l1, size, noc_offset >> 8, noc_offset & 2 != 0)
+        d.noc_async_write_page_with(id, &a, l1, size, noc_offset >> 8, false, noc(noc_offset & 1))
     })
 }
 

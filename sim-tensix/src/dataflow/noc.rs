@@ -128,8 +128,21 @@ impl Dataflow<'_> {
 
     /// `noc_async_read_page(id, addr_gen, dst_l1, offset)`.
     pub fn noc_async_read_page<G: AddrGen>(&mut self, id: u32, addrgen: &G, dst_local_l1_addr: u32, offset: u32) {
-        let src = self.get_noc_addr_page(id, addrgen, offset);
         let noc = self.ctx.k.noc;
+        self.noc_async_read_page_on(id, addrgen, dst_local_l1_addr, offset, noc);
+    }
+
+    /// `noc_async_read_page(id, addr_gen, dst_l1, offset, noc)`: on the given NoC (its read barrier waits
+    /// for it).
+    pub fn noc_async_read_page_on<G: AddrGen>(
+        &mut self,
+        id: u32,
+        addrgen: &G,
+        dst_local_l1_addr: u32,
+        offset: u32,
+        noc: NocId,
+    ) {
+        let src = self.get_noc_addr_page(id, addrgen, offset);
         self.read_on("noc_async_read_page", src, dst_local_l1_addr, addrgen.page_size(), noc, false);
     }
 
@@ -179,6 +192,11 @@ impl Dataflow<'_> {
     /// `noc_async_write<…, posted = true>`: not acknowledged.
     pub fn noc_async_write_posted(&mut self, src_local_l1_addr: u32, dst_noc_addr: u64, size: u32) {
         let noc = self.ctx.k.noc;
+        self.noc_async_write_posted_on(src_local_l1_addr, dst_noc_addr, size, noc);
+    }
+
+    /// `noc_async_write<…, posted = true>(…, noc)`.
+    pub fn noc_async_write_posted_on(&mut self, src_local_l1_addr: u32, dst_noc_addr: u64, size: u32, noc: NocId) {
         self.write_on(
             "noc_async_write",
             src_local_l1_addr,
@@ -209,11 +227,14 @@ impl Dataflow<'_> {
         size: u32,
         offset: u32,
     ) {
-        self.noc_async_write_page_posted_if(id, addrgen, src_local_l1_addr, size, offset, false);
+        let noc = self.ctx.k.noc;
+        self.noc_async_write_page_with(id, addrgen, src_local_l1_addr, size, offset, false, noc);
     }
 
-    /// `noc_async_write_page<AddrGen, tracing, posted>(…)`: a posted write is not acknowledged.
-    pub fn noc_async_write_page_posted_if<G: AddrGen>(
+    /// `noc_async_write_page<AddrGen, tracing, posted>(…, noc)`: a posted write is not acknowledged; it goes
+    /// on the given NoC (whose barriers wait for it).
+    #[allow(clippy::too_many_arguments)]
+    pub fn noc_async_write_page_with<G: AddrGen>(
         &mut self,
         id: u32,
         addrgen: &G,
@@ -221,10 +242,10 @@ impl Dataflow<'_> {
         size: u32,
         offset: u32,
         posted: bool,
+        noc: NocId,
     ) {
         let dst = self.get_noc_addr_page(id, addrgen, offset);
         let size = if size == 0 { addrgen.page_size() } else { size };
-        let noc = self.ctx.k.noc;
         self.write_on(
             "noc_async_write_page",
             src_local_l1_addr,

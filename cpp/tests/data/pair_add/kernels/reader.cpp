@@ -1,5 +1,5 @@
 // pair_add reader: A through a type-erased accessor (even tiles) and state-based reads in four pieces (odd
-// tiles); B through a PageView with transaction id 3.
+// tiles); B through a PageView with transaction id 3, every third tile as a page read on the other NoC.
 #include <cstdint>
 #include <tuple>
 #include "api/dataflow/dataflow_api.h"
@@ -29,10 +29,17 @@ void kernel_main() {
             }
         }
         in_b.reserve_back(1);
-        noc.async_read<NocOptions::TXN_ID>(PageView(b), in_b, bytes, {.page_id = t}, {}, {.trid = 3});
         noc.async_read_barrier();
         in_a.push_back(1);
-        noc.async_read_barrier<NocOptions::TXN_ID>({.trid = 3});
+        if (t % 3 == 2) {
+            // A page read on the other NoC: only that NoC's barrier waits for it.
+            const uint8_t other = 1 - noc_index;
+            noc_async_read_page(t, b, in_b.get_write_ptr(), 0, other);
+            noc_async_read_barrier(other);
+        } else {
+            noc.async_read<NocOptions::TXN_ID>(PageView(b), in_b, bytes, {.page_id = t}, {}, {.trid = 3});
+            noc.async_read_barrier<NocOptions::TXN_ID>({.trid = 3});
+        }
         in_b.push_back(1);
     }
 }
