@@ -169,9 +169,13 @@ pub(super) extern "C-unwind" fn barrier(which: u32, n: u32) {
             0 => d.noc_async_read_barrier(),
             1 if other => d.noc_async_write_barrier_on(noc(n)),
             1 => d.noc_async_write_barrier(),
+            2 if other => d.noc_async_flush_or_barrier_on(0, noc(n)),
             2 => d.noc_async_writes_flushed(),
+            3 if other => d.noc_async_flush_or_barrier_on(1, noc(n)),
             3 => d.noc_async_posted_writes_flushed(),
+            4 if other => d.noc_async_flush_or_barrier_on(2, noc(n)),
             4 => d.noc_async_atomic_barrier(),
+            _ if other => d.noc_async_flush_or_barrier_on(3, noc(n)),
             _ => d.noc_async_full_barrier(),
         }
     })

@@ -387,4 +387,16 @@ impl Dataflow<'_> {
     pub fn noc_async_full_barrier(&mut self) {
         self.barrier_on(Barrier::Full, self.ctx.k.noc);
     }
+
+    /// `noc_async_writes_flushed(noc)`, `noc_async_posted_writes_flushed(noc)`, `noc_async_atomic_barrier(noc)`
+    /// and `noc_async_full_barrier(noc)` on a NoC other than the kernel's: `which` 0, 1, 2, 3.
+    pub fn noc_async_flush_or_barrier_on(&mut self, which: u32, noc: NocId) {
+        let b = match which {
+            0 => Barrier::WritesFlushed,
+            1 => Barrier::PostedWritesFlushed,
+            2 => Barrier::Atomics,
+            _ => Barrier::Full,
+        };
+        self.barrier_on(b, noc);
+    }
 }

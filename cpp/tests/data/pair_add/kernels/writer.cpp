@@ -1,4 +1,5 @@
-// pair_add writer: the sums out of a DataflowBuffer with posted writes on VC 2, then the core's counts.
+// pair_add writer: the sums out of a DataflowBuffer with posted writes on VC 2 (every third on the other NoC),
+// then the core's counts.
 #include <cstdint>
 #include "api/dataflow/dataflow_api.h"
 #include "api/dataflow/noc.h"
@@ -20,8 +21,15 @@ void kernel_main() {
     uint32_t written = 0;
     for (uint32_t t = first; t < first + n; t++) {
         out.wait_front(1);
-        noc.async_write<posted_vc>(out, c, out.get_entry_size(), {}, {.page_id = t}, {.vc = 2});
-        noc.async_writes_flushed<NocOptions::POSTED>();
+        if (t % 3 == 1) {
+            // A posted write on the other NoC, flushed there.
+            const Noc other(1 - noc_index);
+            other.async_write<NocOptions::POSTED>(out, c, out.get_entry_size(), {}, {.page_id = t});
+            other.async_writes_flushed<NocOptions::POSTED>();
+        } else {
+            noc.async_write<posted_vc>(out, c, out.get_entry_size(), {}, {.page_id = t}, {.vc = 2});
+            noc.async_writes_flushed<NocOptions::POSTED>();
+        }
         out.pop_front(1);
         written++;
     }
