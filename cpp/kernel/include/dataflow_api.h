@@ -366,7 +366,7 @@ FORCE_INLINE void noc_semaphore_set_multicast_loopback_src(uint32_t src_local_l1
 // An atomic increment on every core of a multicast rectangle (timed as one increment per destination).
 FORCE_INLINE void noc_semaphore_inc_multicast(uint64_t dst_noc_addr_multicast, uint32_t incr, uint32_t num_dests,
                                               uint8_t noc = noc_index) {
-    tensim::api->noc_state(12, dst_noc_addr_multicast, incr, num_dests, 0);
+    tensim::api->noc_state(12, dst_noc_addr_multicast, incr, num_dests, noc);
 }
 // Inline (register-sourced) writes of one 32-bit word; `be` enables bytes 0..3 of it. Two spellings: the 2024
 // one (template <bool write_to_stream_reg, bool posted>) and today's (template <InlineWriteDst, bool posted,

@@ -5,7 +5,7 @@ use super::{format, noc};
 use crate::ffi;
 use sim_core::fiber::abort;
 use sim_tensix::addrgen::ArgsLayout;
-use sim_tensix::{AtomicOpts, InterleavedAddrGen, InterleavedAddrGenFast, TensorAccessor};
+use sim_tensix::{AtomicOpts, InterleavedAddrGen, InterleavedAddrGenFast, McastReq, TensorAccessor};
 
 pub(super) extern "C-unwind" fn noc_addr_xy(x: u32, y: u32, addr: u32, _noc: u32) -> u64 {
     ffi::dataflow("get_noc_addr", |d| d.get_noc_addr(x, y, addr))
@@ -150,14 +150,11 @@ pub(super) extern "C-unwind" fn write_mcast(
     dests: u32,
     linked: u32,
     loopback: u32,
-    _noc: u32,
+    n: u32,
 ) {
     ffi::dataflow("noc_async_write_multicast", |d| {
-        if loopback != 0 {
-            d.noc_async_write_multicast_loopback_src(src, dst, size, dests, linked != 0)
-        } else {
-            d.noc_async_write_multicast(src, dst, size, dests, linked != 0)
-        }
+        let m = McastReq { num_dests: dests, loopback: loopback != 0, linked: linked != 0 };
+        d.noc_async_write_multicast_on(src, dst, size, m, noc(n))
     })
 }
 
@@ -199,17 +196,14 @@ pub(super) extern "C-unwind" fn sem_inc(addr: u64, incr: u32, flags: u32) {
     })
 }
 
-pub(super) extern "C-unwind" fn sem_set_remote(src: u32, dst: u64, _noc: u32) {
-    ffi::dataflow("noc_semaphore_set_remote", |d| d.noc_semaphore_set_remote(src, dst))
+pub(super) extern "C-unwind" fn sem_set_remote(src: u32, dst: u64, n: u32) {
+    ffi::dataflow("noc_semaphore_set_remote", |d| d.noc_semaphore_set_remote_on(src, dst, noc(n)))
 }
 
-pub(super) extern "C-unwind" fn sem_set_mcast(src: u32, dst: u64, dests: u32, linked: u32, loopback: u32, _noc: u32) {
+pub(super) extern "C-unwind" fn sem_set_mcast(src: u32, dst: u64, dests: u32, linked: u32, loopback: u32, n: u32) {
     ffi::dataflow("noc_semaphore_set_multicast", |d| {
-        if loopback != 0 {
-            d.noc_semaphore_set_multicast_loopback_src(src, dst, dests, linked != 0)
-        } else {
-            d.noc_semaphore_set_multicast(src, dst, dests, linked != 0)
-        }
+        let m = McastReq { num_dests: dests, loopback: loopback != 0, linked: linked != 0 };
+        d.noc_semaphore_set_multicast_on(src, dst, m, noc(n))
     })
 }
 
@@ -332,7 +326,8 @@ pub(super) extern "C-unwind" fn noc_state(op: u32, addr: u64, a: u32, b: u32, c:
         10 => d.noc_async_write_one_packet_with_trid_set_state(addr, a != 0),
         // addr: the size in the low word, the id in the high word.
         11 => d.noc_async_write_one_packet_with_trid_with_state(a, b, addr as u32, (addr >> 32) as u32),
-        12 => d.noc_semaphore_inc_multicast(addr, a, b),
+        // c: the NoC.
+        12 => d.noc_semaphore_inc_multicast_on(addr, a, b, noc(c)),
         13 => d.noc_async_write_zeros_l1(a, b, noc(c)),
         // a: the value; b: be | set_val << 8 | vc << 16; c: the command buffer.
         14 => {

@@ -294,6 +294,21 @@ impl Dataflow<'_> {
         one_packet: bool,
     ) {
         let noc = self.ctx.k.noc;
+        self.multicast_on(api, src, dst, size, m, one_packet, noc);
+    }
+
+    /// As `multicast`, on NoC `noc`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn multicast_on(
+        &mut self,
+        api: &'static str,
+        src: u32,
+        dst: u64,
+        size: u32,
+        m: McastReq,
+        one_packet: bool,
+        noc: NocId,
+    ) {
         self.write_on(
             api,
             src,
@@ -320,6 +335,20 @@ impl Dataflow<'_> {
             McastReq { num_dests, loopback: false, linked },
             false,
         );
+    }
+
+    /// `noc_async_write_multicast[_loopback_src](…, noc)` on the NoC the call names (its write barrier waits
+    /// for the acknowledgements there).
+    pub fn noc_async_write_multicast_on(
+        &mut self,
+        src_local_l1_addr: u32,
+        dst_noc_addr_multicast: u64,
+        size: u32,
+        m: McastReq,
+        noc: NocId,
+    ) {
+        let api = if m.loopback { "noc_async_write_multicast_loopback_src" } else { "noc_async_write_multicast" };
+        self.multicast_on(api, src_local_l1_addr, dst_noc_addr_multicast, size, m, false, noc);
     }
 
     /// `noc_async_write_multicast_loopback_src`: the sender is a destination too.

@@ -72,11 +72,16 @@ impl Dataflow<'_> {
     /// write travels, and one acknowledgement from each destination; `noc_async_atomic_barrier` waits for
     /// `num_dests` of them.
     pub fn noc_semaphore_inc_multicast(&mut self, mcast_addr: u64, incr: u32, num_dests: u32) {
+        let noc = self.ctx.k.noc;
+        self.noc_semaphore_inc_multicast_on(mcast_addr, incr, num_dests, noc);
+    }
+
+    /// `noc_semaphore_inc_multicast(…, noc)` on the NoC the call names.
+    pub fn noc_semaphore_inc_multicast_on(&mut self, mcast_addr: u64, incr: u32, num_dests: u32, noc: NocId) {
         let api = "noc_semaphore_inc_multicast";
         if num_dests == 0 {
             self.ctx.fail(format!("{api}: num_dests is 0; a multicast reaches at least one core"));
         }
-        let noc = self.ctx.k.noc;
         self.ctx.trace_noc(api, 4, mcast_addr);
         let req = AtomicReq {
             core: self.ctx.k.core,
@@ -114,6 +119,11 @@ impl Dataflow<'_> {
     /// `noc_semaphore_set_remote(src_l1, dst_noc_addr)`: write the local word to a remote one.
     pub fn noc_semaphore_set_remote(&mut self, src_local_l1_addr: u32, dst_noc_addr: u64) {
         let noc = self.ctx.k.noc;
+        self.noc_semaphore_set_remote_on(src_local_l1_addr, dst_noc_addr, noc);
+    }
+
+    /// `noc_semaphore_set_remote(…, noc)` on the NoC the call names.
+    pub fn noc_semaphore_set_remote_on(&mut self, src_local_l1_addr: u32, dst_noc_addr: u64, noc: NocId) {
         self.write_on(
             "noc_semaphore_set_remote",
             src_local_l1_addr,
@@ -145,6 +155,18 @@ impl Dataflow<'_> {
             McastReq { num_dests, loopback: false, linked },
             true,
         );
+    }
+
+    /// `noc_semaphore_set_multicast[_loopback_src](…, noc)` on the NoC the call names.
+    pub fn noc_semaphore_set_multicast_on(
+        &mut self,
+        src_local_l1_addr: u32,
+        dst_noc_addr_multicast: u64,
+        m: McastReq,
+        noc: NocId,
+    ) {
+        let api = if m.loopback { "noc_semaphore_set_multicast_loopback_src" } else { "noc_semaphore_set_multicast" };
+        self.multicast_on(api, src_local_l1_addr, dst_noc_addr_multicast, 4, m, true, noc);
     }
 
     /// `noc_semaphore_set_multicast_loopback_src`.

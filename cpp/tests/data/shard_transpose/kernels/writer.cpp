@@ -80,10 +80,14 @@ void kernel_main() {
             noc.async_write_with_state(CoreLocalMem<uint32_t>(slots), r, report_bytes, {},
                                        {.page_id = 0, .offset_bytes = copy * report_bytes});
         }
-        // The slots to every other core, then the go value, a bump, and the count to the last core.
-        noc.async_write_multicast(CoreLocalMem<uint32_t>(slots), MulticastEndpoint{}, report_bytes, cores - 1, {},
-                                  {.noc_x_start = lx, .noc_y_start = ly, .noc_x_end = x1, .noc_y_end = y1, .addr = slots});
-        noc.async_write_barrier();
+        // The slots to every other core on the other NoC (whose rectangle runs the other way: start and end
+        // swapped on NoC1), waited for there; then the go value, a bump, and the count to the last core.
+        const uint8_t on = 1 - noc_index;
+        const Noc other(on);
+        const uint32_t sx = on == 1 ? x1 : lx, sy = on == 1 ? y1 : ly, ex = on == 1 ? lx : x1, ey = on == 1 ? ly : y1;
+        other.async_write_multicast(CoreLocalMem<uint32_t>(slots), MulticastEndpoint{}, report_bytes, cores - 1, {},
+                                    {.noc_x_start = sx, .noc_y_start = sy, .noc_x_end = ex, .noc_y_end = ey, .addr = slots});
+        other.async_write_barrier();
         go_src.set(cores);
         go_src.relay_multicast(noc, go, lx, ly, x1, y1, cores - 1);
         bump.inc_multicast(noc, lx, ly, x1, y1, 1, cores - 1);
