@@ -283,21 +283,7 @@ impl Dataflow<'_> {
         );
     }
 
-    /// A multicast write on this kernel's NoC (data or a semaphore word).
-    pub(super) fn multicast(
-        &mut self,
-        api: &'static str,
-        src: u32,
-        dst: u64,
-        size: u32,
-        m: McastReq,
-        one_packet: bool,
-    ) {
-        let noc = self.ctx.k.noc;
-        self.multicast_on(api, src, dst, size, m, one_packet, noc);
-    }
-
-    /// As `multicast`, on NoC `noc`.
+    /// A multicast write (data or a semaphore word) on NoC `noc`.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn multicast_on(
         &mut self,
@@ -327,14 +313,8 @@ impl Dataflow<'_> {
         num_dests: u32,
         linked: bool,
     ) {
-        self.multicast(
-            "noc_async_write_multicast",
-            src_local_l1_addr,
-            dst_noc_addr_multicast,
-            size,
-            McastReq { num_dests, loopback: false, linked },
-            false,
-        );
+        let (m, noc) = (McastReq { num_dests, loopback: false, linked }, self.ctx.k.noc);
+        self.noc_async_write_multicast_on(src_local_l1_addr, dst_noc_addr_multicast, size, m, noc);
     }
 
     /// `noc_async_write_multicast[_loopback_src](…, noc)` on the NoC the call names (its write barrier waits
@@ -360,14 +340,8 @@ impl Dataflow<'_> {
         num_dests: u32,
         linked: bool,
     ) {
-        self.multicast(
-            "noc_async_write_multicast_loopback_src",
-            src_local_l1_addr,
-            dst_noc_addr_multicast,
-            size,
-            McastReq { num_dests, loopback: true, linked },
-            false,
-        );
+        let (m, noc) = (McastReq { num_dests, loopback: true, linked }, self.ctx.k.noc);
+        self.noc_async_write_multicast_on(src_local_l1_addr, dst_noc_addr_multicast, size, m, noc);
     }
 
     pub(super) fn barrier_on(&mut self, b: Barrier, noc: NocId) {

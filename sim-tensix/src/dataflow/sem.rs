@@ -147,14 +147,8 @@ impl Dataflow<'_> {
         num_dests: u32,
         linked: bool,
     ) {
-        self.multicast(
-            "noc_semaphore_set_multicast",
-            src_local_l1_addr,
-            dst_noc_addr_multicast,
-            4,
-            McastReq { num_dests, loopback: false, linked },
-            true,
-        );
+        let (m, noc) = (McastReq { num_dests, loopback: false, linked }, self.ctx.k.noc);
+        self.noc_semaphore_set_multicast_on(src_local_l1_addr, dst_noc_addr_multicast, m, noc);
     }
 
     /// `noc_semaphore_set_multicast[_loopback_src](…, noc)` on the NoC the call names.
@@ -177,14 +171,8 @@ impl Dataflow<'_> {
         num_dests: u32,
         linked: bool,
     ) {
-        self.multicast(
-            "noc_semaphore_set_multicast_loopback_src",
-            src_local_l1_addr,
-            dst_noc_addr_multicast,
-            4,
-            McastReq { num_dests, loopback: true, linked },
-            true,
-        );
+        let (m, noc) = (McastReq { num_dests, loopback: true, linked }, self.ctx.k.noc);
+        self.noc_semaphore_set_multicast_on(src_local_l1_addr, dst_noc_addr_multicast, m, noc);
     }
 
     /// Spin on an L1 word until `cond` holds (a polling loop that yields to the simulation).
