@@ -85,6 +85,9 @@ pub struct Buffer {
     pub(crate) buffer_type: BufferType,
     pub(crate) num_banks: u32,
     pub(crate) sharding: Option<Arc<BufferSharding>>,
+    /// Whether the allocator holds the buffer's memory: false for a buffer created at a given address
+    /// (`CreateBuffer(config, address)`), which names memory the program manages itself.
+    pub(crate) owns_memory: bool,
 }
 
 impl Buffer {

@@ -23,7 +23,9 @@ pub use buffer::{
 };
 pub use chip_spec::{ChipSpec, SocSource, default_harvest};
 pub use core_ranges::{CoreCoord, CoreRange, CoreRangeSet, WorkSplit, num_cores_to_corerangeset, split_work_to_cores};
-pub use device::{AllocatorStatistics, Device, DeviceSetup, DispatchMode, MemoryReports, Progress, Recording};
+pub use device::{
+    AllocatorStatistics, BufferPlacement, Device, DeviceSetup, DispatchMode, MemoryReports, Progress, Recording,
+};
 pub use error::DeviceError;
 pub use params::{
     DispatchParams, EthParams, FabricParams, MemLayout, ParamEntry, ParamError, ParamProblem, Params, ReplayParams,

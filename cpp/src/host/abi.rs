@@ -11,12 +11,12 @@ use sim_device::program::{
     CircularBufferConfig, ComputeConfig, DataMovementConfig, EthMode, EthernetConfig, KernelConfig, MathFidelity,
     NocMode,
 };
-use sim_device::{Arch, CoreCoord, CoreRange, CoreRangeSet, NocId};
+use sim_device::{Arch, BufferPlacement, CoreCoord, CoreRange, CoreRangeSet, NocId};
 use sim_tensix::DataMovementProcessor;
 use std::ffi::{c_char, c_void};
 
 /// The ABI version `tensim/host_abi.h` declares.
-pub const HOST_ABI_VERSION: u32 = 4;
+pub const HOST_ABI_VERSION: u32 = 5;
 
 /// `struct tensim_kernel_config`.
 #[repr(C)]
@@ -49,7 +49,7 @@ pub struct HostApi {
     pub(crate) open_device: extern "C" fn(i32, *mut u32) -> i32,
     pub(crate) close_device: extern "C" fn(u32) -> i32,
     pub(crate) device_query: extern "C" fn(u32, u32, u32, u32, *mut u64) -> i32,
-    pub(crate) create_buffer: extern "C" fn(u32, u64, u64, u32, u32, *const u32, u32, *mut u32) -> i32,
+    pub(crate) create_buffer: extern "C" fn(u32, u64, u64, u32, u32, *const u32, u32, u64, *mut u32) -> i32,
     pub(crate) buffer_query: extern "C" fn(u32, u32, *mut u64) -> i32,
     pub(crate) free_buffer: extern "C" fn(u32) -> i32,
     pub(crate) write_buffer: extern "C" fn(u32, *const c_void, u64) -> i32,
@@ -71,6 +71,7 @@ pub struct HostApi {
     pub(crate) fabric_args: extern "C" fn(u32, u32, u32, u32, u32, u32, *mut u32, u32, *mut u32) -> i32,
     pub(crate) accessor_appended: extern "C" fn(u32, *const u32, u32) -> i32,
     pub(crate) update_cb_page_size: extern "C" fn(u32, u32, u32, u32) -> i32,
+    pub(crate) buffer_region: extern "C" fn(u32, u64, *mut c_void, u64, u32) -> i32,
 }
 
 /// The one table host programs get.
@@ -102,6 +103,7 @@ pub static HOST_TABLE: HostApi = HostApi {
     fabric_args: super::mesh::fabric_args,
     accessor_appended,
     update_cb_page_size,
+    buffer_region,
 };
 
 /// Core ranges passed as quadruples.
@@ -224,6 +226,7 @@ extern "C" fn create_buffer(
     layout: u32,
     shard: *const u32,
     shard_len: u32,
+    address: u64,
     out: *mut u32,
 ) -> i32 {
     on_session(|s| {
@@ -238,9 +241,13 @@ extern "C" fn create_buffer(
             2 => Some(false),
             _ => None,
         };
+        let placement = match address {
+            u64::MAX => BufferPlacement::allocate(bottom_up),
+            a => BufferPlacement::At(a),
+        };
         let d = s.device(dev)?;
         let b = if layout == 0 {
-            d.create_buffer_from(InterleavedBufferConfig { size, page_size, buffer_type }, bottom_up)
+            d.create_buffer_placed(InterleavedBufferConfig { size, page_size, buffer_type }, placement)
         } else {
             let v = read_slice(shard, shard_len as usize);
             let nr = *v.first().ok_or("CreateBuffer: sharded buffer without a shard spec")? as usize;
@@ -266,9 +273,9 @@ extern "C" fn create_buffer(
                 2 => layout::placement::TensorMemoryLayout::WidthSharded,
                 _ => layout::placement::TensorMemoryLayout::BlockSharded,
             };
-            d.create_sharded_buffer_from(
+            d.create_sharded_buffer_placed(
                 &ShardedBufferConfig { size, page_size, buffer_type, shards: ShardParameters::Legacy { layout, spec } },
-                bottom_up,
+                placement,
             )
         }
         .map_err(|e| e.to_string())?;
@@ -333,6 +340,23 @@ extern "C" fn read_buffer(buf: u32, dst: *mut c_void, bytes: u64) -> i32 {
         let n = (bytes as usize).min(data.len());
         write_slice(dst.cast::<u8>(), &data[..n]);
         Ok(())
+    })
+}
+
+/// A region of a buffer (`EnqueueWriteSubBuffer`/`EnqueueReadSubBuffer`, a shard transfer's region):
+/// `write` != 0 from `data` into the buffer.
+extern "C" fn buffer_region(buf: u32, offset: u64, data: *mut c_void, size: u64, write: u32) -> i32 {
+    on_session(|s| {
+        let (dev, b) = s.buffer(buf)?.clone();
+        let d = s.device(dev)?;
+        if write != 0 {
+            let v = read_slice(data.cast::<u8>().cast_const(), size as usize);
+            d.enqueue_write_buffer_region(&b, offset, v).map_err(|e| e.to_string())
+        } else {
+            let v = d.enqueue_read_buffer_region(&b, offset, size).map_err(|e| e.to_string())?;
+            write_slice(data.cast::<u8>(), &v);
+            Ok(())
+        }
     })
 }
 

@@ -95,7 +95,19 @@ fn calls(bytes: &[u8]) -> Result<usize, String> {
             4 => {
                 let (d, size, page, ty, layout) = (input.word(), input.big(), input.big(), input.word(), input.word());
                 let shard = input.words(12);
-                let rc = (t.create_buffer)(d, size, page, ty, layout, shard.as_ptr(), shard.len() as u32, &mut out32);
+                // Allocated, or at an address the input picks (often outside every bank).
+                let address = if input.word().is_multiple_of(2) { u64::MAX } else { input.big() };
+                let rc = (t.create_buffer)(
+                    d,
+                    size,
+                    page,
+                    ty,
+                    layout,
+                    shard.as_ptr(),
+                    shard.len() as u32,
+                    address,
+                    &mut out32,
+                );
                 ("create_buffer", rc)
             }
             5 => {
@@ -175,6 +187,13 @@ fn calls(bytes: &[u8]) -> Result<usize, String> {
             19 if input.word().is_multiple_of(2) => {
                 let (p, cb, index, page) = (input.word(), input.word(), input.word(), input.word());
                 ("update_cb_page_size", (t.update_cb_page_size)(p, cb, index, page))
+            }
+            19 if input.word().is_multiple_of(2) => {
+                let (b, offset) = (input.word(), input.big());
+                let bytes = (input.big() as usize).min(1 << 20);
+                let mut data = vec![0u8; bytes];
+                let write = input.word() % 2;
+                ("buffer_region", (t.buffer_region)(b, offset, data.as_mut_ptr() as *mut c_void, bytes as u64, write))
             }
             _ => {
                 let (r, c) = (input.word(), input.word());

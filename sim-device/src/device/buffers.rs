@@ -1,6 +1,6 @@
 //! Device buffers on the host side: `CreateBuffer` (interleaved or sharded, L1 or DRAM), `DeallocateBuffer`,
 //! `EnqueueWriteBuffer`/`EnqueueReadBuffer` in host page order (pages go where `layout`'s placement puts
-//! them), and raw L1 access (`WriteToDeviceL1`/`ReadFromDeviceL1`).
+//! them), regions of them (`EnqueueWriteSubBuffer`/`EnqueueReadSubBuffer`), buffers at a given address.
 
 use super::Device;
 use crate::buffer::{
@@ -44,9 +44,27 @@ fn kind_of(t: BufferType) -> BufferKind {
     }
 }
 
+/// Where a new buffer's memory comes from: the allocator (from the bottom or the top of the banks, `None`
+/// as the memory does by default: DRAM from the bottom, L1 from the top), or a given address whose memory
+/// the program manages itself (`CreateBuffer(config, address)`: nothing is allocated or freed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BufferPlacement {
+    /// Allocated; `Some(true)` is `bottom_up = true`.
+    Allocate { bottom_up: Option<bool> },
+    /// At this address in every bank, not allocated.
+    At(u64),
+}
+
 /// The allocation direction `bottom_up` asks for.
 fn direction(bottom_up: Option<bool>) -> Option<allocator::Direction> {
     bottom_up.map(|b| if b { allocator::Direction::BottomUp } else { allocator::Direction::TopDown })
+}
+
+impl BufferPlacement {
+    /// The placement a `bottom_up` option asks for.
+    pub fn allocate(bottom_up: Option<bool>) -> BufferPlacement {
+        BufferPlacement::Allocate { bottom_up }
+    }
 }
 
 impl Device {
@@ -82,12 +100,34 @@ impl Device {
         cfg: InterleavedBufferConfig,
         bottom_up: Option<bool>,
     ) -> Result<Buffer, DeviceError> {
-        Device::check_sizes("CreateBuffer", cfg.size, cfg.page_size)?;
+        self.create_buffer_placed(cfg, BufferPlacement::allocate(bottom_up))
+    }
+
+    /// `CreateBuffer(InterleavedBufferConfig{…}, address)`: the buffer at `address` in every bank, its memory
+    /// not allocated (the program manages it, as tt-metal's buffers at a given address); the range must lie
+    /// inside the banks' buffer space and the address on their alignment.
+    pub fn create_buffer_at(&mut self, cfg: InterleavedBufferConfig, address: u64) -> Result<Buffer, DeviceError> {
+        self.create_buffer_placed(cfg, BufferPlacement::At(address))
+    }
+
+    /// [`Device::create_buffer`] placed as `placement` says.
+    pub fn create_buffer_placed(
+        &mut self,
+        cfg: InterleavedBufferConfig,
+        placement: BufferPlacement,
+    ) -> Result<Buffer, DeviceError> {
+        let api = "CreateBuffer";
+        Device::check_sizes(api, cfg.size, cfg.page_size)?;
         let kind = kind_of(cfg.buffer_type);
-        let address = self
-            .allocator
-            .allocate_from(kind, cfg.size, cfg.page_size, direction(bottom_up))
-            .map_err(|e| DeviceError::api(format!("CreateBuffer: {e}")))?;
+        let pages = cfg.size / cfg.page_size;
+        let per_bank = self.allocator.banks(kind).size_per_bank(pages, cfg.page_size);
+        let address = match placement {
+            BufferPlacement::Allocate { bottom_up } => self
+                .allocator
+                .allocate_from(kind, cfg.size, cfg.page_size, direction(bottom_up))
+                .map_err(|e| DeviceError::api(format!("{api}: {e}")))?,
+            BufferPlacement::At(addr) => self.check_placed_range(api, kind, addr, per_bank)?,
+        };
         let banks = self.allocator.banks(kind);
         let b = Buffer {
             id: 0,
@@ -98,6 +138,7 @@ impl Device {
             buffer_type: cfg.buffer_type,
             num_banks: banks.num_banks(),
             sharding: None,
+            owns_memory: matches!(placement, BufferPlacement::Allocate { .. }),
         };
         Ok(self.register(b))
     }
@@ -113,6 +154,15 @@ impl Device {
         &mut self,
         cfg: &ShardedBufferConfig,
         bottom_up: Option<bool>,
+    ) -> Result<Buffer, DeviceError> {
+        self.create_sharded_buffer_placed(cfg, BufferPlacement::allocate(bottom_up))
+    }
+
+    /// [`Device::create_sharded_buffer`] placed as `placement` says (see [`Device::create_buffer_at`]).
+    pub fn create_sharded_buffer_placed(
+        &mut self,
+        cfg: &ShardedBufferConfig,
+        placement: BufferPlacement,
     ) -> Result<Buffer, DeviceError> {
         let api = "CreateBuffer(sharded)";
         Device::check_sizes(api, cfg.size, cfg.page_size)?;
@@ -138,15 +188,20 @@ impl Device {
         let kind = kind_of(cfg.buffer_type);
         let aligned = self.allocator.banks(kind).aligned_page_size(cfg.page_size);
         let per_bank = dist.slots_per_core() * aligned;
-        let address = self.allocator.allocate_per_bank_from(kind, per_bank, direction(bottom_up)).map_err(|e| {
-            DeviceError::api(format!(
-                "{api}: {e} ({} shard(s) of {} pages per {} of {})",
-                dist.max_shards_per_core(),
-                dist.shard_pages(),
-                if cfg.buffer_type == BufferType::L1 { "core" } else { "DRAM bank" },
-                cores.len()
-            ))
-        })?;
+        let address = match placement {
+            BufferPlacement::Allocate { bottom_up } => {
+                self.allocator.allocate_per_bank_from(kind, per_bank, direction(bottom_up)).map_err(|e| {
+                    DeviceError::api(format!(
+                        "{api}: {e} ({} shard(s) of {} pages per {} of {})",
+                        dist.max_shards_per_core(),
+                        dist.shard_pages(),
+                        if cfg.buffer_type == BufferType::L1 { "core" } else { "DRAM bank" },
+                        cores.len()
+                    ))
+                })?
+            }
+            BufferPlacement::At(addr) => self.check_placed_range(api, kind, addr, per_bank)?,
+        };
         let b = Buffer {
             id: 0,
             address,
@@ -156,8 +211,34 @@ impl Device {
             buffer_type: cfg.buffer_type,
             num_banks: cores.len() as u32,
             sharding: Some(Arc::new(BufferSharding { layout, spec, dist, cores, bank_xy })),
+            owns_memory: matches!(placement, BufferPlacement::Allocate { .. }),
         };
         Ok(self.register(b))
+    }
+
+    /// A buffer placed at `addr` with `per_bank` bytes in each bank: the address must be on the banks'
+    /// alignment and the range inside their buffer space (below it L1 holds firmware and the program's
+    /// circular buffers, DRAM its reserved area).
+    fn check_placed_range(&self, api: &str, kind: BufferKind, addr: u64, per_bank: u64) -> Result<u64, DeviceError> {
+        let banks = self.allocator.banks(kind);
+        let (base, size, align) = (banks.free_list().base(), banks.free_list().size(), banks.alignment());
+        let memory = match kind {
+            BufferKind::Dram => "DRAM bank",
+            BufferKind::L1 => "L1 bank",
+        };
+        if !addr.is_multiple_of(align) {
+            return Err(DeviceError::api(format!(
+                "{api}: address {addr:#x} is not a multiple of the {memory} alignment ({align} bytes)"
+            )));
+        }
+        let end = base + size;
+        if addr < base || addr.checked_add(per_bank).is_none_or(|e| e > end) {
+            return Err(DeviceError::api(format!(
+                "{api}: {per_bank} bytes per bank at {addr:#x} do not lie inside the {memory}s' buffer space \
+                 {base:#x}..{end:#x}"
+            )));
+        }
+        Ok(addr)
     }
 
     /// The kernel-visible coordinate of each shard bank, checking that each exists: a worker core for L1,
@@ -204,7 +285,9 @@ impl Device {
         if self.buffers.remove(&b.id).is_none() {
             return Err(DeviceError::api(format!("DeallocateBuffer: buffer at {:#x} is not allocated", b.address)));
         }
-        self.allocator.deallocate(kind_of(b.buffer_type), b.address);
+        if b.owns_memory {
+            self.allocator.deallocate(kind_of(b.buffer_type), b.address);
+        }
         Ok(())
     }
 
@@ -355,6 +438,64 @@ impl Device {
         Ok(bytes)
     }
 
+    /// The region `offset_bytes..offset_bytes + size_bytes` of `b` in host page order, checked as tt-metal
+    /// checks a buffer region (`EnqueueWriteSubBuffer`/`EnqueueReadSubBuffer`, a shard transfer's region):
+    /// inside the buffer, and both offset and size whole pages unless the region is the whole buffer.
+    fn check_region(&self, b: &Buffer, api: &str, offset_bytes: u64, size_bytes: u64) -> Result<(), DeviceError> {
+        self.check_live(b, api)?;
+        let ps = b.page_size;
+        if offset_bytes.checked_add(size_bytes).is_none_or(|e| e > b.size) {
+            return Err(DeviceError::api(format!(
+                "{api}: the region of {size_bytes} bytes at offset {offset_bytes} does not lie inside the {}-byte \
+                 buffer at {:#x}",
+                b.size, b.address
+            )));
+        }
+        if !offset_bytes.is_multiple_of(ps) || !size_bytes.is_multiple_of(ps) {
+            return Err(DeviceError::api(format!(
+                "{api}: a region's offset ({offset_bytes}) and size ({size_bytes}) must be whole {ps}-byte pages of \
+                 the buffer at {:#x}",
+                b.address
+            )));
+        }
+        Ok(())
+    }
+
+    /// `EnqueueWriteSubBuffer(cq, buffer, data, BufferRegion(offset, size), blocking)`: `data` (exactly the
+    /// region's bytes) into pages `offset / page_size` on, in host page order.
+    pub fn enqueue_write_buffer_region(
+        &mut self,
+        b: &Buffer,
+        offset_bytes: u64,
+        bytes: &[u8],
+    ) -> Result<(), DeviceError> {
+        let api = "EnqueueWriteSubBuffer";
+        self.check_region(b, api, offset_bytes, bytes.len() as u64)?;
+        let ps = b.page_size as usize;
+        let first = offset_bytes / b.page_size;
+        for (i, page) in bytes.chunks(ps).enumerate() {
+            self.write_page(b, first + i as u64, page);
+        }
+        Ok(())
+    }
+
+    /// `EnqueueReadSubBuffer(cq, buffer, data, BufferRegion(offset, size), blocking)`: the region's bytes.
+    pub fn enqueue_read_buffer_region(
+        &mut self,
+        b: &Buffer,
+        offset_bytes: u64,
+        size_bytes: u64,
+    ) -> Result<Vec<u8>, DeviceError> {
+        self.check_region(b, "EnqueueReadSubBuffer", offset_bytes, size_bytes)?;
+        let ps = b.page_size as usize;
+        let first = offset_bytes / b.page_size;
+        let mut bytes = vec![0u8; size_bytes as usize];
+        for (i, page) in bytes.chunks_mut(ps).enumerate() {
+            self.read_page(b, first + i as u64, page);
+        }
+        Ok(bytes)
+    }
+
     /// Whether `b` holds exactly `expected` (little-endian elements in host page order), compared page by
     /// page through one page of scratch: no copy of the buffer is made, so checking a large output costs
     /// reading it once.
@@ -377,110 +518,5 @@ impl Device {
             }
         }
         Ok(true)
-    }
-
-    pub(crate) fn core_index(&self, c: CoreCoord, what: &str) -> Result<usize, DeviceError> {
-        let g = self.chip.logical_grid();
-        if c.x >= g.x || c.y >= g.y {
-            return Err(DeviceError::api(format!("{what}: core ({},{}) is outside the {g} logical grid", c.x, c.y)));
-        }
-        Ok((c.y * g.x + c.x) as usize)
-    }
-
-    /// `WriteToDeviceL1(device, core, addr, data)`.
-    pub fn write_to_device_l1<T: HostData>(
-        &mut self,
-        core: CoreCoord,
-        addr: u32,
-        data: &[T],
-    ) -> Result<(), DeviceError> {
-        let i = self.core_index(core, "WriteToDeviceL1")?;
-        self.l1[i].write(addr as u64, &to_bytes(data)).map_err(|e| DeviceError::api(format!("WriteToDeviceL1: {e}")))
-    }
-
-    /// `ReadFromDeviceL1(device, core, addr, size)`.
-    pub fn read_from_device_l1<T: HostData>(
-        &self,
-        core: CoreCoord,
-        addr: u32,
-        count: usize,
-    ) -> Result<Vec<T>, DeviceError> {
-        let i = self.core_index(core, "ReadFromDeviceL1")?;
-        let bytes = self.l1[i]
-            .read(addr as u64, (count * T::SIZE) as u64)
-            .map_err(|e| DeviceError::api(format!("ReadFromDeviceL1: {e}")))?;
-        Ok(from_bytes(&bytes))
-    }
-
-    /// The DRAM channel `channel`, checked to hold `len` bytes at `addr`.
-    fn dram_channel_range(&self, channel: u32, addr: u32, len: u64, what: &str) -> Result<usize, DeviceError> {
-        let n = self.dram.num_channels();
-        if channel as usize >= n {
-            return Err(DeviceError::api(format!(
-                "{what}: DRAM channel {channel} does not exist: this chip has channels 0..{n}"
-            )));
-        }
-        let c = self.dram.channel(channel as usize);
-        if !c.contains(addr as u64, len) {
-            return Err(DeviceError::api(format!(
-                "{what}: {len} bytes at {addr:#x} run past the end of DRAM channel {channel} ({:#x} bytes)",
-                c.size()
-            )));
-        }
-        Ok(channel as usize)
-    }
-
-    /// `WriteToDeviceDRAMChannel(device, channel, addr, data)`: raw bytes into a DRAM channel's address space.
-    pub fn write_to_device_dram_channel<T: HostData>(
-        &mut self,
-        channel: u32,
-        addr: u32,
-        data: &[T],
-    ) -> Result<(), DeviceError> {
-        let bytes = to_bytes(data);
-        let c = self.dram_channel_range(channel, addr, bytes.len() as u64, "WriteToDeviceDRAMChannel")?;
-        self.dram.channel_mut(c).write(addr as u64, &bytes);
-        Ok(())
-    }
-
-    /// `ReadFromDeviceDRAMChannel(device, channel, addr, size)`.
-    pub fn read_from_device_dram_channel<T: HostData>(
-        &self,
-        channel: u32,
-        addr: u32,
-        count: usize,
-    ) -> Result<Vec<T>, DeviceError> {
-        let len = (count * T::SIZE) as u64;
-        let c = self.dram_channel_range(channel, addr, len, "ReadFromDeviceDRAMChannel")?;
-        let mut bytes = vec![0u8; len as usize];
-        self.dram.channel(c).read(addr as u64, &mut bytes);
-        Ok(from_bytes(&bytes))
-    }
-
-    fn eth_index(&self, channel: u32, what: &str) -> Result<usize, DeviceError> {
-        if channel as usize >= self.eth_l1.len() {
-            return Err(DeviceError::api(format!(
-                "{what}: Ethernet channel {channel} does not exist: this chip has channels 0..{}",
-                self.eth_l1.len()
-            )));
-        }
-        Ok(channel as usize)
-    }
-
-    /// `WriteToDeviceL1(device, eth_core, addr, data, CoreType::ETH)`: the L1 of Ethernet channel `channel`.
-    pub fn write_to_eth_l1<T: HostData>(&mut self, channel: u32, addr: u32, data: &[T]) -> Result<(), DeviceError> {
-        let i = self.eth_index(channel, "WriteToDeviceL1 (Ethernet)")?;
-        self.eth_l1[i]
-            .write(addr as u64, &to_bytes(data))
-            .map_err(|e| DeviceError::api(format!("WriteToDeviceL1 (Ethernet channel {channel}): {e}")))
-    }
-
-    /// `ReadFromDeviceL1(device, eth_core, addr, size, CoreType::ETH)`.
-    pub fn read_from_eth_l1<T: HostData>(&self, channel: u32, addr: u32, count: usize) -> Result<Vec<T>, DeviceError> {
-        let i = self.eth_index(channel, "ReadFromDeviceL1 (Ethernet)")?;
-        let bytes = self.eth_l1[i]
-            .read(addr as u64, (count * T::SIZE) as u64)
-            .map_err(|e| DeviceError::api(format!("ReadFromDeviceL1 (Ethernet channel {channel}): {e}")))?;
-        Ok(from_bytes(&bytes))
     }
 }

@@ -3,10 +3,11 @@
 //! across programs.
 
 mod buffers;
+mod raw_memory;
 #[cfg(test)]
 mod tag_tests;
 
-pub use buffers::PageNocLocation;
+pub use buffers::{BufferPlacement, PageNocLocation};
 
 use crate::buffer::{Buffer, BufferType};
 use crate::chip_spec::ChipSpec;

@@ -7,7 +7,7 @@
 #pragma once
 #include <cstdint>
 
-#define TENSIM_HOST_ABI_VERSION 4
+#define TENSIM_HOST_ABI_VERSION 5
 
 extern "C" {
 // A kernel's configuration (DataMovementConfig, ComputeConfig or EthernetConfig flattened).
@@ -41,9 +41,10 @@ struct tensim_host_api {
     // what: see TENSIM_DEV_* below; a, b: a logical core for the coordinate queries.
     int32_t (*device_query)(uint32_t dev, uint32_t what, uint32_t a, uint32_t b, uint64_t* out);
     // layout: 0 interleaved, 1 height, 2 width, 3 block sharded. shard (sharded only): ranges count,
-    // ranges, shard h, w, orientation (0 row, 1 col), page h, w, tensor pages h, w.
+    // ranges, shard h, w, orientation (0 row, 1 col), page h, w, tensor pages h, w. address: UINT64_MAX to
+    // allocate, else the buffer at that address in every bank, not allocated (CreateBuffer(config, address)).
     int32_t (*create_buffer)(uint32_t dev, uint64_t size, uint64_t page_size, uint32_t type, uint32_t layout,
-                             const uint32_t* shard, uint32_t shard_len, uint32_t* buf);
+                             const uint32_t* shard, uint32_t shard_len, uint64_t address, uint32_t* buf);
     int32_t (*buffer_query)(uint32_t buf, uint32_t what, uint64_t* out);
     int32_t (*free_buffer)(uint32_t buf);
     int32_t (*write_buffer)(uint32_t buf, const void* src, uint64_t bytes);
@@ -83,6 +84,9 @@ struct tensim_host_api {
     int32_t (*accessor_appended)(uint32_t offset, const uint32_t* words, uint32_t n);
     // UpdateCircularBufferPageSize: the page size of one buffer index of a program's circular buffer.
     int32_t (*update_cb_page_size)(uint32_t prog, uint32_t cb, uint32_t index, uint32_t page_size);
+    // A region of a buffer (BufferRegion: offset and size in bytes, host page order): write != 0 from data
+    // into the buffer, else from the buffer into data.
+    int32_t (*buffer_region)(uint32_t buf, uint64_t offset, void* data, uint64_t size, uint32_t write);
 };
 }
 

@@ -281,6 +281,13 @@ struct ShardedBufferConfig {
     TensorMemoryLayout buffer_layout = TensorMemoryLayout::HEIGHT_SHARDED;
     ShardSpecBuffer shard_parameters;
 };
+// A byte range of a buffer in host page order (EnqueueWrite/ReadSubBuffer, a shard transfer's region).
+struct BufferRegion {
+    DeviceAddr offset = 0;
+    DeviceAddr size = 0;
+    BufferRegion(DeviceAddr offset, DeviceAddr size) : offset(offset), size(size) {}
+};
+
 class BufferShardingArgs {
 public:
     BufferShardingArgs() = default;
@@ -311,6 +318,14 @@ public:
                                           const BufferShardingArgs& sharding = std::nullopt,
                                           std::optional<bool> bottom_up = std::nullopt,
                                           std::optional<SubDeviceId> = std::nullopt) {
+        return create_at(device, std::nullopt, size, page_size, type, sharding, bottom_up);
+    }
+    // A buffer at `address` (every bank), or allocated where none is given. At an address nothing is
+    // allocated: the memory is the program's to manage, as tt-metal's buffers at a given address.
+    static std::shared_ptr<Buffer> create_at(IDevice* device, std::optional<DeviceAddr> address, DeviceAddr size,
+                                             DeviceAddr page_size, BufferType type,
+                                             const BufferShardingArgs& sharding = std::nullopt,
+                                             std::optional<bool> bottom_up = std::nullopt) {
         uint32_t t;
         switch (type) {
             case BufferType::DRAM: t = 0; break;
@@ -332,7 +347,8 @@ public:
         }
         uint32_t h = 0;
         tensim::check(tensim::api().create_buffer(device->handle_, size, page_size, t, layout, shard.data(),
-                                                  static_cast<uint32_t>(shard.size()), &h));
+                                                  static_cast<uint32_t>(shard.size()),
+                                                  address.value_or(~DeviceAddr{0}), &h));
         auto b = std::shared_ptr<Buffer>(new Buffer());
         b->handle_ = h;
         b->device_ = device;
@@ -386,13 +402,20 @@ inline std::shared_ptr<Buffer> CreateBuffer(const InterleavedBufferConfig& c) {
         TT_THROW("CreateBuffer: an InterleavedBufferConfig with a sharded layout; use ShardedBufferConfig");
     return Buffer::create(c.device, c.size, c.page_size, c.buffer_type);
 }
-inline std::shared_ptr<Buffer> CreateBuffer(const InterleavedBufferConfig&, DeviceAddr address) {
-    TT_THROW("CreateBuffer at a given address ({:#x}) is not modelled: let the allocator place the buffer", address);
+inline std::shared_ptr<Buffer> CreateBuffer(const InterleavedBufferConfig& c, DeviceAddr address) {
+    if (c.buffer_layout != TensorMemoryLayout::INTERLEAVED)
+        TT_THROW("CreateBuffer: an InterleavedBufferConfig with a sharded layout; use ShardedBufferConfig");
+    return Buffer::create_at(c.device, address, c.size, c.page_size, c.buffer_type);
 }
 inline std::shared_ptr<Buffer> CreateBuffer(const InterleavedBufferConfig& c, SubDeviceId) { return CreateBuffer(c); }
 inline std::shared_ptr<Buffer> CreateBuffer(const ShardedBufferConfig& c) {
     return Buffer::create(c.device, c.size, c.page_size, c.buffer_type, BufferShardingArgs(c.shard_parameters, c.buffer_layout));
 }
+inline std::shared_ptr<Buffer> CreateBuffer(const ShardedBufferConfig& c, DeviceAddr address) {
+    return Buffer::create_at(c.device, address, c.size, c.page_size, c.buffer_type,
+                             BufferShardingArgs(c.shard_parameters, c.buffer_layout));
+}
+inline std::shared_ptr<Buffer> CreateBuffer(const ShardedBufferConfig& c, SubDeviceId) { return CreateBuffer(c); }
 inline void DeallocateBuffer(Buffer& b) { b.deallocate(); }
 
 // A buffer argument: a Buffer& or a shared_ptr<Buffer> (tt-metal's variant of the two).
@@ -786,6 +809,13 @@ inline void write(Buffer* b, const void* src, std::size_t bytes) {
 inline void read(Buffer* b, void* dst, std::size_t bytes) {
     tensim::check(tensim::api().read_buffer(b->handle_, dst, bytes));
 }
+// A BufferRegion of the buffer: offset and size whole pages (or the whole buffer), inside it.
+inline void write_region(Buffer* b, const void* src, const BufferRegion& r) {
+    tensim::check(tensim::api().buffer_region(b->handle_, r.offset, const_cast<void*>(src), r.size, 1));
+}
+inline void read_region(Buffer* b, void* dst, const BufferRegion& r) {
+    tensim::check(tensim::api().buffer_region(b->handle_, r.offset, dst, r.size, 0));
+}
 template <typename T>
 void read_vec(Buffer* b, std::vector<T>& dst) {
     dst.resize(b->size() / sizeof(T));
@@ -810,6 +840,32 @@ void EnqueueReadBuffer(CommandQueue&, BufferRef buffer, std::vector<T>& dst, boo
 }
 inline void EnqueueReadBuffer(CommandQueue&, BufferRef buffer, void* dst, bool, tt::stl::Span<const SubDeviceId> = {}) {
     detail::read(buffer.b, dst, buffer.b->size());
+}
+// A region of a buffer: offset and size whole pages of it (or the whole buffer), inside it; the data are
+// exactly the region's bytes.
+inline void EnqueueWriteSubBuffer(CommandQueue&, BufferRef buffer, const void* src, const BufferRegion& region, bool) {
+    detail::write_region(buffer.b, src, region);
+}
+template <typename T>
+void EnqueueWriteSubBuffer(CommandQueue& cq, BufferRef buffer, const std::vector<T>& src, const BufferRegion& region,
+                           bool blocking) {
+    if (src.size() * sizeof(T) < region.size)
+        TT_THROW("EnqueueWriteSubBuffer: {} bytes of data for a region of {} bytes", src.size() * sizeof(T), region.size);
+    EnqueueWriteSubBuffer(cq, buffer, static_cast<const void*>(src.data()), region, blocking);
+}
+template <typename T>
+void EnqueueWriteSubBuffer(CommandQueue& cq, BufferRef buffer, const std::shared_ptr<std::vector<T>>& src,
+                           const BufferRegion& region, bool blocking) {
+    EnqueueWriteSubBuffer(cq, buffer, *src, region, blocking);
+}
+inline void EnqueueReadSubBuffer(CommandQueue&, BufferRef buffer, void* dst, const BufferRegion& region, bool) {
+    detail::read_region(buffer.b, dst, region);
+}
+template <typename T>
+void EnqueueReadSubBuffer(CommandQueue& cq, BufferRef buffer, std::vector<T>& dst, const BufferRegion& region,
+                          bool blocking) {
+    dst.resize(region.size / sizeof(T));
+    EnqueueReadSubBuffer(cq, buffer, static_cast<void*>(dst.data()), region, blocking);
 }
 inline void EnqueueProgram(CommandQueue& cq, Program& program, bool /*blocking*/) { detail::run(cq.device(), program); }
 inline void Finish(CommandQueue&, tt::stl::Span<const SubDeviceId> = {}) {}

@@ -108,12 +108,19 @@ public:
         data_ = p;
         return *this;
     }
+    // Only this region of the device's buffer (whole pages; unset: all of it).
+    ShardDataTransfer& region(const BufferRegion& r) {
+        region_ = r;
+        return *this;
+    }
     const MeshCoordinate& shard_coord() const { return coord_; }
     void* host_data() const { return data_; }
+    const std::optional<BufferRegion>& region() const { return region_; }
 
 private:
     MeshCoordinate coord_;
     void* data_ = nullptr;
+    std::optional<BufferRegion> region_;
 };
 class MeshCommandQueue {
 public:
@@ -121,6 +128,7 @@ public:
     struct ShardDataTransfer {
         MeshCoordinate shard_coord;
         void* host_data = nullptr;
+        std::optional<BufferRegion> region;
     };
     MeshCommandQueue(MeshDevice* d, uint32_t id) : device_(d), id_(id) {}
     MeshDevice* device() const { return device_; }
@@ -337,7 +345,6 @@ class MeshBuffer {
 public:
     static std::shared_ptr<MeshBuffer> create(const MeshBufferConfig& config, const DeviceLocalBufferConfig& local,
                                               MeshDevice* device, std::optional<DeviceAddr> address = std::nullopt) {
-        if (address) TT_THROW("MeshBuffer::create at a given address is not modelled");
         auto m = std::shared_ptr<MeshBuffer>(new MeshBuffer());
         m->device_ = device;
         m->config_ = config;
@@ -368,7 +375,8 @@ public:
             size = m->elem_bytes_ * sh.h * sh.w;
         }
         for (IDevice* d : device->get_devices()) {
-            auto b = Buffer::create(d, size, local.page_size, local.buffer_type, local.sharding_args, local.bottom_up);
+            auto b = Buffer::create_at(d, address, size, local.page_size, local.buffer_type, local.sharding_args,
+                                       local.bottom_up);
             if (!m->buffers_.empty() && b->address() != m->buffers_[0]->address())
                 TT_THROW("MeshBuffer::create: device {} placed the buffer at {} and device 0 at {}: allocate "
                          "on every device of the mesh alike",
@@ -616,28 +624,28 @@ inline void MeshCommandQueue::enqueue_write_shards(const std::shared_ptr<MeshBuf
                                                    const std::vector<distributed::ShardDataTransfer>& transfers, bool) {
     for (const auto& t : transfers) {
         Buffer* d = buffer->get_device_buffer(t.shard_coord());
-        tt::tt_metal::detail::write(d, t.host_data(), d->size());
+        tt::tt_metal::detail::write_region(d, t.host_data(), t.region().value_or(BufferRegion(0, d->size())));
     }
 }
 inline void MeshCommandQueue::enqueue_write_shards(const std::shared_ptr<MeshBuffer>& buffer,
                                                    const std::vector<ShardDataTransfer>& transfers, bool) {
     for (const auto& t : transfers) {
         Buffer* d = buffer->get_device_buffer(t.shard_coord);
-        tt::tt_metal::detail::write(d, t.host_data, d->size());
+        tt::tt_metal::detail::write_region(d, t.host_data, t.region.value_or(BufferRegion(0, d->size())));
     }
 }
 inline void MeshCommandQueue::enqueue_read_shards(const std::vector<distributed::ShardDataTransfer>& transfers,
                                                   const std::shared_ptr<MeshBuffer>& buffer, bool) {
     for (const auto& t : transfers) {
         Buffer* d = buffer->get_device_buffer(t.shard_coord());
-        tt::tt_metal::detail::read(d, t.host_data(), d->size());
+        tt::tt_metal::detail::read_region(d, t.host_data(), t.region().value_or(BufferRegion(0, d->size())));
     }
 }
 inline void MeshCommandQueue::enqueue_read_shards(const std::vector<ShardDataTransfer>& transfers,
                                                   const std::shared_ptr<MeshBuffer>& buffer, bool) {
     for (const auto& t : transfers) {
         Buffer* d = buffer->get_device_buffer(t.shard_coord);
-        tt::tt_metal::detail::read(d, t.host_data, d->size());
+        tt::tt_metal::detail::read_region(d, t.host_data, t.region.value_or(BufferRegion(0, d->size())));
     }
 }
 inline void EventSynchronize(const MeshEvent&) {}
