@@ -329,16 +329,25 @@ fn a_cpp_run_is_checked_on_the_router_model_inside_its_l1_windows() {
 /// today's compute API — SFPU, row broadcasts, partial reloads, pack_untilize_dest — against their definitions;
 /// col_stats: float32 row-major DRAM pages read at byte offsets, tilize, column reductions with fp32
 /// accumulation, out-of-order packing, a COL_MAJOR width-sharded output; buffer_regions: buffers at a given
-/// address as views of others, sub-buffer and shard-region transfers, misplaced ones refused) pass their own
+/// address as views of others, sub-buffer and shard-region transfers, misplaced ones refused; eth_semaphores:
+/// semaphores on an idle Ethernet core rung by a worker through get_semaphore<ACTIVE_ETH>) pass their own
 /// checks on both chips. The stencil
 /// stalls a trace of packets (14 in 96,149 cycles on Wormhole), too few for the router-level check.
 #[test]
 fn programs_written_against_todays_api_pass_their_checks() {
     need_compiler();
     let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data");
-    for name in
-        ["stencil", "bscale", "shard_transpose", "pair_add", "program_reuse", "sfpu_ops", "col_stats", "buffer_regions"]
-    {
+    for name in [
+        "stencil",
+        "bscale",
+        "shard_transpose",
+        "pair_add",
+        "program_reuse",
+        "sfpu_ops",
+        "col_stats",
+        "buffer_regions",
+        "eth_semaphores",
+    ] {
         let dir = data.join(name);
         let lib = build::build(&dir).unwrap_or_else(|e| panic!("{e}"));
         for arch in [Arch::WormholeB0, Arch::Blackhole] {

@@ -212,6 +212,7 @@ pub fn launch(plan: RunPlan, mem: ChipMemories) -> Result<ChipRun, (RunError, Ch
             logical,
             noc_xy: (t.x, t.y),
             sem_base: params.mem.semaphore_base,
+            eth_sem_base: params.eth.semaphore_base,
             args_l1: match i.risc {
                 Risc::Brisc => Some(params.mem.runtime_args_base),
                 Risc::Ncrisc => Some(params.mem.runtime_args_base + RUNTIME_ARG_SLOT_BYTES),

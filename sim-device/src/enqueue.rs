@@ -79,7 +79,17 @@ fn check_and_place(dev: &Device, p: &Program) -> Result<(Vec<u32>, u64), DeviceE
         }
     }
     for s in &p.semaphores {
-        check_cores(dev, &s.cores, "CreateSemaphore")?;
+        if s.on_eth {
+            let n = dev.num_eth_channels();
+            if let Some(c) = s.cores.iter().find(|c| c.x != 0 || c.y >= n) {
+                return Err(DeviceError::api(format!(
+                    "CreateSemaphore(CoreType::ETH): Ethernet core ({},{}) does not exist: Ethernet cores are (0, channel) with channel 0..{n} on this chip",
+                    c.x, c.y
+                )));
+            }
+        } else {
+            check_cores(dev, &s.cores, "CreateSemaphore")?;
+        }
     }
     let m = &dev.params.mem;
     let cb_align = m.dram_alignment.max(m.dram_read_alignment).max(m.l1_alignment) as u64;
@@ -296,8 +306,13 @@ impl Launch {
             .semaphores
             .iter()
             .map(|s| PlannedSemaphore {
-                cores: s.cores.iter().map(logical).collect(),
-                addr: params.mem.semaphore_base + s.id * SEMAPHORE_BYTES,
+                cores: if s.on_eth {
+                    s.cores.iter().map(|c| CoreIdx(num_workers + c.y)).collect()
+                } else {
+                    s.cores.iter().map(logical).collect()
+                },
+                addr: if s.on_eth { params.eth.semaphore_base } else { params.mem.semaphore_base }
+                    + s.id * SEMAPHORE_BYTES,
                 initial: s.initial,
             })
             .collect();

@@ -42,7 +42,7 @@ pub use report::{
 pub use sim_chip::{BlockedKernel, RunError};
 pub use sim_core::{Cycle, Cycles};
 pub use sim_tensix::{
-    CBIndex, Compute, ComputeRole, DataFormat, DataMovementProcessor, Dataflow, Risc, WordCond, bfloat16,
+    CBIndex, Compute, ComputeRole, DataFormat, DataMovementProcessor, Dataflow, Risc, SemaphoreCore, WordCond, bfloat16,
 };
 pub use soc_descriptors::{Arch, Noc0Coord, NocId, TileKind, TranslatedCoord};
 pub use tensor::{DeviceTensor, Tensor};
@@ -78,8 +78,8 @@ pub mod prelude {
     pub use sim_tensix::{
         AddrGen, BroadcastType, CBIndex, Compute, ComputeRole, DataCopyType, DataFormat, DataMovementProcessor,
         Dataflow, EltwiseBinaryReuseDestType, EltwiseOp, InterleavedAddrGen, InterleavedAddrGenFast,
-        InterleavedPow2AddrGenFast, PoolType, ReduceDim, Risc, TensorAccessor, TensorAccessorArgs, WordCond, bfloat16,
-        pack_tiles, pack_two_bfloat16_into_uint32, unpack_tiles,
+        InterleavedPow2AddrGenFast, PoolType, ReduceDim, Risc, SemaphoreCore, TensorAccessor, TensorAccessorArgs,
+        WordCond, bfloat16, pack_tiles, pack_two_bfloat16_into_uint32, unpack_tiles,
     };
     pub use soc_descriptors::{Arch, NocId, TranslatedCoord};
 }

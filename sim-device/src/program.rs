@@ -340,6 +340,8 @@ pub(crate) struct SemDef {
     pub cores: CoreRangeSet,
     pub id: u32,
     pub initial: u32,
+    /// On Ethernet cores (logical `(0, channel)`), not workers.
+    pub on_eth: bool,
 }
 
 /// A program: what runs where.
@@ -493,13 +495,31 @@ impl Program {
 
     /// `CreateSemaphore(program, cores, initial_value)`: the lowest id free on every core of the range.
     pub fn create_semaphore(&mut self, cores: impl Into<CoreRangeSet>, initial_value: u32) -> Result<u32, DeviceError> {
-        let cores = cores.into();
-        let id = (0..NUM_SEMAPHORES)
-            .find(|id| !self.semaphores.iter().any(|s| s.id == *id && cores.iter().any(|c| s.cores.contains(c))))
-            .ok_or_else(|| {
-                DeviceError::api(format!("CreateSemaphore: all {NUM_SEMAPHORES} semaphores are in use on these cores"))
-            })?;
-        self.semaphores.push(SemDef { cores, id, initial: initial_value });
+        self.add_semaphore(cores.into(), initial_value, false)
+    }
+
+    /// `CreateSemaphore(program, cores, initial_value, CoreType::ETH)`: a semaphore on Ethernet cores
+    /// (logical `(0, channel)`, as Ethernet kernels are placed), at `eth.semaphore_base` in their L1; ids are
+    /// counted apart from the workers'. Kernels find it with `get_semaphore_on(id, SemaphoreCore::Eth)`.
+    pub fn create_eth_semaphore(
+        &mut self,
+        cores: impl Into<CoreRangeSet>,
+        initial_value: u32,
+    ) -> Result<u32, DeviceError> {
+        self.add_semaphore(cores.into(), initial_value, true)
+    }
+
+    fn add_semaphore(&mut self, cores: CoreRangeSet, initial: u32, on_eth: bool) -> Result<u32, DeviceError> {
+        let taken = |id: u32| {
+            self.semaphores
+                .iter()
+                .any(|s| s.on_eth == on_eth && s.id == id && cores.iter().any(|c| s.cores.contains(c)))
+        };
+        let id = (0..NUM_SEMAPHORES).find(|&id| !taken(id)).ok_or_else(|| {
+            let kind = if on_eth { "Ethernet cores" } else { "cores" };
+            DeviceError::api(format!("CreateSemaphore: all {NUM_SEMAPHORES} semaphores are in use on these {kind}"))
+        })?;
+        self.semaphores.push(SemDef { cores, id, initial, on_eth });
         Ok(id)
     }
 

@@ -147,3 +147,68 @@ fn a_receiver_that_never_gets_its_bytes_is_a_deadlock_naming_the_chip() {
     let e = m.enqueue_mesh_workload(&w).unwrap_err().to_string();
     assert!(e.contains("deadlock") && e.contains("eth_receiver") && e.starts_with("chip "), "{e}");
 }
+
+/// Semaphores on an Ethernet core: created with their initial values at `eth.semaphore_base` in its L1 (ids
+/// counted apart from the workers'); a worker rings one through the address `get_semaphore_on(…, Eth)`
+/// gives, the ERISC waits on it and rings the worker's; bad cores and a seventeenth semaphore are named.
+#[test]
+fn ethernet_cores_have_semaphores_workers_can_ring() {
+    use sim_device::SemaphoreCore;
+    for arch in [Arch::WormholeB0, Arch::Blackhole] {
+        let mut dev = Device::open(&ChipSpec::builtin(arch)).unwrap();
+        let eth = dev.eth_core_noc_xy(1).unwrap();
+        let worker = dev.worker_core_from_logical_core(CoreCoord::new(2, 1)).unwrap();
+        let mut p = Program::new();
+        let eth_core = CoreCoord::new(0, 1);
+        let go = p.create_eth_semaphore(eth_core, 0).unwrap();
+        let five = p.create_eth_semaphore(eth_core, 5).unwrap();
+        let done = p.create_semaphore(CoreCoord::new(2, 1), 0).unwrap();
+        assert_eq!((go, five, done), (0, 1, 0), "Ethernet ids are counted apart from the workers'");
+        let (ex, ey, wx, wy) = (eth.x, eth.y, worker.x, worker.y);
+        p.create_kernel(
+            Kernel::dataflow("ring", move |d| {
+                let a = d.get_semaphore_on(go, SemaphoreCore::Eth);
+                d.noc_semaphore_inc(d.get_noc_addr(ex, ey, a), 3);
+                let mine = d.get_semaphore(done);
+                d.noc_semaphore_wait(mine, 5 + 3);
+            }),
+            CoreCoord::new(2, 1),
+            DataMovementConfig::default(),
+        )
+        .unwrap();
+        p.create_kernel(
+            Kernel::dataflow("erisc", move |d| {
+                let g = d.get_semaphore_on(go, SemaphoreCore::Eth);
+                d.noc_semaphore_wait(g, 3);
+                let f = d.l1_read_u32(d.get_semaphore_on(five, SemaphoreCore::Eth));
+                let w = d.get_semaphore(done);
+                d.noc_semaphore_inc(d.get_noc_addr(wx, wy, w), f + 3);
+                d.noc_async_atomic_barrier();
+            }),
+            eth_core,
+            EthernetConfig::default(),
+        )
+        .unwrap();
+        dev.enqueue_program(&p).unwrap();
+        let base = Params::builtin(arch).eth.semaphore_base;
+        let words: Vec<u32> = dev.read_from_eth_l1(1, base, 8).unwrap();
+        assert_eq!((words[0], words[4]), (3, 5), "{arch}: semaphores 0 and 1, 16 B apart");
+        assert!(base < Params::builtin(arch).eth.l1_unreserved_base);
+
+        let mut p = Program::new();
+        p.create_eth_semaphore(CoreCoord::new(1, 0), 0).unwrap();
+        let e = dev.enqueue_program(&p).unwrap_err().to_string();
+        assert!(e.contains("CoreType::ETH") && e.contains("(1,0)"), "{e}");
+        let mut p = Program::new();
+        p.create_eth_semaphore(CoreCoord::new(0, 99), 0).unwrap();
+        let e = dev.enqueue_program(&p).unwrap_err().to_string();
+        assert!(e.contains("(0,99)") && e.contains("channel 0.."), "{e}");
+        let mut p = Program::new();
+        for _ in 0..16 {
+            p.create_eth_semaphore(eth_core, 0).unwrap();
+        }
+        p.create_semaphore(CoreCoord::new(0, 1), 0).unwrap();
+        let e = p.create_eth_semaphore(eth_core, 0).unwrap_err().to_string();
+        assert!(e.contains("all 16 semaphores") && e.contains("Ethernet cores"), "{e}");
+    }
+}

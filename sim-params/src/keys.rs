@@ -237,6 +237,7 @@ keys! {
     "eth.l1_unreserved_base" => eth.l1_unreserved_base, [0, u32::MAX as u64], "L1 address";
     "eth.l1_kernel_top" => eth.l1_kernel_top, [16, u32::MAX as u64], "L1 address";
     "eth.app_sync_info_base" => eth.app_sync_info_base, [0, u32::MAX as u64], "L1 address";
+    "eth.semaphore_base" => eth.semaphore_base, [0, u32::MAX as u64], "L1 address";
     "api.eth_send_cmd_cycles" => api.eth_send_cmd, [0, CYC], "cycles";
     "fabric.max_payload_bytes" => fabric.max_payload_bytes, [16, 1 << 20], "bytes";
     "fabric.header_bytes_1d" => fabric.header_bytes_1d, [16, 4096], "bytes";

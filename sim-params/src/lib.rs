@@ -333,6 +333,32 @@ impl Params {
                 ),
             ));
         }
+        let esem = e.semaphore_base as u64;
+        let esem_end = esem + (SEMAPHORES * SEMAPHORE_BYTES) as u64;
+        if !esem.is_multiple_of(16) {
+            return Err(bad("eth.semaphore_base", esem, "must be a multiple of 16 bytes (an Ethernet word)".into()));
+        }
+        if esem_end > e.l1_unreserved_base as u64 {
+            return Err(bad(
+                "eth.semaphore_base",
+                esem,
+                format!(
+                    "the {SEMAPHORES} semaphores end at {esem_end:#x}, above eth.l1_unreserved_base = {:#x}",
+                    e.l1_unreserved_base
+                ),
+            ));
+        }
+        if esem < sync_end && (e.app_sync_info_base as u64) < esem_end {
+            return Err(bad(
+                "eth.semaphore_base",
+                esem,
+                format!(
+                    "the semaphores ({esem:#x}..{esem_end:#x}) overlap the sync block at eth.app_sync_info_base \
+                     ({:#x}..{sync_end:#x})",
+                    e.app_sync_info_base
+                ),
+            ));
+        }
         if e.l1_unreserved_base >= e.l1_kernel_top {
             return Err(bad(
                 "eth.l1_unreserved_base",

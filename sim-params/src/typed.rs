@@ -85,6 +85,9 @@ pub struct EthParams {
     pub l1_kernel_top: u32,
     /// `ERISC_APP_SYNC_INFO_BASE`: the `erisc_info_t` sync block.
     pub app_sync_info_base: u32,
+    /// L1 address of Ethernet semaphore 0 (`CreateSemaphore(…, CoreType::ETH)`,
+    /// `get_semaphore<ProgrammableCoreType::ACTIVE_ETH>`), 16 B apart.
+    pub semaphore_base: u32,
 }
 
 /// The fabric's routers (Ethernet data movers).

@@ -42,8 +42,10 @@ pub struct KernelInstance {
     pub logical: (u32, u32),
     /// The core's own NoC coordinates as kernels use them (translated).
     pub noc_xy: (u32, u32),
-    /// L1 address of semaphore 0.
+    /// L1 address of semaphore 0 on worker cores (`get_semaphore<ProgrammableCoreType::TENSIX>`).
     pub sem_base: u32,
+    /// L1 address of semaphore 0 on Ethernet cores (`get_semaphore<ProgrammableCoreType::ACTIVE_ETH>`).
+    pub eth_sem_base: u32,
     /// L1 address of this kernel's runtime-arg slot (its unique args, then its common args
     /// [`RUNTIME_ARGS_SLOT_WORDS`] words on), where `get_arg_addr` points; `None` on Ethernet cores.
     pub args_l1: Option<u32>,

@@ -25,7 +25,7 @@ pub use args::{
 };
 pub use compute::sfpi::{Sfpi, VCond, VFloat, VInt, VUInt, VectorMode};
 pub use compute::{Compute, ComputeRole, DataCopyType, EltwiseBinaryReuseDestType};
-pub use dataflow::{AtomicOpts, Dataflow};
+pub use dataflow::{AtomicOpts, Dataflow, SemaphoreCore};
 pub use format::{DataFormat, bfloat16, pack_tiles, pack_two_bfloat16_into_uint32, unpack_tiles};
 pub use hw::cb::{CBIndex, CbCounters, CbId, CircularBuffer};
 pub use hw::compute::math::{BroadcastType, EltwiseOp, PoolType, ReduceDim, ScalarOp, SfpuBinary, SfpuUnary};

@@ -274,7 +274,10 @@ extern "C-unwind" fn query(what: u32, a: u32, b: u32) -> u32 {
         9 => d.my_y(noc(a)),
         10 => d.get_absolute_logical_x(),
         11 => d.get_absolute_logical_y(),
-        12 => d.get_semaphore(a),
+        12 => d.get_semaphore_on(
+            a,
+            if b == 0 { sim_tensix::SemaphoreCore::Worker } else { sim_tensix::SemaphoreCore::Eth },
+        ),
         17 => d.get_cb_page_size(a),
         18 => d.get_cb_num_pages(a),
         19 => d.get_cb_size_bytes(a),

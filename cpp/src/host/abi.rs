@@ -61,7 +61,7 @@ pub struct HostApi {
         extern "C" fn(u32, *const c_char, *const c_char, *const u32, u32, *const KernelConfigC, *mut u32) -> i32,
     pub(crate) create_cb: extern "C" fn(u32, *const u32, u32, u32, *const u32, u32, i64, *mut u32) -> i32,
     pub(crate) update_cb: extern "C" fn(u32, u32, u32, i64) -> i32,
-    pub(crate) create_semaphore: extern "C" fn(u32, *const u32, u32, u32, *mut u32) -> i32,
+    pub(crate) create_semaphore: extern "C" fn(u32, *const u32, u32, u32, u32, *mut u32) -> i32,
     pub(crate) set_args: extern "C" fn(u32, u32, u32, u32, u32, *const u32, u32) -> i32,
     pub(crate) run_program: extern "C" fn(u32, u32) -> i32,
     pub(crate) accessor_args: extern "C" fn(u32, u32, *mut u32, u32, *mut u32, *mut u32) -> i32,
@@ -599,10 +599,12 @@ extern "C" fn update_cb_page_size(prog: u32, cb: u32, index: u32, page_size: u32
     })
 }
 
-extern "C" fn create_semaphore(prog: u32, rs: *const u32, nr: u32, init: u32, out: *mut u32) -> i32 {
+extern "C" fn create_semaphore(prog: u32, rs: *const u32, nr: u32, init: u32, eth: u32, out: *mut u32) -> i32 {
     on_session(|s| {
         let cores = ranges(rs, nr)?;
-        let id = s.program(prog)?.create_semaphore(cores, init).map_err(|e| e.to_string())?;
+        let p = s.program(prog)?;
+        let id = if eth != 0 { p.create_eth_semaphore(cores, init) } else { p.create_semaphore(cores, init) }
+            .map_err(|e| e.to_string())?;
         set_out(out, id);
         Ok(())
     })

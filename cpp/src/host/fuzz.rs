@@ -161,7 +161,8 @@ fn calls(bytes: &[u8]) -> Result<usize, String> {
                 let p = input.word();
                 let rs = input.words(8);
                 let init = input.word();
-                ("create_semaphore", (t.create_semaphore)(p, rs.as_ptr(), rs.len() as u32 / 4, init, &mut out32))
+                let eth = input.word() % 2;
+                ("create_semaphore", (t.create_semaphore)(p, rs.as_ptr(), rs.len() as u32 / 4, init, eth, &mut out32))
             }
             15 => {
                 let (p, k, x, y, common) = (input.word(), input.word(), input.word(), input.word(), input.word());

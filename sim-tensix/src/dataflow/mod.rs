@@ -13,7 +13,7 @@ pub mod fabric;
 pub mod fabric_mesh;
 mod noc;
 mod sem;
-pub use sem::AtomicOpts;
+pub use sem::{AtomicOpts, SemaphoreCore};
 mod set_state;
 
 use crate::args::{ArgValue, KernelInstance};

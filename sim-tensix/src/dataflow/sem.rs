@@ -9,18 +9,38 @@ use crate::kernel_host::{AtomicOp, AtomicReq, McastReq, NOC_UNICAST_WRITE_VC};
 use sim_core::Cycles;
 use soc_descriptors::NocId;
 
+/// Which cores' semaphores an address is asked for (`ProgrammableCoreType`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SemaphoreCore {
+    /// Worker (Tensix) cores.
+    Worker,
+    /// Ethernet cores.
+    Eth,
+}
+
 impl Dataflow<'_> {
     // ---------------------------------------------------------------------------------------------
     // Semaphores and L1 words
     // ---------------------------------------------------------------------------------------------
 
-    /// `get_semaphore(id)`: L1 address of semaphore `id` (the same on every core).
+    /// `get_semaphore(id)`: L1 address of semaphore `id` (the same on every worker core).
     pub fn get_semaphore(&self, id: u32) -> u32 {
+        self.get_semaphore_on(id, SemaphoreCore::Worker)
+    }
+
+    /// `get_semaphore<type>(id)`: L1 address of semaphore `id` on the cores of `on` — worker
+    /// (`ProgrammableCoreType::TENSIX`) or Ethernet (`ACTIVE_ETH`, `IDLE_ETH`) cores, whichever core asks:
+    /// a worker builds an Ethernet core's semaphore address this way, and the reverse.
+    pub fn get_semaphore_on(&self, id: u32, on: SemaphoreCore) -> u32 {
         self.ctx.spend(self.ctx.costs.local_lookup);
         if id >= 16 {
             self.ctx.fail(format!("get_semaphore({id}): semaphore ids are 0..16"));
         }
-        self.ctx.k.sem_base + id * 16
+        let base = match on {
+            SemaphoreCore::Worker => self.ctx.k.sem_base,
+            SemaphoreCore::Eth => self.ctx.k.eth_sem_base,
+        };
+        base + id * 16
     }
 
     fn atomic(&mut self, api: &'static str, dst: u64, op: AtomicOp, o: AtomicOpts) {

@@ -212,6 +212,7 @@ pub fn run_prepared(
             logical: (0, 0),
             noc_xy: XY,
             sem_base: 0x1000,
+            eth_sem_base: 0x1200,
             args_l1: Some(0x2000),
             header_pool_l1: Some(0x3000),
             args: KernelArgs { runtime: args.to_vec(), ..Default::default() },

@@ -60,8 +60,9 @@ struct tensim_host_api {
     int32_t (*create_cb)(uint32_t prog, const uint32_t* ranges, uint32_t nranges, uint32_t total,
                          const uint32_t* formats, uint32_t nformats, int64_t buffer, uint32_t* cb);
     int32_t (*update_cb)(uint32_t prog, uint32_t cb, uint32_t total, int64_t buffer);
+    // eth != 0: on Ethernet cores (logical (0, channel)), CoreType::ETH.
     int32_t (*create_semaphore)(uint32_t prog, const uint32_t* ranges, uint32_t nranges, uint32_t init,
-                                uint32_t* id);
+                                uint32_t eth, uint32_t* id);
     // common != 0: the kernel's common runtime args (x, y ignored).
     int32_t (*set_args)(uint32_t prog, uint32_t kernel, uint32_t x, uint32_t y, uint32_t common,
                         const uint32_t* args, uint32_t n);

@@ -739,13 +739,16 @@ inline void UpdateDynamicCircularBufferAddressAndTotalSize(Program& program, CBH
 
 inline uint32_t CreateSemaphore(Program& program, const std::variant<CoreRange, CoreRangeSet>& core_spec,
                                 uint32_t initial_value, CoreType core_type = CoreType::WORKER) {
-    if (core_type != CoreType::WORKER) TT_THROW("CreateSemaphore: semaphores on Ethernet cores are not modelled from C++");
+    const bool eth = core_type == CoreType::ETH || core_type == CoreType::ACTIVE_ETH || core_type == CoreType::IDLE_ETH;
+    if (!eth && core_type != CoreType::WORKER)
+        TT_THROW("CreateSemaphore: semaphores on core type {} are not modelled (WORKER and ETH are)",
+                 static_cast<int>(core_type));
     CoreRangeSet s = std::holds_alternative<CoreRange>(core_spec) ? CoreRangeSet(std::get<CoreRange>(core_spec))
                                                                    : std::get<CoreRangeSet>(core_spec);
     auto rs = detail::ranges(s);
     uint32_t id = 0;
     tensim::check(tensim::api().create_semaphore(program.handle_, rs.data(), static_cast<uint32_t>(rs.size() / 4),
-                                                 initial_value, &id));
+                                                 initial_value, eth ? 1u : 0u, &id));
     return id;
 }
 
