@@ -27,9 +27,9 @@ proptest! {
 /// the first failing call (a test that only ever met "no such device" would prove little).
 #[test]
 fn the_driver_reaches_buffers_and_programs() {
-    // open_device(0), create_buffer(dev 0, size word 4096, page 2048, DRAM, interleaved), write_buffer(0),
-    // read_buffer(0), create_program, run_program(0, 0).
-    let bytes = [1, 0, 4, 0, 5, 255, 1, 0, 0, 0, 7, 0, 1, 8, 0, 1, 10, 16, 0, 0];
+    // open_device(0), create_buffer(dev 0, size word 4096, page 2048, DRAM, interleaved, allocated),
+    // write_buffer(0), read_buffer(0), create_program, run_program(0, 0).
+    let bytes = [1, 0, 4, 0, 5, 255, 1, 0, 0, 0, 0, 7, 0, 1, 8, 0, 1, 10, 16, 0, 0];
     let made = cpp::host::fuzz::drive(config(), &bytes).expect("no finding");
     assert_eq!(made, 6);
 }

@@ -451,3 +451,23 @@ fn a_delay_past_the_end_of_time_is_the_watchdog_not_a_small_number() {
 fn ArchParams_builtin() -> sim_device::Params {
     sim_device::Params::builtin(Arch::WormholeB0)
 }
+
+#[test]
+fn unpack_to_dest_needs_a_32_bit_dst() {
+    let mut p = Program::new();
+    let mut modes = vec![UnpackToDestMode::Default; 8];
+    modes[3] = UnpackToDestMode::UnpackToDestFp32;
+    let cfg = ComputeConfig { unpack_to_dest_mode: modes.clone(), ..ComputeConfig::default() };
+    let e = p.create_kernel(Kernel::compute("c", |_c: &mut Compute| {}), CoreCoord::new(0, 0), cfg).err().unwrap();
+    assert_eq!(
+        e.to_string(),
+        "CreateKernel `c`: unpack_to_dest_mode[3] is UnpackToDestFp32, which unpacks into a 32-bit DST: set fp32_dest_acc_en"
+    );
+    let mut far = vec![UnpackToDestMode::Default; 65];
+    far[64] = UnpackToDestMode::UnpackToDestFp32;
+    let cfg = ComputeConfig { unpack_to_dest_mode: far, fp32_dest_acc_en: true, ..ComputeConfig::default() };
+    let e = p.create_kernel(Kernel::compute("c", |_c: &mut Compute| {}), CoreCoord::new(0, 0), cfg).err().unwrap();
+    assert!(e.to_string().contains("unpack_to_dest_mode[64]"), "{e}");
+    let cfg = ComputeConfig { unpack_to_dest_mode: modes, fp32_dest_acc_en: true, ..ComputeConfig::default() };
+    p.create_kernel(Kernel::compute("c", |_c: &mut Compute| {}), CoreCoord::new(0, 0), cfg).unwrap();
+}

@@ -33,7 +33,7 @@ pub use params::{
 };
 pub use program::{
     CbHandle, CircularBufferConfig, ComputeConfig, DataMovementConfig, EthMode, EthernetConfig, Kernel, KernelBody,
-    KernelConfig, KernelHandle, MAX_RUNTIME_ARGS, MathFidelity, NocMode, Program,
+    KernelConfig, KernelHandle, MAX_RUNTIME_ARGS, MathFidelity, NocMode, Program, UnpackToDestMode,
 };
 pub use report::{
     DataRecord, DprintLine, DramUse, EthLinkUse, KernelRun, LinkUse, NocReport, PortUse, RouterCheck, RunReport,
@@ -61,7 +61,7 @@ pub mod prelude {
     pub use crate::error::DeviceError;
     pub use crate::program::{
         CircularBufferConfig, ComputeConfig, DataMovementConfig, EthMode, EthernetConfig, Kernel, KernelHandle,
-        MathFidelity, NocMode, Program,
+        MathFidelity, NocMode, Program, UnpackToDestMode,
     };
     pub use crate::report::RunReport;
     pub use crate::tensor::{DeviceTensor, Tensor};

@@ -164,6 +164,16 @@ impl MathFidelity {
     }
 }
 
+/// How the unpacker brings a CB's tiles into DST for copies (`UnpackToDestMode`, one per CB index).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UnpackToDestMode {
+    /// Through the source registers (19 bits of each value: Float32 keeps 10 mantissa bits).
+    #[default]
+    Default,
+    /// Straight into 32-bit DST: Float32, Int32 and UInt32 data exactly. Needs `fp32_dest_acc_en`.
+    UnpackToDestFp32,
+}
+
 /// tt-metal's `ComputeConfig`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ComputeConfig {
@@ -175,6 +185,8 @@ pub struct ComputeConfig {
     pub dst_full_sync_en: bool,
     /// SFPU approximate mode.
     pub math_approx_mode: bool,
+    /// Per CB index, how copies unpack its tiles (missing entries: `Default`).
+    pub unpack_to_dest_mode: Vec<UnpackToDestMode>,
     /// Compile-time args.
     pub compile_args: Vec<u32>,
     /// Defines.
@@ -191,7 +203,37 @@ impl ComputeConfig {
             fp32_dest_acc: self.fp32_dest_acc_en,
             dst_full_sync: self.dst_full_sync_en,
             approx: self.math_approx_mode,
+            unpack_to_dest_fp32: self
+                .unpack_to_dest_mode
+                .iter()
+                .take(64)
+                .enumerate()
+                .filter(|(_, m)| **m == UnpackToDestMode::UnpackToDestFp32)
+                .fold(0u64, |mask, (i, _)| mask | 1 << i),
         }
+    }
+
+    /// `unpack_to_dest_mode` checked: within the CB indices, and `UnpackToDestFp32` only with a 32-bit DST.
+    fn check(&self, kernel: &str) -> Result<(), DeviceError> {
+        let fp32_cbs: Vec<usize> = self
+            .unpack_to_dest_mode
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| **m == UnpackToDestMode::UnpackToDestFp32)
+            .map(|(i, _)| i)
+            .collect();
+        if let Some(i) = fp32_cbs.iter().find(|&&i| i >= 64) {
+            return Err(DeviceError::api(format!(
+                "CreateKernel `{kernel}`: unpack_to_dest_mode[{i}] names a CB index beyond 63"
+            )));
+        }
+        if let Some(i) = fp32_cbs.first().filter(|_| !self.fp32_dest_acc_en) {
+            return Err(DeviceError::api(format!(
+                "CreateKernel `{kernel}`: unpack_to_dest_mode[{i}] is UnpackToDestFp32, which unpacks into a 32-bit \
+                 DST: set fp32_dest_acc_en"
+            )));
+        }
+        Ok(())
     }
 }
 
@@ -392,6 +434,9 @@ impl Program {
                     kernel.name
                 )));
             }
+        }
+        if let KernelConfig::Compute(c) = &config {
+            c.check(&kernel.name)?;
         }
         if cores.num_cores() == 0 {
             return Err(DeviceError::api(format!("CreateKernel `{}`: the core range is empty", kernel.name)));

@@ -9,7 +9,7 @@ use crate::ffi::{c_string, read_slice, set_out, write_slice};
 use sim_device::buffer::{BufferType, InterleavedBufferConfig, ShardParameters, ShardedBufferConfig};
 use sim_device::program::{
     CircularBufferConfig, ComputeConfig, DataMovementConfig, EthMode, EthernetConfig, KernelConfig, MathFidelity,
-    NocMode,
+    NocMode, UnpackToDestMode,
 };
 use sim_device::{Arch, BufferPlacement, CoreCoord, CoreRange, CoreRangeSet, NocId};
 use sim_tensix::DataMovementProcessor;
@@ -38,6 +38,8 @@ pub struct KernelConfigC {
     named_keys: *const *const c_char,
     named_values: *const u32,
     num_named: u32,
+    unpack_to_dest: *const u32,
+    num_unpack_to_dest: u32,
 }
 
 /// `struct tensim_host_api`.
@@ -453,6 +455,15 @@ fn kernel_config(c: &KernelConfigC) -> Result<KernelConfig, String> {
             fp32_dest_acc_en: c.fp32_dest_acc_en != 0,
             dst_full_sync_en: c.dst_full_sync_en != 0,
             math_approx_mode: c.math_approx_mode != 0,
+            unpack_to_dest_mode: read_slice(c.unpack_to_dest, c.num_unpack_to_dest as usize)
+                .iter()
+                .enumerate()
+                .map(|(i, m)| match m {
+                    0 => Ok(UnpackToDestMode::UnpackToDestFp32),
+                    1 => Ok(UnpackToDestMode::Default),
+                    m => Err(format!("CreateKernel: unpack_to_dest_mode[{i}] = {m} is not an UnpackToDestMode")),
+                })
+                .collect::<Result<_, _>>()?,
             compile_args,
             defines,
             named_compile_args,

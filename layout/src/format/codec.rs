@@ -168,6 +168,37 @@ pub fn encode_tile(format: DataFormat, vals: &[f32], out: &mut [u8]) {
     }
 }
 
+/// One value of a row-major (untiled) page in `format`, from its `element_bytes()` bytes, as the unpacker
+/// reads it (integers as their values); `None` for block floats, which have no row-major form.
+pub fn decode_element(format: DataFormat, e: &[u8]) -> Option<f32> {
+    Some(match format {
+        DataFormat::Float32 => f32::from_le_bytes([e[0], e[1], e[2], e[3]]),
+        DataFormat::Float16_b => f32::from_bits((u16::from_le_bytes([e[0], e[1]]) as u32) << 16),
+        DataFormat::Float16 => super::f16_bits_to_f32(u16::from_le_bytes([e[0], e[1]])),
+        DataFormat::Int32 => i32::from_le_bytes([e[0], e[1], e[2], e[3]]) as f32,
+        DataFormat::UInt32 => u32::from_le_bytes([e[0], e[1], e[2], e[3]]) as f32,
+        DataFormat::UInt16 => u16::from_le_bytes([e[0], e[1]]) as f32,
+        DataFormat::UInt8 => e[0] as f32,
+        DataFormat::Bfp8_b | DataFormat::Bfp4_b | DataFormat::Bfp2_b => return None,
+    })
+}
+
+/// One value into a row-major page in `format` (`out`: `element_bytes()` bytes), rounded as
+/// [`encode_tile`] rounds it; `false` for block floats, which have no row-major form.
+pub fn encode_element(format: DataFormat, v: f32, out: &mut [u8]) -> bool {
+    match format {
+        DataFormat::Float32 => out[..4].copy_from_slice(&v.to_le_bytes()),
+        DataFormat::Float16_b => out[..2].copy_from_slice(&super::bfloat16::from_f32(v).0.to_le_bytes()),
+        DataFormat::Float16 => out[..2].copy_from_slice(&super::f32_to_f16_bits(v).to_le_bytes()),
+        DataFormat::Int32 => out[..4].copy_from_slice(&(v.round_ties_even() as i32).to_le_bytes()),
+        DataFormat::UInt32 => out[..4].copy_from_slice(&(v.round_ties_even().max(0.0) as u32).to_le_bytes()),
+        DataFormat::UInt16 => out[..2].copy_from_slice(&(v.round_ties_even().clamp(0.0, 65535.0) as u16).to_le_bytes()),
+        DataFormat::UInt8 => out[0] = v.round_ties_even().clamp(0.0, 255.0) as u8,
+        DataFormat::Bfp8_b | DataFormat::Bfp4_b | DataFormat::Bfp2_b => return false,
+    }
+    true
+}
+
 /// Host helper: values already in tile (face) order, `1024 × tiles` of them, packed as tiles of `format`.
 pub fn pack_tiles(format: DataFormat, vals: &[f32]) -> Vec<u8> {
     assert!(vals.len().is_multiple_of(TILE_VALUES), "pack_tiles: {} values are not whole tiles", vals.len());
@@ -266,6 +297,31 @@ mod tests {
         let back = unpack_tiles(DataFormat::Bfp2_b, &b2);
         assert_eq!(back[0], 1.0);
         assert_eq!(back[1], 0.0, "bfp2 has one magnitude bit: 0.5 is a tie between 0 and 1, to even (0)");
+    }
+
+    #[test]
+    fn elements_decode_and_encode_as_tiles_do() {
+        let vals: Vec<f32> = (0..1024).map(|i| (i as f32 - 300.5) * 1.37).collect();
+        for f in [
+            DataFormat::Float32,
+            DataFormat::Float16_b,
+            DataFormat::Float16,
+            DataFormat::Int32,
+            DataFormat::UInt32,
+            DataFormat::UInt16,
+            DataFormat::UInt8,
+        ] {
+            let tile = pack_tiles(f, &vals);
+            let n = f.element_bytes() as usize;
+            let mut one = vec![0u8; n];
+            for (i, v) in vals.iter().enumerate() {
+                assert!(encode_element(f, *v, &mut one));
+                assert_eq!(&one[..], &tile[i * n..(i + 1) * n], "{f} value {i}");
+                assert_eq!(decode_element(f, &one), Some(unpack_tiles(f, &tile)[i]), "{f} value {i}");
+            }
+        }
+        assert_eq!(decode_element(DataFormat::Bfp8_b, &[0]), None);
+        assert!(!encode_element(DataFormat::Bfp4_b, 1.0, &mut [0]));
     }
 
     #[test]

@@ -3,7 +3,9 @@
 
 pub mod codec;
 
-pub use codec::{TILE_VALUES, bfp_mantissa_bits, decode_tile, encode_tile, pack_tiles, unpack_tiles};
+pub use codec::{
+    TILE_VALUES, bfp_mantissa_bits, decode_element, decode_tile, encode_element, encode_tile, pack_tiles, unpack_tiles,
+};
 
 use std::fmt;
 
@@ -59,6 +61,11 @@ impl DataFormat {
     /// so unpacking needs no rounding.
     pub fn exact_in_src_registers(self) -> bool {
         !matches!(self, DataFormat::Float32 | DataFormat::Int32 | DataFormat::UInt32 | DataFormat::UInt16)
+    }
+
+    /// Int32 or UInt32: 32-bit integers, which only DST (unpacked to it straight) holds exactly.
+    pub fn is_32bit_int(self) -> bool {
+        matches!(self, DataFormat::Int32 | DataFormat::UInt32)
     }
 
     /// tt-metal's numeric code of the format.

@@ -17,7 +17,11 @@ impl Compute<'_> {
                 let e = self.take("copy_tile", |k| *k == SrcKind::Copy);
                 self.ctx.spend(self.cost().datacopy());
                 self.dst_overwrite(slot, |d, fp32, _| math::copy_to_dst(d, &e.tiles[0], fp32));
-                self.state(|s| s.recycle(e.tiles));
+                let int_bits = e.int_bits;
+                self.state(|s| {
+                    s.set_dst_int_bits(slot, int_bits);
+                    s.recycle(e.tiles)
+                });
             }
             ComputeRole::Pack => {}
         }

@@ -49,6 +49,23 @@ impl Compute<'_> {
     }
 
     /// Warn when `api` unpacks CB `cb` in a format neither unpacker is configured for.
+    /// Whether copies from CB `cb` (format `f`) go straight to DST (`UnpackToDestFp32`); a 32-bit integer
+    /// copy through the source registers is warned about, since they keep only 19 bits of each value.
+    pub(super) fn unpack_to_dest(&mut self, api: &str, cb: u32, f: DataFormat) -> bool {
+        let to_dest = self.settings.unpacks_to_dest(cb);
+        if !to_dest && f.is_32bit_int() {
+            self.ctx.host.borrow_mut().warn(
+                self.ctx.k.fiber,
+                format!(
+                    "{api} copies c_{cb} ({f}) through the source registers, which keep 19 bits of a value: \
+                     integers beyond ±2048 lose their low bits, as on hardware; set \
+                     UnpackToDestMode::UnpackToDestFp32 for c_{cb} (with fp32_dest_acc_en) to copy them exactly"
+                ),
+            );
+        }
+        to_dest
+    }
+
     pub(super) fn check_unpack_format(&mut self, api: &str, cb: u32, f: DataFormat) {
         let [a, b] = self.formats.unpack;
         if a.is_some() && a != Some(f) && b != Some(f) {

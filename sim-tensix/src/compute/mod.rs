@@ -90,7 +90,7 @@ pub struct Compute<'y> {
     /// MATH: the SFPU session a C++ kernel's wrapper opened, and the wrapper's name.
     sfpi_open: Option<(&'static str, sfpi::Sfpi)>,
     /// UNPACK: scratch list of the L1 addresses and formats of the tiles being unpacked.
-    unpack_addrs: Vec<(u32, DataFormat)>,
+    unpack_addrs: Vec<(u32, DataFormat, bool)>,
     /// UNPACK: scratch list of a block's `(cb, tile)` reads (`matmul_block`).
     unpack_reads: Vec<(u32, u32)>,
 }

@@ -130,24 +130,28 @@ impl Compute<'_> {
         let mut head_bytes = 0u64;
         let mut addrs = std::mem::take(&mut self.unpack_addrs);
         addrs.clear();
+        // Copies from a CB set to unpack to DST skip the source registers (`UnpackToDestFp32`).
+        let copies = matches!(kind, SrcKind::Copy | SrcKind::Datacopy);
         // Consecutive tiles of one CB (a matmul block's rows, say) share its lookup and format check.
-        let mut last: Option<(u32, u32, u32, DataFormat)> = None;
+        let mut last: Option<(u32, u32, u32, DataFormat, bool)> = None;
         for &(cb, t) in reads {
-            let (a, f) = match last {
-                Some((c, base, page, f)) if c == cb => (base + t * page, f),
+            let (a, f, to_dest) = match last {
+                Some((c, base, page, f, d)) if c == cb => (base + t * page, f, d),
                 _ => {
                     let (a0, page, f) = self.tile_addr(api, cb, 0);
                     self.check_unpack_format(api, cb, f);
-                    last = Some((cb, a0, page, f));
-                    (a0 + t * page, f)
+                    let to_dest = copies && self.unpack_to_dest(api, cb, f);
+                    last = Some((cb, a0, page, f, to_dest));
+                    (a0 + t * page, f, to_dest)
                 }
             };
             if head.is_some_and(|h| h.contains(&addrs.len())) {
                 head_bytes += f.tile_size() as u64;
             }
             bytes += f.tile_size() as u64;
-            addrs.push((a, f));
+            addrs.push((a, f, to_dest));
         }
+        let int_bits = addrs.first().is_some_and(|&(_, f, d)| d && f.is_32bit_int());
         let full = self.cost().unpack(reads.len(), bytes);
         let first = match head {
             Some(_) => self.cost().unpack(2, head_bytes).min(full),
@@ -162,7 +166,7 @@ impl Compute<'_> {
         if !self.data {
             // Timing only: the operands' costs and hand-offs stay, their values do not matter.
             let count = addrs.len();
-            self.state(|s| s.src.push_back(SrcEntry { kind, tiles: Vec::new(), count, ready }));
+            self.state(|s| s.src.push_back(SrcEntry { kind, tiles: Vec::new(), count, ready, int_bits }));
             self.unpack_addrs = addrs;
             self.pushes += 1;
             self.bump(SYNC_SRC_PUSHED);
@@ -174,7 +178,7 @@ impl Compute<'_> {
             let tc = h.core_mut(core);
             let mut tiles = tc.compute.as_mut().expect("compute core").tile_list();
             let mut err = None;
-            for (i, &(a, f)) in addrs.iter().enumerate() {
+            for (i, &(a, f, to_dest)) in addrs.iter().enumerate() {
                 let size = f.tile_size() as u64;
                 if let Err(e) = tc.l1.check(a as u64, size) {
                     err = Some(format!("{api}: {e}"));
@@ -205,6 +209,13 @@ impl Compute<'_> {
                     let tm = Arc::get_mut(&mut t).expect("a scratch tile is not shared");
                     if f == DataFormat::Float16_b {
                         math::bf16_faces_to_rows(&bytes, tm);
+                    } else if to_dest && f.is_32bit_int() {
+                        // Straight to 32-bit DST: the integers' bits, as they are.
+                        let mut raw = [0f32; 1024];
+                        for (o, e) in raw.iter_mut().zip(bytes.chunks_exact(4)) {
+                            *o = f32::from_bits(u32::from_le_bytes([e[0], e[1], e[2], e[3]]));
+                        }
+                        faces_to_rows(&raw, tm);
                     } else {
                         let mut raw = [0f32; 1024];
                         decode_tile(f, &bytes, &mut raw);
@@ -217,7 +228,7 @@ impl Compute<'_> {
                     st.recycle(vec![t]);
                     t = tt;
                 }
-                if !f.exact_in_src_registers() {
+                if !f.exact_in_src_registers() && !to_dest {
                     to_src_precision(Arc::get_mut(&mut t).expect("a scratch tile is not shared"));
                 }
                 if cache {
@@ -232,7 +243,8 @@ impl Compute<'_> {
                 Some(e) => Err(e),
                 None => {
                     let count = tiles.len();
-                    tc.compute.as_mut().expect("compute core").src.push_back(SrcEntry { kind, tiles, count, ready });
+                    let entry = SrcEntry { kind, tiles, count, ready, int_bits };
+                    tc.compute.as_mut().expect("compute core").src.push_back(entry);
                     Ok(())
                 }
             }

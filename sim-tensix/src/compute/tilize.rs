@@ -1,6 +1,7 @@
 //! Tilize and untilize: row-major CB data into tiles and back, each tile with its own DST hand-off.
 
 use super::*;
+use layout::format::{decode_element, encode_element};
 
 impl Compute<'_> {
     /// UNPACK: `n` row-major tiles of width `width_tiles` × 32 starting at the CB front, tile `t` at
@@ -9,6 +10,10 @@ impl Compute<'_> {
         for t in 0..n {
             let (base, _page, fmt) = self.tile_addr(api, cb, 0);
             self.check_unpack_format(api, cb, fmt);
+            if decode_element(fmt, &[0; 4]).is_none() {
+                self.ctx.fail(format!("{api}: c_{cb} holds {fmt}, a block-float format, which has no row-major form"));
+            }
+            let int_bits = self.unpack_to_dest(api, cb, fmt) && fmt.is_32bit_int();
             let esize = fmt.tile_size() as u64 / 1024;
             self.ctx.spend(self.cost().unpack_row_major(fmt.tile_size() as u64));
             self.wait_count(SYNC_SRC_POPPED, self.pushes as i64 + 1 - SRC_DEPTH as i64);
@@ -27,12 +32,10 @@ impl Compute<'_> {
                         Ok(b) => {
                             for j in 0..32 {
                                 let e = &b[(j * esize) as usize..((j + 1) * esize) as usize];
-                                tile[(r * 32 + j) as usize] = match fmt {
-                                    DataFormat::Float32 => f32::from_le_bytes([e[0], e[1], e[2], e[3]]),
-                                    DataFormat::Float16 => {
-                                        layout::format::f16_bits_to_f32(u16::from_le_bytes([e[0], e[1]]))
-                                    }
-                                    _ => f32::from_bits((u16::from_le_bytes([e[0], e[1]]) as u32) << 16),
+                                tile[(r * 32 + j) as usize] = if int_bits {
+                                    f32::from_bits(u32::from_le_bytes([e[0], e[1], e[2], e[3]]))
+                                } else {
+                                    decode_element(fmt, e).expect("checked: not a block float")
                                 };
                             }
                         }
@@ -50,6 +53,7 @@ impl Compute<'_> {
                             tiles: vec![tile_rc],
                             count: 1,
                             ready: sim_core::Cycle(0),
+                            int_bits,
                         });
                         Ok(())
                     }
@@ -71,7 +75,11 @@ impl Compute<'_> {
             let e = self.take(api, |k| *k == SrcKind::Datacopy);
             self.ctx.spend(self.cost().datacopy());
             self.dst_overwrite(slot, |d, fp32, _| math::copy_to_dst(d, &e.tiles[0], fp32));
-            self.state(|s| s.recycle(e.tiles));
+            let int_bits = e.int_bits;
+            self.state(|s| {
+                s.set_dst_int_bits(slot, int_bits);
+                s.recycle(e.tiles)
+            });
             self.math_commit();
         }
     }
@@ -119,19 +127,25 @@ impl Compute<'_> {
             let (fmt, wp) = (cbv.format, cbv.write_ptr(risc));
             let esize = fmt.tile_size() as u64 / 1024;
             let row_bytes = width_tiles as u64 * 32 * esize;
-            let vals: Tile = *tc.compute.as_ref().expect("compute core").dst(slot);
+            let st = tc.compute.as_ref().expect("compute core");
+            let int_bits = st.dst_int_bits(slot) && fmt.is_32bit_int();
+            let vals: Tile = *st.dst(slot);
             let mut out = Ok(());
             for r in 0..32u64 {
-                let mut bytes = Vec::with_capacity((32 * esize) as usize);
-                for j in 0..32 {
-                    let v = vals[(r * 32 + j) as usize];
-                    match fmt {
-                        DataFormat::Float32 => bytes.extend_from_slice(&v.to_le_bytes()),
-                        DataFormat::Float16 => {
-                            bytes.extend_from_slice(&layout::format::f32_to_f16_bits(v).to_le_bytes())
-                        }
-                        _ => bytes.extend_from_slice(&layout::format::bfloat16::from_f32(v).0.to_le_bytes()),
+                let mut bytes = vec![0u8; (32 * esize) as usize];
+                for (j, e) in bytes.chunks_exact_mut(esize as usize).enumerate() {
+                    let v = vals[r as usize * 32 + j];
+                    if int_bits {
+                        e.copy_from_slice(&v.to_bits().to_le_bytes());
+                    } else if !encode_element(fmt, v, e) {
+                        out = Err(format!(
+                            "{api}: c_{ocb} holds {fmt}, a block-float format, which has no row-major form"
+                        ));
+                        break;
                     }
+                }
+                if out.is_err() {
+                    break;
                 }
                 let a = wp as u64 + (row_block as u64 * 32 + r) * row_bytes + col as u64 * 32 * esize;
                 if let Err(e) = tc.l1.write(a, &bytes) {

@@ -29,6 +29,8 @@ struct tensim_kernel_config {
     const char* const* named_keys;
     const uint32_t* named_values;
     uint32_t num_named;
+    const uint32_t* unpack_to_dest;  // per CB index: 0 UnpackToDestFp32, 1 Default (the enum's values)
+    uint32_t num_unpack_to_dest;
 };
 
 // Core ranges travel as quadruples (start x, start y, end x, end y), inclusive.

@@ -69,6 +69,8 @@ impl VectorMode {
 pub struct Sfpi {
     dst: Vec<Tile>,
     stored: Vec<bool>,
+    /// Per tile, whether its last store was an integer one (PACK then writes its bits to an integer CB).
+    int_stored: Vec<bool>,
     lanes: usize,
     ptr: usize,
     masks: Vec<[bool; MAX_LANES]>,
@@ -80,7 +82,16 @@ impl Sfpi {
     /// A session over `tiles` (the section's DST tiles) with `lanes` lanes per vector.
     pub(crate) fn new(tiles: Vec<Tile>, lanes: usize, fp32: bool) -> Sfpi {
         let n = tiles.len();
-        Sfpi { dst: tiles, stored: vec![false; n], lanes, ptr: 0, masks: Vec::new(), fp32, error: None }
+        Sfpi {
+            dst: tiles,
+            stored: vec![false; n],
+            int_stored: vec![false; n],
+            lanes,
+            ptr: 0,
+            masks: Vec::new(),
+            fp32,
+            error: None,
+        }
     }
 
     /// Lanes per vector (`compute.sfpu_lanes`).
@@ -149,6 +160,7 @@ impl Sfpi {
             }
         }
         self.stored[t] = true;
+        self.int_stored[t] = !float;
     }
 
     /// `dst_reg[i]` read as floats (an `SFPLOAD`).
@@ -326,6 +338,7 @@ impl Compute<'_> {
             for (k, &slot) in slots.iter().enumerate() {
                 if s.stored[k] {
                     *st.dst_overwrite(slot) = s.dst[k];
+                    st.set_dst_int_bits(slot, s.int_stored[k]);
                 }
             }
         });

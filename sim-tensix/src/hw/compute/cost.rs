@@ -144,7 +144,7 @@ mod tests {
             pack_bytes_per_cycle: 64,
             ..ComputeParams::default()
         };
-        let s = ComputeSettings { fidelity_phases: 4, fp32_dest_acc: false, dst_full_sync: false, approx: false };
+        let s = ComputeSettings { fidelity_phases: 4, ..ComputeSettings::default() };
         let k = Cost { c: &c, s };
         assert_eq!(k.unpack(2, 4096), Cycles(16 + 52));
         assert_eq!(k.unpack(1, 2048), Cycles(8 + 32));
@@ -165,8 +165,7 @@ mod tests {
             ..ComputeParams::default()
         };
         let per = |phases| {
-            let s =
-                ComputeSettings { fidelity_phases: phases, fp32_dest_acc: false, dst_full_sync: false, approx: false };
+            let s = ComputeSettings { fidelity_phases: phases, ..ComputeSettings::default() };
             Cost { c: &c, s }.matmul(1).0
         };
         assert_eq!([per(1), per(2), per(4)], [16 + 4, 32 + 7, 64 + 13]);

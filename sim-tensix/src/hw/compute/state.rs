@@ -39,9 +39,18 @@ pub struct ComputeSettings {
     pub dst_full_sync: bool,
     /// SFPU approximate mode.
     pub approx: bool,
+    /// CBs whose copies go straight to DST in 32 bits (`UnpackToDestMode::UnpackToDestFp32`), one bit per CB
+    /// index: Float32 data keeps its 23 mantissa bits (through the source registers it keeps 10), Int32 and
+    /// UInt32 data their 32 bits.
+    pub unpack_to_dest_fp32: u64,
 }
 
 impl ComputeSettings {
+    /// Whether copies from CB `cb` go straight to DST (`UnpackToDestFp32`).
+    pub fn unpacks_to_dest(&self, cb: u32) -> bool {
+        cb < 64 && self.unpack_to_dest_fp32 >> cb & 1 == 1
+    }
+
     /// DST sections MATH and PACK alternate between.
     pub fn sections(&self) -> u32 {
         if self.dst_full_sync { 1 } else { 2 }
@@ -68,7 +77,13 @@ impl ComputeSettings {
 impl Default for ComputeSettings {
     /// tt-metal's default `ComputeConfig`: HiFi4, 16-bit DST in two halves, exact SFPU.
     fn default() -> Self {
-        ComputeSettings { fidelity_phases: 4, fp32_dest_acc: false, dst_full_sync: false, approx: false }
+        ComputeSettings {
+            fidelity_phases: 4,
+            fp32_dest_acc: false,
+            dst_full_sync: false,
+            approx: false,
+            unpack_to_dest_fp32: 0,
+        }
     }
 }
 
@@ -124,6 +139,9 @@ pub struct SrcEntry {
     /// When its last tile is in the source registers: a set that feeds several products is handed to MATH
     /// once its first pair is in, and the rest streams in behind MATH's products.
     pub ready: sim_core::Cycle,
+    /// The tiles hold 32-bit integers unpacked straight to DST, as bit patterns (`f32::from_bits`): a copy
+    /// keeps them so and PACK writes them back bit for bit to an integer format.
+    pub int_bits: bool,
 }
 
 /// A CB tile already decoded into source-register form, valid while its L1 bytes keep `version`.
@@ -202,6 +220,9 @@ pub struct ComputeState {
     shared: Option<Rc<RefCell<SharedTiles>>>,
     /// Whether a DST tile was written since its section was last cleared.
     dst_written: [bool; DST_TILES],
+    /// Whether a DST tile holds 32-bit integers as bit patterns (copied there unpacked to DST, or stored by
+    /// an SFPI integer store) rather than values: PACK writes those bits to an Int32/UInt32 CB as they are.
+    dst_int_bits: [bool; DST_TILES],
     /// Source registers.
     pub src: VecDeque<SrcEntry>,
     /// Scratch tiles no one else holds, for reuse; shared by the run's cores ([`ComputeState::set_pool`]).
@@ -225,6 +246,7 @@ impl ComputeState {
             slot_jobs: [0; DST_TILES],
             shared: None,
             dst_written: [false; DST_TILES],
+            dst_int_bits: [false; DST_TILES],
             src: VecDeque::new(),
             pool: TilePool::default(),
             lists: Vec::new(),
@@ -302,6 +324,7 @@ impl ComputeState {
     /// marks it written.
     pub fn dst_mut(&mut self, slot: usize) -> MutexGuard<'_, Tile> {
         self.settle_slot(slot);
+        self.dst_int_bits[slot] = false;
         let mut t = self.dst.lock(slot);
         if !self.dst_written[slot] {
             t.fill(0.0);
@@ -315,6 +338,7 @@ impl ComputeState {
     pub fn dst_overwrite(&mut self, slot: usize) -> MutexGuard<'_, Tile> {
         self.settle_slot(slot);
         self.dst_written[slot] = true;
+        self.dst_int_bits[slot] = false;
         self.dst.lock(slot)
     }
 
@@ -325,6 +349,7 @@ impl ComputeState {
             Some(o) => {
                 let zero = !self.dst_written[slot];
                 self.dst_written[slot] = true;
+                self.dst_int_bits[slot] = false;
                 self.issued += 1;
                 self.slot_jobs[slot] = self.issued;
                 o.matmul(&self.dst, slot, zero, a, b, phases, fp32, &self.pool);
@@ -333,10 +358,28 @@ impl ComputeState {
         }
     }
 
+    /// Mark DST tile `slot` as holding 32-bit integer bit patterns (after a copy of such tiles, or an SFPI
+    /// integer store); any other write clears the mark.
+    pub fn set_dst_int_bits(&mut self, slot: usize, int_bits: bool) {
+        self.dst_int_bits[slot] = int_bits;
+    }
+
+    /// Whether DST tile `slot` holds 32-bit integer bit patterns ([`ComputeState::set_dst_int_bits`]).
+    pub fn dst_int_bits(&self, slot: usize) -> bool {
+        self.dst_int_bits[slot] && self.dst_written[slot]
+    }
+
     /// DST tile `slot` encoded as the packer writes it in `format` into `out` (the format's tile size).
     pub fn encode_dst_into(&mut self, slot: usize, format: DataFormat, out: &mut [u8]) {
+        let int_bits = self.dst_int_bits(slot) && matches!(format, DataFormat::Int32 | DataFormat::UInt32);
         let (held, faces, _) = self.dst_for_pack(slot);
-        if format == DataFormat::Float16_b {
+        if int_bits {
+            // Integers held as bit patterns leave as they are.
+            rows_to_faces(&held, &mut faces[..]);
+            for (o, v) in out.chunks_exact_mut(4).zip(faces.iter()) {
+                o.copy_from_slice(&v.to_bits().to_le_bytes());
+            }
+        } else if format == DataFormat::Float16_b {
             // The common case in one pass: rows to faces while narrowing.
             bf16_rows_to_faces(&held, out);
         } else {

@@ -645,7 +645,7 @@ inline KernelHandle create_kernel(Program& program, const char* path, const char
     auto rs = ranges(cores);
     tensim_kernel_config c{};
     Strings defines, named;
-    std::vector<uint32_t> named_values;
+    std::vector<uint32_t> named_values, unpack_modes;
     auto fill = [&](const auto& cfg) {
         c.compile_args = cfg.compile_args.data();
         c.num_compile_args = static_cast<uint32_t>(cfg.compile_args.size());
@@ -666,6 +666,9 @@ inline KernelHandle create_kernel(Program& program, const char* path, const char
         c.fp32_dest_acc_en = cc->fp32_dest_acc_en;
         c.dst_full_sync_en = cc->dst_full_sync_en;
         c.math_approx_mode = cc->math_approx_mode;
+        for (auto m : cc->unpack_to_dest_mode) unpack_modes.push_back(static_cast<uint32_t>(m));
+        c.unpack_to_dest = unpack_modes.data();
+        c.num_unpack_to_dest = static_cast<uint32_t>(unpack_modes.size());
         fill(*cc);
     } else {
         const auto& e = std::get<EthernetConfig>(config);
