@@ -3,7 +3,7 @@
 
 use crate::hw::risc::Risc;
 use crate::kernel_ctx::KernelCtx;
-use layout::format::decode_tile;
+use layout::format::{DataFormat, decode_tile};
 use layout::tile::tile_offset;
 
 /// `SliceRange{h0, h1, hs, w0, w1, ws}`: rows `h0..h1` every `hs`, columns `w0..w1` every `ws`.
@@ -112,7 +112,15 @@ impl KernelCtx<'_> {
                 .map(|w| {
                     let (h, w) = (h as usize, w as usize);
                     let i = if style.untilized { tile_offset(h, w) } else { h * 32 + w };
-                    format!("{:.*}", style.precision, values[i])
+                    // Integers print as integers, every bit of them (a float would round beyond 2^24).
+                    let e = &bytes[i * format.element_bytes() as usize..];
+                    match format {
+                        DataFormat::Int32 => i32::from_le_bytes([e[0], e[1], e[2], e[3]]).to_string(),
+                        DataFormat::UInt32 => u32::from_le_bytes([e[0], e[1], e[2], e[3]]).to_string(),
+                        DataFormat::UInt16 => u16::from_le_bytes([e[0], e[1]]).to_string(),
+                        DataFormat::UInt8 => e[0].to_string(),
+                        _ => format!("{:.*}", style.precision, values[i]),
+                    }
                 })
                 .collect();
             text += &row.join(" ");

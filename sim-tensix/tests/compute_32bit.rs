@@ -183,3 +183,27 @@ fn integers_an_sfpi_function_stores_are_packed_as_their_bits() {
     let want: Vec<i32> = vals.iter().map(|v| v + 3).collect();
     assert_eq!(got, want);
 }
+
+#[test]
+fn tile_slices_print_integers_whole() {
+    use sim_tensix::{SlicePtr, SliceRange, SliceStyle};
+    let vals: [i32; 4] = [(1 << 24) + 1, -7, 2_000_000_011, 0];
+    let bytes: Vec<u8> = (0..1024).flat_map(|i| vals[i % 4].to_le_bytes()).collect();
+    let f = DataFormat::Int32;
+    let printed = std::rc::Rc::new(std::cell::RefCell::new(String::new()));
+    let out = printed.clone();
+    let reader = Body::Dataflow(
+        Risc::Ncrisc,
+        Box::new(move |k| {
+            k.cb_reserve_back(CBIndex::c_0, 1);
+            let w = k.get_write_ptr(CBIndex::c_0);
+            k.l1_write_bytes(w, &bytes);
+            k.cb_push_back(CBIndex::c_0, 1);
+            k.cb_wait_front(CBIndex::c_0, 1);
+            let range = SliceRange { h0: 0, h1: 1, hs: 1, w0: 0, w1: 4, ws: 1 };
+            *out.borrow_mut() = k.tile_slice(CBIndex::c_0, 0, range, SlicePtr::Read, SliceStyle::default());
+        }),
+    );
+    run(&[(IN, 0x10000, 4096, 4096, f)], &[], unit_costs(), vec![reader]).unwrap();
+    assert_eq!(printed.borrow().trim(), "16777217 -7 2000000011 0");
+}
