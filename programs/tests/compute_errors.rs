@@ -1,6 +1,6 @@
 //! The compute kernel API's errors and warnings: unpacking a format the unpacker was not configured for, a
-//! DST index over capacity, packing into a CB without room, an operation without its init, and a custom
-//! SFPU function reaching outside DST — each names what is wrong.
+//! DST index over capacity, packing into a CB without room, an operation without its init, a custom SFPU
+//! function reaching outside DST, untilizing outside the rows or the CB — each names what is wrong.
 
 mod support;
 
@@ -164,4 +164,30 @@ fn a_custom_sfpu_function_outside_dst_is_an_error_naming_the_vector() {
     let e = run_with(Arch::WormholeB0, &a, &b, 1, ComputeConfig::default(), body).unwrap_err().to_string();
     assert!(e.contains("_llk_math_eltwise_unary_sfpu_params_: dst_reg[10000]"), "{e}");
     assert!(e.contains("outside the section's 8 tiles"), "{e}");
+}
+
+#[test]
+fn untilizing_outside_the_rows_or_the_cb_is_an_error_naming_it() {
+    let (a, b) = inputs();
+    // A column block past the row's width (block_c_index 1 of 1-tile blocks in 1-tile rows).
+    let outside_row: ComputeBody = Arc::new(|c: &mut Compute| {
+        c.cb_wait_front(C0, 1);
+        c.pack_untilize_init(C0, OUT);
+        c.cb_reserve_back(OUT, 1);
+        c.pack_untilize_block(C0, 1, OUT, 1, 1, 1);
+    });
+    let msg = kernel_error(run_with(Arch::WormholeB0, &a, &b, 1, ComputeConfig::default(), outside_row).unwrap_err());
+    assert!(
+        msg.contains("pack_untilize_block: column block 1 of 1 tiles does not lie inside rows of 1 tiles"),
+        "{msg}"
+    );
+    // Three block rows into an output CB of two pages (the third would run past its end).
+    let past_cb: ComputeBody = Arc::new(|c: &mut Compute| {
+        c.cb_wait_front(C0, 1);
+        c.pack_untilize_init(C0, OUT);
+        c.cb_reserve_back(OUT, 2);
+        c.pack_untilize_block(C0, 3, OUT, 1, 1, 0);
+    });
+    let msg = kernel_error(run_with(Arch::WormholeB0, &a, &b, 2, ComputeConfig::default(), past_cb).unwrap_err());
+    assert!(msg.contains("row-major block row 2") && msg.contains("past the end of c_16"), "{msg}");
 }

@@ -127,11 +127,23 @@ impl Compute<'_> {
             let (fmt, wp) = (cbv.format, cbv.write_ptr(risc));
             let esize = fmt.tile_size() as u64 / 1024;
             let row_bytes = width_tiles as u64 * 32 * esize;
+            // The block's rows must lie in the CB: they are not wrapped round its end.
+            let (end, limit) = ((row_block as u64 + 1) * 32 * row_bytes + wp as u64, cbv.base as u64 + cbv.size as u64);
+            let mut out = if end > limit {
+                Err(format!(
+                    "{api}: row-major block row {row_block} of {width_tiles}-tile rows ends at L1 {end:#x}, past the end \
+                     of c_{ocb} at {limit:#x}: reserve the rows before packing them"
+                ))
+            } else {
+                Ok(())
+            };
             let st = tc.compute.as_ref().expect("compute core");
             let int_bits = st.dst_int_bits(slot) && fmt.is_32bit_int();
             let vals: Tile = *st.dst(slot);
-            let mut out = Ok(());
             for r in 0..32u64 {
+                if out.is_err() {
+                    break;
+                }
                 let mut bytes = vec![0u8; (32 * esize) as usize];
                 for (j, e) in bytes.chunks_exact_mut(esize as usize).enumerate() {
                     let v = vals[r as usize * 32 + j];
@@ -199,6 +211,7 @@ impl Compute<'_> {
         block_c_index: u32,
     ) {
         let api = "pack_untilize_block";
+        self.check_column_block(api, block_ct_dim, full_ct_dim, block_c_index);
         let n = block_rt_dim * block_ct_dim;
         match self.role {
             ComputeRole::Unpack => {
@@ -221,6 +234,17 @@ impl Compute<'_> {
         }
     }
 
+    /// A column block `block_c_index` of `block_ct_dim` tiles must lie inside rows of `full_ct_dim` tiles.
+    fn check_column_block(&mut self, api: &str, block_ct_dim: u32, full_ct_dim: u32, block_c_index: u32) {
+        let end = (block_c_index as u64 + 1) * block_ct_dim as u64;
+        if block_ct_dim == 0 || end > full_ct_dim as u64 {
+            self.ctx.fail(format!(
+                "{api}: column block {block_c_index} of {block_ct_dim} tiles does not lie inside rows of {full_ct_dim} \
+                 tiles (block_ct_dim must be positive and (block_c_index + 1) * block_ct_dim at most full_ct_dim)"
+            ));
+        }
+    }
+
     /// `pack_untilize_dest<block_ct_dim, full_ct_dim>(ocb, block_rt_dim, block_c_index, …, tile_dst_offset)`
     /// (PACK, between `tile_regs_wait` and `tile_regs_release`): a `block_rt_dim × block_ct_dim` block of tiles
     /// already in DST — tile `r · block_ct_dim + c`, counted from `tile_dst_offset` — written row-major into
@@ -239,6 +263,7 @@ impl Compute<'_> {
         if self.role != ComputeRole::Pack {
             return;
         }
+        self.check_column_block(api, block_ct_dim, full_ct_dim, block_c_index);
         for r in 0..block_rt_dim {
             for c in 0..block_ct_dim {
                 let dst = tile_dst_offset + r * block_ct_dim + c;
