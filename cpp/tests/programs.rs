@@ -334,8 +334,8 @@ fn a_cpp_run_is_checked_on_the_router_model_inside_its_l1_windows() {
 /// matmul_block per inner tile from interleaved DRAM and a padded BLOCK_SHARDED L1 operand, a scalar
 /// broadcast, an Int32 tile copied exactly through DST with UnpackToDestFp32; dram_shards: a WIDTH_SHARDED
 /// DRAM buffer over every bank read by bank id and through the sharded accessor; tile_ops: pack_untilize of
-/// two block rows, transpose, a MAX scalar reduction, DST reuse) pass their own checks on both chips. The
-/// stencil
+/// two block rows, transpose, a MAX scalar reduction, DST reuse; sfpu_approx: each SFPU call approximates
+/// as its template flag says) pass their own checks on both chips. The stencil
 /// stalls a trace of packets (14 in 96,149 cycles on Wormhole), too few for the router-level check.
 #[test]
 fn programs_written_against_todays_api_pass_their_checks() {

@@ -8,6 +8,10 @@ use sim_tensix::{
     SfpuUnary,
 };
 
+/// The operation's bits of an SFPU code word; bit 30 says bit 31 holds the call's approximation flag.
+const SFPU_CODE: u32 = (1 << 30) - 1;
+const SFPU_APPROX_SET: u32 = 1 << 30;
+
 fn sfpu(code: u32, param: u32, p1: u32, p2: u32) -> SfpuUnary {
     match code {
         0 => SfpuUnary::Exp,
@@ -118,7 +122,10 @@ pub(super) extern "C-unwind" fn compute(op: u32, a: u32, b: u32, c3: u32, d4: u3
         10 => c.mm_init_short(a, b, c3),
         11 => c.matmul_tiles(a, b, c3, d4, e5),
         12 => c.sfpu_unary_init(sfpu(a, 0, 0, 0)),
-        13 => c.sfpu_unary(sfpu(a, c3, d4, e5), b),
+        // Bit 30 of the code: the call gave its approximation flag (bit 31), as its template argument.
+        13 => {
+            c.sfpu_unary_approx(sfpu(a & SFPU_CODE, c3, d4, e5), b, (a & SFPU_APPROX_SET != 0).then_some(a >> 31 == 1))
+        }
         14 => c.pack_reconfig_data_format(a),
         15 => c.reconfig_data_format(a, b),
         16 => c.pack_tile_block(a, b, c3),

@@ -6,6 +6,12 @@ use super::*;
 impl Compute<'_> {
     /// Any SFPU unary operation on DST tile `dst`.
     pub fn sfpu_unary(&mut self, op: SfpuUnary, dst: u32) {
+        self.sfpu_unary_approx(op, dst, None);
+    }
+
+    /// [`Compute::sfpu_unary`] approximated as the call's template flag says (`exp_tile<true>`,
+    /// `sigmoid_tile<RC, true>`, …; `None`: the kernel's `math_approx_mode`, what `APPROX` gives).
+    pub fn sfpu_unary_approx(&mut self, op: SfpuUnary, dst: u32, approx: Option<bool>) {
         if self.role != ComputeRole::Math {
             return;
         }
@@ -15,7 +21,7 @@ impl Compute<'_> {
         }
         let slot = self.math_slot(api, dst);
         self.ctx.spend(self.cost().sfpu_unary(op));
-        let approx = self.settings.approx;
+        let approx = approx.unwrap_or(self.settings.approx);
         self.dst_write(slot, |d, fp32, _| math::sfpu_unary(d, op, approx, fp32));
     }
 

@@ -166,6 +166,11 @@ ALWI void sfpu_init(uint32_t code) { compute(tensim::OP_SFPU_INIT, code); }
 ALWI void sfpu(uint32_t code, uint32_t idst, uint32_t p0 = 0, uint32_t p1 = 0, uint32_t p2 = 0) {
     compute(tensim::OP_SFPU, code, idst, p0, p1, p2);
 }
+// An operation whose template argument says whether to approximate (bit 30: given; bit 31: its value).
+template <bool approx>
+ALWI void sfpu_approx(uint32_t code, uint32_t idst, uint32_t p0 = 0) {
+    compute(tensim::OP_SFPU, code | (1u << 30) | (approx ? 1u << 31 : 0u), idst, p0, 0, 0);
+}
 ALWI void rc_only(const char* api, int vector_mode) {
     if (vector_mode != static_cast<int>(VectorMode::RC)) {
         tensim::fail("not modelled: a built-in SFPU operation in a vector mode other than RC (write it as a custom "
@@ -178,7 +183,7 @@ ALWI void rc_only(const char* api, int vector_mode) {
     template <bool approx = APPROX>                                                                    \
     ALWI void name##_tile_init() { tensim_detail::sfpu_init(code); }                                   \
     template <bool approx = APPROX>                                                                    \
-    ALWI void name##_tile(uint32_t idst) { tensim_detail::sfpu(code, idst); }
+    ALWI void name##_tile(uint32_t idst) { tensim_detail::sfpu_approx<approx>(code, idst); }
 TENSIM_SFPU(rsqrt, tensim::SFPU_RSQRT)
 TENSIM_SFPU(relu, tensim::SFPU_RELU)
 TENSIM_SFPU(abs, tensim::SFPU_ABS)
@@ -187,8 +192,16 @@ TENSIM_SFPU(silu, tensim::SFPU_SILU)
 TENSIM_SFPU(sign, tensim::SFPU_SIGN)
 TENSIM_SFPU(signbit, tensim::SFPU_SIGNBIT)
 TENSIM_SFPU(exp2, tensim::SFPU_EXP2)
-TENSIM_SFPU(expm1, tensim::SFPU_EXPM1)
 #undef TENSIM_SFPU
+// expm1's flag defaults to exact, whatever the kernel's mode.
+template <bool approx = false>
+ALWI void expm1_tile_init() {
+    tensim_detail::sfpu_init(tensim::SFPU_EXPM1);
+}
+template <bool approx = false>
+ALWI void expm1_tile(uint32_t idst) {
+    tensim_detail::sfpu_approx<approx>(tensim::SFPU_EXPM1, idst);
+}
 // exp.h: exp_tile<approx, scale_en, clamping, iterations>(idst, vector_mode, scale): e^(scale·x) with scale_en.
 template <bool approx = APPROX, uint32_t scale = 0x3F800000, InputClamping input_clamping = InputClamping::ClampToNegative>
 ALWI void exp_tile_init() {
@@ -199,9 +212,9 @@ template <bool approx = APPROX, bool scale_en = false, InputClamping input_clamp
 ALWI void exp_tile(uint32_t idst, VectorMode vector_mode = VectorMode::RC, uint16_t scale = p_sfpu::kCONST_1_FP16B) {
     tensim_detail::rc_only("exp_tile", static_cast<int>(vector_mode));
     if constexpr (scale_en) {
-        tensim_detail::sfpu(tensim::SFPU_EXP_SCALED, idst, scale);
+        tensim_detail::sfpu_approx<approx>(tensim::SFPU_EXP_SCALED, idst, scale);
     } else {
-        tensim_detail::sfpu(tensim::SFPU_EXP, idst);
+        tensim_detail::sfpu_approx<approx>(tensim::SFPU_EXP, idst);
     }
 }
 // recip.h
@@ -220,7 +233,7 @@ ALWI void sqrt_tile_init() {
 }
 template <bool fast_approx = false>
 ALWI void sqrt_tile(uint32_t idst) {
-    tensim_detail::sfpu(tensim::SFPU_SQRT, idst);
+    tensim_detail::sfpu_approx<fast_approx>(tensim::SFPU_SQRT, idst);
 }
 // compute_kernel_api.h: sigmoid (vector mode first), log, tanh; gelu.h.
 template <bool fast_and_approx = false>
@@ -231,18 +244,18 @@ template <VectorMode vec_mode = VectorMode::RC, bool fast_and_approx = false>
 ALWI void sigmoid_tile(uint32_t idst) {
     static_assert(vec_mode == VectorMode::RC,
                   "tensim: not modelled: a built-in SFPU operation in a vector mode other than RC");
-    tensim_detail::sfpu(tensim::SFPU_SIGMOID, idst);
+    tensim_detail::sfpu_approx<fast_and_approx>(tensim::SFPU_SIGMOID, idst);
 }
 // The older spelling, approximation flag first.
 template <bool fast_and_approx>
 ALWI void sigmoid_tile(uint32_t idst) {
-    tensim_detail::sfpu(tensim::SFPU_SIGMOID, idst);
+    tensim_detail::sfpu_approx<fast_and_approx>(tensim::SFPU_SIGMOID, idst);
 }
 #define TENSIM_SFPU_APPROX(name, code, dflt)                                                           \
     template <bool fast_and_approx = dflt>                                                             \
     ALWI void name##_tile_init() { tensim_detail::sfpu_init(code); }                                   \
     template <bool fast_and_approx = dflt>                                                             \
-    ALWI void name##_tile(uint32_t idst) { tensim_detail::sfpu(code, idst); }
+    ALWI void name##_tile(uint32_t idst) { tensim_detail::sfpu_approx<fast_and_approx>(code, idst); }
 TENSIM_SFPU_APPROX(log, tensim::SFPU_LOG, false)
 TENSIM_SFPU_APPROX(tanh, tensim::SFPU_TANH, false)
 TENSIM_SFPU_APPROX(gelu, tensim::SFPU_GELU, true)
