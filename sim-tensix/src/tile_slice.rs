@@ -60,13 +60,16 @@ pub struct SliceStyle {
     pub endl_rows: bool,
     /// Index elements by (row, column) of the 32×32 tile (else by position in the face-ordered storage).
     pub untilized: bool,
-    /// Digits after the decimal point.
+    /// The stream's precision: significant digits (`%g`, the default stream state), or digits after the
+    /// decimal point when `fixed`.
     pub precision: usize,
+    /// `FIXED()` was streamed: floats print as `%f`.
+    pub fixed: bool,
 }
 
 impl Default for SliceStyle {
     fn default() -> Self {
-        SliceStyle { endl_rows: true, untilized: true, precision: 6 }
+        SliceStyle { endl_rows: true, untilized: true, precision: 6, fixed: false }
     }
 }
 
@@ -119,7 +122,8 @@ impl KernelCtx<'_> {
                         DataFormat::UInt32 => u32::from_le_bytes([e[0], e[1], e[2], e[3]]).to_string(),
                         DataFormat::UInt16 => u16::from_le_bytes([e[0], e[1]]).to_string(),
                         DataFormat::UInt8 => e[0].to_string(),
-                        _ => format!("{:.*}", style.precision, values[i]),
+                        _ if style.fixed => format!("{:.*}", style.precision, values[i]),
+                        _ => format_g(values[i] as f64, style.precision),
                     }
                 })
                 .collect();
@@ -127,5 +131,59 @@ impl KernelCtx<'_> {
             text.push(if style.endl_rows { '\n' } else { ' ' });
         }
         text
+    }
+}
+
+/// `v` as C's `%.{precision}g` prints it (an ostream's default float format): `precision` significant digits
+/// (0 counts as 1), fixed notation when the decimal exponent X satisfies -4 <= X < precision, else
+/// `d.ddde+XX`; trailing zeros (and a bare point) dropped; `nan`, `inf`, `-0`.
+pub fn format_g(v: f64, precision: usize) -> String {
+    if v.is_nan() {
+        return if v.is_sign_negative() { "-nan".into() } else { "nan".into() };
+    }
+    if v.is_infinite() {
+        return if v < 0.0 { "-inf".into() } else { "inf".into() };
+    }
+    let p = precision.max(1);
+    // The exponent after rounding to p significant digits, as %e gives it.
+    let e = format!("{:.*e}", p - 1, v);
+    let (mant, exp) = e.split_once('e').expect("Rust's {:e} has an exponent");
+    let x: i32 = exp.parse().expect("a decimal exponent");
+    let strip = |s: &str| -> String {
+        if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s.to_string() }
+    };
+    if x < -4 || x >= p as i32 {
+        let sign = if x < 0 { '-' } else { '+' };
+        format!("{}e{sign}{:02}", strip(mant), x.abs())
+    } else {
+        strip(&format!("{:.*}", (p as i32 - 1 - x) as usize, v))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_g;
+
+    #[test]
+    fn floats_print_as_percent_g_does() {
+        for (v, p, want) in [
+            (1.0, 6, "1"),
+            (0.1f32 as f64, 6, "0.1"),
+            (3.141_592_741_012_573_2, 6, "3.14159"),
+            (1_234_567.0, 6, "1.23457e+06"),
+            (1e-5f32 as f64, 6, "1e-05"),
+            (-0.0, 6, "-0"),
+            (f64::NAN, 6, "nan"),
+            (f64::NEG_INFINITY, 6, "-inf"),
+            (9.8125, 6, "9.8125"),
+            (0.000_123_4, 6, "0.0001234"),
+            (100_000.0, 6, "100000"),
+            (999_999.5, 6, "1e+06"),
+            (2.5, 0, "2"),
+            (123.456, 2, "1.2e+02"),
+            (1e100, 6, "1e+100"),
+        ] {
+            assert_eq!(format_g(v, p), want, "{v} at precision {p}");
+        }
     }
 }

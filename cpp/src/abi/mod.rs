@@ -322,7 +322,12 @@ extern "C-unwind" fn tile_slice(cb: u32, tile: u32, range: u64, flags: u32, out:
     let b = |i: u32| (range >> (8 * i)) as u8;
     let range = SliceRange { h0: b(0), h1: b(1), hs: b(2), w0: b(3), w1: b(4), ws: b(5) };
     let ptr = if flags & 1 != 0 { SlicePtr::Write } else { SlicePtr::Read };
-    let style = SliceStyle { endl_rows: flags & 2 != 0, untilized: flags & 4 != 0, precision: (flags >> 8) as usize };
+    let style = SliceStyle {
+        endl_rows: flags & 2 != 0,
+        untilized: flags & 4 != 0,
+        precision: (flags >> 8 & 0xff) as usize,
+        fixed: flags & 8 != 0,
+    };
     let text =
         either("TSLICE", |c| c.tile_slice(cb, tile, range, ptr, style), |d| d.tile_slice(cb, tile, range, ptr, style));
     if !out.is_null() {

@@ -194,8 +194,8 @@ public:
         }
         uint64_t r = uint64_t(t.range.h0) | uint64_t(t.range.h1) << 8 | uint64_t(t.range.hs) << 16 |
                      uint64_t(t.range.w0) << 24 | uint64_t(t.range.w1) << 32 | uint64_t(t.range.ws) << 40;
-        uint32_t flags = (wr ? 1u : 0u) | (t.endl_rows ? 2u : 0u) | (t.untilized ? 4u : 0u) |
-                         static_cast<uint32_t>(precision_) << 8;
+        uint32_t flags = (wr ? 1u : 0u) | (t.endl_rows ? 2u : 0u) | (t.untilized ? 4u : 0u) | (fixed_ ? 8u : 0u) |
+                         static_cast<uint32_t>(precision_ & 0xff) << 8;
         std::string buf(4096, '\0');
         uint32_t n = api->tile_slice(t.cb, t.tile, r, flags, &buf[0], static_cast<uint32_t>(buf.size()));
         if (n > buf.size()) {
