@@ -37,6 +37,26 @@ int main() {
                                             .buffer_type = BufferType::L1,
                                             .sharding_args = BufferShardingArgs(shards, TensorMemoryLayout::HEIGHT_SHARDED)};
     auto sharded = distributed::MeshBuffer::create(whole, l1, mesh.get());
+    {
+        // The 2025 spellings of a device-local config: layout and shard spec as members, bottom_up a bool.
+        distributed::DeviceLocalBufferConfig l1_2025{.page_size = tile,
+                                                     .buffer_type = BufferType::L1,
+                                                     .buffer_layout = TensorMemoryLayout::HEIGHT_SHARDED,
+                                                     .shard_parameters = shards,
+                                                     .bottom_up = false};
+        auto old_form = distributed::MeshBuffer::create(whole, l1_2025, mesh.get());
+        const auto* dev_buf = old_form->get_device_buffer(distributed::MeshCoordinate(0, 0));
+        TT_FATAL(dev_buf->buffer_layout() == TensorMemoryLayout::HEIGHT_SHARDED, "the 2025 config's layout");
+        std::vector<uint32_t> probe(n * tile / 4), back;
+        for (uint32_t i = 0; i < probe.size(); i++) probe[i] = i * 2654435761u;
+        distributed::EnqueueWriteMeshBuffer(cq, old_form, probe, true);
+        distributed::EnqueueReadMeshBuffer(cq, back, old_form, true);
+        TT_FATAL(back == probe, "a buffer of the 2025 config round-trips");
+        // Core (1,0) holds pages 2 and 3.
+        std::vector<uint32_t> on_core;
+        tt::tt_metal::detail::ReadFromDeviceL1(mesh->get_devices()[0], CoreCoord(1, 0), old_form->address(), tile, on_core);
+        TT_FATAL(on_core.size() == tile / 4 && on_core[0] == probe[2 * tile / 4], "page 2 on core (1,0)");
+    }
     auto scratch = distributed::MeshBuffer::create(distributed::ReplicatedBufferConfig{.size = tile},
                                                    distributed::DeviceLocalBufferConfig{.page_size = tile, .buffer_type = BufferType::L1},
                                                    mesh.get());

@@ -302,12 +302,34 @@ private:
     MeshTraceId capture_;
 };
 
+// Every generation's members, in an order each one's designated initializers keep: 2026 {page_size,
+// buffer_type, sharding_args, bottom_up, sub_device_id}; 2025 {page_size, buffer_type, buffer_layout,
+// shard_parameters, bottom_up[, sub_device_id]}. The sharding is sharding_args's, else buffer_layout's with
+// shard_parameters.
 struct DeviceLocalBufferConfig {
     DeviceAddr page_size = 0;
     BufferType buffer_type = BufferType::DRAM;
+    TensorMemoryLayout buffer_layout = TensorMemoryLayout::INTERLEAVED;
+    std::optional<ShardSpecBuffer> shard_parameters;
     BufferShardingArgs sharding_args;
     std::optional<bool> bottom_up;
     std::optional<SubDeviceId> sub_device_id;
+
+    BufferShardingArgs sharding() const {
+        const bool older = buffer_layout != TensorMemoryLayout::INTERLEAVED || shard_parameters.has_value();
+        if (sharding_args.buffer_layout() != TensorMemoryLayout::INTERLEAVED) {
+            if (older)
+                TT_THROW("DeviceLocalBufferConfig: both sharding_args and buffer_layout/shard_parameters are set; "
+                         "give one of them");
+            return sharding_args;
+        }
+        if (!older) return sharding_args;
+        if (buffer_layout == TensorMemoryLayout::INTERLEAVED)
+            TT_THROW("DeviceLocalBufferConfig: shard_parameters with an INTERLEAVED buffer_layout; name the sharded layout");
+        if (!shard_parameters)
+            TT_THROW("DeviceLocalBufferConfig: a sharded buffer_layout without shard_parameters");
+        return BufferShardingArgs(*shard_parameters, buffer_layout);
+    }
 };
 struct ReplicatedBufferConfig {
     DeviceAddr size;
@@ -375,7 +397,7 @@ public:
             size = m->elem_bytes_ * sh.h * sh.w;
         }
         for (IDevice* d : device->get_devices()) {
-            auto b = Buffer::create_at(d, address, size, local.page_size, local.buffer_type, local.sharding_args,
+            auto b = Buffer::create_at(d, address, size, local.page_size, local.buffer_type, local.sharding(),
                                        local.bottom_up);
             if (!m->buffers_.empty() && b->address() != m->buffers_[0]->address())
                 TT_THROW("MeshBuffer::create: device {} placed the buffer at {} and device 0 at {}: allocate "
