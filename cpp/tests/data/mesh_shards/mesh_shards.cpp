@@ -1,9 +1,10 @@
 // tensim test program: sharded mesh buffers on a 2x4 mesh with replicated dimensions (a shard dimension of 0):
 // split over the columns and replicated down the rows, split over the rows and replicated across, and both
 // replicated; each device's shard checked with ReadShard, the whole with EnqueueReadMeshBuffer, and a grid
-// that fits neither way refused with an error naming it.
+// that fits neither way refused with an error naming it. First the mesh coordinate helpers.
 #include <cstdint>
 #include <numeric>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,22 @@ using namespace tt::tt_metal::distributed;
 int main() {
     auto mesh = MeshDevice::create(MeshDeviceConfig(MeshShape(2, 4)));
     auto& cq = mesh->mesh_command_queue();
+    // The coordinate helpers: strides, a coordinate from a span and back, locality, printing.
+    {
+        const MeshShape& s = mesh->shape();
+        const std::vector<uint32_t> xy{1, 2};
+        const MeshCoordinate c{tt::stl::Span<const uint32_t>(xy)};
+        const auto back = c.coords();
+        TT_FATAL(s.get_stride(0) == 4 && s.get_stride(1) == 1 && s == MeshShape(2, 4) && s != MeshShape(4, 2),
+                 "mesh shape strides and comparison");
+        TT_FATAL(back.size() == 2 && back[0] == 1 && back[1] == 2 && c == MeshCoordinate(1, 2), "coords()");
+        TT_FATAL(to_linear_index(s, c) == 6 && mesh->is_local(c) && !mesh->is_local(MeshCoordinate(2, 0)),
+                 "locality and linear index");
+        TT_FATAL(!UsingDistributedEnvironment(), "one host");
+        std::ostringstream os;
+        os << c << " " << s;
+        TT_FATAL(os.str() == "MeshCoordinate([1, 2]) MeshShape([2, 4])", "printed as {}", os.str());
+    }
     constexpr uint32_t H = 16, W = 64;
     std::vector<uint32_t> global(H * W);
     std::iota(global.begin(), global.end(), 1000u);

@@ -4,6 +4,9 @@
 // mesh created with MeshDevice::create run their programs together, over the system's Ethernet links and
 // fabric when the run is on a `--system`. Written for tensim from the documented interface.
 #pragma once
+#include <algorithm>
+#include <ostream>
+
 #include "tensim/host/device.hpp"
 #include "tensim/host/fabric.hpp"
 
@@ -19,7 +22,15 @@ public:
     uint32_t operator[](std::size_t i) const { return dims_.at(i); }
     std::size_t dims() const { return 2; }
     std::size_t mesh_size() const { return static_cast<std::size_t>(dims_[0]) * dims_[1]; }
+    // Row-major strides: a step along dimension 0 skips a row.
+    std::size_t get_stride(std::size_t dim) const {
+        if (dim >= 2) TT_THROW("MeshShape::get_stride({}): a 2-D mesh has dimensions 0 and 1", dim);
+        return dim == 0 ? dims_[1] : 1;
+    }
     std::string str() const { return fmt::format("MeshShape([{}, {}])", dims_[0], dims_[1]); }
+    friend bool operator==(const MeshShape& a, const MeshShape& b) { return a.dims_ == b.dims_; }
+    friend bool operator!=(const MeshShape& a, const MeshShape& b) { return a.dims_ != b.dims_; }
+    friend std::ostream& operator<<(std::ostream& os, const MeshShape& s) { return os << s.str(); }
 
 private:
     std::array<uint32_t, 2> dims_;
@@ -28,12 +39,20 @@ class MeshCoordinate {
 public:
     MeshCoordinate(uint32_t row, uint32_t col) : c_{row, col} {}
     explicit MeshCoordinate(uint32_t x) : c_{x, 0}, rank_(1) {}
+    explicit MeshCoordinate(tt::stl::Span<const uint32_t> v) : c_{0, 0}, rank_(v.size()) {
+        if (v.empty() || v.size() > 3 || (v.size() == 3 && v[2] != 0))
+            TT_THROW("MeshCoordinate of {} values: not modelled: tensim's meshes are 1-D or 2-D", v.size());
+        rank_ = std::min<std::size_t>(v.size(), 2);
+        for (std::size_t i = 0; i < rank_; i++) c_[i] = v[i];
+    }
     MeshCoordinate(uint32_t x, uint32_t y, uint32_t z) : c_{x, y} {
         if (z != 0) TT_THROW("MeshCoordinate({}, {}, {}): not modelled: 3-D meshes (tensim's meshes are 2-D)", x, y, z);
     }
     uint32_t operator[](std::size_t i) const { return c_.at(i); }
     std::size_t dims() const { return rank_; }
+    tt::stl::Span<const uint32_t> coords() const { return tt::stl::Span<const uint32_t>(c_.data(), rank_); }
     std::string str() const { return fmt::format("MeshCoordinate([{}, {}])", c_[0], c_[1]); }
+    friend std::ostream& operator<<(std::ostream& os, const MeshCoordinate& c) { return os << c.str(); }
     friend bool operator==(const MeshCoordinate& a, const MeshCoordinate& b) { return a.c_ == b.c_; }
     friend bool operator!=(const MeshCoordinate& a, const MeshCoordinate& b) { return a.c_ != b.c_; }
 
@@ -77,6 +96,8 @@ private:
     MeshCoordinate start_, end_;
 };
 inline size_t to_linear_index(const MeshShape& shape, const MeshCoordinate& c) { return c[0] * shape[1] + c[1]; }
+// tensim runs every mesh in one process: there is no multi-host distributed environment.
+inline bool UsingDistributedEnvironment() { return false; }
 // MeshDeviceConfig (tt-metalium/mesh_config.hpp): a mesh shape, an optional offset into the system's mesh
 // and optional physical device ids. tensim places the mesh itself (an offset or explicit ids are an error
 // rather than silently ignored).
@@ -228,6 +249,8 @@ public:
         for (auto& d : others_) v.push_back(d.get());
         return v;
     }
+    // One host holds every device of a tensim mesh.
+    bool is_local(const MeshCoordinate& c) const { return c[0] < shape_[0] && c[1] < shape_[1]; }
     IDevice* get_device(const MeshCoordinate& c) {
         if (c[0] >= shape_[0] || c[1] >= shape_[1]) TT_THROW("{} is outside the mesh {}", c.str(), shape_.str());
         uint32_t i = c[0] * shape_[1] + c[1];
