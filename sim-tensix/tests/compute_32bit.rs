@@ -31,15 +31,7 @@ fn run_one(
     s: ComputeSettings,
     body: impl Fn(&mut Compute) + 'static,
 ) -> Outcome {
-    let feeder = Body::Dataflow(
-        Risc::Ncrisc,
-        Box::new(move |k| {
-            k.cb_reserve_back(CBIndex::c_0, 1);
-            let w = k.get_write_ptr(CBIndex::c_0);
-            k.l1_write_bytes(w, &bytes);
-            k.cb_push_back(CBIndex::c_0, 1);
-        }),
-    );
+    let feeder = Body::Dataflow(Risc::Ncrisc, Box::new(move |k| push_tile(k, &bytes)));
     let (ti, to) = (fin.tile_size(), fout.tile_size());
     let cbs = [(IN, 0x10000, ti, ti, fin), (OUT, 0x30000, to, to, fout)];
     let mut costs = unit_costs();
@@ -47,21 +39,35 @@ fn run_one(
     run(&cbs, &[], costs, vec![feeder, Body::Compute(s, Box::new(body))]).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// `bytes` into c_0 as one page.
+fn push_tile(k: &mut sim_tensix::Dataflow, bytes: &[u8]) {
+    k.cb_reserve_back(CBIndex::c_0, 1);
+    let w = k.get_write_ptr(CBIndex::c_0);
+    k.l1_write_bytes(w, bytes);
+    k.cb_push_back(CBIndex::c_0, 1);
+}
+
 fn out_bytes(o: &Outcome, f: DataFormat) -> Vec<u8> {
     o.host.core.l1.read(0x30000, f.tile_size() as u64).unwrap().to_vec()
 }
 
-fn copy_body(c: &mut Compute) {
+/// c_0's tile copied to DST 0, `then` run on it, and packed to c_16.
+fn copy_then(c: &mut Compute, then: impl Fn(&mut Compute)) {
     c.copy_tile_to_dst_init_short(CBIndex::c_0, 0);
     c.cb_wait_front(CBIndex::c_0, 1);
     c.tile_regs_acquire();
     c.copy_tile(CBIndex::c_0, 0, 0);
+    then(c);
     c.tile_regs_commit();
     c.cb_reserve_back(CBIndex::c_16, 1);
     c.tile_regs_wait();
     c.pack_tile(0, CBIndex::c_16);
     c.tile_regs_release();
     c.cb_push_back(CBIndex::c_16, 1);
+}
+
+fn copy_body(c: &mut Compute) {
+    copy_then(c, |_| {});
 }
 
 #[test]
@@ -159,24 +165,16 @@ fn integers_an_sfpi_function_stores_are_packed_as_their_bits() {
     let vals: Vec<i32> = (0..1024).map(|i| i * 40_000 - 20_000_000).collect();
     let bytes: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
     let o = run_one(f, f, bytes, settings(true), |c| {
-        c.copy_tile_to_dst_init_short(CBIndex::c_0, 0);
-        c.cb_wait_front(CBIndex::c_0, 1);
-        c.tile_regs_acquire();
-        c.copy_tile(CBIndex::c_0, 0, 0);
-        c.llk_math_eltwise_unary_sfpu_params(0, sim_tensix::VectorMode::RC, |s| {
-            for _ in 0..s.vectors_per_face() {
-                let v = s.dst_int(0);
-                let three = sim_tensix::VInt::splat(3);
-                s.set_dst_int(0, v + three);
-                s.inc();
-            }
-        });
-        c.tile_regs_commit();
-        c.cb_reserve_back(CBIndex::c_16, 1);
-        c.tile_regs_wait();
-        c.pack_tile(0, CBIndex::c_16);
-        c.tile_regs_release();
-        c.cb_push_back(CBIndex::c_16, 1);
+        copy_then(c, |c| {
+            c.llk_math_eltwise_unary_sfpu_params(0, sim_tensix::VectorMode::RC, |s| {
+                for _ in 0..s.vectors_per_face() {
+                    let v = s.dst_int(0);
+                    let three = sim_tensix::VInt::splat(3);
+                    s.set_dst_int(0, v + three);
+                    s.inc();
+                }
+            })
+        })
     });
     let got: Vec<i32> =
         out_bytes(&o, f).chunks_exact(4).map(|e| i32::from_le_bytes([e[0], e[1], e[2], e[3]])).collect();
@@ -195,10 +193,7 @@ fn tile_slices_print_integers_whole() {
     let reader = Body::Dataflow(
         Risc::Ncrisc,
         Box::new(move |k| {
-            k.cb_reserve_back(CBIndex::c_0, 1);
-            let w = k.get_write_ptr(CBIndex::c_0);
-            k.l1_write_bytes(w, &bytes);
-            k.cb_push_back(CBIndex::c_0, 1);
+            push_tile(k, &bytes);
             k.cb_wait_front(CBIndex::c_0, 1);
             let range = SliceRange { h0: 0, h1: 1, hs: 1, w0: 0, w1: 4, ws: 1 };
             *out.borrow_mut() = k.tile_slice(CBIndex::c_0, 0, range, SlicePtr::Read, SliceStyle::default());

@@ -299,18 +299,21 @@ mod tests {
         assert_eq!(back[1], 0.0, "bfp2 has one magnitude bit: 0.5 is a tie between 0 and 1, to even (0)");
     }
 
+    /// The formats with one value per element (every one but the block floats).
+    const ELEMENT_FORMATS: [DataFormat; 7] = [
+        DataFormat::Float32,
+        DataFormat::Float16_b,
+        DataFormat::Float16,
+        DataFormat::Int32,
+        DataFormat::UInt32,
+        DataFormat::UInt16,
+        DataFormat::UInt8,
+    ];
+
     #[test]
     fn elements_decode_and_encode_as_tiles_do() {
         let vals: Vec<f32> = (0..1024).map(|i| (i as f32 - 300.5) * 1.37).collect();
-        for f in [
-            DataFormat::Float32,
-            DataFormat::Float16_b,
-            DataFormat::Float16,
-            DataFormat::Int32,
-            DataFormat::UInt32,
-            DataFormat::UInt16,
-            DataFormat::UInt8,
-        ] {
+        for f in ELEMENT_FORMATS {
             let tile = pack_tiles(f, &vals);
             let n = f.element_bytes() as usize;
             let mut one = vec![0u8; n];
@@ -327,15 +330,7 @@ mod tests {
     #[test]
     fn every_format_round_trips_representable_values() {
         let vals: Vec<f32> = (0..1024).map(|i| (i % 200) as f32).collect();
-        for f in [
-            DataFormat::Float32,
-            DataFormat::Float16_b,
-            DataFormat::Float16,
-            DataFormat::Int32,
-            DataFormat::UInt32,
-            DataFormat::UInt16,
-            DataFormat::UInt8,
-        ] {
+        for f in ELEMENT_FORMATS {
             let b = pack_tiles(f, &vals);
             assert_eq!(b.len(), f.tile_size() as usize, "{f}");
             assert_eq!(unpack_tiles(f, &b), vals, "{f}");
