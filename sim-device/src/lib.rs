@@ -13,6 +13,7 @@ mod enqueue;
 pub mod mesh;
 pub mod router_check;
 pub use sim_params as params;
+pub mod kernel_config;
 pub mod program;
 pub use report;
 pub mod tensor;

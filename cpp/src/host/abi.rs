@@ -6,12 +6,12 @@ use super::call::{last_error, on_session, open_one};
 use super::session::Session;
 use crate::abi::format_from_code;
 use crate::ffi::{c_string, read_slice, set_out, write_slice};
-use sim_device::buffer::{BufferType, InterleavedBufferConfig, ShardParameters, ShardedBufferConfig};
+use sim_device::buffer::BufferType;
 use sim_device::program::{
     CircularBufferConfig, ComputeConfig, DataMovementConfig, EthMode, EthernetConfig, KernelConfig, MathFidelity,
     NocMode, UnpackToDestMode,
 };
-use sim_device::{Arch, BufferPlacement, CoreCoord, CoreRange, CoreRangeSet, NocId};
+use sim_device::{Arch, CoreCoord, CoreRange, CoreRangeSet, NocId};
 use sim_tensix::DataMovementProcessor;
 use std::ffi::{c_char, c_void};
 
@@ -84,12 +84,12 @@ pub static HOST_TABLE: HostApi = HostApi {
     open_device,
     close_device,
     device_query,
-    create_buffer,
-    buffer_query,
-    free_buffer,
-    write_buffer,
-    read_buffer,
-    l1,
+    create_buffer: super::memory::create_buffer,
+    buffer_query: super::memory::buffer_query,
+    free_buffer: super::memory::free_buffer,
+    write_buffer: super::memory::write_buffer,
+    read_buffer: super::memory::read_buffer,
+    l1: super::memory::l1,
     create_program,
     free_program,
     create_kernel,
@@ -105,11 +105,11 @@ pub static HOST_TABLE: HostApi = HostApi {
     fabric_args: super::mesh::fabric_args,
     accessor_appended,
     update_cb_page_size,
-    buffer_region,
+    buffer_region: super::memory::buffer_region,
 };
 
 /// Core ranges passed as quadruples.
-fn ranges(ptr: *const u32, n: u32) -> Result<CoreRangeSet, String> {
+pub(super) fn ranges(ptr: *const u32, n: u32) -> Result<CoreRangeSet, String> {
     let v = read_slice(ptr, n as usize * 4);
     let rs: Vec<CoreRange> =
         v.chunks_exact(4).map(|q| CoreRange::new(CoreCoord::new(q[0], q[1]), CoreCoord::new(q[2], q[3]))).collect();
@@ -216,180 +216,6 @@ extern "C" fn device_query(dev: u32, what: u32, a: u32, b: u32, out: *mut u64) -
         };
         set_out(out, v);
         Ok(())
-    })
-}
-
-#[allow(clippy::too_many_arguments)]
-extern "C" fn create_buffer(
-    dev: u32,
-    size: u64,
-    page_size: u64,
-    ty: u32,
-    layout: u32,
-    shard: *const u32,
-    shard_len: u32,
-    address: u64,
-    out: *mut u32,
-) -> i32 {
-    on_session(|s| {
-        let buffer_type = match ty & 0xff {
-            0 => BufferType::Dram,
-            1 => BufferType::L1,
-            t => return Err(format!("CreateBuffer: buffer type {t} is not modelled (DRAM and L1 are)")),
-        };
-        // Bits 8-9: bottom_up (0 the memory's default, 1 true, 2 false).
-        let bottom_up = match (ty >> 8) & 3 {
-            1 => Some(true),
-            2 => Some(false),
-            _ => None,
-        };
-        let placement = match address {
-            u64::MAX => BufferPlacement::allocate(bottom_up),
-            a => BufferPlacement::At(a),
-        };
-        let d = s.device(dev)?;
-        let b = if layout == 0 {
-            d.create_buffer_placed(InterleavedBufferConfig { size, page_size, buffer_type }, placement)
-        } else {
-            let v = read_slice(shard, shard_len as usize);
-            let nr = *v.first().ok_or("CreateBuffer: sharded buffer without a shard spec")? as usize;
-            let need = 1 + 4 * nr + 7;
-            if v.len() != need {
-                return Err(format!("CreateBuffer: a shard spec of {} words, {need} expected", v.len()));
-            }
-            let grid = ranges(v[1..].as_ptr(), nr as u32)?;
-            let t = &v[1 + 4 * nr..];
-            let spec = layout::placement::ShardSpecBuffer {
-                grid,
-                shard_shape: [t[0], t[1]],
-                orientation: if t[2] == 0 {
-                    layout::placement::ShardOrientation::RowMajor
-                } else {
-                    layout::placement::ShardOrientation::ColMajor
-                },
-                page_shape: [t[3], t[4]],
-                tensor2d_shape_in_pages: [t[5], t[6]],
-            };
-            let layout = match layout {
-                1 => layout::placement::TensorMemoryLayout::HeightSharded,
-                2 => layout::placement::TensorMemoryLayout::WidthSharded,
-                _ => layout::placement::TensorMemoryLayout::BlockSharded,
-            };
-            d.create_sharded_buffer_placed(
-                &ShardedBufferConfig { size, page_size, buffer_type, shards: ShardParameters::Legacy { layout, spec } },
-                placement,
-            )
-        }
-        .map_err(|e| e.to_string())?;
-        s.buffers.push(Some((dev, b)));
-        set_out(out, s.buffers.len() as u32 - 1);
-        Ok(())
-    })
-}
-
-extern "C" fn buffer_query(buf: u32, what: u32, out: *mut u64) -> i32 {
-    on_session(|s| {
-        let (dev, b) = s.buffer(buf)?;
-        let v = match what {
-            0 => b.address() as u64,
-            1 => b.size(),
-            2 => b.page_size(),
-            3 => b.aligned_page_size(),
-            4 => (b.buffer_type() == BufferType::L1) as u64,
-            5 => match b.sharding().map(|s| s.layout) {
-                None => 0,
-                Some(layout::placement::TensorMemoryLayout::HeightSharded) => 1,
-                Some(layout::placement::TensorMemoryLayout::WidthSharded) => 2,
-                Some(_) => 3,
-            },
-            6 => b.num_banks() as u64,
-            7 => *dev as u64,
-            _ => {
-                return Err(format!("unknown buffer query {what}: the program was built against other tensim headers"));
-            }
-        };
-        set_out(out, v);
-        Ok(())
-    })
-}
-
-extern "C" fn free_buffer(buf: u32) -> i32 {
-    on_session(|s| {
-        let Some(slot) = s.buffers.get_mut(buf as usize) else { return Ok(()) };
-        // A buffer whose device was closed is already gone.
-        if let Some((dev, b)) = slot.take()
-            && let Some(d) = s.devices.get_mut(&dev)
-        {
-            d.deallocate_buffer(&b).map_err(|e| e.to_string())?;
-        }
-        Ok(())
-    })
-}
-
-extern "C" fn write_buffer(buf: u32, src: *const c_void, bytes: u64) -> i32 {
-    on_session(|s| {
-        let (dev, b) = s.buffer(buf)?.clone();
-        let n = bytes.min(b.size()) as usize;
-        let data = read_slice(src.cast::<u8>(), n);
-        s.device(dev)?.enqueue_write_buffer(&b, data).map_err(|e| e.to_string())
-    })
-}
-
-extern "C" fn read_buffer(buf: u32, dst: *mut c_void, bytes: u64) -> i32 {
-    on_session(|s| {
-        let (dev, b) = s.buffer(buf)?.clone();
-        let data: Vec<u8> = s.device(dev)?.enqueue_read_buffer(&b).map_err(|e| e.to_string())?;
-        let n = (bytes as usize).min(data.len());
-        write_slice(dst.cast::<u8>(), &data[..n]);
-        Ok(())
-    })
-}
-
-/// A region of a buffer (`EnqueueWriteSubBuffer`/`EnqueueReadSubBuffer`, a shard transfer's region):
-/// `write` != 0 from `data` into the buffer.
-extern "C" fn buffer_region(buf: u32, offset: u64, data: *mut c_void, size: u64, write: u32) -> i32 {
-    on_session(|s| {
-        let (dev, b) = s.buffer(buf)?.clone();
-        let d = s.device(dev)?;
-        if write != 0 {
-            let v = read_slice(data.cast::<u8>().cast_const(), size as usize);
-            d.enqueue_write_buffer_region(&b, offset, v).map_err(|e| e.to_string())
-        } else {
-            let v = d.enqueue_read_buffer_region(&b, offset, size).map_err(|e| e.to_string())?;
-            write_slice(data.cast::<u8>(), &v);
-            Ok(())
-        }
-    })
-}
-
-/// `flags`: bit 0 write (else read); bit 1 an Ethernet core (logical (0, channel)), else a worker core; bit 2
-/// a DRAM channel (`x`), not a core.
-extern "C" fn l1(dev: u32, x: u32, y: u32, addr: u32, data: *mut c_void, bytes: u64, flags: u32) -> i32 {
-    on_session(|s| {
-        let d = s.device(dev)?;
-        let (write, eth, dram) = (flags & 1 != 0, flags & 2 != 0, flags & 4 != 0);
-        if eth && x != 0 {
-            return Err(format!("an Ethernet core is logical (0, channel); ({x},{y}) is not one"));
-        }
-        if write {
-            let v = read_slice(data.cast::<u8>().cast_const(), bytes as usize);
-            match (dram, eth) {
-                (true, _) => d.write_to_device_dram_channel(x, addr, v),
-                (false, true) => d.write_to_eth_l1(y, addr, v),
-                (false, false) => d.write_to_device_l1(CoreCoord::new(x, y), addr, v),
-            }
-            .map_err(|e| e.to_string())
-        } else {
-            let n = bytes as usize;
-            let v: Vec<u8> = match (dram, eth) {
-                (true, _) => d.read_from_device_dram_channel(x, addr, n),
-                (false, true) => d.read_from_eth_l1(y, addr, n),
-                (false, false) => d.read_from_device_l1(CoreCoord::new(x, y), addr, n),
-            }
-            .map_err(|e| e.to_string())?;
-            write_slice(data.cast::<u8>(), &v);
-            Ok(())
-        }
     })
 }
 

@@ -7,6 +7,7 @@ pub(crate) mod abi;
 pub mod build;
 mod call;
 pub mod fuzz;
+mod memory;
 mod mesh;
 pub(crate) mod session;
 
