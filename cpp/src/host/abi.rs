@@ -2,7 +2,7 @@
 //! forwarding to tensim's Rust host API on this thread's session. Errors (and panics) become a non-zero
 //! return and a message the C++ side throws as tt-metal does.
 
-use super::call::{last_error, on_session, open_one};
+use super::call::{last_error, on_session, open_one, ranges};
 use super::session::Session;
 use crate::abi::format_from_code;
 use crate::ffi::{c_string, read_slice, set_out, write_slice};
@@ -11,7 +11,7 @@ use sim_device::program::{
     CircularBufferConfig, ComputeConfig, DataMovementConfig, EthMode, EthernetConfig, KernelConfig, MathFidelity,
     NocMode, UnpackToDestMode,
 };
-use sim_device::{Arch, CoreCoord, CoreRange, CoreRangeSet, NocId};
+use sim_device::{Arch, CoreCoord, NocId};
 use sim_tensix::DataMovementProcessor;
 use std::ffi::{c_char, c_void};
 
@@ -107,14 +107,6 @@ pub static HOST_TABLE: HostApi = HostApi {
     update_cb_page_size,
     buffer_region: super::memory::buffer_region,
 };
-
-/// Core ranges passed as quadruples.
-pub(super) fn ranges(ptr: *const u32, n: u32) -> Result<CoreRangeSet, String> {
-    let v = read_slice(ptr, n as usize * 4);
-    let rs: Vec<CoreRange> =
-        v.chunks_exact(4).map(|q| CoreRange::new(CoreCoord::new(q[0], q[1]), CoreCoord::new(q[2], q[3]))).collect();
-    CoreRangeSet::new(rs).map_err(|e| e.to_string())
-}
 
 fn pack(x: u32, y: u32) -> u64 {
     x as u64 | (y as u64) << 32

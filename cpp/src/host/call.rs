@@ -1,8 +1,10 @@
 //! One host call as the ABI runs it: recorded as the host program's last call, panics caught (they must
 //! not unwind into C++ frames), errors kept for `last_error`; and opening a device with its L1 ready for
-//! C++ kernels' pointers (shared by the device and mesh calls).
+//! C++ kernels' pointers (shared by the device and mesh calls); core ranges as the calls pass them.
 
 use super::session::{Session, session};
+use crate::ffi::read_slice;
+use sim_device::{CoreCoord, CoreRange, CoreRangeSet};
 use std::cell::RefCell;
 use std::ffi::{CString, c_char};
 
@@ -54,4 +56,12 @@ pub(super) fn open_one(s: &mut Session, id: u32) -> Result<(), String> {
     crate::ffi::l1_window::map_device(&mut dev)?;
     s.devices.insert(id, dev);
     Ok(())
+}
+
+/// Core ranges passed as quadruples (start x, start y, end x, end y).
+pub(super) fn ranges(ptr: *const u32, n: u32) -> Result<CoreRangeSet, String> {
+    let v = read_slice(ptr, n as usize * 4);
+    let rs: Vec<CoreRange> =
+        v.chunks_exact(4).map(|q| CoreRange::new(CoreCoord::new(q[0], q[1]), CoreCoord::new(q[2], q[3]))).collect();
+    CoreRangeSet::new(rs).map_err(|e| e.to_string())
 }

@@ -2,8 +2,7 @@
 //! or sharded), buffer queries, freeing, whole-buffer and region transfers, and the raw L1 / Ethernet L1 /
 //! DRAM-channel reads and writes of `detail::`.
 
-use super::abi::ranges;
-use super::call::on_session;
+use super::call::{on_session, ranges};
 use crate::ffi::{read_slice, set_out, write_slice};
 use sim_device::buffer::{BufferType, InterleavedBufferConfig, ShardParameters, ShardedBufferConfig};
 use sim_device::{BufferPlacement, CoreCoord};
