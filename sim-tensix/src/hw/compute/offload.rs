@@ -13,12 +13,15 @@
 //! thread's allocations cannot reuse).
 
 use super::math::{self, Tile};
-use super::state::TilePool;
 use std::cell::RefCell;
 use std::collections::VecDeque;
+use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
+
+/// Scratch tiles for reuse, shared by the cores of a run (all on the simulation thread).
+pub type TilePool = Rc<RefCell<Vec<Arc<Tile>>>>;
 
 /// Products sent to the helper at once. Larger batches mean fewer queue operations, but a core that needs
 /// its DST waits for the whole batch the helper is running (or takes back and runs inline the products of

@@ -154,8 +154,7 @@ struct Decoded {
     tile: Arc<Tile>,
 }
 
-/// Scratch tiles for reuse, shared by the cores of a run (all on the simulation thread).
-pub type TilePool = Rc<RefCell<Vec<Arc<Tile>>>>;
+pub use super::offload::TilePool;
 
 /// What an unwritten DST slot reads as.
 static ZERO_TILE: Tile = [0.0; 1024];
