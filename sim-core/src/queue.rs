@@ -31,6 +31,7 @@ impl EventKey {
     }
 }
 
+#[derive(Debug, Clone)]
 struct Entry<E> {
     /// `(at << 64) | order`: one integer comparison orders entries.
     key: u128,
@@ -75,6 +76,7 @@ impl<E> Ord for Entry<E> {
 }
 
 /// Pending events past the current block of cycles (see [`EventQueue`]).
+#[derive(Debug, Clone)]
 struct Far<E> {
     /// The earliest cycle of the current block when the far events were last sorted into buckets.
     last: u64,
@@ -128,6 +130,7 @@ impl<E> Far<E> {
 
 /// The current block of cycles, one FIFO per cycle kept in key order (events are almost always scheduled
 /// in key order within a cycle, so a push is an append), and a bit per non-empty cycle.
+#[derive(Debug, Clone)]
 struct Wheel<E> {
     /// The block's first cycle.
     base: u64,
@@ -214,6 +217,7 @@ impl<E> Wheel<E> {
 /// cycle differs from the block's (a radix queue), appended to and moved down a few times each, until their
 /// block comes. An event scheduled before the current block (after the queue jumped ahead to the next
 /// pending block) waits in a small heap of its own. Every pop is the smallest key pending.
+#[derive(Debug, Clone)]
 pub struct EventQueue<E> {
     near: Wheel<E>,
     far: Far<E>,

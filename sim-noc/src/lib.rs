@@ -37,6 +37,6 @@ pub fn noc_timing(grid: GridSize, params: NocParams) -> Box<dyn NocTiming> {
     match params.model {
         NocModelKind::Calendar => Box::new(NocModel::new(grid, params)),
         NocModelKind::ZeroLoad => Box::new(ZeroLoadNoc::new(grid, params)),
-        NocModelKind::Router => Box::new(RouterTiming::new(grid, params)),
+        NocModelKind::Router | NocModelKind::Packets => Box::new(RouterTiming::new(grid, params)),
     }
 }

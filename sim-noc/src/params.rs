@@ -14,11 +14,15 @@ pub enum NocModelKind {
     /// Credit-based wormhole routers with shared input buffers and VC-first arbitration, stepped cycle by
     /// cycle ([`crate::routers`]).
     Router,
+    /// The same routers packet by packet: wormhole VC ownership, finite buffers behind a blocked head and
+    /// the blind VC pick's cost, timed per hop rather than per flit ([`crate::routers::packets`]).
+    Packets,
 }
 
 impl NocModelKind {
     /// Every model, in `noc.model` value order.
-    pub const ALL: [NocModelKind; 3] = [NocModelKind::Calendar, NocModelKind::ZeroLoad, NocModelKind::Router];
+    pub const ALL: [NocModelKind; 4] =
+        [NocModelKind::Calendar, NocModelKind::ZeroLoad, NocModelKind::Router, NocModelKind::Packets];
 
     /// The name `noc.model` takes.
     pub fn name(self) -> &'static str {
@@ -26,6 +30,7 @@ impl NocModelKind {
             NocModelKind::Calendar => "calendar",
             NocModelKind::ZeroLoad => "zero_load",
             NocModelKind::Router => "router",
+            NocModelKind::Packets => "packets",
         }
     }
 }

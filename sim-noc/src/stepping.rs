@@ -70,8 +70,11 @@ pub enum Happened {
 ///
 /// Contract: the engine calls [`SteppedNoc::advance`] with non-decreasing times before it acts at a cycle,
 /// sends packets ready no earlier than the last `advance` time, and wakes the model the cycle after
-/// [`SteppedNoc::next_activity`]. Events come back in the order they happened; an event's time is never
-/// after the `advance` that reports it except an arrival's, which may carry a fixed latency still to come.
+/// [`SteppedNoc::next_activity`]. A [`Happened::Started`] is reported by the `advance` that passes it (the
+/// engine frees the command buffer when it hears it); a departure, first byte or arrival may be reported
+/// earlier, as soon as the model knows its time (the flit-level routers report an arrival with a fixed
+/// latency still to come, the packet-level model every one of them when the head takes its last channel):
+/// the engine acts on each at its time. A packet's first byte is reported before its arrival.
 pub trait SteppedNoc {
     /// Queue a packet; returns when the NIU takes it up if that is already certain (the command buffer is
     /// free again then), otherwise the engine waits for [`Happened::Started`].

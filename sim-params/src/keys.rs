@@ -151,7 +151,7 @@ macro_rules! keys {
 keys! {
     "clock_mhz" => clock_mhz, [1, 100_000], "MHz";
 
-    "noc.model" => noc.model, [0, 2], "model";
+    "noc.model" => noc.model, [0, 3], "model";
 
     "noc.flit_bytes" => noc.flit_bytes, [4, 1024], pow2, "bytes";
     "noc.max_burst_bytes" => noc.max_burst_bytes, [4, 1 << 20], "bytes";
@@ -294,7 +294,7 @@ keys! {
 /// Keys whose values are names, not numbers: the names in value order (the value stored is the index).
 pub(crate) fn choices(name: &str) -> &'static [&'static str] {
     match name {
-        "noc.model" => &["calendar", "zero_load", "router"],
+        "noc.model" => &["calendar", "zero_load", "router", "packets"],
         "dram.model" => &["calendar", "zero_load"],
         _ => &[],
     }

@@ -232,7 +232,7 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
     c(&["dm-bench", "dram_sharded", "--banks", "13"], "--banks 13: the wormhole_b0 has 12 DRAM banks; give 1..=12");
     c(&["dm-bench", "one_to_one", "--banks", "2"], "--banks applies to dram_sharded only, not one_to_one");
     c(&["dm-bench", "core_bidirectional", "--grid", "2x2"], "--grid does not apply to core_bidirectional");
-    c(&["run", "loopback", "--set", "noc.model=routers"], "must be one of calendar, zero_load, router");
+    c(&["run", "loopback", "--set", "noc.model=routers"], "must be one of calendar, zero_load, router, packets");
     c(&["run", "loopback", "--set", "noc.vc_cap_flits=0"], "noc.vc_cap_flits = 0: out of range; allowed 1..=4096");
     c(
         &["run", "loopback", "--set", "noc.fixed_port_priority=2"],

@@ -162,6 +162,13 @@ pub(crate) fn report(e: &Engine, program_id: u32, clock_mhz: u32) -> RunReport {
              uses), and differs only where packets contend (README: NoC models)"
                 .to_string(),
         );
+    } else if e.chip.noc.kind() == sim_noc::NocModelKind::Packets {
+        warnings.push(
+            "noc.model = packets: the router model timed packet by packet (wormhole VC ownership, buffers \
+             behind a blocked head, the blind VC pick's cost); it times a packet alone exactly as noc.model = \
+             router, and where packets contend it approximates the flit-level routers (README: NoC models)"
+                .to_string(),
+        );
     } else if e.chip.noc.kind() != sim_noc::NocModelKind::Calendar {
         warnings.push(format!(
             "not calibrated: noc.model = {} times every packet as if the NoC were empty (no queueing at ports, \

@@ -36,15 +36,17 @@
 
 mod channels;
 mod cycle;
+pub mod packets;
+mod paths;
 mod stepped;
 pub use stepped::RouterTiming;
 
 pub use crate::stepping::{Happened, MULTICAST_VC, Outgoing, RESPONSE_VC, RouterEvent, UNICAST_VC};
-use channels::{Arb, Chan, Flit, Hop, NO_OWNER, Niu, Packet, Req, Rings, Sender, Wheel, has_credit};
+use channels::{Arb, Chan, Flit, NO_OWNER, Niu, Packet, Req, Rings, Sender, Wheel, has_credit};
 
-use crate::topology::{Dir, LinkId, Topology, TreeNode};
+use crate::topology::{LinkId, Topology};
 use sim_core::Cycle;
-use soc_descriptors::{GridSize, Noc0Coord, NocId};
+use soc_descriptors::GridSize;
 use std::cell::Cell;
 
 /// VCs per link: dateline bit × eight VC numbers.
@@ -53,8 +55,7 @@ pub const VCS: usize = 16;
 /// (or four round trips of a flit and its credit over one hop, if longer: latencies that large are a
 /// what-if, not a deadlock).
 pub const STUCK_CYCLES: u64 = 200_000;
-/// No destination (a tree node that only forwards).
-const NOT_A_DEST: u16 = u16::MAX;
+use paths::NOT_A_DEST;
 
 /// The router model's parameters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -264,11 +265,11 @@ impl RouterNoc {
     }
 
     fn inject(&self, port: usize) -> usize {
-        self.topo.num_links() + port
+        paths::inject_chan(&self.topo, port)
     }
 
     fn eject(&self, port: usize) -> usize {
-        self.topo.num_links() + self.topo.grid().count() * 2 + port
+        paths::eject_chan(&self.topo, port)
     }
 
     /// The parameters.
@@ -307,19 +308,7 @@ impl RouterNoc {
         self.due.set(None);
         let port = self.topo.niu_index(s.src, s.noc);
         let looped = s.payload > 0 && s.dests.contains(&s.src);
-        let mut hops = Vec::with_capacity(8);
-        hops.push(Hop {
-            chan: self.inject(port) as u32,
-            vc: s.vc,
-            kids: [0; 3],
-            nkids: 0,
-            dest: NOT_A_DEST,
-            arrived: 0,
-        });
-        match s.tree {
-            None => self.unicast_hops(s.noc, s.src, s.dests[0], s.vc, &mut hops),
-            Some(tree) => self.tree_hops(s.noc, tree, s.dests, s.vc, &mut hops),
-        }
+        let hops = paths::packet_hops(&self.topo, &s, &mut self.scratch_route);
         let flits = self.flits(s.payload);
         let per_k = if looped { self.p.loopback_cycles_per_kflit } else { self.p.inject_cycles_per_kflit };
         let ser = if s.paced { (flits as u64 * per_k as u64).div_ceil(1000) } else { 0 };
@@ -375,100 +364,6 @@ impl RouterNoc {
             self.live_nius.push(port as u32);
         }
         certain.then_some(s.ready)
-    }
-
-    fn unicast_hops(&mut self, noc: NocId, src: Noc0Coord, dst: Noc0Coord, vc: u8, hops: &mut Vec<Hop>) {
-        let mut route = std::mem::take(&mut self.scratch_route);
-        route.clear();
-        self.topo.unicast_route(noc, src, dst, &mut route);
-        let mut last_dir = None;
-        let mut dateline = 0u8;
-        for &l in &route {
-            let (at, dir) = self.topo.link_info(l);
-            if last_dir != Some(dir) {
-                dateline = 0;
-                last_dir = Some(dir);
-            }
-            if self.wraps(at, dir) {
-                dateline = 8;
-            }
-            let k = hops.len() as u16;
-            let parent = hops.len() - 1;
-            hops[parent].kids[0] = k;
-            hops[parent].nkids = 1;
-            hops.push(Hop { chan: l.0, vc: vc + dateline, kids: [0; 3], nkids: 0, dest: NOT_A_DEST, arrived: 0 });
-        }
-        self.scratch_route = route;
-        let e = self.eject(self.topo.niu_index(dst, noc)) as u32;
-        let k = hops.len() as u16;
-        let parent = hops.len() - 1;
-        hops[parent].kids[0] = k;
-        hops[parent].nkids = 1;
-        hops.push(Hop { chan: e, vc: vc + dateline, kids: [0; 3], nkids: 0, dest: 0, arrived: 0 });
-    }
-
-    fn tree_hops(&self, noc: NocId, tree: &[TreeNode], dests: &[Noc0Coord], vc: u8, hops: &mut Vec<Hop>) {
-        // Tree node n is hop `at[n]`; its router's ejection port, when it is a destination, a hop of its own.
-        let mut at = vec![0u16; tree.len()];
-        let mut dateline = vec![0u8; tree.len()];
-        let mut dir_in: Vec<Option<Dir>> = vec![None; tree.len()];
-        let add_kid = |hops: &mut Vec<Hop>, parent: usize, kid: u16| {
-            let h = &mut hops[parent];
-            h.kids[h.nkids as usize] = kid;
-            h.nkids += 1;
-        };
-        // Only the branches that lead to a destination: a branch that ends at routers whose tiles take no
-        // copy (the source without loopback, tiles that are not workers) would hold its flits for ever.
-        let mut needed = vec![false; tree.len()];
-        for d in dests {
-            needed[tree.iter().rposition(|t| t.tile == *d).unwrap_or(0)] = true;
-        }
-        for n in (1..tree.len()).rev() {
-            if needed[n] {
-                needed[tree[n].parent.expect("non-root")] = true;
-            }
-        }
-        for (n, node) in tree.iter().enumerate() {
-            if !needed[n] {
-                continue;
-            }
-            if let (Some(p), Some(l)) = (node.parent, node.via) {
-                let (from, dir) = self.topo.link_info(l);
-                let mut d = if dir_in[p] == Some(dir) { dateline[p] } else { 0 };
-                if self.wraps(from, dir) {
-                    d = 8;
-                }
-                // A tree that wraps around the torus can cross one link twice (the way to the rectangle and a
-                // row of it): the second crossing goes on the dateline twin, or the packet would wait for
-                // its own tail and deadlock.
-                if hops[1..].iter().any(|h| h.chan == l.0 && h.vc == vc + d) {
-                    d ^= 8;
-                }
-                dateline[n] = d;
-                dir_in[n] = Some(dir);
-                let k = hops.len() as u16;
-                add_kid(hops, at[p] as usize, k);
-                hops.push(Hop { chan: l.0, vc: vc + d, kids: [0; 3], nkids: 0, dest: NOT_A_DEST, arrived: 0 });
-                at[n] = k;
-            }
-        }
-        for (i, d) in dests.iter().enumerate() {
-            let n = tree.iter().rposition(|t| t.tile == *d).unwrap_or(0);
-            let e = self.eject(self.topo.niu_index(*d, noc)) as u32;
-            let k = hops.len() as u16;
-            add_kid(hops, at[n] as usize, k);
-            hops.push(Hop { chan: e, vc: vc + dateline[n], kids: [0; 3], nkids: 0, dest: i as u16, arrived: 0 });
-        }
-    }
-
-    fn wraps(&self, at: Noc0Coord, dir: Dir) -> bool {
-        let (w, h) = (self.topo.grid().x, self.topo.grid().y);
-        match dir {
-            Dir::East => at.x == w - 1,
-            Dir::South => at.y == h - 1,
-            Dir::West => at.x == 0,
-            Dir::North => at.y == 0,
-        }
     }
 
     /// Flits in buffers that have not moved for [`STUCK_CYCLES`]: the routers are deadlocked. Describes the

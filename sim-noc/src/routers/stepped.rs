@@ -3,6 +3,7 @@
 //! hears what happened as [`super::RouterEvent`]s. The counters the reports read (traffic, per-link and
 //! per-port use) are kept as the other models keep them.
 
+use super::packets::PacketNoc;
 use super::{RouterNoc, RouterParams, RouterStats};
 use crate::backpressure::Backpressure;
 use crate::calendar::Calendar;
@@ -15,12 +16,19 @@ use crate::use_counters::UseCounters;
 use sim_core::{Cycle, Cycles};
 use soc_descriptors::{GridSize, Noc0Coord, NocId};
 
-/// The router model with its counters.
+/// The routers, flit by flit or packet by packet.
+#[derive(Debug, Clone)]
+enum Routers {
+    Flits(RouterNoc),
+    Packets(PacketNoc),
+}
+
+/// The router model (flit- or packet-level, as `noc.model` says) with its counters.
 #[derive(Debug, Clone)]
 pub struct RouterTiming {
     params: NocParams,
     topo: Topology,
-    routers: RouterNoc,
+    routers: Routers,
     uses: UseCounters,
     /// Per NIU: when it is free to serve the next read request.
     serve_free: Vec<Cycle>,
@@ -31,8 +39,12 @@ impl RouterTiming {
     pub fn new(grid: GridSize, params: NocParams) -> RouterTiming {
         let topo = Topology::new(grid);
         let p = RouterParams::from_noc(&params);
+        let routers = match params.model {
+            NocModelKind::Packets => Routers::Packets(PacketNoc::new(grid, p)),
+            _ => Routers::Flits(RouterNoc::new(grid, p)),
+        };
         RouterTiming {
-            routers: RouterNoc::new(grid, p),
+            routers,
             uses: UseCounters::new(&topo),
             serve_free: vec![Cycle::ZERO; grid.count() * 2],
             topo,
@@ -40,40 +52,66 @@ impl RouterTiming {
         }
     }
 
-    /// The routers' counters.
-    pub fn router_stats(&self) -> RouterStats {
-        self.routers.stats()
+    /// The flit-level routers' counters (`None` on the packet-level model).
+    pub fn router_stats(&self) -> Option<RouterStats> {
+        match &self.routers {
+            Routers::Flits(r) => Some(r.stats()),
+            Routers::Packets(_) => None,
+        }
     }
 
     /// Per router port: head-of-line-blocked cycles and occupancy (flit-cycles), links first in
-    /// [`LinkId`] order, then the NIUs' injection and ejection ports (see [`RouterNoc::port_counters`]).
-    pub fn port_counters(&self) -> Vec<(u64, u64)> {
-        self.routers.port_counters().collect()
+    /// [`LinkId`] order, then the NIUs' injection and ejection ports (see [`RouterNoc::port_counters`];
+    /// `None` on the packet-level model, which does not count them).
+    pub fn port_counters(&self) -> Option<Vec<(u64, u64)>> {
+        match &self.routers {
+            Routers::Flits(r) => Some(r.port_counters().collect()),
+            Routers::Packets(_) => None,
+        }
+    }
+
+    fn flits(&self, payload: u32) -> u32 {
+        match &self.routers {
+            Routers::Flits(r) => r.flits(payload),
+            Routers::Packets(r) => r.flits(payload),
+        }
     }
 }
 
 impl SteppedNoc for RouterTiming {
     fn stuck(&self) -> Option<String> {
-        self.routers.stuck()
+        match &self.routers {
+            Routers::Flits(r) => r.stuck(),
+            Routers::Packets(r) => r.stuck(),
+        }
     }
 
     /// Queue a packet (see [`RouterNoc::send`]); returns when its head leaves if that is already certain.
     fn send(&mut self, s: Outgoing<'_>) -> Option<Cycle> {
         let looped = s.payload > 0 && s.dests.contains(&s.src);
-        let flits = self.routers.flits(s.payload) as u64;
+        let flits = self.flits(s.payload) as u64;
         let per_k = if looped { self.params.loopback_cycles_per_kflit } else { self.params.inject_cycles_per_kflit };
         let dur = if s.paced { (flits * per_k as u64).div_ceil(1000) } else { 1 };
         self.uses.packet(s.noc, flits, s.payload);
         self.uses.way(&self.topo, s.noc, s.src, s.dests, s.tree, dur, s.payload);
-        self.routers.send(s)
+        match &mut self.routers {
+            Routers::Flits(r) => r.send(s),
+            Routers::Packets(r) => r.send(s),
+        }
     }
     /// Step the routers through every cycle before `until`; what happened is appended to `out`.
     fn advance(&mut self, until: Cycle, out: &mut Vec<RouterEvent>) {
-        self.routers.advance(until, out);
+        match &mut self.routers {
+            Routers::Flits(r) => r.advance(until, out),
+            Routers::Packets(r) => r.advance(until, out),
+        }
     }
     /// The next cycle in which the routers have something to do.
     fn next_activity(&self) -> Option<Cycle> {
-        self.routers.next_activity()
+        match &self.routers {
+            Routers::Flits(r) => r.next_activity(),
+            Routers::Packets(r) => r.next_activity(),
+        }
     }
     /// A read request from `src` to `dst`'s NIU on `noc`, issued at `now`: the NIU serves one request at a
     /// time for `serve` cycles, and a request that would find it busy waits at its source, holding the
@@ -97,7 +135,7 @@ const BOOKED_ONLY: &str = "the router model times packets as it steps (RouterTim
 
 impl NocTiming for RouterTiming {
     fn kind(&self) -> NocModelKind {
-        NocModelKind::Router
+        self.params.model
     }
     fn params(&self) -> &NocParams {
         &self.params
@@ -109,7 +147,7 @@ impl NocTiming for RouterTiming {
         self.params.min_remote_latency()
     }
     fn serialisation(&self, payload: u32) -> Cycles {
-        Cycles((self.routers.flits(payload) as u64 * self.params.inject_cycles_per_kflit as u64).div_ceil(1000))
+        Cycles((self.flits(payload) as u64 * self.params.inject_cycles_per_kflit as u64).div_ceil(1000))
     }
     fn unicast(&mut self, _: NocId, _: Noc0Coord, _: Noc0Coord, _: u32, _: Cycle, _: VcClass) -> Delivery {
         unreachable!("{BOOKED_ONLY}")
@@ -157,6 +195,6 @@ impl NocTiming for RouterTiming {
         Some(self)
     }
     fn buffer_counters(&self) -> Option<Vec<(u64, u64)>> {
-        Some(self.port_counters())
+        self.port_counters()
     }
 }
