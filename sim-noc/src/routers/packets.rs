@@ -1,32 +1,38 @@
 //! The router model at packet granularity (`noc.model=packets`): the same channels, VCs and paths as the
 //! flit-level routers ([`super::RouterNoc`]), but a packet moves as a worm whose head is timed hop by hop
-//! and whose body follows at a flit per cycle, instead of one flit at a time.
+//! on an event queue and whose body follows at a flit per cycle, instead of one flit at a time.
 //!
 //! What it keeps of the routers' flow control:
 //! - **Wormhole VC ownership**: a packet's head takes its VC on a channel when no other packet owns it and
-//!   holds it until its tail has crossed; heads that find the VC owned wait in arrival order (this is the
-//!   head-of-line blocking of one static VC). Responses may take either buddy VC of their class.
+//!   holds it until its tail has crossed; heads that find the VC owned wait in arrival order (head-of-line
+//!   blocking on one static VC). Responses may take either buddy VC of their class.
 //! - **Finite buffers behind a blocked head**: the tail crosses a channel once the flit a buffer's worth
 //!   ahead of it has left the buffer at the channel's far end and its credit has come back. With `B` the
 //!   flits a VC may hold and `cd` the credit delay, the tail crosses hop `a` at
-//!   `T_a = max over the hops d at depth r below a with r·B < flits of (s_d + flits − 1 − r·(B − cd))`,
-//!   `s_d` the cycle the head took hop `d`: a packet no longer than a buffer lets its VCs go as soon as
-//!   it has passed, a long one holds them until its head is far enough on.
-//! - **One flit per cycle per channel**: a channel carries one packet's body at a time (a packet waits for
-//!   the body before it, whatever its VC); one-flit packets (read requests, acknowledgements) pass
-//!   between bodies without waiting.
-//! - **End points**: an NIU injects its two queues (requests and data in command order, responses by ready
-//!   time) one packet at a time each at its injection rate; an ejection port takes one body at a time.
+//!   `T_a = max over the hops d at depth r below a with r·B < flits of (s_d + dur_d − 1 − r·(B − cd))`,
+//!   `s_d` the cycle the head took hop `d` and `dur_d` its body's cycles there: a packet no longer than a
+//!   buffer lets its VCs go as soon as it has passed, a long one holds them until its head is far enough
+//!   on. A head that waits in a buffer keeps the next packet of its VC out of that buffer.
+//! - **One body per channel at a time** (a packet waits for the body before it, whatever its VC); a
+//!   one-flit packet (read request, acknowledgement) passes between bodies but takes one of the channel's
+//!   cycles: one-flit packets cross a channel one per cycle, and a body crossing then ends a cycle later.
+//! - **The blind VC pick's cost**: a body leaving a buffer in which heads of other VCs wait for other
+//!   channels moves every other cycle while each of them waits (it loses min(w / 2, flits) cycles per such
+//!   head, `w` that head's remaining wait as far as it is known, a whole body's worth if not); a response
+//!   does not count heads waiting for the channel it takes (it carries one body at a time anyway, and
+//!   responses take either buddy VC).
+//! - **End points** (`niu.rs`): an NIU injects its two queues one packet at a time each at its injection
+//!   rate; an ejection port takes one body at a time.
 //!
-//! What it does not model: flits of different VCs interleaving on one channel (they take turns by whole
-//! bodies), the blind VC pick's lost cycles (head-of-line blocking across VCs), the shared part of a
-//! port's buffer beyond one VC's cap, several packets of one VC parked in one buffer. With nothing else on
-//! the NoC a packet takes exactly the cycles of the flit-level routers (a property test checks it).
+//! What it approximates: flits of different VCs interleaving on one channel (they take turns by whole
+//! bodies), the shared part of a port's buffer beyond one VC's cap, how long a blocked VC stays blocked.
+//! With nothing else on the NoC a packet takes exactly the cycles of the flit-level routers (property
+//! tests check lone packets of every kind and streams from one NIU).
 
 use super::channels::Hop;
-use super::paths::{self, NOT_A_DEST};
+use super::paths::NOT_A_DEST;
 use super::{RouterParams, VCS};
-use crate::stepping::{Happened, Outgoing, RESPONSE_VC, RouterEvent};
+use crate::stepping::{Happened, RESPONSE_VC, RouterEvent};
 use crate::topology::{LinkId, Topology};
 use sim_core::Cycle;
 use sim_core::EventQueue;
@@ -79,6 +85,8 @@ struct VcState {
     /// while its tail's time is not known).
     owner: u32,
     owner_until: u64,
+    /// The owner's hop on this channel.
+    owner_hop: u16,
     /// A packet whose head waits in the buffer at the channel's far end on this VC: the next packet of the
     /// VC queues behind it (one packet parked per VC buffer).
     parked: u32,
@@ -132,7 +140,11 @@ pub struct PacketNoc {
     topo: Topology,
     lat: Vec<u64>,
     vcs: Vec<VcState>,
+    /// Per channel: when it is free of the body it carries, and of the one-flit packets passing between
+    /// bodies.
     phys_free: Vec<u64>,
+    phys_start: Vec<u64>,
+    flit_free: Vec<u64>,
     pkts: Vec<Pkt>,
     free_pkts: Vec<u32>,
     nius: Vec<NiuQ>,
@@ -174,8 +186,13 @@ impl PacketNoc {
         PacketNoc {
             p,
             topo,
-            vcs: vec![VcState { owner: NONE, owner_until: 0, parked: NONE, waiting: VecDeque::new() }; n * VCS],
+            vcs: vec![
+                VcState { owner: NONE, owner_until: 0, owner_hop: 0, parked: NONE, waiting: VecDeque::new() };
+                n * VCS
+            ],
             phys_free: vec![0; n],
+            flit_free: vec![0; n],
+            phys_start: vec![0; n],
             lat,
             pkts: Vec::new(),
             free_pkts: Vec::new(),
@@ -224,174 +241,6 @@ impl PacketNoc {
     /// `t`).
     fn emit(&mut self, t: u64, token: u64, what: Happened) {
         self.events.push(RouterEvent { token, at: Cycle(t), what });
-    }
-
-    /// Queue a packet (as [`super::RouterNoc::send`]); returns when its head leaves if that is already
-    /// certain.
-    pub fn send(&mut self, s: Outgoing<'_>) -> Option<Cycle> {
-        assert!(s.vc < 8, "VC numbers are 0..8");
-        assert!(s.ready.0 >= self.now, "a packet ready at {} after cycle {} was processed", s.ready.0, self.now);
-        let port = self.topo.niu_index(s.src, s.noc);
-        let looped = s.payload > 0 && s.dests.contains(&s.src);
-        let mut hops = std::mem::take(&mut self.scratch_hops);
-        paths::packet_hops_into(&self.topo, &s, &mut self.route, &mut hops);
-        let mut ph = self.free_pkts.last().map_or_else(Vec::new, |&i| std::mem::take(&mut self.pkts[i as usize].hops));
-        ph.clear();
-        ph.extend(hops.iter().map(|h: &Hop| PHop {
-            chan: h.chan,
-            vc: h.vc,
-            kids: h.kids,
-            nkids: h.nkids,
-            dest: h.dest,
-            parent: 0,
-            s: UNKNOWN,
-            dur: 0,
-            released: false,
-        }));
-        self.scratch_hops = hops;
-        for k in 0..ph.len() {
-            for b in 0..ph[k].nkids as usize {
-                let kid = ph[k].kids[b] as usize;
-                ph[kid].parent = k as u16;
-            }
-        }
-        let flits = self.flits(s.payload);
-        let per_k = if looped { self.p.loopback_cycles_per_kflit } else { self.p.inject_cycles_per_kflit };
-        let ser = if s.paced { (flits as u64 * per_k as u64).div_ceil(1000) } else { 0 };
-        let n = ph.len() as u32;
-        let qi = usize::from(s.vc == RESPONSE_VC);
-        let pk = Pkt {
-            hops: ph,
-            flits,
-            ready: s.ready.0,
-            token: s.token,
-            ser,
-            extra: ser.saturating_sub(flits as u64),
-            turn: if looped && s.tree.is_none() { self.p.loopback_turn } else { 0 },
-            setup: s.setup,
-            port: port as u32,
-            q: qi as u8,
-            takeup: 0,
-            taken: false,
-            start: 0,
-            stretch: 0,
-            unacquired: n,
-            unreleased: n,
-        };
-        self.stats.packets += 1;
-        self.stats.flit_hops += flits as u64 * (n as u64);
-        let id = match self.free_pkts.pop() {
-            Some(i) => {
-                self.pkts[i as usize] = pk;
-                i
-            }
-            None => {
-                self.pkts.push(pk);
-                self.pkts.len() as u32 - 1
-            }
-        };
-        self.live += 1;
-        let inj = paths::inject_chan(&self.topo, port);
-        let niu = &self.nius[port];
-        let certain = niu.q[0].is_empty()
-            && niu.q[1].is_empty()
-            && niu.busy[qi] == NONE
-            && niu.next_ok[qi] <= self.now
-            && s.ready.0 == self.now
-            && (!s.paced || (niu.free_at <= self.now && self.phys_free[inj] <= self.now))
-            && !Self::held(&self.vcs[inj * VCS + s.vc as usize], NONE, self.now);
-        let niu = &mut self.nius[port];
-        if qi == 1 {
-            // Responses by ready time (stable).
-            let pkts = &self.pkts;
-            let pos = niu.q[1].iter().rposition(|&q| pkts[q as usize].ready <= s.ready.0).map_or(0, |p| p + 1);
-            niu.q[1].insert(pos, id);
-        } else {
-            niu.q[0].push_back(id);
-        }
-        if certain {
-            niu.promised[qi] = true;
-        }
-        self.at(s.ready.0, Ev::Niu(port as u32));
-        certain.then_some(s.ready)
-    }
-
-    /// Start what NIU `port` can start at `self.t`.
-    fn pump(&mut self, port: usize) {
-        let t = self.t;
-        let inj = paths::inject_chan(&self.topo, port);
-        let niu = &self.nius[port];
-        let order = if niu.promised[1] && !niu.promised[0] {
-            [1, 0]
-        } else if niu.promised[0] {
-            [0, 1]
-        } else {
-            [(niu.last + 1) % 2, niu.last]
-        };
-        let mut started = false;
-        for qi in order {
-            let niu = &self.nius[port];
-            if niu.busy[qi] != NONE {
-                continue;
-            }
-            let Some(&p) = niu.q[qi].front() else { continue };
-            if started {
-                // One packet's head per NIU per cycle.
-                self.at(t + 1, Ev::Niu(port as u32));
-                continue;
-            }
-            let pk = &self.pkts[p as usize];
-            let paced = pk.ser > 0;
-            let mut take_up = if paced { pk.ready.max(niu.free_at) } else { pk.ready };
-            take_up = take_up.max(niu.next_ok[qi]);
-            if pk.setup > 0 && !pk.taken {
-                if take_up > t {
-                    self.at(take_up, Ev::Niu(port as u32));
-                    continue;
-                }
-                let (token, setup) = (pk.token, pk.setup);
-                let pk = &mut self.pkts[p as usize];
-                pk.taken = true;
-                pk.takeup = t;
-                self.emit(t, token, Happened::Started);
-                self.at(t + setup, Ev::Niu(port as u32));
-                continue;
-            }
-            let mut earliest = if pk.setup > 0 { pk.takeup + pk.setup } else { take_up };
-            if paced {
-                earliest = earliest.max(self.phys_free[inj]);
-            }
-            let x = &self.vcs[inj * VCS + pk.hops[0].vc as usize];
-            if Self::held(x, p, t) {
-                if x.parked == NONE && x.owner_until != UNKNOWN {
-                    self.at(x.owner_until, Ev::Niu(port as u32));
-                }
-                // The other queue's packet holds the VC: its release wakes this NIU.
-                continue;
-            }
-            if earliest > t {
-                self.at(earliest, Ev::Niu(port as u32));
-                continue;
-            }
-            // The head leaves now.
-            started = true;
-            let (token, ser, setup, flits) = (pk.token, pk.ser, pk.setup, pk.flits);
-            let pk = &mut self.pkts[p as usize];
-            pk.start = t;
-            let niu = &mut self.nius[port];
-            niu.q[qi].pop_front();
-            niu.busy[qi] = p;
-            niu.promised[qi] = false;
-            niu.last = qi;
-            if ser > 0 {
-                niu.free_at = t + ser;
-            }
-            if setup == 0 {
-                self.emit(t, token, Happened::Started);
-            }
-            let _ = flits;
-            self.take(p, 0, t);
-        }
     }
 
     /// Head of packet `p` takes hop `m` at `t` if its VC is free, else waits for it.
@@ -462,22 +311,31 @@ impl PacketNoc {
                     }
                 }
             }
-            // Other VCs blocked in the buffer the body leaves: a blind pick lands on each of them in turn and
-            // moves nothing. With one such VC blocked for `w` more cycles the body moves every other cycle
+            // Other VCs blocked in the buffer the body leaves, on other channels: a blind pick lands on each of
+            // them in turn and moves nothing. With one such VC blocked for `w` more cycles the body moves every other cycle
             // meanwhile and loses min(w / 2, flits) cycles; each blocked VC counts so, `w` from when the VC
             // it waits for is known to come free (a whole body's worth if that is not known yet).
             let input = self.pkts[p as usize].hops[self.pkts[p as usize].hops[m as usize].parent as usize].chan;
             let flits = self.pkts[p as usize].flits as u64;
             let mut loss = 0;
+            let h = &self.pkts[p as usize].hops[m as usize];
+            let out = h.chan as usize;
+            // A response's head blocked on the channel this response takes costs nothing more: that channel
+            // carries one body at a time anyway, and responses take either buddy VC.
+            let response = self.p.dynamic_responses && h.vc & 0b110 == RESPONSE_VC;
             for &(q, wi) in &self.blocked[input as usize] {
-                if q == p {
+                if q == p || (response && wi as usize / VCS == out) {
                     continue;
                 }
                 let x = &self.vcs[wi as usize];
-                let w = if x.parked == NONE && x.owner_until != UNKNOWN {
+                let w = if x.parked != NONE || x.owner == NONE {
+                    UNKNOWN
+                } else if x.owner_until != UNKNOWN {
                     x.owner_until.saturating_sub(t)
                 } else {
-                    UNKNOWN
+                    // At least until the owner's body has crossed.
+                    let h = &self.pkts[x.owner as usize].hops[x.owner_hop as usize];
+                    (h.s + h.dur).saturating_sub(t)
                 };
                 loss += (w / 2).min(flits);
             }
@@ -489,13 +347,23 @@ impl PacketNoc {
         let (c, v) = (h.chan as usize, h.vc as usize);
         let paced = pk.ser > 0;
         let dur = pk.flits as u64 + pk.stretch;
-        let s = if paced { t.max(self.phys_free[c]) } else { t };
+        // A one-flit packet that passes between bodies still takes one of the channel's flit cycles: such
+        // packets cross a channel one per cycle (a multicast's acknowledgements reach its sender so).
+        let s = if paced { t.max(self.phys_free[c]) } else { t.max(self.flit_free[c]) };
         if paced {
+            self.phys_start[c] = s;
             self.phys_free[c] = s + dur;
+        } else {
+            // It takes a cycle of the body on the channel, if any: the bodies after it start a cycle later.
+            self.flit_free[c] = s + 1;
+            if self.phys_start[c] <= s && s < self.phys_free[c] {
+                self.phys_free[c] += 1;
+            }
         }
         if pk.flits > 1 {
             self.vcs[c * VCS + v].owner = p;
             self.vcs[c * VCS + v].owner_until = UNKNOWN;
+            self.vcs[c * VCS + v].owner_hop = m;
         }
         let (dest, flits, turn, extra, token) = (h.dest, pk.flits as u64, pk.turn, pk.extra, pk.token);
         let lat = self.lat[c];
@@ -675,5 +543,6 @@ impl PacketNoc {
     }
 }
 
+mod niu;
 #[cfg(test)]
 mod tests;
