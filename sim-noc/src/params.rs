@@ -15,7 +15,7 @@ pub enum NocModelKind {
     /// cycle ([`crate::routers`]).
     Router,
     /// The same routers packet by packet: wormhole VC ownership, finite buffers behind a blocked head and
-    /// the blind VC pick's cost, timed per hop rather than per flit ([`crate::routers::packets`]).
+    /// the blind VC pick's cost, timed per hop rather than per flit ([`crate::routers::worms`]).
     Packets,
 }
 

@@ -36,9 +36,9 @@
 
 mod channels;
 mod cycle;
-pub mod packets;
 mod paths;
 mod stepped;
+pub mod worms;
 pub use stepped::RouterTiming;
 
 pub use crate::stepping::{Happened, MULTICAST_VC, Outgoing, RESPONSE_VC, RouterEvent, UNICAST_VC};

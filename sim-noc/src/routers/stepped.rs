@@ -3,7 +3,7 @@
 //! hears what happened as [`super::RouterEvent`]s. The counters the reports read (traffic, per-link and
 //! per-port use) are kept as the other models keep them.
 
-use super::packets::PacketNoc;
+use super::worms::PacketNoc;
 use super::{RouterNoc, RouterParams, RouterStats};
 use crate::backpressure::Backpressure;
 use crate::calendar::Calendar;
