@@ -68,27 +68,26 @@ fn zero_load_is_a_floor_for_a_contended_program() {
     assert!(err.contains("noc.model = booksim: must be one of calendar, zero_load"), "{err}");
 }
 
-#[test]
-fn every_program_runs_on_the_router_model() {
+/// Every built-in program passes with `--set noc.model=MODEL`, the run names the model, and the programs
+/// whose packets never meet take the calendar model's cycles exactly.
+fn every_program_runs_on(model: &str) {
     let (_, list, _) = tensim(&["run", "--list"]);
     let names: Vec<&str> = list
         .lines()
         .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
         .filter_map(|l| l.split_whitespace().next())
         .collect();
+    let set = format!("noc.model={model}");
     let mut ran = 0;
     for name in names {
         let mut args = vec!["run", name];
         args.extend_from_slice(small(name));
         let (_, cal, _) = tensim(&args);
-        args.extend_from_slice(&["--set", "noc.model=router"]);
+        args.extend_from_slice(&["--set", &set]);
         let (code, out, err) = tensim(&args);
-        // The collectives too: the Ethernet cores and fabric routers of every chip send and receive through
-        // its router model.
         assert_eq!(code, 0, "tensim {}: {err}", args.join(" "));
         assert!(out.contains("PASS"), "{name}: {out}");
-        assert!(err.contains("noc.model = router"), "{name}: {err}");
-        // Programs whose packets never meet take the calendar model's cycles exactly.
+        assert!(err.contains(&format!("noc.model = {model}")), "{name}: {err}");
         if matches!(
             name,
             "loopback" | "eltwise_binary" | "eltwise_sfpu" | "matmul_single_core" | "add_2_integers_in_riscv"
@@ -101,33 +100,15 @@ fn every_program_runs_on_the_router_model() {
 }
 
 #[test]
+fn every_program_runs_on_the_router_model() {
+    // The collectives too: the Ethernet cores and fabric routers of every chip send and receive through its
+    // router model.
+    every_program_runs_on("router");
+}
+
+#[test]
 fn every_program_runs_on_the_packet_level_router_model() {
-    let (_, list, _) = tensim(&["run", "--list"]);
-    let names: Vec<&str> = list
-        .lines()
-        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
-        .filter_map(|l| l.split_whitespace().next())
-        .collect();
-    let mut ran = 0;
-    for name in names {
-        let mut args = vec!["run", name];
-        args.extend_from_slice(small(name));
-        let (_, cal, _) = tensim(&args);
-        args.extend_from_slice(&["--set", "noc.model=packets"]);
-        let (code, out, err) = tensim(&args);
-        assert_eq!(code, 0, "tensim {}: {err}", args.join(" "));
-        assert!(out.contains("PASS"), "{name}: {out}");
-        assert!(err.contains("noc.model = packets"), "{name}: {err}");
-        // Programs whose packets never meet take the calendar (and flit-level router) model's cycles exactly.
-        if matches!(
-            name,
-            "loopback" | "eltwise_binary" | "eltwise_sfpu" | "matmul_single_core" | "add_2_integers_in_riscv"
-        ) {
-            assert_eq!(cycles(&out), cycles(&cal), "{name}");
-        }
-        ran += 1;
-    }
-    assert!(ran >= 25, "{ran} programs ran");
+    every_program_runs_on("packets");
     // Deterministic on a contended program, and timed apart from the calendar model there.
     let args = ["run", "matmul_multicore_reuse_mcast", "--size", "256", "--set", "noc.model=packets"];
     let timed = |out: &str| -> String {

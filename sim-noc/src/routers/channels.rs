@@ -372,6 +372,32 @@ pub(super) fn take_credit(c: &mut Sender, v: usize, p: &RouterParams) {
     c.vc[v].out += 1;
 }
 
+/// The order an NIU looks at its two queues (requests and data, responses): a queue whose packet was promised
+/// its start goes first, otherwise they alternate from the one it served last.
+pub(super) fn queue_order(promised: [bool; 2], last: usize) -> [usize; 2] {
+    if promised[1] && !promised[0] {
+        [1, 0]
+    } else if promised[0] {
+        [0, 1]
+    } else {
+        [(last + 1) % 2, last]
+    }
+}
+
+/// Put `item` in a freed slot of `pool` (from `free`) or a new one; its index.
+pub(super) fn put_in_slot<T>(pool: &mut Vec<T>, free: &mut Vec<u32>, item: T) -> u32 {
+    match free.pop() {
+        Some(i) => {
+            pool[i as usize] = item;
+            i
+        }
+        None => {
+            pool.push(item);
+            pool.len() as u32 - 1
+        }
+    }
+}
+
 /// The first VC at or after `start` (round-robin) whose bit is set in `full` (not empty).
 pub(super) fn pick(full: u16, start: u8) -> usize {
     let rot = full.rotate_right(start as u32);

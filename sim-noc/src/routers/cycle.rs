@@ -2,7 +2,7 @@
 //! from its ejection port and injects one, then every router input picks a VC (blind or not) and every
 //! output grants one input (round-robin, or by a fixed priority over its inputs).
 
-use super::channels::{Flit, NO_OWNER, Req, has_credit, pick, take_credit};
+use super::channels::{Flit, NO_OWNER, Req, has_credit, pick, queue_order, take_credit};
 use super::{Happened, RESPONSE_VC, RouterEvent, RouterNoc, VCS};
 use sim_core::Cycle;
 
@@ -209,13 +209,7 @@ impl RouterNoc {
             // Whether every queue with a packet could go but for a credit on its VC (then nothing changes for
             // this NIU until a credit comes back or a packet is sent: it sleeps, see `Niu::asleep`).
             let mut credit_bound = true;
-            let order = if niu.promised[1] && !niu.promised[0] {
-                [1, 0]
-            } else if niu.promised[0] {
-                [0, 1]
-            } else {
-                [(niu.last + 1) % 2, niu.last]
-            };
+            let order = queue_order(niu.promised, niu.last);
             for qi in order {
                 let niu = &self.nius[port];
                 let Some(&p) = niu.q[qi].front() else { continue };

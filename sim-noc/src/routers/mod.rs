@@ -42,7 +42,7 @@ pub mod worms;
 pub use stepped::RouterTiming;
 
 pub use crate::stepping::{Happened, MULTICAST_VC, Outgoing, RESPONSE_VC, RouterEvent, UNICAST_VC};
-use channels::{Arb, Chan, Flit, NO_OWNER, Niu, Packet, Req, Rings, Sender, Wheel, has_credit};
+use channels::{Arb, Chan, Flit, NO_OWNER, Niu, Packet, Req, Rings, Sender, Wheel, has_credit, put_in_slot};
 
 use crate::topology::{LinkId, Topology};
 use sim_core::Cycle;
@@ -327,16 +327,7 @@ impl RouterNoc {
             start: 0,
             takeup: 0,
         };
-        let id = match self.free_pkts.pop() {
-            Some(i) => {
-                self.pkts[i as usize] = pk;
-                i
-            }
-            None => {
-                self.pkts.push(pk);
-                self.pkts.len() as u32 - 1
-            }
-        };
+        let id = put_in_slot(&mut self.pkts, &mut self.free_pkts, pk);
         let qi = usize::from(s.vc == RESPONSE_VC);
         let i = self.inject(port);
         let niu = &mut self.nius[port];

@@ -4,6 +4,7 @@
 
 use super::{Ev, Hop, NONE, PHop, PacketNoc, Pkt, UNKNOWN};
 use crate::routers::VCS;
+use crate::routers::channels::{put_in_slot, queue_order};
 use crate::routers::paths;
 use crate::stepping::{Happened, Outgoing, RESPONSE_VC};
 use sim_core::Cycle;
@@ -63,16 +64,7 @@ impl PacketNoc {
         };
         self.stats.packets += 1;
         self.stats.flit_hops += flits as u64 * (n as u64);
-        let id = match self.free_pkts.pop() {
-            Some(i) => {
-                self.pkts[i as usize] = pk;
-                i
-            }
-            None => {
-                self.pkts.push(pk);
-                self.pkts.len() as u32 - 1
-            }
-        };
+        let id = put_in_slot(&mut self.pkts, &mut self.free_pkts, pk);
         self.live += 1;
         let inj = paths::inject_chan(&self.topo, port);
         let niu = &self.nius[port];
@@ -104,13 +96,7 @@ impl PacketNoc {
         let t = self.t;
         let inj = paths::inject_chan(&self.topo, port);
         let niu = &self.nius[port];
-        let order = if niu.promised[1] && !niu.promised[0] {
-            [1, 0]
-        } else if niu.promised[0] {
-            [0, 1]
-        } else {
-            [(niu.last + 1) % 2, niu.last]
-        };
+        let order = queue_order(niu.promised, niu.last);
         let mut started = false;
         for qi in order {
             let niu = &self.nius[port];
