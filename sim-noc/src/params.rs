@@ -33,6 +33,11 @@ impl NocModelKind {
             NocModelKind::Packets => "packets",
         }
     }
+
+    /// Whether it models the routers' buffers and arbitration (router, packets).
+    pub fn is_router_level(self) -> bool {
+        matches!(self, NocModelKind::Router | NocModelKind::Packets)
+    }
 }
 
 /// NoC parameters of one chip.

@@ -80,7 +80,16 @@ pub struct ParamArgs {
 impl ParamArgs {
     /// The parameters of `arch` with the overrides applied and checked.
     pub fn resolve(&self, arch: Arch) -> Result<Params, String> {
+        self.resolve_over(arch, &[])
+    }
+
+    /// The parameters of `arch` with a command's own `defaults` (`(origin, KEY=VALUE)`) applied first, then
+    /// the user's overrides (which win), checked.
+    pub fn resolve_over(&self, arch: Arch, defaults: &[(&str, &str)]) -> Result<Params, String> {
         let mut p = Params::builtin(arch);
+        for (origin, assignment) in defaults {
+            p.set(origin, assignment).map_err(|e| e.to_string())?;
+        }
         if let Some(f) = &self.params {
             p.apply_file(f).map_err(|e| e.to_string())?;
         }
@@ -95,9 +104,20 @@ impl ParamArgs {
 
 /// The chip and parameters a command runs on, checked once.
 pub fn setup(chip: &ChipArgs, params: &ParamArgs, default_arch: Option<Arch>) -> Result<DeviceSetup, String> {
+    setup_over(chip, params, default_arch, &[])
+}
+
+/// [`setup`] with a command's own parameter `defaults` under the user's overrides (see
+/// [`ParamArgs::resolve_over`]).
+pub fn setup_over(
+    chip: &ChipArgs,
+    params: &ParamArgs,
+    default_arch: Option<Arch>,
+    defaults: &[(&str, &str)],
+) -> Result<DeviceSetup, String> {
     let spec = chip.spec(default_arch)?;
     let loaded = spec.load().map_err(|e| e.to_string())?;
-    let p = params.resolve(loaded.arch())?;
+    let p = params.resolve_over(loaded.arch(), defaults)?;
     DeviceSetup::new(&spec, p).map_err(|e| e.to_string())
 }
 

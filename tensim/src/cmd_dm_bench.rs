@@ -390,7 +390,7 @@ pub fn run(a: &DmBenchArgs) -> CliResult<ExitCode> {
             marked.join(", ")
         );
     }
-    if let Some(n) = suite.not_modelled() {
+    if let Some(n) = suite.not_modelled(setup.params.noc.model.is_router_level()) {
         say!("{n}");
     }
     let comparison = match &measured {
@@ -481,7 +481,7 @@ fn compare_dir(
         if let Some(line) = c.backpressure_line() {
             say!("  {line}");
         }
-        if let Some(n) = m.suite.not_modelled() {
+        if let Some(n) = m.suite.not_modelled(setup.params.noc.model.is_router_level()) {
             say!("  {n}");
         }
         all_errors.extend(c.rows.iter().map(|r| r.2.abs()));

@@ -211,6 +211,11 @@ fn cases(f: &Fixtures) -> Vec<(Vec<String>, String)> {
     c(&["gemm-bench", "--compare", &p("gemm_header.csv")], "gemm_header.csv: the header has no `n` column");
     c(&["gemm-bench", "--compare", &p("gemm_time.csv")], "gemm_time.csv:2: inference_time_avg_ns `abc`");
     c(&["gemm-bench", "--compare", &p("gemm_dtype.csv")], "gemm_dtype.csv:2: dtype `DataType.FLOAT32`");
+    // gemm-bench's own NoC model gives way to the user's, which is checked as anywhere.
+    c(
+        &["gemm-bench", "--ids", "M1", "--set", "noc.model=packet"],
+        "must be one of calendar, zero_load, router, packets",
+    );
     c(&["gemm-bench", "--ids", "M1", "--max-dim", "0"], "no configuration matches the filters");
     c(&["run", "matmul_2d_mcast", "--m", "100"], "m = 100 must be a non-zero multiple of 32");
     c(&["run", "matmul_2d_mcast", "--dtype", "int8"], "--dtype int8: use bf16, bfp8_b or bfp4_b");

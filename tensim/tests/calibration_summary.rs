@@ -71,9 +71,14 @@ const ALL_TO_ALL: &[(&str, &str, &str, usize, usize, f64, f64)] = &[
     ("blackhole", "64,128,256,512,1024,2048,4096", "1,4,16,64", 16, 6, 2.5, 13.0),
 ];
 
-/// The GEMM csv's trace rows with every dimension at most 2048: median and worst bound % (today 3.5% and
-/// 9.6%; 5.1% and 11.0% before `matmul_block`'s operand sets streamed into MATH).
-const GEMM_BOUND: (f64, f64) = (4.5, 10.5);
+/// The GEMM csv's trace rows with every dimension at most 2048, on gemm-bench's default NoC model (the
+/// packet-level routers): median and worst bound % (today 3.4% and 7.8%; on the calendar model 3.5% and
+/// 9.6%, and 5.1% and 11.0% before `matmul_block`'s operand sets streamed into MATH).
+const GEMM_BOUND: (f64, f64) = (4.5, 9.5);
+/// The GEMM rows whose in0 comes from DRAM that CI has time for (M11, M12, M13), on gemm-bench's default
+/// NoC model: median and worst bound % (today 0.4% and 4.7%; on the calendar model, which misses the
+/// routers' back-pressure on the operand reads, 20.2% and 24.8%).
+const GEMM_DRAM_BOUND: (f64, f64) = (1.5, 6.0);
 
 /// The six NoC traces replayed in kernels mode: median and worst bound % (today 2.8% and 8.2%).
 const TRACE_BOUND: (f64, f64) = (3.5, 9.5);
@@ -222,6 +227,9 @@ fn every_measured_table_stays_within_its_recorded_error() {
     let csv = cal.join("gemm_wh_bf16.csv");
     let out = tensim(&["gemm-bench", "--compare", &csv.to_string_lossy(), "--max-dim", "2048"]);
     check("gemm_wh_bf16.csv trace rows up to 2048", summary(&out), GEMM_BOUND, &mut failures);
+    let out = tensim(&["gemm-bench", "--compare", &csv.to_string_lossy(), "--ids", "M11,M12,M13", "--allow-large"]);
+    assert!(out.contains("noc.model = packets (gemm-bench's default"), "{out}");
+    check("gemm_wh_bf16.csv M11, M12, M13 (in0 from DRAM)", summary(&out), GEMM_DRAM_BOUND, &mut failures);
     let out = tensim(&["replay", &cal.join("noc_traces").to_string_lossy(), "--mode", "kernels"]);
     let line = out.lines().rev().find(|l| l.starts_with("traces ")).unwrap_or_else(|| panic!("no summary in:\n{out}"));
     check("noc_traces (kernels mode)", summary(&line.replacen("traces", "rows", 1)), TRACE_BOUND, &mut failures);

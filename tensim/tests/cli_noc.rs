@@ -253,9 +253,34 @@ fn dm_bench_marks_the_runs_that_stall_behind_other_destinations() {
 
 #[test]
 fn gemm_bench_names_the_rows_a_note_comes_from() {
-    // The 4096³ DRAM-in0 row stalls packets behind other destinations' backlogs; the 512³ row does not.
-    let (code, out, err) = tensim(&["gemm-bench", "--ids", "M1,M13"]);
+    // On the calendar model the 4096³ DRAM-in0 row stalls packets behind other destinations' backlogs; the
+    // 512³ row does not.
+    let (code, out, err) = tensim(&["gemm-bench", "--ids", "M1,M13", "--set", "noc.model=calendar"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("note (M13): not modelled: wormhole back-pressure"), "{out}");
     assert!(!out.contains("note (M1)") && !out.contains("note (M1,"), "{out}");
+    assert!(!out.contains("gemm-bench's default"), "{out}");
+    // gemm-bench's own default is the packet-level routers, and it says so.
+    let (code, out, err) = tensim(&["gemm-bench", "--ids", "M1"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("noc.model = packets (gemm-bench's default"), "{out}");
+    assert!(out.contains("note (M1): noc.model = packets"), "{out}");
+}
+
+#[test]
+fn all_from_all_says_what_each_noc_model_leaves_out() {
+    // The calendar's links queue without limit; the router-level models queue in buffers, but the read
+    // responses' end points under load are theirs to approximate.
+    for (model, says, not) in [
+        ("calendar", "not modelled: NoC congestion collapse", "approximate: NoC congestion collapse"),
+        ("packets", "approximate: NoC congestion collapse", "not modelled: NoC congestion collapse"),
+        ("router", "approximate: NoC congestion collapse", "not modelled: NoC congestion collapse"),
+    ] {
+        let set = format!("noc.model={model}");
+        let args = ["dm-bench", "all_from_all", "--grid", "2x2", "--sizes", "64", "--counts", "1", "--set", &set];
+        let (code, out, err) = tensim(&args);
+        assert_eq!(code, 0, "{err}");
+        let both = format!("{out}{err}");
+        assert!(both.contains(says) && !both.contains(not), "{model}: {both}");
+    }
 }

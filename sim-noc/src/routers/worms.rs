@@ -18,9 +18,10 @@
 //!   cycles: one-flit packets cross a channel one per cycle, and a body crossing then ends a cycle later.
 //! - **The blind VC pick's cost**: a body leaving a buffer in which heads of other VCs wait for other
 //!   channels moves every other cycle while each of them waits (it loses min(w / 2, flits) cycles per such
-//!   head, `w` that head's remaining wait as far as it is known, a whole body's worth if not); a response
-//!   does not count heads waiting for the channel it takes (it carries one body at a time anyway, and
-//!   responses take either buddy VC).
+//!   head, `w` that head's remaining wait: the owner's known tail time, a whole body's worth while that is
+//!   not known, nothing for a VC that is free; behind a packet parked in the buffer beyond, only the flits
+//!   that do not fit in the room it leaves wait); a response does not count heads waiting for the channel
+//!   it takes (it carries one body at a time anyway, and responses take either buddy VC).
 //! - **End points** (`niu.rs`): an NIU injects its two queues one packet at a time each at its injection
 //!   rate; an ejection port takes one body at a time.
 //!
@@ -85,8 +86,6 @@ struct VcState {
     /// while its tail's time is not known).
     owner: u32,
     owner_until: u64,
-    /// The owner's hop on this channel.
-    owner_hop: u16,
     /// A packet whose head waits in the buffer at the channel's far end on this VC: the next packet of the
     /// VC queues behind it (one packet parked per VC buffer).
     parked: u32,
@@ -186,10 +185,7 @@ impl PacketNoc {
         PacketNoc {
             p,
             topo,
-            vcs: vec![
-                VcState { owner: NONE, owner_until: 0, owner_hop: 0, parked: NONE, waiting: VecDeque::new() };
-                n * VCS
-            ],
+            vcs: vec![VcState { owner: NONE, owner_until: 0, parked: NONE, waiting: VecDeque::new() }; n * VCS],
             phys_free: vec![0; n],
             flit_free: vec![0; n],
             phys_start: vec![0; n],
@@ -311,10 +307,9 @@ impl PacketNoc {
                     }
                 }
             }
-            // Other VCs blocked in the buffer the body leaves, on other channels: a blind pick lands on each of
-            // them in turn and moves nothing. With one such VC blocked for `w` more cycles the body moves every other cycle
-            // meanwhile and loses min(w / 2, flits) cycles; each blocked VC counts so, `w` from when the VC
-            // it waits for is known to come free (a whole body's worth if that is not known yet).
+            // Other VCs blocked in the buffer the body leaves: a blind pick lands on each of them in turn and
+            // moves nothing. With one such VC blocked for `w` more cycles the body moves every other cycle
+            // meanwhile and loses min(w / 2, flits) cycles; each blocked VC counts so.
             let input = self.pkts[p as usize].hops[self.pkts[p as usize].hops[m as usize].parent as usize].chan;
             let flits = self.pkts[p as usize].flits as u64;
             let mut loss = 0;
@@ -328,16 +323,24 @@ impl PacketNoc {
                     continue;
                 }
                 let x = &self.vcs[wi as usize];
-                let w = if x.parked != NONE || x.owner == NONE {
-                    UNKNOWN
+                let half_wait = if x.parked != NONE {
+                    // Held by a packet parked in the buffer beyond: the blocked packet's flits move into the
+                    // room that one leaves (the flit-level routers fill a VC's buffer behind a waiting head),
+                    // so its VC is blocked only for the flits that do not fit, at most the parked packet's
+                    // body.
+                    let z = self.pkts[x.parked as usize].flits as u64;
+                    z.min((z + self.pkts[q as usize].flits as u64).saturating_sub(self.buffer))
+                } else if x.owner == NONE {
+                    // Free: the head takes it this cycle.
+                    0
                 } else if x.owner_until != UNKNOWN {
-                    x.owner_until.saturating_sub(t)
+                    x.owner_until.saturating_sub(t) / 2
                 } else {
-                    // At least until the owner's body has crossed.
-                    let h = &self.pkts[x.owner as usize].hops[x.owner_hop as usize];
-                    (h.s + h.dur).saturating_sub(t)
+                    // Owned by a packet whose tail time is not known yet (its head is still on its way, or
+                    // waits): blocked for the whole body.
+                    UNKNOWN
                 };
-                loss += (w / 2).min(flits);
+                loss += half_wait.min(flits);
             }
             let pk = &mut self.pkts[p as usize];
             pk.stretch = pk.stretch.max(loss);
@@ -363,7 +366,6 @@ impl PacketNoc {
         if pk.flits > 1 {
             self.vcs[c * VCS + v].owner = p;
             self.vcs[c * VCS + v].owner_until = UNKNOWN;
-            self.vcs[c * VCS + v].owner_hop = m;
         }
         let (dest, flits, turn, extra, token) = (h.dest, pk.flits as u64, pk.turn, pk.extra, pk.token);
         let lat = self.lat[c];
