@@ -311,7 +311,10 @@ pub fn run(a: &GemmBenchArgs) -> CliResult<ExitCode> {
                 })
             })
             .collect();
-        let mut fields = vec![("rows", serde_json::Value::from(rows))];
+        let mut fields = vec![
+            ("noc_model", serde_json::Value::from(setup.params.noc.model.name())),
+            ("rows", serde_json::Value::from(rows)),
+        ];
         if let Some((rows, median, worst)) = summary {
             fields.push(("compare", serde_json::json!({"rows": rows, "median_error": median, "worst_error": worst})));
         }

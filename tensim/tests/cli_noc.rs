@@ -260,11 +260,15 @@ fn gemm_bench_names_the_rows_a_note_comes_from() {
     assert!(out.contains("note (M13): not modelled: wormhole back-pressure"), "{out}");
     assert!(!out.contains("note (M1)") && !out.contains("note (M1,"), "{out}");
     assert!(!out.contains("gemm-bench's default"), "{out}");
-    // gemm-bench's own default is the packet-level routers, and it says so.
-    let (code, out, err) = tensim(&["gemm-bench", "--ids", "M1"]);
+    // gemm-bench's own default is the packet-level routers, and it says so, in its stats too.
+    let stats = std::env::temp_dir().join(format!("tensim-gemm-noc-model-{}.json", std::process::id()));
+    let (code, out, err) = tensim(&["gemm-bench", "--ids", "M1", "--stats", &stats.to_string_lossy()]);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("noc.model = packets (gemm-bench's default"), "{out}");
     assert!(out.contains("note (M1): noc.model = packets"), "{out}");
+    let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&stats).unwrap()).unwrap();
+    assert_eq!(doc["noc_model"], "packets", "{doc}");
+    std::fs::remove_file(&stats).unwrap();
 }
 
 #[test]
