@@ -22,6 +22,12 @@
 //!   not known, nothing for a VC that is free; behind a packet parked in the buffer beyond, only the flits
 //!   that do not fit in the room it leaves wait); a response does not count heads waiting for the channel
 //!   it takes (it carries one body at a time anyway, and responses take either buddy VC).
+//! - **A multicast's branches in step at an ejection port**: when a one-flit packet takes a cycle of an
+//!   ejection port in the middle of a multicast's body (acknowledgements reaching a source that is among
+//!   its own destinations), every branch of the tree still carrying that body loses the cycle (a flit leaves
+//!   its buffer once every branch has taken it). Only there: on a link the next router's buffer takes the
+//!   branch's flits, and charging link crossings too made multicast streams 12-40% slower than the
+//!   flit-level routers.
 //! - **End points** (`niu.rs`): an NIU injects its two queues one packet at a time each at its injection
 //!   rate; an ejection port takes one body at a time.
 //!
@@ -75,6 +81,8 @@ struct Pkt {
     start: u64,
     /// Cycles its body has lost to blind VC picks so far (the most at any one input on its way).
     stretch: u64,
+    /// A multicast: its branches move in lockstep (a flit leaves a buffer once every branch has taken it).
+    tree: bool,
     /// Hops not yet taken, and hops not yet let go.
     unacquired: u32,
     unreleased: u32,
@@ -143,6 +151,8 @@ pub struct PacketNoc {
     /// bodies.
     phys_free: Vec<u64>,
     phys_start: Vec<u64>,
+    /// Per channel: the packet whose body it carries (or last carried).
+    phys_owner: Vec<u32>,
     flit_free: Vec<u64>,
     pkts: Vec<Pkt>,
     free_pkts: Vec<u32>,
@@ -189,6 +199,7 @@ impl PacketNoc {
             phys_free: vec![0; n],
             flit_free: vec![0; n],
             phys_start: vec![0; n],
+            phys_owner: vec![NONE; n],
             lat,
             pkts: Vec::new(),
             free_pkts: Vec::new(),
@@ -353,21 +364,23 @@ impl PacketNoc {
         // A one-flit packet that passes between bodies still takes one of the channel's flit cycles: such
         // packets cross a channel one per cycle (a multicast's acknowledgements reach its sender so).
         let s = if paced { t.max(self.phys_free[c]) } else { t.max(self.flit_free[c]) };
+        let (dest, flits, turn, extra, token) = (h.dest, pk.flits as u64, pk.turn, pk.extra, pk.token);
         if paced {
             self.phys_start[c] = s;
             self.phys_free[c] = s + dur;
+            self.phys_owner[c] = p;
         } else {
             // It takes a cycle of the body on the channel, if any: the bodies after it start a cycle later.
             self.flit_free[c] = s + 1;
             if self.phys_start[c] <= s && s < self.phys_free[c] {
                 self.phys_free[c] += 1;
+                self.lockstep(c, s);
             }
         }
-        if pk.flits > 1 {
+        if flits > 1 {
             self.vcs[c * VCS + v].owner = p;
             self.vcs[c * VCS + v].owner_until = UNKNOWN;
         }
-        let (dest, flits, turn, extra, token) = (h.dest, pk.flits as u64, pk.turn, pk.extra, pk.token);
         let lat = self.lat[c];
         let pk = &mut self.pkts[p as usize];
         pk.hops[m as usize].s = s;
@@ -389,6 +402,22 @@ impl PacketNoc {
                 break;
             }
             a = self.pkts[p as usize].hops[a as usize].parent;
+        }
+    }
+
+    /// A one-flit packet took cycle `s` of the body on channel `c`: if `c` is an ejection port and that body
+    /// is a multicast's, its other branches lose the cycle too (see the module notes), so the bodies after
+    /// it on each of the tree's channels still carrying it start a cycle later.
+    fn lockstep(&mut self, c: usize, s: u64) {
+        let o = self.phys_owner[c];
+        if o == NONE || !self.pkts[o as usize].tree || c < self.first_eject {
+            return;
+        }
+        for h in &self.pkts[o as usize].hops {
+            let d = h.chan as usize;
+            if d != c && self.phys_owner[d] == o && self.phys_start[d] <= s && s < self.phys_free[d] {
+                self.phys_free[d] += 1;
+            }
         }
     }
 

@@ -59,6 +59,7 @@ impl PacketNoc {
             taken: false,
             start: 0,
             stretch: 0,
+            tree: s.tree.is_some(),
             unacquired: n,
             unreleased: n,
         };
