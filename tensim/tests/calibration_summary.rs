@@ -76,7 +76,7 @@ const ALL_TO_ALL: &[(&str, &str, &str, usize, usize, f64, f64)] = &[
 /// 9.6%, and 5.1% and 11.0% before `matmul_block`'s operand sets streamed into MATH).
 const GEMM_BOUND: (f64, f64) = (4.5, 9.5);
 /// The GEMM rows whose in0 comes from DRAM that CI has time for (M11, M12, M13), on gemm-bench's default
-/// NoC model: median and worst bound % (today 0.4% and 4.7%; on the calendar model, which misses the
+/// NoC model: median and worst bound % (today 0.4% and 4.5%; on the calendar model, which misses the
 /// routers' back-pressure on the operand reads, 20.2% and 24.8%).
 const GEMM_DRAM_BOUND: (f64, f64) = (1.5, 6.0);
 
