@@ -272,6 +272,24 @@ fn gemm_bench_names_the_rows_a_note_comes_from() {
 }
 
 #[test]
+fn all_to_all_says_what_the_router_level_models_approximate() {
+    // The calendar model marks the rows it stalls (back-pressure); the router-level models time them, but
+    // not as silicon has it, and say so.
+    for (model, approximate) in [("calendar", false), ("packets", true), ("router", true)] {
+        let set = format!("noc.model={model}");
+        let args = ["dm-bench", "all_to_all", "--grid", "2x2", "--sizes", "64", "--counts", "1", "--set", &set];
+        let (code, out, err) = tensim(&args);
+        assert_eq!(code, 0, "{err}");
+        let both = format!("{out}{err}");
+        assert_eq!(
+            both.contains("approximate: NoC congestion collapse of many-to-many writes"),
+            approximate,
+            "{model}: {both}"
+        );
+    }
+}
+
+#[test]
 fn all_from_all_says_what_each_noc_model_leaves_out() {
     // The calendar's links queue without limit; the router-level models queue in buffers, but the read
     // responses' end points under load are theirs to approximate.
