@@ -271,21 +271,23 @@ fn gemm_bench_names_the_rows_a_note_comes_from() {
     std::fs::remove_file(&stats).unwrap();
 }
 
+/// The output of a 2x2 many-to-many `suite` point on NoC `model`, both streams.
+fn many_to_many(suite: &str, model: &str) -> String {
+    let set = format!("noc.model={model}");
+    let args = ["dm-bench", suite, "--grid", "2x2", "--sizes", "64", "--counts", "1", "--set", &set];
+    let (code, out, err) = tensim(&args);
+    assert_eq!(code, 0, "{err}");
+    format!("{out}{err}")
+}
+
 #[test]
 fn all_to_all_says_what_the_router_level_models_approximate() {
     // The calendar model marks the rows it stalls (back-pressure); the router-level models time them, but
     // not as silicon has it, and say so.
     for (model, approximate) in [("calendar", false), ("packets", true), ("router", true)] {
-        let set = format!("noc.model={model}");
-        let args = ["dm-bench", "all_to_all", "--grid", "2x2", "--sizes", "64", "--counts", "1", "--set", &set];
-        let (code, out, err) = tensim(&args);
-        assert_eq!(code, 0, "{err}");
-        let both = format!("{out}{err}");
-        assert_eq!(
-            both.contains("approximate: NoC congestion collapse of many-to-many writes"),
-            approximate,
-            "{model}: {both}"
-        );
+        let both = many_to_many("all_to_all", model);
+        let says = both.contains("approximate: NoC congestion collapse of many-to-many writes");
+        assert_eq!(says, approximate, "{model}: {both}");
     }
 }
 
@@ -298,11 +300,7 @@ fn all_from_all_says_what_each_noc_model_leaves_out() {
         ("packets", "approximate: NoC congestion collapse", "not modelled: NoC congestion collapse"),
         ("router", "approximate: NoC congestion collapse", "not modelled: NoC congestion collapse"),
     ] {
-        let set = format!("noc.model={model}");
-        let args = ["dm-bench", "all_from_all", "--grid", "2x2", "--sizes", "64", "--counts", "1", "--set", &set];
-        let (code, out, err) = tensim(&args);
-        assert_eq!(code, 0, "{err}");
-        let both = format!("{out}{err}");
+        let both = many_to_many("all_from_all", model);
         assert!(both.contains(says) && !both.contains(not), "{model}: {both}");
     }
 }
