@@ -67,20 +67,22 @@ pub fn run_suite() -> Result<Vec<Row>, String> {
     Ok(rows)
 }
 
-/// Programs whose packets contend, on the router-level NoC model (`noc.model=router`), named
-/// `<program>@router`: they pin its cycles where it differs from the calendar model (reshard,
-/// interleaved_to_sharded, matmul_2d_mcast) and its multicast trees (multicast).
+/// Programs whose packets contend, on the router-level NoC models (`noc.model=router` and `packets`), named
+/// `<program>@<model>`: they pin their cycles where they differ from the calendar model (reshard,
+/// interleaved_to_sharded, matmul_2d_mcast) and their multicast trees (multicast).
 fn router_rows() -> Result<Vec<Row>, String> {
     const PROGRAMS: [&str; 4] = ["multicast", "reshard", "interleaved_to_sharded", "matmul_2d_mcast"];
     let mut rows = Vec::new();
-    for arch in [Arch::WormholeB0, Arch::Blackhole] {
-        for name in PROGRAMS {
-            let ex = list().iter().find(|e| e.name == name).ok_or_else(|| format!("no program {name}"))?;
-            let mut params = sim_device::Params::builtin(arch);
-            params.set("regression bench", "noc.model=router").map_err(|e| e.to_string())?;
-            let mut dev =
-                Device::open_with_params(&sim_device::ChipSpec::builtin(arch), params).map_err(|e| e.to_string())?;
-            rows.push(program_row(&mut dev, ex, format!("{name}@router"), arch)?);
+    for model in ["router", "packets"] {
+        for arch in [Arch::WormholeB0, Arch::Blackhole] {
+            for name in PROGRAMS {
+                let ex = list().iter().find(|e| e.name == name).ok_or_else(|| format!("no program {name}"))?;
+                let mut params = sim_device::Params::builtin(arch);
+                params.set("regression bench", &format!("noc.model={model}")).map_err(|e| e.to_string())?;
+                let spec = sim_device::ChipSpec::builtin(arch);
+                let mut dev = Device::open_with_params(&spec, params).map_err(|e| e.to_string())?;
+                rows.push(program_row(&mut dev, ex, format!("{name}@{model}"), arch)?);
+            }
         }
     }
     Ok(rows)

@@ -118,3 +118,16 @@ fn every_program_runs_on_the_packet_level_router_model() {
     let (_, b, _) = tensim(&args);
     assert_eq!(timed(&a), timed(&b));
 }
+
+#[test]
+fn a_multicast_that_lands_before_its_tail_leaves_carries_its_own_data() {
+    // On the packet-level routers a multicast's near branches can land while its far branches still hold
+    // its tail at the source. Such a landing takes the data from the source then; it once wrote whatever
+    // an earlier packet had left in the same transfer slot (PCC 0.54 on Wormhole at this size).
+    for model in ["packets", "router"] {
+        let set = format!("noc.model={model}");
+        let (code, out, err) = tensim(&["run", "matmul_2d_mcast", "--size", "512", "--set", &set]);
+        assert_eq!(code, 0, "{model}: {err}");
+        assert!(out.starts_with("PASS"), "{model}: {out}");
+    }
+}

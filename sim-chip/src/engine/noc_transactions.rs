@@ -25,6 +25,8 @@ impl ChipState {
         };
         if let Some(i) = self.free_xfers.pop() {
             self.xfers[i as usize] = x;
+            // Nothing captured yet: the slot's last packet's data must not land with this one.
+            self.xfer_data[i as usize].clear();
             if self.move_data {
                 self.xfer_tags[i as usize] = tag;
             }
@@ -480,7 +482,10 @@ impl Engine {
             (x.core, x.risc, x.noc, x.l1_addr, x.size, x.posted, x.trid)
         };
         self.sched.touch(core, at);
-        c.capture(id, Mem::L1 { core, addr: addr as u64 }, size);
+        if !c.carries(id) {
+            // A multicast's near branch may have landed first and taken the data then (see `write_land`).
+            c.capture(id, Mem::L1 { core, addr: addr as u64 }, size);
+        }
         let cnt = c.cores[core.0 as usize].counters(risc, noc);
         cnt.trid_unsent[trid as usize] -= 1;
         if posted {
@@ -500,6 +505,13 @@ impl Engine {
             let x = &c.xfers[id as usize];
             (x.noc, x.src_tile, x.size, x.posted)
         };
+        if !c.carries(id) {
+            // A stepped model may land a multicast's near branch before its tail has left the source (the far
+            // branches still hold it): the flits that land left the source first, so the data is taken now.
+            let x = &c.xfers[id as usize];
+            let (core, addr) = (x.core, x.l1_addr);
+            c.capture(id, Mem::L1 { core, addr: addr as u64 }, size);
+        }
         let mut woken = None;
         let ack_ready = match mem {
             Mem::L1 { core, addr } => {
