@@ -16,7 +16,7 @@
 //!                "hol_cycles": u64, "buffer_flits_avg": f64 } ],
 //!     (hol_cycles: cycles the input buffer at the link's far end, or the port's, picked a VC whose flit
 //!      could not move; buffer_flits_avg: flits it held on average over the run; both 0 except with
-//!      noc.model=router)
+//!      noc.model=router, and reckoned from heads' waits with noc.model=packets)
 //!   "dram": [ { "channel": u32, "sub": u32, "read_bytes": u64, "write_bytes": u64, "busy": u64,
 //!               "bytes_per_cycle": f64 } ],
 //!   "eth": [ { "channel": u32, "noc0": [x, y], "tx_bytes": u64, "tx_packets": u64, "tx_busy": u64,

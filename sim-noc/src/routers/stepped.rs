@@ -62,11 +62,11 @@ impl RouterTiming {
 
     /// Per router port: head-of-line-blocked cycles and occupancy (flit-cycles), links first in
     /// [`LinkId`] order, then the NIUs' injection and ejection ports (see [`RouterNoc::port_counters`];
-    /// `None` on the packet-level model, which does not count them).
+    /// the packet-level model reckons them from its heads' waits: see `worms/ports.rs`).
     pub fn port_counters(&self) -> Option<Vec<(u64, u64)>> {
         match &self.routers {
             Routers::Flits(r) => Some(r.port_counters().collect()),
-            Routers::Packets(_) => None,
+            Routers::Packets(r) => Some(r.port_counters().collect()),
         }
     }
 

@@ -30,6 +30,7 @@
 //!   flit-level routers.
 //! - **End points** (`niu.rs`): an NIU injects its two queues one packet at a time each at its injection
 //!   rate; an ejection port takes one body at a time.
+//! - **Per-port counters** (`ports.rs`): head-of-line cycles and flits held, reckoned from heads' waits.
 //!
 //! What it approximates: flits of different VCs interleaving on one channel (they take turns by whole
 //! bodies), the shared part of a port's buffer beyond one VC's cap, how long a blocked VC stays blocked.
@@ -169,6 +170,7 @@ pub struct PacketNoc {
     live: u64,
     route: Vec<LinkId>,
     stats: PacketStats,
+    ports: PortCounters,
     /// Heads waiting for a VC.
     waiting: u64,
     /// Per channel: heads waiting in the buffer at its far end whose VC a blind pick lands on.
@@ -212,6 +214,7 @@ impl PacketNoc {
             live: 0,
             route: Vec::new(),
             stats: PacketStats::default(),
+            ports: PortCounters::new(n),
             waiting: 0,
             blocked: vec![Vec::new(); n],
             first_inject: links,
@@ -353,6 +356,7 @@ impl PacketNoc {
                 };
                 loss += half_wait.min(flits);
             }
+            self.ports.slowed(input as usize, t, loss.min(flits), flits.min(self.buffer));
             let pk = &mut self.pkts[p as usize];
             pk.stretch = pk.stretch.max(loss);
         }
@@ -364,6 +368,11 @@ impl PacketNoc {
         // A one-flit packet that passes between bodies still takes one of the channel's flit cycles: such
         // packets cross a channel one per cycle (a multicast's acknowledgements reach its sender so).
         let s = if paced { t.max(self.phys_free[c]) } else { t.max(self.flit_free[c]) };
+        if m > 0 {
+            self.stalled(p, m, t, s);
+        }
+        let pk = &self.pkts[p as usize];
+        let h = &pk.hops[m as usize];
         let (dest, flits, turn, extra, token) = (h.dest, pk.flits as u64, pk.turn, pk.extra, pk.token);
         if paced {
             self.phys_start[c] = s;
@@ -500,7 +509,9 @@ impl PacketNoc {
         while let Some((p, m, since)) = self.vcs[i].waiting.pop_front() {
             self.waiting -= 1;
             self.stats.head_wait_cycles += self.t - since;
+            self.stalled(p, m, since, self.t);
             let hops = &self.pkts[p as usize].hops;
+
             if self.picked_blind(hops[m as usize].vc) {
                 let input = hops[hops[m as usize].parent as usize].chan as usize;
                 if let Some(k) = self.blocked[input].iter().position(|&(q, _)| q == p) {
@@ -575,5 +586,7 @@ impl PacketNoc {
 }
 
 mod niu;
+mod ports;
+use ports::PortCounters;
 #[cfg(test)]
 mod tests;
