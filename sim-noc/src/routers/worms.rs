@@ -62,7 +62,10 @@ struct PHop {
     s: u64,
     /// Cycles its body takes to cross (its flits, more behind an input whose other VCs are blocked).
     dur: u64,
-    released: bool,
+    /// Hops not yet taken among this one and those below it within a buffer's reach (its tail's time is
+    /// known when none is left), and the latest tail time they give so far.
+    pending: u16,
+    tail: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -179,8 +182,7 @@ pub struct PacketNoc {
     /// The first injection and ejection channels.
     first_inject: usize,
     first_eject: usize,
-    /// Scratch for the walk below a hop, and for a packet's hops.
-    stack: Vec<(u16, u64)>,
+    /// Scratch for a packet's hops.
     scratch_hops: Vec<Hop>,
 }
 
@@ -219,7 +221,6 @@ impl PacketNoc {
             blocked: vec![Vec::new(); n],
             first_inject: links,
             first_eject: links + ports,
-            stack: Vec::new(),
             scratch_hops: Vec::new(),
         }
     }
@@ -402,15 +403,23 @@ impl PacketNoc {
         } else {
             self.at(s + lat, Ev::Head(p, m));
         }
-        // This hop and those above it within a buffer's reach may now know when the tail passes.
-        let reach = (flits - 1) / self.buffer;
+        // This hop and those above it within a buffer's reach learn a bound on when their tail passes (see the
+        // module notes); those with every hop within reach below them taken now know it.
+        let (b, cd) = (self.buffer, self.p.credit_delay);
+        let reach = (flits - 1) / b;
         let mut a = m;
         for r in 0..=reach {
-            self.try_release(p, a);
+            let h = &mut self.pkts[p as usize].hops[a as usize];
+            h.tail = h.tail.max((s + dur - 1 + r * cd).saturating_sub(r * b));
+            h.pending -= 1;
+            let (up, tail) = (h.parent, h.tail);
+            if h.pending == 0 {
+                self.release_hop(p, a, tail);
+            }
             if a == 0 || r == reach {
                 break;
             }
-            a = self.pkts[p as usize].hops[a as usize].parent;
+            a = up;
         }
     }
 
@@ -430,47 +439,15 @@ impl PacketNoc {
         }
     }
 
-    /// If every hop a buffer's reach below hop `a` has been taken, when the tail passes `a` (see the module
-    /// notes): the VC is let go the cycle after, and for the injection port the NIU moves on.
-    fn try_release(&mut self, p: u32, a: u16) {
-        let b = self.buffer;
-        let cd = self.p.credit_delay;
+    /// Every hop a buffer's reach below hop `a` has been taken: its tail passes `a` at `tail` (see the module
+    /// notes); the VC is let go the cycle after, and for the injection port the NIU moves on.
+    fn release_hop(&mut self, p: u32, a: u16, tail: u64) {
         let pk = &self.pkts[p as usize];
         let ha = &pk.hops[a as usize];
-        if ha.released || ha.s == UNKNOWN {
-            return;
-        }
-        let flits = pk.flits as u64;
-        let reach = (flits - 1) / b;
-        let mut tail = ha.s + ha.dur - 1;
-        // Depth-first over the hops below `a` within reach.
-        let mut stack = std::mem::take(&mut self.stack);
-        stack.clear();
-        for k in 0..ha.nkids as usize {
-            stack.push((ha.kids[k], 1));
-        }
-        while let Some((d, r)) = stack.pop() {
-            if r > reach {
-                continue;
-            }
-            let hd = &pk.hops[d as usize];
-            if hd.s == UNKNOWN {
-                self.stack = stack;
-                return;
-            }
-            tail = tail.max((hd.s + hd.dur - 1 + r * cd).saturating_sub(r * b));
-            if r < reach {
-                for k in 0..hd.nkids as usize {
-                    stack.push((hd.kids[k], r + 1));
-                }
-            }
-        }
-        self.stack = stack;
         let (c, v) = (ha.chan, ha.vc);
         let (start, ser, token, port, q) = (pk.start, pk.ser, pk.token, pk.port as usize, pk.q as usize);
         let multi = pk.flits > 1;
         let pk = &mut self.pkts[p as usize];
-        pk.hops[a as usize].released = true;
         pk.unreleased -= 1;
         let done = pk.unreleased == 0;
         let at = (tail + 1).max(self.t);

@@ -30,7 +30,8 @@ impl PacketNoc {
             parent: 0,
             s: UNKNOWN,
             dur: 0,
-            released: false,
+            pending: 0,
+            tail: 0,
         }));
         self.scratch_hops = hops;
         for k in 0..ph.len() {
@@ -40,6 +41,18 @@ impl PacketNoc {
             }
         }
         let flits = self.flits(s.payload);
+        // Each hop waits for itself and the hops below it within a buffer's reach (see `PacketNoc::take`).
+        let reach = (flits as u64 - 1) / self.buffer;
+        for k in 0..ph.len() {
+            let mut a = k;
+            for r in 0..=reach {
+                ph[a].pending += 1;
+                if a == 0 || r == reach {
+                    break;
+                }
+                a = ph[a].parent as usize;
+            }
+        }
         let per_k = if looped { self.p.loopback_cycles_per_kflit } else { self.p.inject_cycles_per_kflit };
         let ser = if s.paced { (flits as u64 * per_k as u64).div_ceil(1000) } else { 0 };
         let n = ph.len() as u32;
