@@ -14,6 +14,7 @@ mod ethernet_cores;
 pub(crate) mod event_loop;
 mod fabric_routers;
 mod kernel_host;
+mod noc_reads;
 mod noc_steps;
 pub(crate) mod noc_tokens;
 mod noc_transactions;
