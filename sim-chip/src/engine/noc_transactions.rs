@@ -113,6 +113,18 @@ impl ChipState {
         self.xfer_data[id as usize] = data;
     }
 
+    /// Take write `id`'s data from its source in L1 unless it has it already: when its tail leaves, or when a
+    /// multicast's near branch lands before that (a stepped model may land it while the far branches still
+    /// hold the tail at the source; the flits that land left the source first).
+    fn capture_write(&mut self, id: u32) {
+        if self.carries(id) {
+            return;
+        }
+        let x = &self.xfers[id as usize];
+        let (core, addr, size) = (x.core, x.l1_addr, x.size);
+        self.capture(id, Mem::L1 { core, addr: addr as u64 }, size);
+    }
+
     /// Whether packet `id` carries data (captured when it left, in `xfer_data`): payloads are moved.
     pub(super) fn carries(&self, id: u32) -> bool {
         self.moves(self.xfers[id as usize].size) && !self.xfer_data[id as usize].is_empty()
@@ -373,15 +385,12 @@ impl Engine {
 
     fn write_depart_inner(&mut self, id: u32, at: Cycle) {
         let c = &mut self.chip;
-        let (core, risc, noc, addr, size, posted, trid) = {
+        let (core, risc, noc, posted, trid) = {
             let x = &c.xfers[id as usize];
-            (x.core, x.risc, x.noc, x.l1_addr, x.size, x.posted, x.trid)
+            (x.core, x.risc, x.noc, x.posted, x.trid)
         };
         self.sched.touch(core, at);
-        if !c.carries(id) {
-            // A multicast's near branch may have landed first and taken the data then (see `write_land`).
-            c.capture(id, Mem::L1 { core, addr: addr as u64 }, size);
-        }
+        c.capture_write(id);
         let cnt = c.cores[core.0 as usize].counters(risc, noc);
         cnt.trid_unsent[trid as usize] -= 1;
         if posted {
@@ -401,13 +410,7 @@ impl Engine {
             let x = &c.xfers[id as usize];
             (x.noc, x.src_tile, x.size, x.posted)
         };
-        if !c.carries(id) {
-            // A stepped model may land a multicast's near branch before its tail has left the source (the far
-            // branches still hold it): the flits that land left the source first, so the data is taken now.
-            let x = &c.xfers[id as usize];
-            let (core, addr) = (x.core, x.l1_addr);
-            c.capture(id, Mem::L1 { core, addr: addr as u64 }, size);
-        }
+        c.capture_write(id);
         let mut woken = None;
         let ack_ready = match mem {
             Mem::L1 { core, addr } => {

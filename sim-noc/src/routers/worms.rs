@@ -488,7 +488,6 @@ impl PacketNoc {
             self.stats.head_wait_cycles += self.t - since;
             self.stalled(p, m, since, self.t);
             let hops = &self.pkts[p as usize].hops;
-
             if self.picked_blind(hops[m as usize].vc) {
                 let input = hops[hops[m as usize].parent as usize].chan as usize;
                 if let Some(k) = self.blocked[input].iter().position(|&(q, _)| q == p) {
