@@ -16,6 +16,7 @@ fn device(extra: &[&str]) -> Device {
     p.set("--set", "noc.hop_cycles=9").unwrap();
     p.set("--set", "noc.ack_turnaround_cycles=0").unwrap();
     p.set("--set", "noc.read_serve_cycles=0").unwrap();
+    p.set("--set", "noc.read_interval_cycles=0").unwrap();
     for s in extra {
         p.set("--set", s).unwrap();
     }
@@ -198,6 +199,29 @@ fn reads_to_different_tiles_are_not_serialised_by_serving() {
     });
     let second = NIU + HOP + NIU + 1 + 8 + NIU + 11 * HOP + NIU + 2 + 4;
     assert_eq!(t, vec![second]);
+}
+
+#[test]
+fn a_requesters_reads_are_served_at_least_the_read_interval_apart() {
+    // The pair above with no serving time but a 100-cycle interval between the services of one
+    // requester's reads: the first is served when it arrives (1 hop: 20), the second not before 120, so
+    // its request waits at the source 100 cycles longer and the pair ends 100 cycles later.
+    let pair = |interval: u64| {
+        let mut dev = device(&[&format!("noc.read_interval_cycles={interval}")]);
+        measure(&mut dev, |k, v| {
+            let l1 = k.get_write_ptr(CBIndex::c_0);
+            k.noc_async_read(k.get_noc_addr(19, 18, l1), l1 + 2048, 32);
+            v.push(k.cycle());
+            k.noc_async_read(k.get_noc_addr(18, 19, l1), l1 + 2048 + 32, 32);
+            v.push(k.cycle());
+            k.noc_async_read_barrier();
+            v.push(k.cycle());
+        })
+    };
+    let second = NIU + HOP + NIU + 1 + 8 + NIU + 11 * HOP + NIU + 2 + 4;
+    assert_eq!(pair(0), vec![0, 0, second]);
+    assert_eq!(pair(100), vec![0, 0, second + 100]);
+    assert_eq!(pair(99), vec![0, 0, second + 99], "not a cycle more than the interval");
 }
 
 #[test]

@@ -66,6 +66,8 @@ pub struct NocModel {
     eject: Vec<Calendar>,
     /// Per NIU: the read requests it is serving (see [`NocModel::served_request`]).
     serve: Vec<Calendar>,
+    /// Per NIU: the earliest its next read request may be served (`read_interval`).
+    read_next: Vec<u64>,
     /// Per NIU: the acknowledgements it takes in, one per cycle (see [`NocModel::ack`]).
     acks: Vec<Calendar>,
     traffic: [NocTraffic; 2],
@@ -91,6 +93,7 @@ impl NocModel {
             inject: vec![Calendar::new(); grid.count() * 2],
             eject: vec![Calendar::new(); grid.count() * 2],
             serve: vec![Calendar::new(); grid.count() * 2],
+            read_next: vec![0; grid.count() * 2],
             acks: vec![Calendar::new(); grid.count() * 2],
             topo,
             traffic: Default::default(),
@@ -245,9 +248,11 @@ impl NocModel {
     /// `serve` cycles (reading the data and forming the response). A NIU serves one request at a time;
     /// while it is busy, the request waits at its source — holding the requester's read command buffer —
     /// and leaves so as to arrive when the NIU is free. Reads in a row to one tile therefore go out at
-    /// the tile's serving rate, while reads to different tiles overlap (calibration/dm One from All on
-    /// both chips: 16 single reads to 16 peers leave at the issuing RISC's pace, 256 reads in a row to
-    /// each peer at one per `serve` cycles).
+    /// the tile's serving rate. A requester's consecutive reads are also served at least `read_interval`
+    /// apart whichever tiles serve them, so reads to different tiles overlap only as far as that allows
+    /// (calibration/dm One from All on both chips: 16 single reads to 16 peers leave at the issuing RISC's
+    /// pace, 256 reads in a row to each peer at one per `serve` cycles; the first read to the next peer
+    /// does not overlap the last one to the previous).
     pub fn served_request(
         &mut self,
         noc: NocId,
@@ -256,14 +261,21 @@ impl NocModel {
         ready: Cycle,
         serve: Cycles,
     ) -> Delivery {
-        if serve.0 == 0 {
+        let p = &self.params;
+        if serve.0 == 0 && p.read_interval.0 == 0 {
             return self.request(noc, src, dst, ready);
         }
         let hops = self.topo.hops(noc, src, dst) as u64;
-        let p = &self.params;
         let latency = p.niu_to_router.0 + hops * p.hop.0 + p.router_to_niu.0 + 1;
-        let e = self.niu(dst, noc);
-        let start = self.serve[e].reserve_after(self.now, ready.0 + latency, serve.0, 0);
+        let (e, r) = (self.niu(dst, noc), self.niu(src, noc));
+        let earliest = (ready.0 + latency).max(self.read_next[r]);
+        let start = match serve.0 {
+            0 => earliest,
+            _ => self.serve[e].reserve_after(self.now, earliest, serve.0, 0),
+        };
+        if self.params.read_interval.0 > 0 {
+            self.read_next[r] = start + self.params.read_interval.0;
+        }
         let d = self.request(noc, src, dst, Cycle(start - latency));
         debug_assert_eq!(d.arrive.0, start);
         d

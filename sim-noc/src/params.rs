@@ -96,6 +96,9 @@ pub struct NocParams {
     /// Time an L1 tile's NIU spends serving one read request (reading the data and forming the response);
     /// it serves one at a time (see [`crate::model::NocModel::served_request`]).
     pub read_serve: Cycles,
+    /// The least time between the services of two consecutive read requests of one requesting NIU,
+    /// whichever tiles serve them (see [`crate::model::NocModel::served_request`]).
+    pub read_interval: Cycles,
     /// NIU read of L1 for a read response.
     pub l1_read_latency: Cycles,
     /// NIU write of arriving data into L1.

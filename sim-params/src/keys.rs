@@ -177,6 +177,7 @@ keys! {
     "noc.router_to_niu_cycles" => noc.router_to_niu, [0, CYC], "cycles";
 
     "noc.read_serve_cycles" => noc.read_serve, [0, CYC], "cycles";
+    "noc.read_interval_cycles" => noc.read_interval, [0, CYC], "cycles";
     "l1.noc_read_latency_cycles" => noc.l1_read_latency, [0, CYC], "cycles";
     "l1.noc_write_latency_cycles" => noc.l1_write_latency, [0, CYC], "cycles";
     "dram.model" => dram.model, [0, 1], "model";

@@ -32,6 +32,8 @@ pub struct RouterTiming {
     uses: UseCounters,
     /// Per NIU: when it is free to serve the next read request.
     serve_free: Vec<Cycle>,
+    /// Per NIU: the earliest its next read request may be served (`noc.read_interval_cycles`).
+    read_next: Vec<Cycle>,
 }
 
 impl RouterTiming {
@@ -47,6 +49,7 @@ impl RouterTiming {
             routers,
             uses: UseCounters::new(&topo),
             serve_free: vec![Cycle::ZERO; grid.count() * 2],
+            read_next: vec![Cycle::ZERO; grid.count() * 2],
             topo,
             params,
         }
@@ -114,19 +117,23 @@ impl SteppedNoc for RouterTiming {
         }
     }
     /// A read request from `src` to `dst`'s NIU on `noc`, issued at `now`: the NIU serves one request at a
-    /// time for `serve` cycles, and a request that would find it busy waits at its source, holding the
-    /// requester's read command buffer (as [`crate::model::NocModel::served_request`] books it). Returns
+    /// time for `serve` cycles, no sooner than `read_interval` after the requester's previous one, and a
+    /// request that would find it busy waits at its source, holding the requester's read command buffer
+    /// (as [`crate::model::NocModel::served_request`] books it). Returns
     /// (when the request may leave, when its service is booked to start); service starts at the later of
     /// that and the request's actual arrival.
     fn book_serve(&mut self, noc: NocId, src: Noc0Coord, dst: Noc0Coord, now: Cycle, serve: Cycles) -> (Cycle, Cycle) {
-        if serve.0 == 0 {
+        let p = &self.params;
+        if serve.0 == 0 && p.read_interval.0 == 0 {
             return (now, now);
         }
-        let p = &self.params;
         let latency = p.niu_to_router.0 + self.topo.hops(noc, src, dst) as u64 * p.hop.0 + p.router_to_niu.0 + 1;
-        let i = self.topo.niu_index(dst, noc);
-        let start = (now + Cycles(latency)).max(self.serve_free[i]);
+        let (i, r) = (self.topo.niu_index(dst, noc), self.topo.niu_index(src, noc));
+        let start = (now + Cycles(latency)).max(self.serve_free[i]).max(self.read_next[r]);
         self.serve_free[i] = start + serve;
+        if p.read_interval.0 > 0 {
+            self.read_next[r] = start + p.read_interval;
+        }
         (Cycle(start.0 - latency), start)
     }
 }
